@@ -1,0 +1,97 @@
+import type { Db } from '../db/connection.ts';
+import { backupSqlite } from '../db/connection.ts';
+import type { Clock } from '../lib/clock.ts';
+import { PLANS, createOrganization, findOrganization, presentOrganizationForOperator, updateOrganization } from '../features/organization/service.ts';
+import type { PlanName } from '../features/organization/service.ts';
+import { ROLES, createUser, findUserByRef, setUserActive } from '../features/users/repository.ts';
+import type { Role } from '../features/users/repository.ts';
+import { issueKey } from '../features/api-keys/service.ts';
+import type { KeyKind } from '../features/auth/credentials.ts';
+import { setSetting } from '../features/settings/service.ts';
+
+/** Operator commands (`rollcall admin …`, CONTRACT §1). Each returns plain data; cli.ts prints it. */
+export class CommandError extends Error {}
+
+const onOff = (value: string | undefined): boolean => {
+  if (value === 'on') return true;
+  if (value === 'off') return false;
+  throw new CommandError(`expected "on" or "off", got "${value ?? ''}"`);
+};
+
+async function organization(db: Db, ref: string | undefined) {
+  if (!ref) throw new CommandError('name the organization (uuid, slug or name)');
+  const org = await findOrganization(db, ref);
+  if (!org) throw new CommandError(`no organization "${ref}"`);
+  return org;
+}
+
+async function user(db: Db, ref: string | undefined) {
+  if (!ref) throw new CommandError('name the user (uuid or e-mail)');
+  const matches = await findUserByRef(db, ref);
+  if (matches.length === 0) throw new CommandError(`no user "${ref}"`);
+  if (matches.length > 1) throw new CommandError(`"${ref}" is in several organizations; use the user's uuid`);
+  return matches[0];
+}
+
+function plan(value: string | undefined): PlanName {
+  if (!PLANS.includes(value as PlanName)) throw new CommandError(`plan must be one of ${PLANS.join(', ')}`);
+  return value as PlanName;
+}
+
+export async function createOrganizationCommand(db: Db, clock: Clock, opts: { name?: string; plan?: string; beta?: boolean }) {
+  if (!opts.name) throw new CommandError('--name is required');
+  const org = await createOrganization(db, { name: opts.name, plan: opts.plan ? plan(opts.plan) : 'free', planBetaEnabled: Boolean(opts.beta) }, clock.now());
+  return presentOrganizationForOperator(org);
+}
+
+export async function setPlanCommand(db: Db, clock: Clock, ref?: string, value?: string) {
+  const org = await organization(db, ref);
+  return presentOrganizationForOperator(await updateOrganization(db, org.uuid, { plan: plan(value) }, clock.now()));
+}
+
+export async function setBetaCommand(db: Db, clock: Clock, ref?: string, value?: string) {
+  const org = await organization(db, ref);
+  return presentOrganizationForOperator(await updateOrganization(db, org.uuid, { plan_beta_enabled: onOff(value) }, clock.now()));
+}
+
+export async function setExchangeCommand(db: Db, clock: Clock, ref?: string, value?: string) {
+  const org = await organization(db, ref);
+  return presentOrganizationForOperator(await updateOrganization(db, org.uuid, { exchange_enabled: onOff(value) }, clock.now()));
+}
+
+export async function readOnlyCommand(db: Db, clock: Clock, value?: string) {
+  const enabled = onOff(value);
+  await setSetting(db, 'plan_read_only', enabled, clock.now());
+  return { read_only: enabled };
+}
+
+export async function createUserCommand(db: Db, clock: Clock, opts: { org?: string; email?: string; role?: string }) {
+  const org = await organization(db, opts.org);
+  if (!opts.email || !/^[^\s@]+@[^\s@]+$/.test(opts.email)) throw new CommandError('--email must be an e-mail address');
+  const role = (opts.role ?? 'member') as Role;
+  if (!ROLES.includes(role)) throw new CommandError(`--role must be one of ${ROLES.join(', ')}`);
+  const existing = await db('users').where({ organization_uuid: org.uuid, email: opts.email.toLowerCase() }).first('uuid');
+  if (existing) throw new CommandError(`${opts.email} is already a user of ${org.name}`);
+  const row = await createUser(db, { organizationUuid: org.uuid, email: opts.email, role }, clock.now());
+  return { uuid: row.uuid, email: row.email, role: row.role, organization_uuid: org.uuid, is_active: true };
+}
+
+export async function deactivateUserCommand(db: Db, clock: Clock, ref?: string) {
+  const row = await user(db, ref);
+  await setUserActive(db, row.uuid, false, clock.now());
+  return { uuid: row.uuid, email: row.email, is_active: false };
+}
+
+export async function createKeyCommand(db: Db, clock: Clock, opts: { user?: string; kind?: string; name?: string }) {
+  const owner = await user(db, opts.user);
+  const kind = (opts.kind ?? 'personal') as KeyKind;
+  if (!['personal', 'agent', 'organization'].includes(kind)) throw new CommandError('--kind must be personal, agent or organization');
+  const key = await issueKey(db, { organizationUuid: owner.organization_uuid, ownerUuid: owner.uuid, kind, name: opts.name ?? 'Operator key' }, clock.now());
+  return { uuid: key.uuid, kind, owner_uuid: owner.uuid, key: key.secret };
+}
+
+export async function backupCommand(db: Db, file?: string) {
+  if (!file) throw new CommandError('name the backup file');
+  await backupSqlite(db, file);
+  return { backup: file };
+}

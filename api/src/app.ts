@@ -1,0 +1,89 @@
+import Koa from 'koa';
+import type Router from '@koa/router';
+import { HttpMethodEnum, koaBody } from 'koa-body';
+import type { Config } from './config.ts';
+import type { Db } from './db/connection.ts';
+import type { Clock } from './lib/clock.ts';
+import type { Logger } from './logger.ts';
+import type { Deps } from './deps.ts';
+import { CredentialCache } from './features/auth/cache.ts';
+import { errorHandler } from './http/errors.ts';
+import { makeMiddlewares } from './http/middlewares.ts';
+import { accessLog, optionalTrailingSlash, requestId, requireHttps } from './http/request-context.ts';
+import { buildOpenApi } from './openapi/document.ts';
+import type { Operation } from './openapi/types.ts';
+import { createMetrics } from './features/meta/metrics.ts';
+import { metaRoutes } from './features/meta/routes.ts';
+import { metaOperations, metaSchemas } from './features/meta/openapi.ts';
+import { meRoutes } from './features/me/routes.ts';
+import { meOperations } from './features/me/openapi.ts';
+import { organizationRoutes } from './features/organization/routes.ts';
+import { organizationOperations } from './features/organization/openapi.ts';
+import { apiKeyRoutes } from './features/api-keys/routes.ts';
+import { apiKeyOperations } from './features/api-keys/openapi.ts';
+
+export interface AppDependencies {
+  db: Db;
+  clock: Clock;
+  config: Config;
+  logger: Logger;
+}
+
+export interface RouteInfo {
+  method: string;
+  path: string;
+}
+
+/** Every documented operation; the OpenAPI test checks this list against the routers' routes. */
+export const operations: Operation[] = [...metaOperations, ...meOperations, ...organizationOperations, ...apiKeyOperations];
+const schemas = { ...metaSchemas };
+
+/**
+ * Builds the Koa application from explicit dependencies. It never listens: server.ts does, and tests put it
+ * behind their own ephemeral listener.
+ */
+export function createApp(dependencies: AppDependencies): { app: Koa; routes: RouteInfo[]; deps: Deps } {
+  const deps: Deps = { ...dependencies, credentialCache: new CredentialCache(dependencies.config.authCacheSeconds) };
+  const middlewares = makeMiddlewares(deps);
+  const metrics = createMetrics();
+  let openApiDocument: unknown = null;
+  const openApi = () => (openApiDocument ??= buildOpenApi(operations, schemas, `${deps.config.publicUrl ?? ''}/`));
+
+  const routers: Router[] = [
+    metaRoutes(deps, middlewares, { metrics, openApi }),
+    meRoutes(deps, middlewares),
+    organizationRoutes(deps, middlewares),
+    apiKeyRoutes(deps, middlewares),
+  ];
+
+  const app = new Koa({ proxy: true });
+  app.silent = true;
+  app.use(requestId);
+  app.use(accessLog(deps.logger));
+  app.use(metrics.measure);
+  app.use(errorHandler(deps.logger));
+  app.use(requireHttps(deps.config.requireHttps));
+  app.use(optionalTrailingSlash);
+  app.use(
+    koaBody({
+      json: true,
+      jsonStrict: true,
+      jsonLimit: '1mb',
+      urlencoded: false,
+      text: false,
+      multipart: false,
+      // Some clients send JSON bodies on DELETE (CONTRACT §12).
+      parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH, HttpMethodEnum.DELETE],
+    }),
+  );
+  for (const router of routers) app.use(router.routes());
+  // One check after every router: it reads the routes all of them matched (405 for a known path, wrong method).
+  app.use(routers[0].allowedMethods({ throw: true }));
+
+  const routes = routers.flatMap((router) =>
+    router.stack.flatMap((layer) =>
+      layer.methods.filter((method) => method !== 'HEAD').map((method) => ({ method, path: String(layer.path) })),
+    ),
+  );
+  return { app, routes, deps };
+}

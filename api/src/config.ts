@@ -1,0 +1,165 @@
+import path from 'node:path';
+import { API_KEY_PATTERN } from './lib/secrets.ts';
+
+/**
+ * Every setting comes from the environment, parsed once at start. A bad value throws a ConfigError naming
+ * the variable, so `rollcall serve` stops with a clear message instead of misbehaving later.
+ */
+export class ConfigError extends Error {
+  readonly variable: string;
+  constructor(variable: string, message: string) {
+    super(`${variable}: ${message}`);
+    this.variable = variable;
+  }
+}
+
+export const RATE_LIMIT_SCOPES = [
+  'reads',
+  'writes',
+  'messaging',
+  'email',
+  'invitations',
+  'workflow_triggers',
+  'agent',
+  'authentication',
+] as const;
+export type RateLimitScope = (typeof RATE_LIMIT_SCOPES)[number];
+
+/** Hourly budgets per credential (CONTRACT §5); enterprise organizations get `enterpriseMultiplier` times these. */
+export const DEFAULT_HOURLY_BUDGETS: Record<RateLimitScope, number> = {
+  reads: 5000,
+  writes: 1000,
+  messaging: 300,
+  email: 200,
+  invitations: 100,
+  workflow_triggers: 200,
+  agent: 2000,
+  authentication: 20,
+};
+
+export interface Config {
+  env: 'production' | 'development' | 'test';
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string;
+  publicUrl: string | null;
+  logLevel: string;
+  requireHttps: boolean;
+  smtpUrl: string | null;
+  mailFrom: string;
+  inboundEmailDomain: string;
+  inboundSmtpPort: number | null;
+  inboundEmailSecret: string | null;
+  allowPrivateWebhooks: boolean;
+  siteDir: string | null;
+  llm: { baseUrl: string | null; apiKey: string | null; model: string };
+  agentSelfRegistration: boolean;
+  bootstrapAdminEmail: string;
+  bootstrapApiKey: string | null;
+  authCacheSeconds: number;
+  hourlyBudgets: Record<RateLimitScope, number>;
+  enterpriseMultiplier: number;
+  shutdownTimeoutMs: number;
+}
+
+type Env = Record<string, string | undefined>;
+
+function text(env: Env, name: string): string | null {
+  const value = env[name];
+  return value === undefined || value.trim() === '' ? null : value.trim();
+}
+
+function boolean(env: Env, name: string, fallback: boolean): boolean {
+  const value = text(env, name);
+  if (value === null) return fallback;
+  if (/^(1|true|yes|on)$/i.test(value)) return true;
+  if (/^(0|false|no|off)$/i.test(value)) return false;
+  throw new ConfigError(name, `expected true or false, got "${value}"`);
+}
+
+function integer(env: Env, name: string, fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER): number {
+  const value = text(env, name);
+  if (value === null) return fallback;
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < min || parsed > max) {
+    throw new ConfigError(name, `expected a whole number from ${min} to ${max}, got "${value}"`);
+  }
+  return parsed;
+}
+
+function url(env: Env, name: string, protocols: string[]): string | null {
+  const value = text(env, name);
+  if (value === null) return null;
+  let parsed: URL;
+  try {
+    parsed = new URL(value);
+  } catch {
+    throw new ConfigError(name, `expected a URL, got "${value}"`);
+  }
+  if (!protocols.includes(parsed.protocol)) {
+    throw new ConfigError(name, `expected a ${protocols.join(' or ')} URL, got "${parsed.protocol}"`);
+  }
+  return value;
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const nodeEnv = text(env, 'NODE_ENV');
+  const mode = nodeEnv === 'production' ? 'production' : nodeEnv === 'test' ? 'test' : 'development';
+  const dataDir = path.resolve(text(env, 'DATA_DIR') ?? './data');
+  const databaseUrl =
+    url(env, 'DATABASE_URL', ['sqlite:', 'file:', 'postgres:', 'postgresql:']) ??
+    `sqlite:${path.join(dataDir, 'rollcall.db')}`;
+
+  const logLevel = text(env, 'LOG_LEVEL') ?? (mode === 'test' ? 'silent' : 'info');
+  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
+    throw new ConfigError('LOG_LEVEL', `expected one of fatal, error, warn, info, debug, trace, silent`);
+  }
+
+  const bootstrapApiKey = text(env, 'BOOTSTRAP_API_KEY');
+  if (bootstrapApiKey !== null && !API_KEY_PATTERN.test(bootstrapApiKey)) {
+    throw new ConfigError('BOOTSTRAP_API_KEY', 'expected "rk_" followed by 40 letters and digits (A-Z, a-z, 0-9)');
+  }
+  const bootstrapAdminEmail = text(env, 'BOOTSTRAP_ADMIN_EMAIL') ?? 'admin@localhost';
+  if (!/^[^\s@]+@[^\s@]+$/.test(bootstrapAdminEmail)) {
+    throw new ConfigError('BOOTSTRAP_ADMIN_EMAIL', `expected an e-mail address, got "${bootstrapAdminEmail}"`);
+  }
+
+  const mailFrom = text(env, 'MAIL_FROM') ?? 'Rollcall <no-reply@localhost>';
+  const inboundSmtpPort = text(env, 'INBOUND_SMTP_PORT') === null ? null : integer(env, 'INBOUND_SMTP_PORT', 0, 0, 65535);
+
+  const hourlyBudgets = { ...DEFAULT_HOURLY_BUDGETS };
+  for (const scope of RATE_LIMIT_SCOPES) {
+    hourlyBudgets[scope] = integer(env, `RATE_LIMIT_${scope.toUpperCase()}`, hourlyBudgets[scope], 1);
+  }
+
+  return {
+    env: mode,
+    port: integer(env, 'PORT', 8080, 0, 65535),
+    host: text(env, 'HOST') ?? '0.0.0.0',
+    dataDir,
+    databaseUrl,
+    publicUrl: url(env, 'PUBLIC_URL', ['http:', 'https:'])?.replace(/\/+$/, '') ?? null,
+    logLevel,
+    requireHttps: boolean(env, 'REQUIRE_HTTPS', mode === 'production'),
+    smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),
+    mailFrom,
+    inboundEmailDomain: text(env, 'INBOUND_EMAIL_DOMAIN') ?? 'inbox.localhost',
+    inboundSmtpPort,
+    inboundEmailSecret: text(env, 'INBOUND_EMAIL_SECRET'),
+    allowPrivateWebhooks: boolean(env, 'ALLOW_PRIVATE_WEBHOOKS', false),
+    siteDir: text(env, 'SITE_DIR') ? path.resolve(text(env, 'SITE_DIR')!) : null,
+    llm: {
+      baseUrl: url(env, 'LLM_BASE_URL', ['http:', 'https:']),
+      apiKey: text(env, 'LLM_API_KEY'),
+      model: text(env, 'LLM_MODEL') ?? 'gpt-4o-mini',
+    },
+    agentSelfRegistration: boolean(env, 'AGENT_SELF_REGISTRATION', false),
+    bootstrapAdminEmail,
+    bootstrapApiKey,
+    authCacheSeconds: integer(env, 'AUTH_CACHE_SECONDS', 60, 0, 60),
+    hourlyBudgets,
+    enterpriseMultiplier: integer(env, 'RATE_LIMIT_ENTERPRISE_MULTIPLIER', 5, 1),
+    shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0),
+  };
+}

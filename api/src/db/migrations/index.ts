@@ -1,0 +1,27 @@
+import type { Knex } from 'knex';
+import * as organizations from './0001_organizations.ts';
+import * as users from './0002_users.ts';
+import * as teams from './0003_teams.ts';
+import * as teamMembers from './0004_team_members.ts';
+import * as apiKeys from './0005_api_keys.ts';
+import * as cliTokens from './0006_cli_tokens.ts';
+import * as rateLimitCounters from './0007_rate_limit_counters.ts';
+import * as instanceSettings from './0008_instance_settings.ts';
+
+export interface Migration {
+  name: string;
+  up(db: Knex): Promise<void>;
+  down(db: Knex): Promise<void>;
+}
+
+/** Append only: a migration that has landed is never edited; a change is a new file at the end. */
+export const migrations: Migration[] = [
+  { name: '0001_organizations', ...organizations },
+  { name: '0002_users', ...users },
+  { name: '0003_teams', ...teams },
+  { name: '0004_team_members', ...teamMembers },
+  { name: '0005_api_keys', ...apiKeys },
+  { name: '0006_cli_tokens', ...cliTokens },
+  { name: '0007_rate_limit_counters', ...rateLimitCounters },
+  { name: '0008_instance_settings', ...instanceSettings },
+];

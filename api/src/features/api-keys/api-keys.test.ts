@@ -1,0 +1,162 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startTestApp } from '../../../test/harness.ts';
+import type { TestApp } from '../../../test/harness.ts';
+
+const KEY_FORMAT = /^rk_[0-9A-Za-z]{40}$/;
+
+describe('API keys (spec "API key", "Secret lifecycle", "Roles"; CONTRACT §4)', () => {
+  let t: TestApp;
+  let acme: Awaited<ReturnType<TestApp['seedOrganization']>>;
+  let member: Awaited<ReturnType<TestApp['seedUser']>>;
+  beforeEach(async () => {
+    t = await startTestApp();
+    acme = await t.seedOrganization();
+    member = await t.seedUser(acme.org.uuid, { email: 'mia@acme.test' });
+  });
+  afterEach(async () => t.close());
+
+  it('shows the secret once on create (201), then only key_suffix and the masked key', async () => {
+    const created = await t.request('POST', '/v1/api-keys/', { key: acme.adminKey, body: { name: 'deploy bot' } });
+    expect(created.status).toBe(201);
+    expect(created.body.key).toMatch(KEY_FORMAT);
+    const suffix = created.body.key.slice(-4);
+    expect(created.body).toMatchObject({
+      name: 'deploy bot',
+      kind: 'personal',
+      is_agent_key: false,
+      key_suffix: suffix,
+      masked_key: `••••••••${suffix}`,
+      owner: { uuid: acme.admin.uuid, full_name: 'Ada Admin' },
+      created_by: { uuid: acme.admin.uuid, full_name: 'Ada Admin' },
+      scopes: [],
+      last_used_at: null,
+    });
+    expect(created.body.id).toBe(created.body.uuid);
+
+    const detail = await t.request('GET', `/v1/api-keys/${created.body.uuid}/`, { key: acme.adminKey });
+    expect(detail.status).toBe(200);
+    expect(detail.body).not.toHaveProperty('key');
+    expect(detail.body.masked_key).toBe(`••••••••${suffix}`);
+    const list = await t.request('GET', '/v1/api-keys/', { key: acme.adminKey });
+    expect(list.body.results.every((k: Record<string, unknown>) => !('key' in k))).toBe(true);
+
+    const renamed = await t.request('PATCH', `/v1/api-keys/${created.body.uuid}/`, { key: acme.adminKey, body: { name: 'ci' } });
+    expect(renamed.status).toBe(200);
+    expect(renamed.body).not.toHaveProperty('key');
+    expect(renamed.body.name).toBe('ci');
+
+    // The new key works, and records when it was used.
+    expect((await t.request('GET', '/v1/me/', { key: created.body.key })).status).toBe(200);
+    expect((await t.request('GET', `/v1/api-keys/${created.body.uuid}/`, { key: acme.adminKey })).body.last_used_at).toBe('2026-03-10T15:00:00.000Z');
+  });
+
+  it('regenerates with PATCH regenerate: true (200, new secret); the old secret stops at once', async () => {
+    const created = await t.request('POST', '/v1/api-keys/', { key: member.key, body: { name: 'laptop' } });
+    expect((await t.request('GET', '/v1/me/', { key: created.body.key })).status).toBe(200);
+    const regenerated = await t.request('PATCH', `/v1/api-keys/${created.body.uuid}/`, { key: member.key, body: { regenerate: true } });
+    expect(regenerated.status).toBe(200);
+    expect(regenerated.body.key).toMatch(KEY_FORMAT);
+    expect(regenerated.body.key).not.toBe(created.body.key);
+    expect(regenerated.body.key_suffix).toBe(regenerated.body.key.slice(-4));
+    expect((await t.request('GET', '/v1/me/', { key: created.body.key })).body.code).toBe('invalid_credentials');
+    expect((await t.request('GET', '/v1/me/', { key: regenerated.body.key })).status).toBe(200);
+  });
+
+  it('revokes with DELETE (204): the key stops working at once', async () => {
+    const created = await t.request('POST', '/v1/api-keys/', { key: member.key, body: {} });
+    expect((await t.request('GET', '/v1/me/', { key: created.body.key })).status).toBe(200);
+    const deleted = await t.request('DELETE', `/v1/api-keys/${created.body.uuid}/`, { key: member.key });
+    expect(deleted.status).toBe(204);
+    expect(deleted.text).toBe('');
+    const after = await t.request('GET', '/v1/me/', { key: created.body.key });
+    expect(after.status).toBe(401);
+    expect(after.body.code).toBe('invalid_credentials');
+  });
+
+  it('lets admins list every key of the organization and members only their own', async () => {
+    const other = await t.seedUser(acme.org.uuid);
+    const adminList = await t.request('GET', '/v1/api-keys/', { key: acme.adminKey });
+    expect(adminList.body.count).toBe(3);
+    const memberList = await t.request('GET', '/v1/api-keys/', { key: member.key });
+    expect(memberList.body.count).toBe(1);
+    expect(memberList.body.results[0].owner.uuid).toBe(member.user.uuid);
+    expect(memberList.body.results.map((k: { uuid: string }) => k.uuid)).not.toContain(other.keyUuid);
+  });
+
+  it('lets admins create agent keys and keys for another user', async () => {
+    const agent = await t.request('POST', '/v1/api-keys/', { key: acme.adminKey, body: { name: 'agent', is_agent_key: true } });
+    expect(agent.status).toBe(201);
+    expect(agent.body).toMatchObject({ kind: 'agent', is_agent_key: true });
+    const forMember = await t.request('POST', '/v1/api-keys/', { key: acme.adminKey, body: { for_user_id: member.user.uuid, scopes: ['tasks:read'] } });
+    expect(forMember.status).toBe(201);
+    expect(forMember.body.owner).toEqual({ uuid: member.user.uuid, full_name: 'Mia Member' });
+    expect(forMember.body.created_by.uuid).toBe(acme.admin.uuid);
+    expect(forMember.body.scopes).toEqual(['tasks:read']);
+    const me = await t.request('GET', '/v1/me/', { key: forMember.body.key });
+    expect(me.body.uuid).toBe(member.user.uuid);
+  });
+
+  it('refuses members an agent key (400 agent_key_admin_only) and a key for someone else (403 org_admin_required)', async () => {
+    const agent = await t.request('POST', '/v1/api-keys/', { key: member.key, body: { is_agent_key: true } });
+    expect(agent.status).toBe(400);
+    expect(agent.body).toEqual({ detail: 'Only organization admins can create agent keys.', code: 'agent_key_admin_only' });
+    const forOther = await t.request('POST', '/v1/api-keys/', { key: member.key, body: { for_user_id: acme.admin.uuid } });
+    expect(forOther.status).toBe(403);
+    expect(forOther.body).toEqual({ detail: 'Only organization admins can create keys for another user.', code: 'org_admin_required' });
+    const own = await t.request('POST', '/v1/api-keys/', { key: member.key, body: { for_user_id: member.user.uuid } });
+    expect(own.status).toBe(201);
+  });
+
+  it('answers 404 to a member touching another user\'s key, with the same body as a missing key', async () => {
+    const missing = await t.request('PATCH', '/v1/api-keys/0190c8f4-0000-7000-8000-000000000000/', { key: member.key, body: { regenerate: true } });
+    expect(missing.status).toBe(404);
+    for (const [method, body] of [['GET', undefined], ['PATCH', { regenerate: true }], ['DELETE', undefined]] as const) {
+      const res = await t.request(method, `/v1/api-keys/${acme.adminKeyUuid}/`, { key: member.key, body });
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual(missing.body);
+    }
+    expect((await t.request('GET', '/v1/me/', { key: acme.adminKey })).status).toBe(200);
+  });
+
+  it('never shows one organization another organization\'s keys (404, same body as absent)', async () => {
+    const globex = await t.seedOrganization({ name: 'Globex' });
+    const missing = await t.request('GET', '/v1/api-keys/0190c8f4-0000-7000-8000-000000000000/', { key: globex.adminKey });
+    for (const [method, body] of [['GET', undefined], ['PATCH', { name: 'x' }], ['DELETE', undefined]] as const) {
+      const res = await t.request(method, `/v1/api-keys/${acme.adminKeyUuid}/`, { key: globex.adminKey, body });
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual(missing.body);
+    }
+    const list = await t.request('GET', '/v1/api-keys/', { key: globex.adminKey });
+    expect(list.body.count).toBe(1);
+    const forForeignUser = await t.request('POST', '/v1/api-keys/', { key: globex.adminKey, body: { for_user_id: member.user.uuid } });
+    expect(forForeignUser.status).toBe(400);
+    expect(forForeignUser.body).toEqual({ for_user_id: ['No user with this id in your organization.'] });
+  });
+
+  it('keeps agent and organization keys from managing keys', async () => {
+    const agent = await t.seedUser(acme.org.uuid, { kind: 'agent', role: 'admin' });
+    const res = await t.request('POST', '/v1/api-keys/', { key: agent.key, body: {} });
+    expect(res.status).toBe(403);
+    expect(res.body.code).toBe('insufficient_scope');
+  });
+
+  it('stores only a hash: no plain secret in any table or any log line', async () => {
+    const created = await t.request('POST', '/v1/api-keys/', { key: acme.adminKey, body: { name: 'secret check' } });
+    const regenerated = await t.request('PATCH', `/v1/api-keys/${created.body.uuid}/`, { key: acme.adminKey, body: { regenerate: true } });
+    await t.request('GET', '/v1/me/', { key: regenerated.body.key });
+    await t.request('GET', '/v1/me/', { key: `rk_${'Z'.repeat(40)}` });
+    const secrets = [acme.adminKey, member.key, created.body.key, regenerated.body.key];
+
+    const tables = (await t.db.raw("select name from sqlite_master where type = 'table'")) as { name: string }[];
+    let dump = '';
+    for (const { name } of tables) dump += JSON.stringify(await t.db(name).select());
+    expect(dump.length).toBeGreaterThan(1000);
+    for (const secret of secrets) {
+      expect(dump).not.toContain(secret);
+      expect(dump).not.toContain(secret.slice(3)); // not even without its prefix
+    }
+    const logs = t.logs.join('');
+    expect(logs).toContain('"path":"/v1/api-keys/"');
+    for (const secret of secrets) expect(logs).not.toContain(secret.slice(3, 20));
+  });
+});

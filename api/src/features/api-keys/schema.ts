@@ -1,0 +1,23 @@
+import { uuidField, yup } from '../../http/validation.ts';
+
+export const KEY_KINDS = ['personal', 'agent', 'organization'] as const;
+export const PLAN_SCOPES = ['tasks:read', 'tasks:write', 'tasks:admin'] as const;
+
+const scopes = yup.array(yup.string().oneOf(PLAN_SCOPES).required()).max(3);
+
+export const createKeySchema = yup.object({
+  name: yup.string().trim().min(1).max(200),
+  kind: yup.string().oneOf(KEY_KINDS),
+  is_agent_key: yup.boolean(),
+  for_user_id: uuidField(),
+  scopes,
+  expires_at: yup.string().datetime().nullable(),
+});
+export type CreateKeyInput = yup.InferType<typeof createKeySchema>;
+
+export const updateKeySchema = yup.object({
+  name: yup.string().trim().min(1).max(200),
+  scopes,
+  regenerate: yup.boolean(),
+});
+export type UpdateKeyInput = yup.InferType<typeof updateKeySchema>;

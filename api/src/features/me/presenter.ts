@@ -1,0 +1,21 @@
+import type { Actor } from '../auth/credentials.ts';
+import { fullName } from '../users/repository.ts';
+
+/** The spec's current-user fields plus what clients read (CONTRACT §3 and §12). */
+export function presentMe({ user, organization }: Actor) {
+  const name = fullName(user);
+  return {
+    id: user.uuid,
+    uuid: user.uuid,
+    email: user.email,
+    first_name: user.first_name,
+    last_name: user.last_name,
+    full_name: name,
+    role: user.role,
+    timezone: user.timezone ?? organization.timezone,
+    organization_name: organization.name,
+    organization_uuid: organization.uuid,
+    user: { uuid: user.uuid, full_name: name, email: user.email },
+    organization: { uuid: organization.uuid, name: organization.name },
+  };
+}

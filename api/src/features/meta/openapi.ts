@@ -1,0 +1,33 @@
+import type { Operation } from '../../openapi/types.ts';
+import { page } from '../../openapi/components.ts';
+
+const tag = 'Service';
+const obj = { type: 'object' };
+export const metaOperations: Operation[] = [
+  { method: 'get', path: '/healthz', tag, auth: false, summary: 'Liveness: the process answers', responses: { 200: obj } },
+  { method: 'get', path: '/readyz', tag, auth: false, summary: 'Readiness: database reachable and migrated', responses: { 200: obj, 503: obj } },
+  { method: 'get', path: '/metrics', tag, auth: false, summary: 'Prometheus metrics', responses: { 200: { type: 'string' } } },
+  { method: 'get', path: '/v1/openapi.json', tag, auth: false, summary: 'This OpenAPI 3.1 document', responses: { 200: obj } },
+  { method: 'get', path: '/docs', tag, auth: false, summary: 'Interactive API reference (HTML)', responses: { 200: { type: 'string' } } },
+  { method: 'get', path: '/docs/init.js', tag, auth: false, summary: 'Script of the reference page', responses: { 200: { type: 'string' } } },
+  { method: 'get', path: '/docs/static/:file', tag, auth: false, summary: 'Assets of the reference page', responses: { 200: { type: 'string' } } },
+  {
+    method: 'get', path: '/v1/changelog/', tag, auth: false, summary: 'The API changelog, newest first',
+    responses: { 200: page('ChangelogEntry') },
+  },
+  {
+    method: 'get', path: '/v1/platform/status/', tag, scope: 'reads', summary: 'Server version and enabled features (API keys only)',
+    responses: { 200: 'PlatformStatus' },
+  },
+];
+
+export const metaSchemas = {
+  ChangelogEntry: {
+    type: 'object',
+    properties: { version: { type: 'string' }, date: { type: 'string', format: 'date' }, title: { type: 'string' }, changes: { type: 'array', items: { type: 'string' } } },
+  },
+  PlatformStatus: {
+    type: 'object',
+    properties: { version: { type: 'string' }, organization: obj, features: { type: 'object', additionalProperties: { type: 'boolean' } } },
+  },
+};

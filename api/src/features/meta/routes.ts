@@ -1,0 +1,116 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import Router from '@koa/router';
+import type { Deps } from '../../deps.ts';
+import type { Middlewares } from '../../http/middlewares.ts';
+import { actorOf } from '../../http/auth.ts';
+import { pageEnvelope, pageRequest } from '../../http/pagination.ts';
+import { pendingMigrations } from '../../db/migrate.ts';
+import { notFound } from '../../http/errors.ts';
+import { CHANGELOG } from './changelog.ts';
+import type { Metrics } from './metrics.ts';
+import { VERSION } from '../../version.ts';
+
+const require = createRequire(import.meta.url);
+const SWAGGER_DIR = path.dirname(require.resolve('swagger-ui-dist/package.json'));
+const SWAGGER_FILES: Record<string, string> = {
+  'swagger-ui.css': 'text/css; charset=utf-8',
+  'swagger-ui-bundle.js': 'application/javascript; charset=utf-8',
+  'favicon-32x32.png': 'image/png',
+};
+
+const DOCS_PAGE = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Rollcall API reference</title>
+<link rel="icon" href="/docs/static/favicon-32x32.png">
+<link rel="stylesheet" href="/docs/static/swagger-ui.css">
+</head>
+<body>
+<div id="reference"></div>
+<script src="/docs/static/swagger-ui-bundle.js"></script>
+<script src="/docs/init.js"></script>
+</body>
+</html>`;
+
+// A separate file (not inline) so the page works under a strict Content-Security-Policy.
+const DOCS_INIT = `window.ui = SwaggerUIBundle({ url: '/v1/openapi.json', dom_id: '#reference', deepLinking: true, persistAuthorization: true });`;
+
+export interface MetaOptions {
+  metrics: Metrics;
+  openApi: () => unknown;
+}
+
+/** Operational endpoints: health, readiness, metrics, the OpenAPI document, its reference page, the changelog. */
+export function metaRoutes(deps: Deps, { authenticate, rateLimit }: Middlewares, options: MetaOptions): Router {
+  const router = new Router();
+
+  router.get('/healthz', (ctx) => {
+    ctx.body = { status: 'ok' };
+  });
+
+  router.get('/readyz', async (ctx) => {
+    try {
+      await deps.db.raw('select 1');
+      const pending = await pendingMigrations(deps.db);
+      ctx.status = pending === 0 ? 200 : 503;
+      ctx.body = { status: pending === 0 ? 'ready' : 'migrating', database: 'ok', pending_migrations: pending };
+    } catch (err) {
+      deps.logger.warn({ err }, 'readiness check failed');
+      ctx.status = 503;
+      ctx.body = { status: 'unavailable', database: 'error' };
+    }
+  });
+
+  router.get('/metrics', async (ctx) => {
+    ctx.type = options.metrics.registry.contentType;
+    ctx.body = await options.metrics.registry.metrics();
+  });
+
+  router.get('/v1/openapi.json', (ctx) => {
+    ctx.set('Cache-Control', 'no-cache');
+    ctx.body = options.openApi();
+  });
+
+  router.get('/docs', (ctx) => {
+    ctx.type = 'html';
+    ctx.body = DOCS_PAGE;
+  });
+  router.get('/docs/init.js', (ctx) => {
+    ctx.type = 'application/javascript';
+    ctx.body = DOCS_INIT;
+  });
+  router.get('/docs/static/:file', async (ctx) => {
+    const type = SWAGGER_FILES[ctx.params.file];
+    if (!type) throw notFound();
+    ctx.type = type;
+    ctx.set('Cache-Control', 'public, max-age=86400');
+    ctx.body = await fs.readFile(path.join(SWAGGER_DIR, ctx.params.file));
+  });
+
+  router.get('/v1/changelog/', (ctx) => {
+    const page = pageRequest(ctx);
+    const results = CHANGELOG.slice(page.offset, page.offset + page.limit);
+    ctx.body = pageEnvelope(ctx, page, CHANGELOG.length, results, deps.config.publicUrl);
+  });
+
+  // CONTRACT §4: /v1/platform/* takes API keys only.
+  router.get('/v1/platform/status/', authenticate({ accept: ['api_key'] }), rateLimit('reads'), (ctx) => {
+    const { organization } = actorOf(ctx);
+    ctx.body = {
+      version: VERSION,
+      organization: { uuid: organization.uuid, name: organization.name, plan: organization.plan },
+      features: {
+        plan_beta: Boolean(organization.plan_beta_enabled),
+        smtp: deps.config.smtpUrl !== null,
+        inbound_email: deps.config.inboundSmtpPort !== null || deps.config.inboundEmailSecret !== null,
+        llm: deps.config.llm.baseUrl !== null,
+        agent_self_registration: deps.config.agentSelfRegistration,
+      },
+    };
+  });
+
+  return router;
+}

@@ -1,0 +1,18 @@
+import { bool } from '../../lib/json.ts';
+import { iso } from '../../lib/time.ts';
+import type { OrganizationRow } from './service.ts';
+
+/** CONTRACT §3: `{uuid, id, name, timezone, plan, plan_beta_enabled, platform, image, created_at}`. */
+export function presentOrganization(org: OrganizationRow, platform: string | null = null) {
+  return {
+    uuid: org.uuid,
+    id: org.uuid,
+    name: org.name,
+    timezone: org.timezone,
+    plan: org.plan,
+    plan_beta_enabled: bool(org.plan_beta_enabled),
+    platform,
+    image: org.image ?? null,
+    created_at: iso(org.created_at),
+  };
+}

@@ -1,0 +1,34 @@
+import Router from '@koa/router';
+import type { Deps } from '../../deps.ts';
+import type { Middlewares } from '../../http/middlewares.ts';
+import { actorOf, requireAdmin } from '../../http/auth.ts';
+import { validateBody } from '../../http/validation.ts';
+import { getOrganization, updateOrganization } from './service.ts';
+import { presentOrganization } from './presenter.ts';
+import { updateOrganizationSchema } from './schema.ts';
+import type { UpdateOrganizationInput } from './schema.ts';
+
+export function organizationRoutes(deps: Deps, { authenticate, rateLimit, clearsCredentialCache }: Middlewares): Router {
+  const router = new Router();
+
+  router.get('/v1/organization/', authenticate({ freePlanBearer: true }), rateLimit('reads'), async (ctx) => {
+    const org = await getOrganization(deps.db, actorOf(ctx).organization.uuid);
+    ctx.body = presentOrganization(org);
+  });
+
+  router.patch(
+    '/v1/organization/',
+    authenticate(),
+    rateLimit('writes'),
+    requireAdmin,
+    validateBody(updateOrganizationSchema),
+    clearsCredentialCache,
+    async (ctx) => {
+      const input = ctx.state.body as UpdateOrganizationInput;
+      const org = await updateOrganization(deps.db, actorOf(ctx).organization.uuid, input, deps.clock.now());
+      ctx.body = presentOrganization(org);
+    },
+  );
+
+  return router;
+}

@@ -1,0 +1,12 @@
+import { yup } from '../../http/validation.ts';
+import { isValidTimeZone } from '../../lib/time.ts';
+
+export const timezoneField = () =>
+  yup.string().test('timezone', 'Must be an IANA time zone, for example Europe/Madrid.', (value) => value === undefined || isValidTimeZone(value));
+
+export const updateOrganizationSchema = yup.object({
+  name: yup.string().trim().min(1).max(200),
+  timezone: timezoneField(),
+  image: yup.string().url().max(2048).nullable(),
+});
+export type UpdateOrganizationInput = yup.InferType<typeof updateOrganizationSchema>;

@@ -1,0 +1,109 @@
+import type { Executor } from '../../db/connection.ts';
+import { uuidv7 } from '../../lib/ids.ts';
+import { notFound } from '../../http/errors.ts';
+
+export const PLANS = ['free', 'basic', 'pro', 'enterprise'] as const;
+export type PlanName = (typeof PLANS)[number];
+
+export interface OrganizationRow {
+  uuid: string;
+  name: string;
+  slug: string;
+  timezone: string;
+  plan: PlanName;
+  plan_beta_enabled: boolean | number;
+  exchange_enabled: boolean | number;
+  image: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Lower-case ASCII letters, digits and dashes: used in agent inbox addresses (CONTRACT §6). */
+export function slugify(name: string): string {
+  const slug = name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 48);
+  return slug || 'org';
+}
+
+async function uniqueSlug(db: Executor, name: string): Promise<string> {
+  const base = slugify(name);
+  for (let n = 1; ; n++) {
+    const candidate = n === 1 ? base : `${base}-${n}`;
+    const taken = await db('organizations').where({ slug: candidate }).first('uuid');
+    if (!taken) return candidate;
+  }
+}
+
+export interface NewOrganization {
+  name: string;
+  plan?: PlanName;
+  planBetaEnabled?: boolean;
+  timezone?: string;
+}
+
+export async function createOrganization(db: Executor, input: NewOrganization, now: Date): Promise<OrganizationRow> {
+  const row: OrganizationRow = {
+    uuid: uuidv7(now.getTime()),
+    name: input.name,
+    slug: await uniqueSlug(db, input.name),
+    timezone: input.timezone ?? 'UTC',
+    plan: input.plan ?? 'free',
+    plan_beta_enabled: input.planBetaEnabled ?? false,
+    exchange_enabled: false,
+    image: null,
+    created_at: now.toISOString(),
+    updated_at: now.toISOString(),
+  };
+  await db('organizations').insert(row);
+  return row;
+}
+
+export async function getOrganization(db: Executor, uuid: string): Promise<OrganizationRow> {
+  const row = await db('organizations').where({ uuid }).first();
+  if (!row) throw notFound();
+  return row;
+}
+
+/** Finds an organization by uuid, slug or exact name (operator commands accept any of them). */
+export async function findOrganization(db: Executor, ref: string): Promise<OrganizationRow | null> {
+  return (await db('organizations').where({ uuid: ref }).orWhere({ slug: ref }).orWhere({ name: ref }).first()) ?? null;
+}
+
+export interface OrganizationChanges {
+  name?: string;
+  timezone?: string;
+  image?: string | null;
+  plan?: PlanName;
+  plan_beta_enabled?: boolean;
+  exchange_enabled?: boolean;
+}
+
+export async function updateOrganization(
+  db: Executor,
+  uuid: string,
+  changes: OrganizationChanges,
+  now: Date,
+): Promise<OrganizationRow> {
+  const fields = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
+  if (Object.keys(fields).length > 0) {
+    await db('organizations').where({ uuid }).update({ ...fields, updated_at: now.toISOString() });
+  }
+  return getOrganization(db, uuid);
+}
+
+/** What operator commands print: the API shape plus the switches only operators set. */
+export function presentOrganizationForOperator(org: OrganizationRow) {
+  return {
+    uuid: org.uuid,
+    name: org.name,
+    slug: org.slug,
+    plan: org.plan,
+    plan_beta_enabled: Boolean(org.plan_beta_enabled),
+    exchange_enabled: Boolean(org.exchange_enabled),
+  };
+}

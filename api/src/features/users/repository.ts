@@ -1,0 +1,68 @@
+import type { Executor } from '../../db/connection.ts';
+import { uuidv7 } from '../../lib/ids.ts';
+
+export const ROLES = ['admin', 'manager', 'member', 'guest'] as const;
+export type Role = (typeof ROLES)[number];
+
+export interface UserRow {
+  uuid: string;
+  organization_uuid: string;
+  email: string;
+  first_name: string;
+  last_name: string;
+  role: Role;
+  is_active: boolean | number;
+  timezone: string | null;
+  occupation: string | null;
+  image: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export function fullName(user: Pick<UserRow, 'first_name' | 'last_name' | 'email'>): string {
+  const name = `${user.first_name ?? ''} ${user.last_name ?? ''}`.trim();
+  return name || user.email;
+}
+
+export interface NewUser {
+  organizationUuid: string;
+  email: string;
+  firstName?: string;
+  lastName?: string;
+  role?: Role;
+  isActive?: boolean;
+  timezone?: string | null;
+}
+
+export async function createUser(db: Executor, input: NewUser, now: Date): Promise<UserRow> {
+  const row: UserRow = {
+    uuid: uuidv7(now.getTime()),
+    organization_uuid: input.organizationUuid,
+    email: input.email.trim().toLowerCase(),
+    first_name: input.firstName ?? '',
+    last_name: input.lastName ?? '',
+    role: input.role ?? 'member',
+    is_active: input.isActive ?? true,
+    timezone: input.timezone ?? null,
+    occupation: null,
+    image: null,
+    created_at: now.toISOString(),
+    updated_at: now.toISOString(),
+  };
+  await db('users').insert(row);
+  return row;
+}
+
+/** A user of one organization; another organization's user is as absent as a missing one. */
+export async function findUserInOrganization(db: Executor, organizationUuid: string, uuid: string): Promise<UserRow | null> {
+  return (await db('users').where({ organization_uuid: organizationUuid, uuid }).first()) ?? null;
+}
+
+/** Operator commands name a user by uuid or e-mail. */
+export async function findUserByRef(db: Executor, ref: string): Promise<UserRow[]> {
+  return db('users').where({ uuid: ref }).orWhere({ email: ref.trim().toLowerCase() });
+}
+
+export async function setUserActive(db: Executor, uuid: string, active: boolean, now: Date): Promise<void> {
+  await db('users').where({ uuid }).update({ is_active: active, updated_at: now.toISOString() });
+}

@@ -1,0 +1,75 @@
+import type { Context, Next } from 'koa';
+import type { Executor } from '../db/connection.ts';
+import type { Deps } from '../deps.ts';
+import type { RateLimitScope } from '../config.ts';
+import { throttled } from './errors.ts';
+import { actorOf } from './auth.ts';
+
+export interface Window {
+  /** Label in the RateLimit headers, for example "reads" or "plan-writes". */
+  policy: string;
+  limit: number;
+  seconds: number;
+}
+
+export interface Consumption {
+  allowed: boolean;
+  remaining: number;
+  resetSeconds: number;
+}
+
+/**
+ * Counts one request against `bucket` in the current fixed window and reports whether it is within `limit`.
+ * One portable upsert (SQLite ≥ 3.35 and PostgreSQL), so several API processes share the same counters.
+ */
+export async function consume(db: Executor, bucket: string, window: Window, now: Date): Promise<Consumption> {
+  const nowSeconds = Math.floor(now.getTime() / 1000);
+  const windowStart = nowSeconds - (nowSeconds % window.seconds);
+  const [row] = await db('rate_limit_counters')
+    .insert({ bucket, window_start: windowStart, count: 1 })
+    .onConflict(['bucket', 'window_start'])
+    .merge({ count: db.raw('?? + 1', ['rate_limit_counters.count']) })
+    .returning(['count']);
+  const count = Number(row.count);
+  return {
+    allowed: count <= window.limit,
+    remaining: Math.max(0, window.limit - count),
+    resetSeconds: windowStart + window.seconds - nowSeconds,
+  };
+}
+
+/** IETF httpapi rate-limit headers (structured-field form). */
+export function setRateLimitHeaders(ctx: Context, window: Window, usage: Consumption): void {
+  ctx.set('RateLimit-Policy', `"${window.policy}";q=${window.limit};w=${window.seconds}`);
+  ctx.set('RateLimit', `"${window.policy}";r=${usage.remaining};t=${usage.resetSeconds}`);
+}
+
+/** Applies a window to `bucket`: sets the headers, and throws the spec's 429 `throttled` when over. */
+export async function enforce(ctx: Context, db: Executor, bucket: string, window: Window, now: Date): Promise<void> {
+  const usage = await consume(db, bucket, window, now);
+  setRateLimitHeaders(ctx, window, usage);
+  if (!usage.allowed) throw throttled(usage.resetSeconds);
+}
+
+/** Drops counters of windows that ended before `before` (run by the hourly maintenance job). */
+export async function pruneCounters(db: Executor, before: Date): Promise<number> {
+  return db('rate_limit_counters').where('window_start', '<', Math.floor(before.getTime() / 1000) - 86_400).delete();
+}
+
+/**
+ * The hourly budget of a named scope (CONTRACT §5), per credential. Every authenticated route declares its
+ * scope with this middleware, after authenticate().
+ */
+export function makeRateLimit(deps: Deps) {
+  return function rateLimit(scope: RateLimitScope) {
+    return async function hourlyBudget(ctx: Context, next: Next): Promise<void> {
+      const actor = actorOf(ctx);
+      const multiplier = actor.organization.plan === 'enterprise' ? deps.config.enterpriseMultiplier : 1;
+      const window = { policy: scope, limit: deps.config.hourlyBudgets[scope] * multiplier, seconds: 3600 };
+      await enforce(ctx, deps.db, `${scope}:${actor.credential.uuid}`, window, deps.clock.now());
+      await next();
+    };
+  };
+}
+
+export type RateLimit = ReturnType<typeof makeRateLimit>;

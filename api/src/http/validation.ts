@@ -1,0 +1,101 @@
+import * as yup from 'yup';
+import type { Context, Next } from 'koa';
+import { ValidationFailed, unknownField } from './errors.ts';
+
+// Messages a person can act on, in the style of the field map the spec shows ("field": ["message"]).
+yup.setLocale({
+  mixed: {
+    required: 'This field is required.',
+    notType: ({ type }: { type: string }) => `Must be ${type === 'array' ? 'an array' : type === 'object' ? 'an object' : `a ${type}`}.`,
+    oneOf: ({ values }: { values: unknown }) => `Must be one of: ${values}.`,
+    defined: 'This field is required.',
+    notNull: 'This field may not be null.',
+  },
+  string: {
+    max: ({ max }: { max: number }) => `Ensure this field has no more than ${max} characters.`,
+    min: ({ min }: { min: number }) => `Ensure this field has at least ${min} characters.`,
+    email: 'Enter a valid e-mail address.',
+    url: 'Enter a valid URL.',
+    uuid: 'Must be a valid UUID.',
+    matches: 'Invalid format.',
+  },
+  number: {
+    min: ({ min }: { min: number }) => `Ensure this value is greater than or equal to ${min}.`,
+    max: ({ max }: { max: number }) => `Ensure this value is less than or equal to ${max}.`,
+    integer: 'A whole number is required.',
+  },
+  array: {
+    max: ({ max }: { max: number }) => `Ensure this list has no more than ${max} items.`,
+    min: ({ min }: { min: number }) => `Ensure this list has at least ${min} items.`,
+  },
+});
+
+export { yup };
+
+/** The first body field the schema does not declare, as a dotted path ("schedule.foo", "questions.0.bar"). */
+function findUnknownField(schema: yup.Schema, value: unknown, prefix: string): string | null {
+  if (schema instanceof yup.ObjectSchema) {
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) return null;
+    const fields = schema.fields as Record<string, yup.Schema>;
+    // An object schema with no declared fields is a free-form map (metadata and the like).
+    if (Object.keys(fields).length === 0) return null;
+    for (const [key, child] of Object.entries(value as Record<string, unknown>)) {
+      const path = prefix ? `${prefix}.${key}` : key;
+      const childSchema = fields[key];
+      if (!childSchema) return path;
+      const nested = findUnknownField(childSchema, child, path);
+      if (nested) return nested;
+    }
+    return null;
+  }
+  if (schema instanceof yup.ArraySchema && Array.isArray(value) && schema.innerType) {
+    for (let i = 0; i < value.length; i++) {
+      const nested = findUnknownField(schema.innerType as yup.Schema, value[i], `${prefix}.${i}`);
+      if (nested) return nested;
+    }
+  }
+  return null;
+}
+
+function toFieldMap(error: yup.ValidationError): Record<string, string[]> {
+  const fields: Record<string, string[]> = {};
+  const problems = error.inner.length > 0 ? error.inner : [error];
+  for (const problem of problems) {
+    const key = problem.path ? problem.path.replace(/\[(\d+)\]/g, '.$1').replace(/^\./, '') : 'non_field_errors';
+    (fields[key] ??= []).push(...problem.errors);
+  }
+  return fields;
+}
+
+/**
+ * Validates a request body against a yup object schema: unknown fields are refused (400 `unknown_field`),
+ * types are checked strictly (JSON "5" is not the number 5), and every problem is reported with its path.
+ * Returns the value with the schema's defaults applied.
+ */
+export async function parseBody<S extends yup.AnyObjectSchema>(schema: S, input: unknown): Promise<yup.InferType<S>> {
+  if (input === null || typeof input !== 'object' || Array.isArray(input)) {
+    throw new ValidationFailed({ non_field_errors: ['Expected a JSON object.'] });
+  }
+  const unknown = findUnknownField(schema, input, '');
+  if (unknown) throw unknownField(unknown);
+  try {
+    await schema.validate(input, { strict: true, abortEarly: false });
+  } catch (err) {
+    if (err instanceof yup.ValidationError) throw new ValidationFailed(toFieldMap(err));
+    throw err;
+  }
+  return schema.cast(input, { stripUnknown: false }) as yup.InferType<S>;
+}
+
+/** Middleware form: the parsed body lands in `ctx.state.body`. */
+export function validateBody<S extends yup.AnyObjectSchema>(schema: S) {
+  return async function validate(ctx: Context, next: Next): Promise<void> {
+    ctx.state.body = await parseBody(schema, ctx.request.body ?? {});
+    await next();
+  };
+}
+
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** yup's own uuid() predates version 7; ours are v7 (CONTRACT §2). */
+export const uuidField = () => yup.string().matches(UUID_PATTERN, { message: 'Must be a valid UUID.', excludeEmptyString: false });

@@ -1,0 +1,22 @@
+import type { AnyObjectSchema } from 'yup';
+import type { JsonSchema } from './yup-to-json-schema.ts';
+
+export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+/** One documented operation; each feature lists its own beside its routes (features/<area>/openapi.ts). */
+export interface Operation {
+  method: Method;
+  /** Koa router form, `:param` for path parameters. */
+  path: string;
+  summary: string;
+  tag: string;
+  /** False for the endpoints that take no credential. */
+  auth?: boolean;
+  /** Hourly budget scope (CONTRACT §5), documented as x-rate-limit-scope. */
+  scope?: string;
+  body?: AnyObjectSchema;
+  query?: { name: string; description: string; schema?: JsonSchema }[];
+  /** Status → schema (a `$ref` name in components, or an inline schema). */
+  responses: Record<number, string | JsonSchema | null>;
+  description?: string;
+}

@@ -1,0 +1,108 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { createApp } from '../src/app.ts';
+import { loadConfig } from '../src/config.ts';
+import type { Config } from '../src/config.ts';
+import { createDb } from '../src/db/connection.ts';
+import { migrateLatest } from '../src/db/migrate.ts';
+import { ManualClock } from '../src/lib/clock.ts';
+import { createLogger } from '../src/logger.ts';
+import { createOrganization } from '../src/features/organization/service.ts';
+import type { PlanName } from '../src/features/organization/service.ts';
+import { createUser } from '../src/features/users/repository.ts';
+import type { Role } from '../src/features/users/repository.ts';
+import { issueKey } from '../src/features/api-keys/service.ts';
+import type { KeyKind } from '../src/features/auth/credentials.ts';
+import { issueCliToken } from '../src/features/auth/tokens.ts';
+
+export interface TestResponse {
+  status: number;
+  headers: Headers;
+  body: any;
+  text: string;
+}
+
+export interface RequestOptions {
+  key?: string;
+  token?: string;
+  body?: unknown;
+  /** Sent verbatim, for malformed-JSON and size tests. */
+  raw?: string | Buffer;
+  headers?: Record<string, string>;
+}
+
+/**
+ * A real app on a real SQLite file behind a real listener on 127.0.0.1, with a clock the test controls and
+ * the log lines captured (so tests can check that no secret is ever logged).
+ */
+export async function startTestApp(overrides: Partial<Config> = {}, env: Record<string, string> = {}) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rollcall-test-'));
+  const config: Config = { ...loadConfig({ NODE_ENV: 'test', DATA_DIR: dir, ...env }), logLevel: 'info', ...overrides };
+  const db = createDb(config.databaseUrl);
+  await migrateLatest(db);
+  const clock = new ManualClock('2026-03-10T15:00:00.000Z');
+  const logs: string[] = [];
+  const logger = createLogger('info', { write: (line: string) => void logs.push(line) });
+  const { app, routes, deps } = createApp({ db, clock, config, logger });
+  const server = http.createServer(app.callback());
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  async function request(method: string, pathname: string, options: RequestOptions = {}): Promise<TestResponse> {
+    const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
+    if (options.key) headers['x-api-key'] = options.key;
+    if (options.token) headers.authorization = `Bearer ${options.token}`;
+    let body: string | Buffer | undefined;
+    if (options.raw !== undefined) body = options.raw;
+    else if (options.body !== undefined) body = JSON.stringify(options.body);
+    if (body !== undefined) headers['content-type'] ??= 'application/json';
+    const res = await fetch(`${url}${pathname}`, { method, headers, body });
+    const text = await res.text();
+    let parsed: unknown = undefined;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      parsed = undefined;
+    }
+    return { status: res.status, headers: res.headers, body: parsed, text };
+  }
+
+  /** An organization with an admin and the admin's personal key. */
+  async function seedOrganization(options: { name?: string; plan?: PlanName; beta?: boolean } = {}) {
+    const now = clock.now();
+    const org = await createOrganization(db, { name: options.name ?? 'Acme', plan: options.plan ?? 'pro', planBetaEnabled: options.beta ?? false }, now);
+    const admin = await createUser(db, { organizationUuid: org.uuid, email: `admin@${org.slug}.test`, firstName: 'Ada', lastName: 'Admin', role: 'admin' }, now);
+    const { secret: adminKey, uuid: adminKeyUuid } = await issueKey(db, { organizationUuid: org.uuid, ownerUuid: admin.uuid, kind: 'personal', name: 'admin' }, now);
+    return { org, admin, adminKey, adminKeyUuid };
+  }
+
+  /** A user of `organizationUuid` with a personal key (or another kind) and, on request, a CLI token. */
+  async function seedUser(organizationUuid: string, options: { role?: Role; email?: string; kind?: KeyKind; firstName?: string } = {}) {
+    const now = clock.now();
+    const user = await createUser(
+      db,
+      { organizationUuid, email: options.email ?? `user${Math.random().toString(36).slice(2, 8)}@example.test`, firstName: options.firstName ?? 'Mia', lastName: 'Member', role: options.role ?? 'member' },
+      now,
+    );
+    const key = await issueKey(db, { organizationUuid, ownerUuid: user.uuid, kind: options.kind ?? 'personal', name: 'test' }, now);
+    return { user, key: key.secret, keyUuid: key.uuid };
+  }
+
+  async function seedToken(organizationUuid: string, userUuid: string) {
+    return (await issueCliToken(db, { organizationUuid, userUuid }, clock.now())).token;
+  }
+
+  async function close(): Promise<void> {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await db.destroy();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+
+  return { url, db, clock, config, deps, routes, logs, request, seedOrganization, seedUser, seedToken, close };
+}
+
+export type TestApp = Awaited<ReturnType<typeof startTestApp>>;
