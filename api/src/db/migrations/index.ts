@@ -7,6 +7,8 @@ import * as apiKeys from './0005_api_keys.ts';
 import * as cliTokens from './0006_cli_tokens.ts';
 import * as rateLimitCounters from './0007_rate_limit_counters.ts';
 import * as instanceSettings from './0008_instance_settings.ts';
+import * as organizationEvents from './0009_organization_events.ts';
+import * as deliveries from './0010_deliveries.ts';
 
 export interface Migration {
   name: string;
@@ -24,4 +26,6 @@ export const migrations: Migration[] = [
   { name: '0006_cli_tokens', ...cliTokens },
   { name: '0007_rate_limit_counters', ...rateLimitCounters },
   { name: '0008_instance_settings', ...instanceSettings },
+  { name: '0009_organization_events', ...organizationEvents },
+  { name: '0010_deliveries', ...deliveries },
 ];

@@ -1,0 +1,56 @@
+import type { Executor } from '../../db/connection.ts';
+import { uuidv7 } from '../../lib/ids.ts';
+import { writeJson } from '../../lib/json.ts';
+
+/**
+ * Writing side of the outbox. Call these inside the transaction of the change that causes the message, so a
+ * message exists exactly when its cause does; the delivery workers (jobs/) send it afterwards.
+ */
+export interface EmailMessage {
+  to: string[];
+  subject: string;
+  text: string;
+  html?: string;
+  replyTo?: string;
+  headers?: Record<string, string>;
+}
+
+export async function enqueueEmail(
+  db: Executor,
+  params: { organizationUuid: string | null; kind: string; message: EmailMessage },
+  now: Date,
+): Promise<string> {
+  const uuid = uuidv7(now.getTime());
+  await db('deliveries').insert({
+    uuid,
+    organization_uuid: params.organizationUuid,
+    channel: 'email',
+    kind: params.kind,
+    destination: params.message.to.join(', '),
+    payload: writeJson(params.message),
+    status: 'pending',
+    attempts: 0,
+    next_attempt_at: now.toISOString(),
+    created_at: now.toISOString(),
+    updated_at: now.toISOString(),
+  });
+  return uuid;
+}
+
+/** Records an organization event (CONTRACT §7); the webhook dispatcher fans it out to subscriptions. */
+export async function recordEvent(
+  db: Executor,
+  params: { organizationUuid: string; event: string; payload: Record<string, unknown> },
+  now: Date,
+): Promise<string> {
+  const uuid = uuidv7(now.getTime());
+  await db('organization_events').insert({
+    uuid,
+    organization_uuid: params.organizationUuid,
+    event: params.event,
+    payload: writeJson(params.payload),
+    created_at: now.toISOString(),
+    dispatched_at: null,
+  });
+  return uuid;
+}
