@@ -72,8 +72,11 @@ export function throttled(retryAfter: number, detail?: string): ApiError {
 }
 
 /** Errors from koa-body / co-body carry a `type`; map them to the contract's codes. */
-function fromBodyParser(err: { status?: number; type?: string }): ApiError | null {
-  if (err.type === 'entity.parse.failed') return badRequest('malformed_json', 'Malformed JSON in the request body.');
+function fromBodyParser(err: { status?: number; type?: string; body?: unknown }): ApiError | null {
+  // co-body marks a JSON parse failure with status 400 and the raw text in `body`.
+  if (err.type === 'entity.parse.failed' || (err.status === 400 && err.body !== undefined)) {
+    return badRequest('malformed_json', 'Malformed JSON in the request body.');
+  }
   if (err.type === 'entity.too.large' || err.status === 413) {
     return new ApiError(413, 'payload_too_large', 'The request body is larger than 1 MiB.');
   }
@@ -89,7 +92,7 @@ export function errorHandler(logger: Logger) {
       await next();
       if (ctx.status === 404 && ctx.body === undefined) throw notFound();
     } catch (raw) {
-      const err = raw as Error & { status?: number; type?: string; expose?: boolean };
+      const err = raw as Error & { status?: number; type?: string; body?: unknown };
       if (err instanceof ValidationFailed) {
         ctx.status = 400;
         ctx.body = err.fields;
