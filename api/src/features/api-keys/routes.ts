@@ -11,36 +11,36 @@ import { createKeySchema, updateKeySchema } from './schema.ts';
 import type { CreateKeyInput, UpdateKeyInput } from './schema.ts';
 
 export function apiKeyRoutes(deps: Deps, { authenticate, rateLimit, clearsCredentialCache }: Middlewares): Router {
-  const router = new Router({ prefix: '/v1/api-keys' });
+  const router = new Router();
   router.use(authenticate(), (ctx, next) => {
     assertPersonCredential(actorOf(ctx));
     return next();
   });
   router.param('uuid', uuidParam);
 
-  router.get('/', rateLimit('reads'), async (ctx) => {
+  router.get('/v1/api-keys/', rateLimit('reads'), async (ctx) => {
     const page = pageRequest(ctx);
     const { count, rows } = await listKeys(deps.db, actorOf(ctx), page);
     ctx.body = pageEnvelope(ctx, page, count, rows.map((row) => presentKey(row)), deps.config.publicUrl);
   });
 
-  router.post('/', rateLimit('writes'), validateBody(createKeySchema), async (ctx) => {
+  router.post('/v1/api-keys/', rateLimit('writes'), validateBody(createKeySchema), async (ctx) => {
     const { key, secret } = await createKey(deps.db, actorOf(ctx), ctx.state.body as CreateKeyInput, deps.clock.now());
     ctx.status = 201;
     ctx.body = presentKey(key, secret);
   });
 
-  router.get('/:uuid/', rateLimit('reads'), async (ctx) => {
+  router.get('/v1/api-keys/:uuid/', rateLimit('reads'), async (ctx) => {
     ctx.body = presentKey(await getKey(deps.db, actorOf(ctx), ctx.params.uuid));
   });
 
-  router.patch('/:uuid/', rateLimit('writes'), validateBody(updateKeySchema), clearsCredentialCache, async (ctx) => {
+  router.patch('/v1/api-keys/:uuid/', rateLimit('writes'), validateBody(updateKeySchema), clearsCredentialCache, async (ctx) => {
     const input = ctx.state.body as UpdateKeyInput;
     const { key, secret } = await updateKey(deps.db, actorOf(ctx), ctx.params.uuid, input, deps.clock.now());
     ctx.body = presentKey(key, secret);
   });
 
-  router.delete('/:uuid/', rateLimit('writes'), clearsCredentialCache, async (ctx) => {
+  router.delete('/v1/api-keys/:uuid/', rateLimit('writes'), clearsCredentialCache, async (ctx) => {
     await deleteKey(deps.db, actorOf(ctx), ctx.params.uuid);
     ctx.status = 204;
   });
