@@ -26,6 +26,18 @@ export default defineConfig({
   // No image optimisation (and so no sharp): content images are plain files.
   image: { service: { entrypoint: 'astro/assets/services/noop' } },
   devToolbar: { enabled: false },
+  vite: {
+    build: {
+      rolldownOptions: {
+        // Astro's MDX modules carry a "use astro:head-inject" directive that the bundler reports once per
+        // file; harmless (Astro handles it), but it would bury real warnings in a large build.
+        onwarn(warning, warn) {
+          if (warning.code === 'MODULE_LEVEL_DIRECTIVE') return;
+          warn(warning);
+        },
+      },
+    },
+  },
   integrations: [
     mdx(),
     sitemap({
