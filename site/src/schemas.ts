@@ -71,7 +71,7 @@ export const blogPostRecord = z
     tags: z.array(z.string()).optional(),
     heroImage: z.string().optional(),
   })
-  .meta({ id: 'BlogPostRecord', title: 'Blog post record' });
+  .meta({ title: 'Blog post record' });
 
 export const helpArticleRecord = z
   .strictObject({
@@ -87,7 +87,7 @@ export const helpArticleRecord = z
     feature_area: z.string().optional(),
     priority: z.union([z.string(), z.number()]).optional(),
   })
-  .meta({ id: 'HelpArticleRecord', title: 'Help article record' });
+  .meta({ title: 'Help article record' });
 
 export type BlogPostRecord = z.infer<typeof blogPostRecord>;
 export type HelpArticleRecord = z.infer<typeof helpArticleRecord>;

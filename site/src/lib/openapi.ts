@@ -9,7 +9,15 @@ export const INDEX_API_VERSION = '1.0.0';
 
 function schemaOf(schema: z.ZodType) {
   // OpenAPI 3.1 components are JSON Schema 2020-12; $schema/id are not wanted inside components.
-  const { $schema: _s, id: _id, ...rest } = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'output' }) as Record<string, unknown>;
+  const json = z.toJSONSchema(schema, {
+    target: 'draft-2020-12',
+    io: 'output',
+    // `format: date-time` says it all; zod's equivalent regular expression would only obscure it.
+    override: ({ jsonSchema }) => {
+      if (jsonSchema.format === 'date-time') delete jsonSchema.pattern;
+    },
+  }) as Record<string, unknown>;
+  const { $schema: _schema, ...rest } = json;
   return rest;
 }
 
