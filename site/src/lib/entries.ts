@@ -89,9 +89,19 @@ export async function localizedFor<C extends CollectionName>(collection: C, lang
   return (await localized(collection)).filter((l) => l.lang === lang);
 }
 
-/** Reading time in whole minutes at 220 words per minute, never below one. */
+const minutesCache = new Map<string, number>();
+
+/** Reading time in whole minutes at 220 words per minute, never below one. Memoised: lists repeat it. */
 export function readingMinutes(body: string | undefined): number {
   if (!body) return 1;
+  const cached = minutesCache.get(body);
+  if (cached !== undefined) return cached;
+  const minutes = countMinutes(body);
+  minutesCache.set(body, minutes);
+  return minutes;
+}
+
+function countMinutes(body: string): number {
   // Drop import/export lines and JSX tags, which are not read by a human.
   const text = body.replace(/^(import|export)\s.*$/gm, ' ').replace(/<[^>]+>/g, ' ');
   const words = text.match(/[\p{L}\p{N}]+/gu)?.length ?? 0;

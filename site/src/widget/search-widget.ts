@@ -207,6 +207,18 @@ function enhance(form: HTMLFormElement, embedded: boolean): void {
   }
 }
 
+/**
+ * Minimal styles for the embedded form: the host page has none of ours. Scoped to .rc-search so the
+ * host's own styles and ours do not fight; the site's stylesheet covers the non-embedded case.
+ */
+const EMBED_CSS =
+  '.rc-search{position:relative;font:inherit;max-width:40rem}.rc-search .search-row{display:flex;gap:.5rem}' +
+  '.rc-search input{flex:1;font:inherit;padding:.4rem}.rc-search .rc-listbox{position:absolute;z-index:9999;left:0;right:0;' +
+  'margin:.25rem 0 0;padding:0;list-style:none;background:#fff;color:#111;border:1px solid #ccc;max-height:24rem;overflow:auto}' +
+  '.rc-search .rc-option{padding:.5rem .75rem;cursor:pointer}.rc-search .rc-option small{display:block;color:#555}' +
+  '.rc-search .rc-option[aria-selected=true]{background:#e8f0fb;outline:2px solid #0b5cad;outline-offset:-2px}' +
+  '.rc-search .sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}';
+
 function init(): void {
   const forms = document.querySelectorAll<HTMLFormElement>('form[data-rollcall-search]');
   if (forms.length) {
@@ -216,6 +228,7 @@ function init(): void {
   // Embedded on someone else's page.
   const lang = pickLang(script?.dataset.lang, document.documentElement.lang);
   const form = createForm(lang, WIDGET_STRINGS[lang]);
+  document.head.append(el('style', {}, EMBED_CSS));
   const target = script?.dataset.target ? document.querySelector(script.dataset.target) : null;
   if (target) target.append(form);
   else if (script?.parentNode && script.parentNode !== document.head) script.before(form);
