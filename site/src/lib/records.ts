@@ -45,7 +45,7 @@ export function compareHelp(
 
 /** Copy only defined optional fields, so records never carry `"tags": undefined`-style noise. */
 function withOptional<T extends object>(base: T, optional: Record<string, unknown>): T {
-  const out: Record<string, unknown> = { ...base };
+  const out = { ...base } as Record<string, unknown>;
   for (const [key, value] of Object.entries(optional)) if (value !== undefined) out[key] = value;
   return out as T;
 }

@@ -70,8 +70,9 @@ function createForm(lang: WidgetLang, s: WidgetStrings): HTMLFormElement {
 }
 
 function enhance(form: HTMLFormElement, embedded: boolean): void {
-  const input = form.querySelector<HTMLInputElement>('input[name="q"]');
-  if (!input || form.dataset.enhanced) return;
+  const found = form.querySelector<HTMLInputElement>('input[name="q"]');
+  if (!found || form.dataset.enhanced) return;
+  const input: HTMLInputElement = found; // a non-null binding the event handlers below can close over
   form.dataset.enhanced = 'true';
   const lang = pickLang(form.dataset.lang, script?.dataset.lang, document.documentElement.lang);
   const s = WIDGET_STRINGS[lang];
