@@ -106,6 +106,23 @@ describe('site in Chromium', () => {
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Variables de configuración');
   });
 
+  it('shows live results on the search page for ?q=', async () => {
+    await page.goto(`${server.url}/pt/search/?q=chave`);
+    await expect.poll(() => page.getByRole('combobox').getAttribute('aria-expanded')).toBe('true');
+    expect(await page.getByRole('option').first().textContent()).toContain('Chaves de API');
+  });
+
+  it('searches without JavaScript through the plain form', async () => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const plain = await context.newPage();
+    await plain.goto(`${server.url}/es/`);
+    await plain.getByRole('searchbox').fill('claves');
+    await plain.getByRole('button', { name: 'Buscar' }).click();
+    await plain.waitForURL('**/es/search/?q=claves');
+    expect(await plain.getByRole('link', { name: 'Claves de API' }).count()).toBeGreaterThan(0);
+    await context.close();
+  });
+
   it('works as an embedded widget on another page', async () => {
     // A page of "someone else" on the same server origin, embedding the script with data-lang.
     await page.goto(`${server.url}/en/`);

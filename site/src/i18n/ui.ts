@@ -20,10 +20,8 @@ const en = {
   allPosts: 'All posts',
   browseHelp: 'Browse the help center',
   readingTime: '{n} min read',
-  publishedOn: 'Published',
   tags: 'Tags',
   taggedWith: 'Posts tagged “{tag}”',
-  allTags: 'All tags',
   helpIntro: 'Guides for running Rollcall and connecting your team and agents to it.',
   blogIntro: 'News, guides and release notes from the Rollcall team.',
   fallbackNotice: 'This page is not yet available in English. You are reading the English version.',
@@ -34,7 +32,7 @@ const en = {
   platforms: 'Platforms',
   featureArea: 'Feature area',
   footer: 'Rollcall is free software you can host yourself.',
-  onThisSite: 'Also in',
+  breadcrumb: 'Breadcrumb',
 } as const;
 
 type Dict = Record<keyof typeof en, string>;
@@ -54,10 +52,8 @@ const es = {
   allPosts: 'Todas las entradas',
   browseHelp: 'Ver el centro de ayuda',
   readingTime: '{n} min de lectura',
-  publishedOn: 'Publicado',
   tags: 'Etiquetas',
   taggedWith: 'Entradas con la etiqueta «{tag}»',
-  allTags: 'Todas las etiquetas',
   helpIntro: 'Guías para operar Rollcall y conectar a tu equipo y a tus agentes.',
   blogIntro: 'Novedades, guías y notas de versión del equipo de Rollcall.',
   fallbackNotice: 'Esta página aún no está traducida al español. Estás leyendo la versión en inglés.',
@@ -68,7 +64,7 @@ const es = {
   platforms: 'Plataformas',
   featureArea: 'Área',
   footer: 'Rollcall es software libre que puedes alojar tú mismo.',
-  onThisSite: 'También en',
+  breadcrumb: 'Ruta de navegación',
 } as const satisfies Dict;
 
 const pt = {
@@ -86,10 +82,8 @@ const pt = {
   allPosts: 'Todas as publicações',
   browseHelp: 'Ver a central de ajuda',
   readingTime: '{n} min de leitura',
-  publishedOn: 'Publicado em',
   tags: 'Tags',
   taggedWith: 'Publicações com a tag “{tag}”',
-  allTags: 'Todas as tags',
   helpIntro: 'Guias para operar o Rollcall e conectar sua equipe e seus agentes.',
   blogIntro: 'Novidades, guias e notas de versão da equipe do Rollcall.',
   fallbackNotice: 'Esta página ainda não foi traduzida para o português. Você está lendo a versão em inglês.',
@@ -100,7 +94,7 @@ const pt = {
   platforms: 'Plataformas',
   featureArea: 'Área',
   footer: 'O Rollcall é software livre que você mesmo pode hospedar.',
-  onThisSite: 'Também em',
+  breadcrumb: 'Trilha de navegação',
 } as const satisfies Dict;
 
 export type UiKey = keyof typeof en;
