@@ -4,7 +4,9 @@
  * Chromium is missing this fails, because CI installs it (.ci/run) and a skipped browser test hides bugs.
  */
 import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -123,16 +125,26 @@ describe('site in Chromium', () => {
     await context.close();
   });
 
-  it('works as an embedded widget on another page', async () => {
-    // A page of "someone else" on the same server origin, embedding the script with data-lang.
-    await page.goto(`${server.url}/en/`);
-    await page.setContent(
-      `<html lang="fr"><body><h1>Partner page</h1><script src="${server.url}/search-widget.js" data-lang="pt"></script></body></html>`,
+  it('works embedded on a page of another origin (CORS on the indexes)', async () => {
+    // "Someone else's" site: a second server on another port, so the indexes are a cross-origin fetch.
+    const partnerDir = await mkdtemp(join(tmpdir(), 'rollcall-partner-'));
+    await writeFile(
+      join(partnerDir, 'index.html'),
+      `<!doctype html><html lang="fr"><body><h1>Partner page</h1><div id="box"></div>` +
+        `<script src="${server.url}/search-widget.js" data-lang="pt" data-target="#box"></script></body></html>`,
     );
-    const box = page.getByRole('combobox');
-    await box.focus();
-    await page.keyboard.type('saude agentes');
-    await expect.poll(() => page.getByRole('option').first().textContent()).toContain('Verificações de saúde');
-    expect(await page.getByRole('option').first().getAttribute('data-href')).toBe(`${server.url}/pt/help/agent-health-checks/`);
+    // 127.0.0.2 is another loopback address on Linux: a distinct origin without any DNS.
+    const partner = await startServer({ dir: partnerDir, port: 0, host: '127.0.0.2' });
+    try {
+      await page.goto(`${partner.url}/`);
+      const box = page.locator('#box').getByRole('combobox');
+      await box.focus();
+      await page.keyboard.type('saude agentes');
+      await expect.poll(() => page.getByRole('option').first().textContent()).toContain('Verificações de saúde');
+      expect(await page.getByRole('option').first().getAttribute('data-href')).toBe(`${server.url}/pt/help/agent-health-checks/`);
+    } finally {
+      await partner.close();
+      await rm(partnerDir, { recursive: true, force: true });
+    }
   });
 });
