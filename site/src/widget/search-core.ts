@@ -33,9 +33,12 @@ export function fold(term: string): string {
 }
 
 export const SEARCH_OPTIONS: SearchOptions = {
-  prefix: true,
-  // Edit distance grows with term length: 1 typo for short words, about 1 in 5 characters for longer ones.
-  fuzzy: 0.2,
+  // Only the word being typed is a prefix; the words before it are complete. Cheaper and more precise.
+  prefix: (_term, i, terms) => i === terms.length - 1,
+  // Typo tolerance grows with length (about one edit in five characters, at most two); words under four
+  // characters must match exactly, or "api" would match half the index.
+  fuzzy: (term) => (term.length >= 4 ? 0.2 : false),
+  maxFuzzy: 2,
   boost: { title: 3 },
   combineWith: 'AND',
 };
