@@ -1,0 +1,23 @@
+// The benchmark's baseline: a plain Astro + MDX site over the same content, one page per entry and nothing
+// else (no index pages, feeds, sitemap, search or fallbacks). bench/run.ts compares build times.
+import { defineConfig } from 'astro/config';
+import mdx from '@astrojs/mdx';
+import { resolve } from 'node:path';
+
+export default defineConfig({
+  integrations: [mdx()],
+  outDir: resolve(process.env.OUT_DIR ?? 'dist'),
+  cacheDir: resolve(process.env.CACHE_DIR ?? 'node_modules/.astro'),
+  image: { service: { entrypoint: 'astro/assets/services/noop' } },
+  devToolbar: { enabled: false },
+  vite: {
+    build: {
+      rolldownOptions: {
+        onwarn(warning, warn) {
+          if (warning.code === 'MODULE_LEVEL_DIRECTIVE') return;
+          warn(warning);
+        },
+      },
+    },
+  },
+});

@@ -1,0 +1,116 @@
+/** The built pages and hosting files: i18n wiring, fallbacks, feeds, sitemap, headers, widget size. */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { describe, expect, inject, it } from 'vitest';
+import { headersFor, parseHeaders } from '../server/serve.ts';
+import { contentFiles, htmlFiles, LANGS, readText } from './helpers.ts';
+
+const dir = inject('siteDir');
+const files = contentFiles();
+const published = files.filter((f) => !f.draft);
+const has = (collection: string, lang: string, slug: string) =>
+  published.some((f) => f.collection === collection && f.lang === lang && f.slug === slug);
+
+describe('pages', () => {
+  it('exist for every language: home, blog, help, search, 404, RSS', () => {
+    expect(existsSync(join(dir, 'index.html'))).toBe(true);
+    for (const lang of LANGS) {
+      for (const page of ['index.html', 'blog/index.html', 'help/index.html', 'search/index.html', '404.html', 'rss.xml']) {
+        expect(existsSync(join(dir, lang, page)), `${lang}/${page}`).toBe(true);
+      }
+    }
+  });
+
+  it('exist for every published entry, plus an English fallback where a translation is missing', () => {
+    for (const f of published) expect(existsSync(join(dir, f.lang, f.collection, f.slug, 'index.html')), `${f.lang}/${f.slug}`).toBe(true);
+    for (const f of published.filter((p) => p.lang === 'en')) {
+      for (const lang of LANGS) {
+        const html = readText(dir, `${lang}/${f.collection}/${f.slug}/index.html`);
+        expect(html.includes('data-fallback-notice'), `${lang}/${f.collection}/${f.slug}`).toBe(!has(f.collection, lang, f.slug));
+      }
+    }
+    for (const f of files.filter((p) => p.draft && !has(p.collection, 'en', p.slug))) {
+      expect(existsSync(join(dir, f.lang, f.collection, f.slug)), `draft ${f.lang}/${f.slug} must not be built`).toBe(false);
+    }
+  });
+
+  it('carry canonical, hreflang alternates and x-default on translated pages', () => {
+    const html = readText(dir, 'es/help/api-keys/index.html');
+    expect(html).toMatch(/<html lang="es">/);
+    expect(html).toMatch(/<link rel="canonical" href="[^"]*\/es\/help\/api-keys\/">/);
+    for (const l of LANGS) expect(html).toMatch(new RegExp(`hreflang="${l}" href="[^"]*/${l}/help/api-keys/"`));
+    expect(html).toMatch(/hreflang="x-default" href="[^"]*\/en\/help\/api-keys\/"/);
+    // The language switcher keeps the page.
+    for (const l of LANGS) expect(html).toContain(`href="/${l}/help/api-keys/"`);
+  });
+
+  it('mark fallback pages: visible notice, canonical to English, noindex', () => {
+    const missing = published.find((f) => f.lang === 'en' && !has(f.collection, 'pt', f.slug))!;
+    expect(missing, 'one English entry should lack a Portuguese translation').toBeTruthy();
+    const html = readText(dir, `pt/${missing.collection}/${missing.slug}/index.html`);
+    expect(html).toContain('data-fallback-notice');
+    expect(html).toContain('ainda não foi traduzida');
+    expect(html).toMatch(new RegExp(`<link rel="canonical" href="[^"]*/en/${missing.collection}/${missing.slug}/">`));
+    expect(html).toContain('noindex');
+  });
+
+  it('show the reading time and group help by section and cluster', () => {
+    expect(readText(dir, 'en/blog/introducing-rollcall/index.html')).toMatch(/\d+ min read/);
+    const helpIndex = readText(dir, 'en/help/index.html');
+    expect(helpIndex).toMatch(/<h2[^>]*>Getting started<\/h2>[\s\S]*<h3>Installation<\/h3>/);
+  });
+
+  it('have tag pages per language', () => {
+    expect(existsSync(join(dir, 'en/blog/tags/agents/index.html'))).toBe(true);
+    expect(existsSync(join(dir, 'es/blog/tags/agentes/index.html'))).toBe(true);
+    expect(existsSync(join(dir, 'pt/blog/tags/saude/index.html'))).toBe(true);
+  });
+
+  it('all include the search form, which works without JavaScript', () => {
+    for (const page of htmlFiles(dir)) {
+      const html = readText(dir, page);
+      expect(html, page).toMatch(/<form[^>]*role="search"[^>]*action="\/(en|es|pt)\/search\/"[^>]*method="get"/);
+      expect(html, page).toContain('src="/search-widget.js"');
+    }
+  });
+});
+
+describe('feeds and sitemap', () => {
+  it('RSS per language lists that language’s posts only', () => {
+    for (const lang of LANGS) {
+      const xml = readText(dir, `${lang}/rss.xml`);
+      const count = published.filter((f) => f.collection === 'blog' && f.lang === lang).length;
+      expect(xml.match(/<item>/g)?.length, lang).toBe(count);
+      expect(xml).toContain(`/${lang}/blog/`);
+    }
+  });
+
+  it('sitemap has hreflang alternates with x-default and no fallback copies', () => {
+    const xml = readText(dir, 'sitemap-0.xml');
+    expect(xml).toMatch(/<xhtml:link rel="alternate" hreflang="es" href="[^"]*\/es\/help\/api-keys\/"\/>/);
+    expect(xml).toContain('hreflang="x-default"');
+    const fallbackPages = htmlFiles(dir).filter((p) => readText(dir, p).includes('data-fallback-notice'));
+    for (const page of fallbackPages) expect(xml).not.toContain(`/${page.replace(/index\.html$/, '')}<`);
+  });
+});
+
+describe('hosting files', () => {
+  it('_headers gives both indexes Cache-Control: public, max-age=3600', () => {
+    const rules = parseHeaders(readFileSync(join(dir, '_headers'), 'utf8'));
+    for (const path of ['/api/posts.json', '/api/help.json']) {
+      expect(headersFor(rules, path)['cache-control']).toBe('public, max-age=3600');
+      expect(headersFor(rules, path)['access-control-allow-origin']).toBe('*');
+    }
+  });
+
+  it('_redirects sends unknown addresses to the 404 of their language', () => {
+    const text = readText(dir, '_redirects');
+    for (const lang of LANGS) expect(text).toContain(`/${lang}/*  /${lang}/404.html  404`);
+  });
+
+  it('search-widget.js is under 15 KB gzipped', () => {
+    const code = readFileSync(join(dir, 'search-widget.js'));
+    expect(gzipSync(code).length).toBeLessThan(15 * 1024);
+  });
+});
