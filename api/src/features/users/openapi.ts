@@ -27,7 +27,7 @@ export const userOperations: Operation[] = [
   {
     method: 'get', path: '/v1/users/', tag, scope: 'reads',
     summary: 'List users (admins and managers: everyone; members: the active directory; guests: themselves)',
-    query: [q('search', 'Name or e-mail, 2–256 characters'), q('role', 'admin, manager, member or guest'), q('is_active', 'true or false'), q('include_email', 'true shows e-mail (admins; or your own)'), q('since', 'Created on or after (YYYY-MM-DD); alias start_date'), q('until', 'Created on or before (YYYY-MM-DD); alias end_date'), q('ordering', 'first_name, last_name, email, created_at, role; - for descending')],
+    query: [q('search', 'Name or e-mail, 2–256 characters'), q('role', 'admin, manager, member or guest'), q('is_active', 'true or false'), q('include_email', 'true shows e-mail (admins; or your own)'), q('since', 'Created on or after (YYYY-MM-DD); alias start_date'), q('until', 'Created on or before (YYYY-MM-DD); alias end_date'), q('ordering', 'first_name (default), last_name, email, created_at, role; - for descending')],
     responses: { 200: page('User') },
   },
   { method: 'get', path: '/v1/users/:uuid/', tag, scope: 'reads', summary: 'One user', query: [q('include_email', 'true shows e-mail (admins; or your own)')], responses: { 200: 'User' } },

@@ -31,7 +31,7 @@ export function userRoutes(deps: Deps, { authenticate, rateLimit, clearsCredenti
       isActive: queryBool(ctx, 'is_active'),
       since: from,
       until: to,
-      ordering: ordering(ctx, USER_ORDERING, { column: 'u.created_at', order: 'asc' }),
+      ordering: ordering(ctx, USER_ORDERING, { column: 'u.first_name', order: 'asc' }),
     };
     const includeEmail = queryBool(ctx, 'include_email') === true;
     const { count, rows } = await listUsers(deps.db, actor, filters, page);

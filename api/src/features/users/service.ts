@@ -55,6 +55,8 @@ export async function listUsers(db: Executor, actor: Actor, filters: UserListFil
   const rows = await filtered()
     .select('u.*')
     .orderBy(filters.ordering.column, filters.ordering.order)
+    .orderBy('u.first_name', 'asc')
+    .orderBy('u.last_name', 'asc')
     .orderBy('u.uuid', 'asc')
     .limit(page.limit)
     .offset(page.offset);
