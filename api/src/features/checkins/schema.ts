@@ -139,7 +139,7 @@ export const createCheckinSchema = yup.object({
   questions: yup.array(questionSchema.required()).max(50),
   ...commonFields,
 });
-export type CreateCheckinInput = yup.InferType<typeof createCheckinSchema>;
+export type CreateCheckinInput = Omit<yup.InferType<typeof createCheckinSchema>, 'frequency_advanced'> & { frequency_advanced?: object | null };
 
 /** PATCH …/config/: the same fields, each optional; `questions` and participant lists replace what is there. */
 export const updateCheckinSchema = yup.object({
@@ -147,7 +147,7 @@ export const updateCheckinSchema = yup.object({
   questions: yup.array(configQuestionSchema.required()).max(50),
   ...commonFields,
 });
-export type UpdateCheckinInput = yup.InferType<typeof updateCheckinSchema>;
+export type UpdateCheckinInput = Omit<yup.InferType<typeof updateCheckinSchema>, 'frequency_advanced'> & { frequency_advanced?: object | null };
 export type CheckinSettingsInput = CreateCheckinInput | UpdateCheckinInput;
 
 const answer = yup.object({
