@@ -137,15 +137,15 @@ export function responseEventPayload(checkin: CheckinRow, row: ResponseRow, auth
 
 export type ResponseEvent = 'followups.response.completed' | 'followups.response.updated' | 'followups.response.deleted';
 
-export async function recordResponseEvent(db: Executor, event: ResponseEvent, checkin: CheckinRow, row: ResponseRow, now: Date): Promise<void> {
-  const author: ParticipantUser | undefined = await db('users').where({ uuid: row.user_uuid }).first('uuid', 'first_name', 'last_name', 'email');
+export async function recordResponseEvent(db: Executor, event: ResponseEvent, checkin: CheckinRow, row: ResponseRow, now: Date, knownAuthor?: ParticipantUser): Promise<void> {
+  const author: ParticipantUser | undefined = knownAuthor ?? (await db('users').where({ uuid: row.user_uuid }).first('uuid', 'first_name', 'last_name', 'email'));
   await recordEvent(db, { organizationUuid: checkin.organization_uuid, event, payload: responseEventPayload(checkin, row, author ?? null) }, now);
 }
 
 /** Writes a new response or replaces the answers of an existing one, with its event, in the caller's transaction. */
 export async function saveResponse(
   db: Executor,
-  params: { checkin: CheckinRow; questions: QuestionRow[]; userUuid: string; date: string; answers: Answer[]; lastQuestionIndex?: number; existing?: ResponseRow },
+  params: { checkin: CheckinRow; questions: QuestionRow[]; userUuid: string; date: string; answers: Answer[]; lastQuestionIndex?: number; existing?: ResponseRow; author?: ParticipantUser },
   now: Date,
 ): Promise<ResponseRow> {
   const { completed, hasIssue } = evaluate(params.questions, params.answers);
@@ -179,13 +179,14 @@ export async function saveResponse(
     };
     await db('checkin_responses').insert(row);
   }
-  await recordResponseEvent(db, params.existing ? 'followups.response.updated' : 'followups.response.completed', params.checkin, row, now);
+  await recordResponseEvent(db, params.existing ? 'followups.response.updated' : 'followups.response.completed', params.checkin, row, now, params.author);
   return row;
 }
 
 /** The answering rules: participant, live check-in, and the day within the configured backfill/future window. */
 async function answerableDay(db: Executor, actor: Actor, checkin: CheckinRow, requested: string | undefined, now: Date): Promise<string> {
-  if (!(await isParticipant(db, checkin.uuid, actor.user.uuid))) {
+  // Members and guests only see the check-ins they take part in; admins and managers see every one.
+  if (isManager(actor) && !(await isParticipant(db, checkin.uuid, actor.user.uuid))) {
     throw forbidden('not_a_participant', 'You do not take part in this check-in.');
   }
   if (bool(checkin.is_archived)) throw badRequest('checkin_archived', 'This check-in is archived.');
@@ -217,7 +218,7 @@ export async function submitResponse(db: Executor, actor: Actor, checkinUuid: st
   }
   const questions = await questionsOf(db, checkinUuid);
   const answers = applyAnswers(questions, [], input.responses);
-  const row = await saveResponse(db, { checkin, questions, userUuid: actor.user.uuid, date, answers, lastQuestionIndex: input.last_question_index }, now);
+  const row = await saveResponse(db, { checkin, questions, userUuid: actor.user.uuid, date, answers, lastQuestionIndex: input.last_question_index, author: actor.user }, now);
   return { checkin, row: { ...row, first_name: actor.user.first_name, last_name: actor.user.last_name, email: actor.user.email } as ResponseView };
 }
 
@@ -229,7 +230,7 @@ export async function editResponse(db: Executor, actor: Actor, checkinUuid: stri
   if (!existing) throw notFound();
   const questions = await questionsOf(db, checkinUuid);
   const answers = applyAnswers(questions, readJson<Answer[]>(existing.answers, []), input.responses ?? []);
-  const row = await saveResponse(db, { checkin, questions, userUuid: actor.user.uuid, date, answers, lastQuestionIndex: input.last_question_index, existing }, now);
+  const row = await saveResponse(db, { checkin, questions, userUuid: actor.user.uuid, date, answers, lastQuestionIndex: input.last_question_index, existing, author: actor.user }, now);
   return { checkin, row: { ...row, first_name: actor.user.first_name, last_name: actor.user.last_name, email: actor.user.email } as ResponseView };
 }
 
@@ -245,7 +246,7 @@ export async function resetResponses(db: Executor, actor: Actor, checkinUuid: st
     .andWhere('response_date', '<=', to);
   for (const row of rows) {
     await db('checkin_responses').where({ uuid: row.uuid }).delete();
-    await recordResponseEvent(db, 'followups.response.deleted', checkin, row, now);
+    await recordResponseEvent(db, 'followups.response.deleted', checkin, row, now, actor.user);
   }
   return rows.length;
 }

@@ -95,3 +95,31 @@ describe('POST /v1/invite-user/ (CONTRACT §3)', () => {
     expect((await t.request('POST', '/v1/teams/', { key: p.adminKey, body: { name: 'still fine' } })).status).toBe(201);
   });
 });
+
+describe('POST /v1/invitations/accept/', () => {
+  let t: TestApp;
+  let p: People;
+  beforeEach(async () => {
+    t = await startTestApp();
+    p = await seedPeople(t);
+  });
+  afterEach(async () => t.close());
+
+  const tokenOf = async (index: number) => /token=([0-9A-Za-z]{40})/.exec(JSON.parse((await t.db('deliveries').where({ kind: 'invitation' }).orderBy('rowid'))[index].payload).text)![1];
+
+  it('activates the invited user with the e-mailed token, once; a resend replaces the older link', async () => {
+    const invited = await t.request('POST', '/v1/invite-user/', { key: p.adminKey, body: { email: 'nia@acme.test' } });
+    await t.request('POST', '/v1/invite-user/', { key: p.adminKey, body: { email: 'nia@acme.test' } });
+    const old = await t.request('POST', '/v1/invitations/accept/', { body: { token: await tokenOf(0) } });
+    expect(old.status).toBe(404);
+    const accepted = await t.request('POST', '/v1/invitations/accept/', { body: { token: await tokenOf(1) } });
+    expect(accepted.status).toBe(200);
+    expect(accepted.body).toMatchObject({ detail: 'Invitation accepted.', user: { uuid: invited.body.user.uuid, is_active: true }, organization: { uuid: p.org.uuid, name: 'Acme' } });
+    expect(accepted.headers.get('ratelimit-policy')).toBe('"authentication";q=20;w=3600');
+    const again = await t.request('POST', '/v1/invitations/accept/', { body: { token: await tokenOf(1) } });
+    expect(again.body.code).toBe('invitation_already_accepted');
+    expect((await t.request('GET', '/v1/users/?search=nia', { key: p.member.key })).body.count).toBe(1);
+    expect((await t.request('POST', '/v1/invite-user/', { key: p.adminKey, body: { email: 'nia@acme.test' } })).body.code).toBe('user_already_exists');
+    expect((await t.request('POST', '/v1/invitations/accept/', { body: { token: 'short' } })).body).toEqual({ token: ['Not an invitation token.'] });
+  });
+});

@@ -1,7 +1,7 @@
 import type { Operation } from '../../openapi/types.ts';
 import { ref } from '../../openapi/components.ts';
 import type { JsonSchema } from '../../openapi/yup-to-json-schema.ts';
-import { inviteUserSchema } from './schema.ts';
+import { acceptInvitationSchema, inviteUserSchema } from './schema.ts';
 
 const uuid = { type: 'string', format: 'uuid' };
 export const invitationSchemas: Record<string, JsonSchema> = {
@@ -23,5 +23,12 @@ export const invitationOperations: Operation[] = [
     description: '201 for a new invitation, 200 when resent to a pending address; 409 `user_already_exists` or `user_deactivated`.',
     body: inviteUserSchema,
     responses: { 200: 'Invitation', 201: 'Invitation' },
+  },
+  {
+    method: 'post', path: '/v1/invitations/accept/', tag: 'Users', auth: false, scope: 'authentication',
+    summary: 'Accept an invitation with the token from its e-mail: activates the user (no credential)',
+    description: '404 for an unknown or replaced token; 400 `invitation_already_accepted`. Counted per client address.',
+    body: acceptInvitationSchema,
+    responses: { 200: { type: 'object', properties: { detail: { type: 'string' }, user: ref('User'), organization: { type: 'object', properties: { uuid, name: { type: 'string' } } } } } },
   },
 ];

@@ -11,3 +11,9 @@ export const inviteUserSchema = yup.object({
   is_guest: yup.boolean(),
 });
 export type InviteUserInput = yup.InferType<typeof inviteUserSchema>;
+
+/** POST /v1/invitations/accept/ `{token}`: the link of the invitation e-mail. */
+export const acceptInvitationSchema = yup.object({
+  token: yup.string().matches(/^[0-9A-Za-z]{40}$/, { message: 'Not an invitation token.' }).required(),
+});
+export type AcceptInvitationInput = yup.InferType<typeof acceptInvitationSchema>;

@@ -1,10 +1,10 @@
 import type { Executor } from '../../db/connection.ts';
-import { ValidationFailed, conflict, forbidden } from '../../http/errors.ts';
+import { ValidationFailed, badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import { readJson, writeJson, bool } from '../../lib/json.ts';
 import { randomBase62, sha256Hex } from '../../lib/secrets.ts';
 import type { Actor } from '../auth/credentials.ts';
-import { enqueueEmail } from '../outbox/enqueue.ts';
+import { enqueueEmail, recordEvent } from '../outbox/enqueue.ts';
 import { isAdmin, isManager, managerRequired } from '../users/access.ts';
 import { createUser, fullName } from '../users/repository.ts';
 import type { Role, UserRow } from '../users/repository.ts';
@@ -117,4 +117,21 @@ export async function inviteUser(db: Executor, actor: Actor, input: InviteUserIn
   await enqueueEmail(db, { organizationUuid: actor.organization.uuid, kind: 'invitation', message: invitationEmail(actor, user, token, publicUrl) }, now);
   invitation = (await db('invitations').where({ user_uuid: user.uuid }).first()) as InvitationRow;
   return { invitation, user, resent };
+}
+
+/**
+ * Accepting the invitation activates the user (the link is single-use; a resend replaced older links). A
+ * deactivated user cannot reactivate themselves with an old link: acceptance is for pending invitations only.
+ */
+export async function acceptInvitation(db: Executor, token: string, now: Date): Promise<{ user: UserRow; organization: { uuid: string; name: string } }> {
+  const invitation: InvitationRow | undefined = await db('invitations').where({ token_hash: sha256Hex(token) }).first();
+  if (!invitation) throw notFound();
+  if (invitation.accepted_at) throw badRequest('invitation_already_accepted', 'This invitation was already accepted.');
+  const stamp = now.toISOString();
+  await db('invitations').where({ uuid: invitation.uuid }).update({ accepted_at: stamp, updated_at: stamp });
+  await db('users').where({ uuid: invitation.user_uuid }).update({ is_active: true, updated_at: stamp });
+  const user = (await db('users').where({ uuid: invitation.user_uuid }).first()) as UserRow;
+  const organization = await db('organizations').where({ uuid: invitation.organization_uuid }).first('uuid', 'name');
+  await recordEvent(db, { organizationUuid: invitation.organization_uuid, event: 'organization.user_activated', payload: { user: { uuid: user.uuid, full_name: fullName(user), email: user.email }, by: null } }, now);
+  return { user, organization };
 }
