@@ -7,6 +7,7 @@ import { uuidParam } from '../../http/params.ts';
 import { addQuestion, deleteQuestion, reorderQuestions, updateQuestion } from './questions-service.ts';
 import { presentQuestion } from './presenter.ts';
 import { CHECKIN_BASES } from './routes.ts';
+import { noBody } from '../users/access.ts';
 import { addQuestionSchema, reorderQuestionsSchema, updateQuestionSchema } from './schema.ts';
 import type { AddQuestionInput, ReorderQuestionsInput, UpdateQuestionInput } from './schema.ts';
 
@@ -36,7 +37,7 @@ export function checkinQuestionRoutes(deps: Deps, { authenticate, rateLimit }: M
       ctx.body = presentQuestion(row);
     });
 
-    router.delete(`${base}/:uuid/questions/:question/delete/`, rateLimit('writes'), async (ctx) => {
+    router.delete(`${base}/:uuid/questions/:question/delete/`, rateLimit('writes'), noBody, async (ctx) => {
       await deps.db.transaction((trx) => deleteQuestion(trx, actorOf(ctx), ctx.params.uuid, ctx.params.question, deps.clock.now()));
       ctx.status = 204;
     });

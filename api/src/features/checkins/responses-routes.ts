@@ -7,7 +7,7 @@ import { pageEnvelope, pageRequest } from '../../http/pagination.ts';
 import { uuidParam } from '../../http/params.ts';
 import { isUuid } from '../../lib/ids.ts';
 import { invalidFilter } from '../../http/errors.ts';
-import { requirePerson } from '../users/access.ts';
+import { noBody, requirePerson } from '../users/access.ts';
 import { dateRange, queryValue } from '../users/filters.ts';
 import { editResponse, listResponses, resetResponses, submitResponse } from './responses-service.ts';
 import { presentResponse } from './presenter.ts';
@@ -49,7 +49,7 @@ export function checkinResponseRoutes(deps: Deps, { authenticate, rateLimit }: M
       ctx.body = presentResponse(checkin, row);
     });
 
-    router.delete(path, rateLimit('writes'), requirePerson, async (ctx) => {
+    router.delete(path, rateLimit('writes'), requirePerson, noBody, async (ctx) => {
       const range = dateRange(ctx, RANGE_FROM, RANGE_TO);
       await deps.db.transaction((trx) => resetResponses(trx, actorOf(ctx), ctx.params.uuid, range, deps.clock.now()));
       ctx.status = 204;

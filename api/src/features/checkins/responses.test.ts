@@ -73,7 +73,9 @@ describe('Check-in responses (CONTRACT §7, §12)', () => {
     expect(edited.body.responses.map((r: { index: number }) => r.index)).toEqual([0, 1, 2, 3, 5]);
     expect(edited.body.responses[2].response).toBe('Waiting on the API team');
 
-    const reset = await t.request('DELETE', path, { key: p.member.key });
+    const withBody = await t.request('DELETE', path, { key: p.member.key, body: { date: '2026-03-10' } });
+    expect(withBody.body).toEqual({ detail: 'Unknown field: date.', code: 'unknown_field', extra: { parameter: 'date' } });
+    const reset = await t.request('DELETE', path, { key: p.member.key, body: {} });
     expect(reset.status).toBe(204);
     expect((await t.request('GET', path, { key: p.member.key })).body.count).toBe(0);
     expect((await t.request('PUT', path, { key: p.member.key, body: { responses: [] } })).status).toBe(404);

@@ -7,6 +7,7 @@ import { pageEnvelope, pageRequest } from '../../http/pagination.ts';
 import { uuidParam } from '../../http/params.ts';
 import { dateParam, queryBool, searchTerm } from '../users/filters.ts';
 import { userRef } from '../users/presenter.ts';
+import { noBody } from '../users/access.ts';
 import { archiveCheckin, checkinDetail, createCheckin, listCheckins, updateCheckin } from './service.ts';
 import { presentCheckinDetail, presentCheckinItem } from './presenter.ts';
 import { createCheckinSchema, updateCheckinSchema } from './schema.ts';
@@ -68,7 +69,7 @@ export function checkinRoutes(deps: Deps, { authenticate, rateLimit }: Middlewar
       ctx.body = presentCheckinDetail(detail);
     });
 
-    router.delete(`${base}/:uuid/archive/`, rateLimit('writes'), async (ctx) => {
+    router.delete(`${base}/:uuid/archive/`, rateLimit('writes'), noBody, async (ctx) => {
       await archiveCheckin(deps.db, actorOf(ctx), ctx.params.uuid, deps.clock.now());
       ctx.status = 204;
     });

@@ -5,6 +5,7 @@ import { actorOf } from '../../http/auth.ts';
 import { validateBody } from '../../http/validation.ts';
 import { pageEnvelope, pageRequest } from '../../http/pagination.ts';
 import { uuidParam } from '../../http/params.ts';
+import { noBody } from '../users/access.ts';
 import { queryBool, searchTerm } from '../users/filters.ts';
 import { addMembers, createTeam, deleteTeam, getTeam, listTeams, removeMember, teamMembers, updateTeam } from './service.ts';
 import { presentMember, presentTeam } from './presenter.ts';
@@ -40,7 +41,7 @@ export function teamRoutes(deps: Deps, { authenticate, rateLimit }: Middlewares)
     ctx.body = presentTeam(team);
   });
 
-  router.delete('/v1/teams/:uuid/', rateLimit('writes'), async (ctx) => {
+  router.delete('/v1/teams/:uuid/', rateLimit('writes'), noBody, async (ctx) => {
     await deleteTeam(deps.db, actorOf(ctx), ctx.params.uuid);
     ctx.status = 204;
   });
@@ -56,7 +57,7 @@ export function teamRoutes(deps: Deps, { authenticate, rateLimit }: Middlewares)
     ctx.body = presentTeam(team);
   });
 
-  router.delete('/v1/teams/:uuid/member/:user_uuid/', rateLimit('writes'), async (ctx) => {
+  router.delete('/v1/teams/:uuid/member/:user_uuid/', rateLimit('writes'), noBody, async (ctx) => {
     await deps.db.transaction((trx) => removeMember(trx, actorOf(ctx), ctx.params.uuid, ctx.params.user_uuid, deps.clock.now()));
     ctx.status = 204;
   });
