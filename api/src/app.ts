@@ -21,6 +21,20 @@ import { organizationRoutes } from './features/organization/routes.ts';
 import { organizationOperations } from './features/organization/openapi.ts';
 import { apiKeyRoutes } from './features/api-keys/routes.ts';
 import { apiKeyOperations } from './features/api-keys/openapi.ts';
+import { userRoutes } from './features/users/routes.ts';
+import { userOperations, userSchemas } from './features/users/openapi.ts';
+import { teamRoutes } from './features/teams/routes.ts';
+import { teamOperations, teamSchemas } from './features/teams/openapi.ts';
+import { invitationRoutes } from './features/invitations/routes.ts';
+import { invitationOperations, invitationSchemas } from './features/invitations/openapi.ts';
+import { checkinRoutes } from './features/checkins/routes.ts';
+import { checkinQuestionRoutes } from './features/checkins/questions-routes.ts';
+import { checkinResponseRoutes } from './features/checkins/responses-routes.ts';
+import { checkinOperations, checkinSchemas } from './features/checkins/openapi.ts';
+import { templateRoutes } from './features/templates/routes.ts';
+import { templateOperations, templateSchemas } from './features/templates/openapi.ts';
+import { moodRoutes } from './features/mood/routes.ts';
+import { moodOperations, moodSchemas } from './features/mood/openapi.ts';
 
 export interface AppDependencies {
   db: Db;
@@ -35,8 +49,29 @@ export interface RouteInfo {
 }
 
 /** Every documented operation; the OpenAPI test checks this list against the routers' routes. */
-export const operations: Operation[] = [...metaOperations, ...meOperations, ...organizationOperations, ...apiKeyOperations];
-const schemas = { ...metaSchemas };
+export const operations: Operation[] = [
+  ...metaOperations,
+  ...meOperations,
+  ...organizationOperations,
+  ...apiKeyOperations,
+  // People, teams and check-ins (issue 4).
+  ...userOperations,
+  ...invitationOperations,
+  ...teamOperations,
+  ...checkinOperations,
+  ...templateOperations,
+  ...moodOperations,
+];
+const schemas = {
+  ...metaSchemas,
+  // People, teams and check-ins (issue 4).
+  ...userSchemas,
+  ...invitationSchemas,
+  ...teamSchemas,
+  ...checkinSchemas,
+  ...templateSchemas,
+  ...moodSchemas,
+};
 
 /**
  * Builds the Koa application from explicit dependencies. It never listens: server.ts does, and tests put it
@@ -54,6 +89,15 @@ export function createApp(dependencies: AppDependencies): { app: Koa; routes: Ro
     meRoutes(deps, middlewares),
     organizationRoutes(deps, middlewares),
     apiKeyRoutes(deps, middlewares),
+    // People, teams and check-ins (issue 4).
+    userRoutes(deps, middlewares),
+    invitationRoutes(deps, middlewares),
+    teamRoutes(deps, middlewares),
+    checkinRoutes(deps, middlewares),
+    checkinQuestionRoutes(deps, middlewares),
+    checkinResponseRoutes(deps, middlewares),
+    templateRoutes(deps, middlewares),
+    moodRoutes(deps, middlewares),
   ];
 
   const app = new Koa({ proxy: true });

@@ -9,6 +9,13 @@ import * as rateLimitCounters from './0007_rate_limit_counters.ts';
 import * as instanceSettings from './0008_instance_settings.ts';
 import * as organizationEvents from './0009_organization_events.ts';
 import * as deliveries from './0010_deliveries.ts';
+import * as invitations from './0100_invitations.ts';
+import * as checkins from './0101_checkins.ts';
+import * as checkinQuestions from './0102_checkin_questions.ts';
+import * as checkinParticipantUsers from './0103_checkin_participant_users.ts';
+import * as checkinParticipantTeams from './0104_checkin_participant_teams.ts';
+import * as checkinResponses from './0105_checkin_responses.ts';
+import * as moodEntries from './0106_mood_entries.ts';
 
 export interface Migration {
   name: string;
@@ -28,4 +35,11 @@ export const migrations: Migration[] = [
   { name: '0008_instance_settings', ...instanceSettings },
   { name: '0009_organization_events', ...organizationEvents },
   { name: '0010_deliveries', ...deliveries },
+  { name: '0100_invitations', ...invitations },
+  { name: '0101_checkins', ...checkins },
+  { name: '0102_checkin_questions', ...checkinQuestions },
+  { name: '0103_checkin_participant_users', ...checkinParticipantUsers },
+  { name: '0104_checkin_participant_teams', ...checkinParticipantTeams },
+  { name: '0105_checkin_responses', ...checkinResponses },
+  { name: '0106_mood_entries', ...moodEntries },
 ];

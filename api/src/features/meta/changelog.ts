@@ -16,6 +16,10 @@ export const CHANGELOG: ChangelogEntry[] = [
       'GET /v1/me/ and GET|PATCH /v1/organization/.',
       'Hourly budgets per named scope with RateLimit-Policy and RateLimit headers.',
       'OpenAPI 3.1 description at /v1/openapi.json and an interactive reference at /docs.',
+      'Users (GET /v1/users/, GET|PATCH /v1/users/{uuid}/, include_email, deactivation), POST /v1/invite-user/ and POST /v1/invitations/accept/.',
+      'Teams: CRUD under /v1/teams/, members as a bare array, POST …/member/ and DELETE …/member/{user_uuid}/.',
+      'Check-ins (also /v1/followups/): create, detail, config, archive, questions and reorder, responses with history, include_summary and include_pending_users; built-in /v1/templates/; /v1/mood/track/.',
+      'Organization events followups.response.completed|updated|deleted (anonymous check-ins carry no user) and organization.user_* / team_user_*.',
     ],
   },
 ];

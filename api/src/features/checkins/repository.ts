@@ -1,0 +1,131 @@
+import type { Executor } from '../../db/connection.ts';
+import { notFound } from '../../http/errors.ts';
+import type { Actor } from '../auth/credentials.ts';
+import { isManager } from '../users/access.ts';
+import type { UserRow } from '../users/repository.ts';
+import type { QuestionType } from './schema.ts';
+
+export interface CheckinRow {
+  uuid: string;
+  organization_uuid: string;
+  name: string;
+  active: boolean | number;
+  is_archived: boolean | number;
+  archived_at: string | null;
+  frequency_type: string;
+  days: string;
+  time: string;
+  timezone: string;
+  start_on: string | null;
+  end_on: string | null;
+  is_anonymous: boolean | number;
+  allow_past_responses: boolean | number;
+  allow_future_responses: boolean | number;
+  template_uuid: string | null;
+  report_channels: string;
+  settings: string;
+  created_by_uuid: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface QuestionRow {
+  uuid: string;
+  checkin_uuid: string;
+  position: number;
+  question: string;
+  short_question: string | null;
+  question_type: QuestionType;
+  required: boolean | number;
+  is_blocker: boolean | number;
+  choices: string;
+  extras: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export type ParticipantUser = Pick<UserRow, 'uuid' | 'first_name' | 'last_name' | 'email'>;
+
+/** Check-ins a user takes part in: directly, or through an active team they belong to. */
+export function participatingCheckinUuids(db: Executor, userUuid: string) {
+  return db('checkin_participant_users')
+    .select('checkin_uuid')
+    .where('user_uuid', userUuid)
+    .union((q) => {
+      q.select('cpt.checkin_uuid')
+        .from('checkin_participant_teams as cpt')
+        .join('team_members as tm', 'tm.team_uuid', 'cpt.team_uuid')
+        .join('teams as tt', 'tt.uuid', 'cpt.team_uuid')
+        .where('tm.user_uuid', userUuid)
+        .andWhere('tt.active', true);
+    });
+}
+
+/** Admins and managers see every check-in of the organization; others the ones they take part in. */
+export function visibleCheckins(db: Executor, actor: Actor) {
+  const query = db('checkins as c').where('c.organization_uuid', actor.organization.uuid);
+  if (!isManager(actor)) query.whereIn('c.uuid', participatingCheckinUuids(db, actor.user.uuid));
+  return query;
+}
+
+export async function getVisibleCheckin(db: Executor, actor: Actor, uuid: string): Promise<CheckinRow> {
+  const row = await visibleCheckins(db, actor).andWhere('c.uuid', uuid).first('c.*');
+  if (!row) throw notFound();
+  return row;
+}
+
+export async function questionsOf(db: Executor, checkinUuid: string): Promise<QuestionRow[]> {
+  return db('checkin_questions').where('checkin_uuid', checkinUuid).orderBy('position').orderBy('uuid');
+}
+
+/** The effective participants (active users, direct or through active teams) of each check-in. */
+export async function participantsOf(db: Executor, checkinUuids: string[]): Promise<Map<string, Map<string, ParticipantUser>>> {
+  const result = new Map<string, Map<string, ParticipantUser>>(checkinUuids.map((uuid) => [uuid, new Map()]));
+  if (checkinUuids.length === 0) return result;
+  const direct = await db('checkin_participant_users as cpu')
+    .join('users as u', 'u.uuid', 'cpu.user_uuid')
+    .whereIn('cpu.checkin_uuid', checkinUuids)
+    .andWhere('u.is_active', true)
+    .select('cpu.checkin_uuid', 'u.uuid', 'u.first_name', 'u.last_name', 'u.email');
+  const viaTeams = await db('checkin_participant_teams as cpt')
+    .join('teams as t', 't.uuid', 'cpt.team_uuid')
+    .join('team_members as tm', 'tm.team_uuid', 'cpt.team_uuid')
+    .join('users as u', 'u.uuid', 'tm.user_uuid')
+    .whereIn('cpt.checkin_uuid', checkinUuids)
+    .andWhere('t.active', true)
+    .andWhere('u.is_active', true)
+    .select('cpt.checkin_uuid', 'u.uuid', 'u.first_name', 'u.last_name', 'u.email');
+  for (const row of [...direct, ...viaTeams]) {
+    result.get(row.checkin_uuid)!.set(row.uuid, { uuid: row.uuid, first_name: row.first_name, last_name: row.last_name, email: row.email });
+  }
+  return result;
+}
+
+export async function isParticipant(db: Executor, checkinUuid: string, userUuid: string): Promise<boolean> {
+  const direct = await db('checkin_participant_users').where({ checkin_uuid: checkinUuid, user_uuid: userUuid }).first('user_uuid');
+  if (direct) return true;
+  const viaTeam = await db('checkin_participant_teams as cpt')
+    .join('team_members as tm', 'tm.team_uuid', 'cpt.team_uuid')
+    .join('teams as t', 't.uuid', 'cpt.team_uuid')
+    .where('cpt.checkin_uuid', checkinUuid)
+    .andWhere('tm.user_uuid', userUuid)
+    .andWhere('t.active', true)
+    .first('tm.user_uuid');
+  return Boolean(viaTeam);
+}
+
+/** The configured participants as set (not expanded): users and teams. */
+export async function configuredParticipants(db: Executor, checkinUuid: string) {
+  const users: ParticipantUser[] = await db('checkin_participant_users as cpu')
+    .join('users as u', 'u.uuid', 'cpu.user_uuid')
+    .where('cpu.checkin_uuid', checkinUuid)
+    .orderBy('u.first_name')
+    .orderBy('u.uuid')
+    .select('u.uuid', 'u.first_name', 'u.last_name', 'u.email');
+  const teams: { uuid: string; name: string }[] = await db('checkin_participant_teams as cpt')
+    .join('teams as t', 't.uuid', 'cpt.team_uuid')
+    .where('cpt.checkin_uuid', checkinUuid)
+    .orderBy('t.name')
+    .select('t.uuid', 't.name');
+  return { users, teams };
+}

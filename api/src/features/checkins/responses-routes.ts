@@ -1,0 +1,59 @@
+import Router from '@koa/router';
+import type { Deps } from '../../deps.ts';
+import type { Middlewares } from '../../http/middlewares.ts';
+import { actorOf } from '../../http/auth.ts';
+import { validateBody } from '../../http/validation.ts';
+import { pageEnvelope, pageRequest } from '../../http/pagination.ts';
+import { uuidParam } from '../../http/params.ts';
+import { isUuid } from '../../lib/ids.ts';
+import { invalidFilter } from '../../http/errors.ts';
+import { noBody, requirePerson } from '../users/access.ts';
+import { dateRange, queryValue } from '../users/filters.ts';
+import { editResponse, listResponses, resetResponses, submitResponse } from './responses-service.ts';
+import { presentResponse } from './presenter.ts';
+import { CHECKIN_BASES } from './routes.ts';
+import { editResponseSchema, responseSchema } from './schema.ts';
+import type { EditResponseInput, ResponseInput } from './schema.ts';
+
+/** date_start/date_end, also accepted as start_date/end_date and since/until (CONTRACT §12). */
+const RANGE_FROM = ['date_start', 'start_date', 'since'];
+const RANGE_TO = ['date_end', 'end_date', 'until'];
+
+export function checkinResponseRoutes(deps: Deps, { authenticate, rateLimit }: Middlewares): Router {
+  const router = new Router();
+  router.use(authenticate());
+  router.param('uuid', uuidParam);
+
+  for (const base of CHECKIN_BASES) {
+    const path = `${base}/:uuid/responses/`;
+
+    router.get(path, rateLimit('reads'), async (ctx) => {
+      const page = pageRequest(ctx);
+      const { from, to } = dateRange(ctx, RANGE_FROM, RANGE_TO);
+      const user = queryValue(ctx, 'user') || undefined;
+      if (user !== undefined && !isUuid(user)) throw invalidFilter('user', 'user must be a user uuid.');
+      const { checkin, count, rows } = await listResponses(deps.db, actorOf(ctx), ctx.params.uuid, { from, to, user }, page);
+      ctx.body = pageEnvelope(ctx, page, count, rows.map((row) => presentResponse(checkin, row)), deps.config.publicUrl);
+    });
+
+    router.post(path, rateLimit('writes'), requirePerson, validateBody(responseSchema), async (ctx) => {
+      const input = ctx.state.body as ResponseInput;
+      const { checkin, row } = await deps.db.transaction((trx) => submitResponse(trx, actorOf(ctx), ctx.params.uuid, input, deps.clock.now()));
+      ctx.status = 201;
+      ctx.body = presentResponse(checkin, row);
+    });
+
+    router.put(path, rateLimit('writes'), requirePerson, validateBody(editResponseSchema), async (ctx) => {
+      const input = ctx.state.body as EditResponseInput;
+      const { checkin, row } = await deps.db.transaction((trx) => editResponse(trx, actorOf(ctx), ctx.params.uuid, input, deps.clock.now()));
+      ctx.body = presentResponse(checkin, row);
+    });
+
+    router.delete(path, rateLimit('writes'), requirePerson, noBody, async (ctx) => {
+      const range = dateRange(ctx, RANGE_FROM, RANGE_TO);
+      await deps.db.transaction((trx) => resetResponses(trx, actorOf(ctx), ctx.params.uuid, range, deps.clock.now()));
+      ctx.status = 204;
+    });
+  }
+  return router;
+}

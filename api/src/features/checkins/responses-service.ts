@@ -1,0 +1,292 @@
+import type { Executor } from '../../db/connection.ts';
+import { ValidationFailed, badRequest, conflict, forbidden, invalidFilter, notFound } from '../../http/errors.ts';
+import type { PageRequest } from '../../http/pagination.ts';
+import { uuidv7 } from '../../lib/ids.ts';
+import { bool, readJson, writeJson } from '../../lib/json.ts';
+import { iso } from '../../lib/time.ts';
+import type { Actor } from '../auth/credentials.ts';
+import { recordEvent } from '../outbox/enqueue.ts';
+import { isManager } from '../users/access.ts';
+import { fullName } from '../users/repository.ts';
+import { localDate } from './dates.ts';
+import { getVisibleCheckin, isParticipant, questionsOf } from './repository.ts';
+import type { CheckinRow, ParticipantUser, QuestionRow } from './repository.ts';
+import type { EditResponseInput, ResponseInput } from './schema.ts';
+
+export type AnswerValue = string | number | boolean | string[];
+export interface Answer {
+  uuid: string;
+  index: number;
+  question: string;
+  response: AnswerValue;
+}
+
+export interface ResponseRow {
+  uuid: string;
+  organization_uuid: string;
+  checkin_uuid: string;
+  user_uuid: string;
+  response_date: string;
+  answers: string;
+  response_completed: boolean | number;
+  has_issue: boolean | number;
+  last_question_index: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A response with its author's names (never shown for anonymous check-ins). */
+export interface ResponseView extends ResponseRow {
+  first_name: string;
+  last_name: string;
+  email: string;
+}
+
+const NO_BLOCKER = /^(no|none|nope|nothing|n\/?a|-+|no blockers?|no issues?|nothing blocking( me)?|all good|not at the moment)[.!]?$/i;
+
+export const isAnswered = (value: AnswerValue | undefined): boolean =>
+  value !== undefined && (typeof value === 'string' ? value.trim() !== '' : Array.isArray(value) ? value.length > 0 : true);
+
+/** Blocker detection: a non-empty blocker answer that does not say "none" (or a true / non-zero one). */
+export function signalsIssue(value: AnswerValue | undefined): boolean {
+  if (!isAnswered(value)) return false;
+  if (typeof value === 'boolean') return value;
+  if (typeof value === 'number') return value !== 0;
+  const text = Array.isArray(value) ? value.join(' ') : value!;
+  return !NO_BLOCKER.test(text.trim());
+}
+
+export function evaluate(questions: QuestionRow[], answers: Answer[]): { completed: boolean; hasIssue: boolean } {
+  const byUuid = new Map(answers.map((a) => [a.uuid, a.response]));
+  return {
+    completed: questions.every((q) => !bool(q.required) || isAnswered(byUuid.get(q.uuid))),
+    hasIssue: questions.some((q) => bool(q.is_blocker) && signalsIssue(byUuid.get(q.uuid))),
+  };
+}
+
+function checkType(q: QuestionRow, value: unknown): string | null {
+  switch (q.question_type) {
+    case 'text':
+      return typeof value === 'string' && value.length <= 10_000 ? null : 'A text answer is a string of at most 10000 characters.';
+    case 'boolean':
+      return typeof value === 'boolean' ? null : 'A yes/no answer is true or false.';
+    case 'numeric':
+      return typeof value === 'number' && Number.isFinite(value) ? null : 'A numeric answer is a number.';
+    case 'multiple_choice': {
+      const allowed = new Set(readJson<{ label: string; value: string }[]>(q.choices, []).map((c) => c.value));
+      const values = Array.isArray(value) ? value : [value];
+      return values.every((v) => typeof v === 'string' && allowed.has(v)) ? null : `Must be one of the choices: ${[...allowed].join(', ')}.`;
+    }
+    default:
+      return 'Unknown question type.';
+  }
+}
+
+/**
+ * Applies `inputs` ({uuid | index, response}) over `existing` answers. A null response clears the answer.
+ * Answers are kept as a snapshot in question order: {uuid, index, question, response}.
+ */
+export function applyAnswers(questions: QuestionRow[], existing: Answer[], inputs: { uuid?: string; index?: number; response?: unknown }[]): Answer[] {
+  const problems: Record<string, string[]> = {};
+  const byUuid = new Map(questions.map((q) => [q.uuid, q]));
+  const byIndex = new Map(questions.map((q) => [q.position, q]));
+  const values = new Map<string, AnswerValue>(existing.filter((a) => byUuid.has(a.uuid)).map((a) => [a.uuid, a.response]));
+  const seen = new Set<string>();
+  inputs.forEach((input, i) => {
+    const q = input.uuid !== undefined ? byUuid.get(input.uuid) : input.index !== undefined ? byIndex.get(input.index) : undefined;
+    if (!q) {
+      problems[`responses.${i}.${input.uuid !== undefined ? 'uuid' : 'index'}`] = [input.uuid === undefined && input.index === undefined ? 'Name the question by uuid or index.' : 'No such question in this check-in.'];
+      return;
+    }
+    if (seen.has(q.uuid)) {
+      problems[`responses.${i}`] = ['This question is answered twice.'];
+      return;
+    }
+    seen.add(q.uuid);
+    if (input.response === null || input.response === undefined) {
+      values.delete(q.uuid);
+      return;
+    }
+    const problem = checkType(q, input.response);
+    if (problem) problems[`responses.${i}.response`] = [problem];
+    else values.set(q.uuid, input.response as AnswerValue);
+  });
+  if (Object.keys(problems).length) throw new ValidationFailed(problems);
+  return questions
+    .filter((q) => values.has(q.uuid))
+    .map((q) => ({ uuid: q.uuid, index: q.position, question: q.question, response: values.get(q.uuid)! }));
+}
+
+/** The event payload of followups.response.* (CONTRACT §7); an anonymous check-in's carries no user. */
+export function responseEventPayload(checkin: CheckinRow, row: ResponseRow, author: ParticipantUser | null) {
+  const anonymous = bool(checkin.is_anonymous);
+  return {
+    uuid: row.uuid,
+    id: row.uuid,
+    followup: { uuid: checkin.uuid, id: checkin.uuid, name: checkin.name },
+    is_anonymous: anonymous,
+    user: anonymous || !author ? null : { uuid: author.uuid, full_name: fullName(author), email: author.email },
+    response_date: row.response_date,
+    response_completed: bool(row.response_completed),
+    has_issue: bool(row.has_issue),
+    responses: readJson<Answer[]>(row.answers, []),
+    created_at: iso(row.created_at),
+    updated_at: iso(row.updated_at),
+  };
+}
+
+export type ResponseEvent = 'followups.response.completed' | 'followups.response.updated' | 'followups.response.deleted';
+
+export async function recordResponseEvent(db: Executor, event: ResponseEvent, checkin: CheckinRow, row: ResponseRow, now: Date, knownAuthor?: ParticipantUser): Promise<void> {
+  const author: ParticipantUser | undefined = knownAuthor ?? (await db('users').where({ uuid: row.user_uuid }).first('uuid', 'first_name', 'last_name', 'email'));
+  await recordEvent(db, { organizationUuid: checkin.organization_uuid, event, payload: responseEventPayload(checkin, row, author ?? null) }, now);
+}
+
+/** Writes a new response or replaces the answers of an existing one, with its event, in the caller's transaction. */
+export async function saveResponse(
+  db: Executor,
+  params: { checkin: CheckinRow; questions: QuestionRow[]; userUuid: string; date: string; answers: Answer[]; lastQuestionIndex?: number; existing?: ResponseRow; author?: ParticipantUser },
+  now: Date,
+): Promise<ResponseRow> {
+  const { completed, hasIssue } = evaluate(params.questions, params.answers);
+  const stamp = now.toISOString();
+  let row: ResponseRow;
+  if (params.existing) {
+    row = {
+      ...params.existing,
+      answers: writeJson(params.answers),
+      response_completed: completed,
+      has_issue: hasIssue,
+      last_question_index: params.lastQuestionIndex ?? params.existing.last_question_index,
+      updated_at: stamp,
+    };
+    await db('checkin_responses').where({ uuid: row.uuid }).update({
+      answers: row.answers, response_completed: completed, has_issue: hasIssue, last_question_index: row.last_question_index, updated_at: stamp,
+    });
+  } else {
+    row = {
+      uuid: uuidv7(now.getTime()),
+      organization_uuid: params.checkin.organization_uuid,
+      checkin_uuid: params.checkin.uuid,
+      user_uuid: params.userUuid,
+      response_date: params.date,
+      answers: writeJson(params.answers),
+      response_completed: completed,
+      has_issue: hasIssue,
+      last_question_index: params.lastQuestionIndex ?? null,
+      created_at: stamp,
+      updated_at: stamp,
+    };
+    await db('checkin_responses').insert(row);
+  }
+  await recordResponseEvent(db, params.existing ? 'followups.response.updated' : 'followups.response.completed', params.checkin, row, now, params.author);
+  return row;
+}
+
+/** The answering rules: participant, live check-in, and the day within the configured backfill/future window. */
+async function answerableDay(db: Executor, actor: Actor, checkin: CheckinRow, requested: string | undefined, now: Date): Promise<string> {
+  // Members and guests only see the check-ins they take part in; admins and managers see every one.
+  if (isManager(actor) && !(await isParticipant(db, checkin.uuid, actor.user.uuid))) {
+    throw forbidden('not_a_participant', 'You do not take part in this check-in.');
+  }
+  if (bool(checkin.is_archived)) throw badRequest('checkin_archived', 'This check-in is archived.');
+  if (!bool(checkin.active)) throw badRequest('checkin_inactive', 'This check-in is paused.');
+  const today = localDate(now, checkin.timezone);
+  const date = requested ?? today;
+  if (date < today && !bool(checkin.allow_past_responses)) {
+    throw badRequest('previous_responses_are_not_allowed', 'This check-in does not take responses for past days.', { parameter: 'response_date', today });
+  }
+  if (date > today && !bool(checkin.allow_future_responses)) {
+    throw badRequest('future_responses_are_not_allowed', 'This check-in does not take responses for future days.', { parameter: 'response_date', today });
+  }
+  if ((checkin.start_on && date < checkin.start_on) || (checkin.end_on && date > checkin.end_on)) {
+    throw badRequest('outside_checkin_period', 'This day is outside the check-in\'s start_on and end_on.', { parameter: 'response_date' });
+  }
+  return date;
+}
+
+const ownResponse = (db: Executor, checkinUuid: string, userUuid: string, date: string): Promise<ResponseRow | undefined> =>
+  db('checkin_responses').where({ checkin_uuid: checkinUuid, user_uuid: userUuid, response_date: date }).first();
+
+/** POST …/responses/: one response per user, check-in and local day (409 `response_already_exists`). */
+export async function submitResponse(db: Executor, actor: Actor, checkinUuid: string, input: ResponseInput, now: Date) {
+  const checkin = await getVisibleCheckin(db, actor, checkinUuid);
+  const date = await answerableDay(db, actor, checkin, input.response_date, now);
+  const existing = await ownResponse(db, checkinUuid, actor.user.uuid, date);
+  if (existing) {
+    throw conflict('response_already_exists', `You already answered this check-in for ${date}; edit it with PUT.`, { uuid: existing.uuid, response_date: date });
+  }
+  const questions = await questionsOf(db, checkinUuid);
+  const answers = applyAnswers(questions, [], input.responses);
+  const row = await saveResponse(db, { checkin, questions, userUuid: actor.user.uuid, date, answers, lastQuestionIndex: input.last_question_index, author: actor.user }, now);
+  return { checkin, row: { ...row, first_name: actor.user.first_name, last_name: actor.user.last_name, email: actor.user.email } as ResponseView };
+}
+
+/** PUT …/responses/: edits the caller's response for `response_date` (default today); the given answers replace theirs. */
+export async function editResponse(db: Executor, actor: Actor, checkinUuid: string, input: EditResponseInput, now: Date) {
+  const checkin = await getVisibleCheckin(db, actor, checkinUuid);
+  const date = await answerableDay(db, actor, checkin, input.response_date, now);
+  const existing = await ownResponse(db, checkinUuid, actor.user.uuid, date);
+  if (!existing) throw notFound();
+  const questions = await questionsOf(db, checkinUuid);
+  const answers = applyAnswers(questions, readJson<Answer[]>(existing.answers, []), input.responses ?? []);
+  const row = await saveResponse(db, { checkin, questions, userUuid: actor.user.uuid, date, answers, lastQuestionIndex: input.last_question_index, existing, author: actor.user }, now);
+  return { checkin, row: { ...row, first_name: actor.user.first_name, last_name: actor.user.last_name, email: actor.user.email } as ResponseView };
+}
+
+/** DELETE …/responses/?date_start=&date_end= (default today): resets the caller's own responses. */
+export async function resetResponses(db: Executor, actor: Actor, checkinUuid: string, range: { from?: string; to?: string }, now: Date): Promise<number> {
+  const checkin = await getVisibleCheckin(db, actor, checkinUuid);
+  const today = localDate(now, checkin.timezone);
+  const from = range.from ?? range.to ?? today;
+  const to = range.to ?? range.from ?? today;
+  const rows: ResponseRow[] = await db('checkin_responses')
+    .where({ checkin_uuid: checkinUuid, user_uuid: actor.user.uuid })
+    .andWhere('response_date', '>=', from)
+    .andWhere('response_date', '<=', to);
+  for (const row of rows) {
+    await db('checkin_responses').where({ uuid: row.uuid }).delete();
+    await recordResponseEvent(db, 'followups.response.deleted', checkin, row, now, actor.user);
+  }
+  return rows.length;
+}
+
+export interface HistoryFilters {
+  from?: string;
+  to?: string;
+  user?: string;
+}
+
+/**
+ * GET …/responses/: newest first. Members and guests read only their own; admins and managers everyone's
+ * (filter `user`). An anonymous check-in never names authors, so it also refuses a `user` filter naming
+ * someone else. Index-backed: (checkin_uuid, response_date) and (checkin_uuid, user_uuid, response_date).
+ */
+export async function listResponses(db: Executor, actor: Actor, checkinUuid: string, filters: HistoryFilters, page: PageRequest) {
+  const checkin = await getVisibleCheckin(db, actor, checkinUuid);
+  const anonymous = bool(checkin.is_anonymous);
+  if (anonymous && filters.user && filters.user !== actor.user.uuid) {
+    throw invalidFilter('user', 'This check-in is anonymous: responses cannot be filtered by author.');
+  }
+  const userUuid = isManager(actor) ? filters.user : actor.user.uuid;
+  if (!isManager(actor) && filters.user && filters.user !== actor.user.uuid) {
+    // Another person's responses are not visible to members: the filter matches nothing.
+    return { checkin, count: 0, rows: [] as ResponseView[] };
+  }
+  const filtered = () => {
+    const query = db('checkin_responses as r').where('r.checkin_uuid', checkinUuid);
+    if (userUuid) query.andWhere('r.user_uuid', userUuid);
+    if (filters.from) query.andWhere('r.response_date', '>=', filters.from);
+    if (filters.to) query.andWhere('r.response_date', '<=', filters.to);
+    return query;
+  };
+  const [{ count }] = await filtered().count({ count: '*' });
+  const rows: ResponseView[] = await filtered()
+    .join('users as u', 'u.uuid', 'r.user_uuid')
+    .select('r.*', 'u.first_name', 'u.last_name', 'u.email')
+    .orderBy('r.response_date', 'desc')
+    .orderBy('r.uuid', 'desc')
+    .limit(page.limit)
+    .offset(page.offset);
+  return { checkin, count: Number(count), rows };
+}

@@ -1,0 +1,78 @@
+import Router from '@koa/router';
+import type { Deps } from '../../deps.ts';
+import type { Middlewares } from '../../http/middlewares.ts';
+import { actorOf } from '../../http/auth.ts';
+import { validateBody } from '../../http/validation.ts';
+import { pageEnvelope, pageRequest } from '../../http/pagination.ts';
+import { uuidParam } from '../../http/params.ts';
+import { dateParam, queryBool, searchTerm } from '../users/filters.ts';
+import { userRef } from '../users/presenter.ts';
+import { noBody } from '../users/access.ts';
+import { archiveCheckin, checkinDetail, createCheckin, listCheckins, updateCheckin } from './service.ts';
+import { presentCheckinDetail, presentCheckinItem } from './presenter.ts';
+import { createCheckinSchema, updateCheckinSchema } from './schema.ts';
+import type { CreateCheckinInput, UpdateCheckinInput } from './schema.ts';
+
+/** `/v1/followups/` answers the same as `/v1/checkins/` (CONTRACT §7). */
+export const CHECKIN_BASES = ['/v1/checkins', '/v1/followups'] as const;
+
+export function checkinRoutes(deps: Deps, { authenticate, rateLimit }: Middlewares): Router {
+  const router = new Router();
+  router.use(authenticate());
+  router.param('uuid', uuidParam);
+
+  for (const base of CHECKIN_BASES) {
+    router.get(`${base}/`, rateLimit('reads'), async (ctx) => {
+      const page = pageRequest(ctx);
+      const includeSummary = queryBool(ctx, 'include_summary') === true;
+      const includePendingUsers = queryBool(ctx, 'include_pending_users') === true;
+      const filters = {
+        search: searchTerm(ctx),
+        includeArchived: queryBool(ctx, 'include_archived') === true,
+        active: queryBool(ctx, 'active'),
+        date: dateParam(ctx, 'date'),
+        includeSummary,
+        includePendingUsers,
+      };
+      const { count, items } = await listCheckins(deps.db, actorOf(ctx), filters, page, deps.clock.now());
+      const results = items.map((item) => ({
+        ...presentCheckinItem(item.row, item.participantsCount),
+        ...(item.summary && includeSummary
+          ? {
+              response_completed: item.summary.responseCompleted,
+              summary: { date: item.summary.date, participants: item.summary.participants, responded: item.summary.responded, pending: item.summary.pending },
+            }
+          : {}),
+        ...(item.pendingUsers ? { pending_users: item.pendingUsers.map(userRef) } : {}),
+      }));
+      ctx.body = pageEnvelope(ctx, page, count, results, deps.config.publicUrl);
+    });
+
+    router.post(`${base}/create/`, rateLimit('writes'), validateBody(createCheckinSchema), async (ctx) => {
+      const input = ctx.state.body as CreateCheckinInput;
+      const detail = await deps.db.transaction((trx) => createCheckin(trx, actorOf(ctx), input, deps.clock.now()));
+      ctx.status = 201;
+      ctx.body = presentCheckinDetail(detail);
+    });
+
+    router.get(`${base}/:uuid/`, rateLimit('reads'), async (ctx) => {
+      ctx.body = presentCheckinDetail(await checkinDetail(deps.db, actorOf(ctx), ctx.params.uuid));
+    });
+
+    router.get(`${base}/:uuid/detail/`, rateLimit('reads'), async (ctx) => {
+      ctx.body = presentCheckinDetail(await checkinDetail(deps.db, actorOf(ctx), ctx.params.uuid));
+    });
+
+    router.patch(`${base}/:uuid/config/`, rateLimit('writes'), validateBody(updateCheckinSchema), async (ctx) => {
+      const input = ctx.state.body as UpdateCheckinInput;
+      const detail = await deps.db.transaction((trx) => updateCheckin(trx, actorOf(ctx), ctx.params.uuid, input, deps.clock.now()));
+      ctx.body = presentCheckinDetail(detail);
+    });
+
+    router.delete(`${base}/:uuid/archive/`, rateLimit('writes'), noBody, async (ctx) => {
+      await archiveCheckin(deps.db, actorOf(ctx), ctx.params.uuid, deps.clock.now());
+      ctx.status = 204;
+    });
+  }
+  return router;
+}

@@ -1,0 +1,282 @@
+import type { Executor } from '../../db/connection.ts';
+import { ValidationFailed } from '../../http/errors.ts';
+import type { PageRequest } from '../../http/pagination.ts';
+import { uuidv7 } from '../../lib/ids.ts';
+import { bool, readJson, writeJson } from '../../lib/json.ts';
+import type { Actor } from '../auth/credentials.ts';
+import { isManager, managerRequired } from '../users/access.ts';
+import { likePattern } from '../users/filters.ts';
+import { DEFAULT_TEMPLATE, findTemplate } from '../templates/catalog.ts';
+import { formatDays, localDate, parseDays, sundayZeroToIso } from './dates.ts';
+import { configuredParticipants, getVisibleCheckin, participantsOf, questionsOf, visibleCheckins } from './repository.ts';
+import type { CheckinRow, ParticipantUser, QuestionRow } from './repository.ts';
+import type { CheckinDetail, ReportChannel } from './presenter.ts';
+import { STORED_SETTINGS } from './schema.ts';
+import type { CheckinSettingsInput, CreateCheckinInput, QuestionInput, UpdateCheckinInput } from './schema.ts';
+
+/** A question body turned into column values; problems are reported under `path` (e.g. "questions.2"). */
+export function questionColumns(input: Partial<QuestionInput>, path: string, current?: QuestionRow, generateShort = false) {
+  const problems: Record<string, string[]> = {};
+  const type = input.question_type ?? current?.question_type ?? 'text';
+  const existingChoices = current ? readJson<{ label: string; value: string }[]>(current.choices, []) : [];
+  let choices = input.options ? [...new Set(input.options)].map((label) => ({ label, value: label })) : type === current?.question_type ? existingChoices : [];
+  if (type === 'multiple_choice' && choices.length < 2) problems[`${path}options`] = ['A multiple-choice question needs at least 2 options.'];
+  if (type !== 'multiple_choice') {
+    if (input.options && input.options.length > 0) problems[`${path}options`] = ['Only multiple-choice questions take options.'];
+    choices = [];
+  }
+  const question = input.question ?? current?.question ?? '';
+  if (input.question !== undefined && input.question.trim() === '') problems[`${path}question`] = ['This field may not be blank.'];
+  const extras = { ...(current ? readJson<Record<string, unknown>>(current.extras, {}) : {}) };
+  if (input.variations !== undefined) extras.variations = input.variations;
+  if (input.logic !== undefined) extras.logic = input.logic;
+  let shortQuestion = input.short_question !== undefined ? input.short_question : (current?.short_question ?? null);
+  if (!shortQuestion && generateShort) shortQuestion = question.replace(/[?.!:\s]+$/, '').slice(0, 60);
+  const columns = {
+    question,
+    short_question: shortQuestion,
+    question_type: type,
+    required: input.required ?? (current ? bool(current.required) : true),
+    is_blocker: input.is_blocker ?? (current ? bool(current.is_blocker) : false),
+    choices: writeJson(choices),
+    extras: writeJson(extras),
+  };
+  return { columns, problems };
+}
+
+function normalizeReportChannels(channels: CheckinSettingsInput['report_channels']): ReportChannel[] | undefined {
+  if (!channels) return undefined;
+  return channels.map((c) =>
+    typeof c === 'string' ? { id: c, name: null, platform: null, type: null } : { id: c.id, name: c.name ?? null, platform: c.platform ?? null, type: c.type ?? null },
+  );
+}
+
+async function checkParticipants(db: Executor, actor: Actor, input: CheckinSettingsInput, problems: Record<string, string[]>) {
+  const userUuids = [...new Set(input.participants?.user_uuids ?? [])];
+  const teamUuids = [...new Set(input.participants?.team_uuids ?? [])];
+  if (userUuids.length) {
+    const found = new Set((await db('users').where('organization_uuid', actor.organization.uuid).whereIn('uuid', userUuids).select('uuid')).map((r: { uuid: string }) => r.uuid));
+    input.participants!.user_uuids!.forEach((uuid, i) => {
+      if (!found.has(uuid)) problems[`participants.user_uuids.${i}`] = ['No user with this id in your organization.'];
+    });
+  }
+  if (teamUuids.length) {
+    const found = new Set((await db('teams').where('organization_uuid', actor.organization.uuid).whereIn('uuid', teamUuids).select('uuid')).map((r: { uuid: string }) => r.uuid));
+    input.participants!.team_uuids!.forEach((uuid, i) => {
+      if (!found.has(uuid)) problems[`participants.team_uuids.${i}`] = ['No team with this id in your organization.'];
+    });
+  }
+  return { userUuids, teamUuids };
+}
+
+/** Column values for the schedule and settings present in `input`; `current` fills what is absent. */
+function settingsColumns(input: CheckinSettingsInput, current: CheckinRow | null, problems: Record<string, string[]>) {
+  const columns: Record<string, unknown> = {};
+  let isoDays: number[] | undefined;
+  if (input.schedule?.days) isoDays = sundayZeroToIso(input.schedule.days);
+  if (input.frequency_on_days) {
+    const fromIso = [...new Set(input.frequency_on_days)].sort((a, b) => a - b);
+    if (isoDays && formatDays(isoDays) !== formatDays(fromIso)) {
+      problems.frequency_on_days = ['Names other days than schedule.days (0 = Sunday there, 7 = Sunday here).'];
+    }
+    isoDays ??= fromIso;
+  }
+  if (isoDays) columns.days = formatDays(isoDays);
+  if (input.schedule?.time) columns.time = input.schedule.time;
+  if (input.schedule?.timezone) columns.timezone = input.schedule.timezone;
+  for (const field of ['name', 'active', 'frequency_type', 'start_on', 'end_on', 'is_anonymous', 'allow_past_responses', 'allow_future_responses', 'template_uuid'] as const) {
+    const value = (input as Record<string, unknown>)[field];
+    if (value !== undefined) columns[field] = value;
+  }
+  const startOn = (columns.start_on ?? current?.start_on ?? null) as string | null;
+  const endOn = (columns.end_on ?? current?.end_on ?? null) as string | null;
+  if (startOn && endOn && startOn > endOn) problems.end_on = ['Must be on or after start_on.'];
+  const reportChannels = normalizeReportChannels(input.report_channels);
+  if (reportChannels) columns.report_channels = writeJson(reportChannels);
+  const settings = current ? readJson<Record<string, unknown>>(current.settings, {}) : {};
+  let settingsChanged = false;
+  for (const key of Object.keys(STORED_SETTINGS)) {
+    const value = (input as Record<string, unknown>)[key];
+    if (value !== undefined) {
+      settings[key] = value;
+      settingsChanged = true;
+    }
+  }
+  if (settingsChanged || !current) columns.settings = writeJson(settings);
+  return columns;
+}
+
+async function replaceParticipants(db: Executor, checkinUuid: string, input: CheckinSettingsInput, userUuids: string[], teamUuids: string[]) {
+  if (input.participants?.user_uuids) {
+    await db('checkin_participant_users').where('checkin_uuid', checkinUuid).delete();
+    if (userUuids.length) await db('checkin_participant_users').insert(userUuids.map((user_uuid) => ({ checkin_uuid: checkinUuid, user_uuid })));
+  }
+  if (input.participants?.team_uuids) {
+    await db('checkin_participant_teams').where('checkin_uuid', checkinUuid).delete();
+    if (teamUuids.length) await db('checkin_participant_teams').insert(teamUuids.map((team_uuid) => ({ checkin_uuid: checkinUuid, team_uuid })));
+  }
+}
+
+function templateQuestions(templateUuid: string | null | undefined): QuestionInput[] {
+  const template = (templateUuid && findTemplate(templateUuid)) || DEFAULT_TEMPLATE;
+  return template.questions.map((q) => ({ ...q }));
+}
+
+export async function createCheckin(db: Executor, actor: Actor, input: CreateCheckinInput, now: Date): Promise<CheckinDetail> {
+  if (!isManager(actor)) throw managerRequired();
+  const problems: Record<string, string[]> = {};
+  if (input.template_uuid && !findTemplate(input.template_uuid)) problems.template_uuid = ['No template with this id.'];
+  const { userUuids, teamUuids } = await checkParticipants(db, actor, input, problems);
+  const columns = settingsColumns(input, null, problems);
+  const questions = input.questions && input.questions.length > 0 ? input.questions : templateQuestions(input.template_uuid);
+  const questionRows = questions.map((q, i) => {
+    const { columns: qc, problems: qp } = questionColumns(q, `questions.${i}.`, undefined, input.generate_short_question ?? false);
+    Object.assign(problems, qp);
+    return qc;
+  });
+  if (Object.keys(problems).length) throw new ValidationFailed(problems);
+
+  const uuid = uuidv7(now.getTime());
+  const stamp = now.toISOString();
+  const template = input.template_uuid ? findTemplate(input.template_uuid) : undefined;
+  await db('checkins').insert({
+    uuid,
+    organization_uuid: actor.organization.uuid,
+    name: input.name,
+    active: true,
+    is_archived: false,
+    archived_at: null,
+    frequency_type: template?.frequency_type ?? 'daily',
+    days: '1,2,3,4,5',
+    time: '09:00',
+    timezone: actor.organization.timezone,
+    start_on: null,
+    end_on: null,
+    is_anonymous: false,
+    allow_past_responses: false,
+    allow_future_responses: false,
+    template_uuid: null,
+    report_channels: '[]',
+    created_by_uuid: actor.user.uuid,
+    created_at: stamp,
+    updated_at: stamp,
+    ...columns,
+  });
+  await db('checkin_questions').insert(questionRows.map((q, position) => ({ uuid: uuidv7(now.getTime()), checkin_uuid: uuid, position, ...q, created_at: stamp, updated_at: stamp })));
+  await replaceParticipants(db, uuid, input, userUuids, teamUuids);
+  return checkinDetail(db, actor, uuid);
+}
+
+/** PATCH …/config/: what is present changes; `questions` replaces the list (a `uuid` keeps a question's identity). */
+export async function updateCheckin(db: Executor, actor: Actor, uuid: string, input: UpdateCheckinInput, now: Date): Promise<CheckinDetail> {
+  const current = await getVisibleCheckin(db, actor, uuid);
+  if (!isManager(actor)) throw managerRequired();
+  const problems: Record<string, string[]> = {};
+  if (input.template_uuid && !findTemplate(input.template_uuid)) problems.template_uuid = ['No template with this id.'];
+  const { userUuids, teamUuids } = await checkParticipants(db, actor, input, problems);
+  const columns = settingsColumns(input, current, problems);
+  const stamp = now.toISOString();
+  let questionPlan: { uuid: string | null; columns: Record<string, unknown> }[] | null = null;
+  if (input.questions) {
+    const existing = new Map((await questionsOf(db, uuid)).map((q) => [q.uuid, q]));
+    questionPlan = input.questions.map((q, i) => {
+      const current = q.uuid ? existing.get(q.uuid) : undefined;
+      if (q.uuid && !current) problems[`questions.${i}.uuid`] = ['No question with this id in the check-in.'];
+      const { columns: qc, problems: qp } = questionColumns(q, `questions.${i}.`, current, input.generate_short_question ?? false);
+      Object.assign(problems, qp);
+      return { uuid: current ? current.uuid : null, columns: qc };
+    });
+    if (questionPlan.length === 0) problems.questions = ['A check-in needs at least one question.'];
+  }
+  if (Object.keys(problems).length) throw new ValidationFailed(problems);
+
+  await db('checkins').where({ uuid }).update({ ...columns, updated_at: stamp });
+  if (questionPlan) {
+    const keep = questionPlan.map((q) => q.uuid).filter((u): u is string => u !== null);
+    await db('checkin_questions').where('checkin_uuid', uuid).whereNotIn('uuid', keep).delete();
+    for (const [position, q] of questionPlan.entries()) {
+      if (q.uuid) await db('checkin_questions').where({ uuid: q.uuid }).update({ ...q.columns, position, updated_at: stamp });
+      else await db('checkin_questions').insert({ uuid: uuidv7(now.getTime()), checkin_uuid: uuid, position, ...q.columns, created_at: stamp, updated_at: stamp });
+    }
+  }
+  await replaceParticipants(db, uuid, input, userUuids, teamUuids);
+  return checkinDetail(db, actor, uuid);
+}
+
+export async function archiveCheckin(db: Executor, actor: Actor, uuid: string, now: Date): Promise<void> {
+  await getVisibleCheckin(db, actor, uuid);
+  if (!isManager(actor)) throw managerRequired();
+  await db('checkins').where({ uuid }).update({ is_archived: true, archived_at: now.toISOString(), updated_at: now.toISOString() });
+}
+
+export async function checkinDetail(db: Executor, actor: Actor, uuid: string): Promise<CheckinDetail> {
+  const row = await getVisibleCheckin(db, actor, uuid);
+  const [questions, participants, effective] = [await questionsOf(db, uuid), await configuredParticipants(db, uuid), await participantsOf(db, [uuid])];
+  const createdBy: ParticipantUser | null = row.created_by_uuid
+    ? ((await db('users').where({ uuid: row.created_by_uuid }).first('uuid', 'first_name', 'last_name', 'email')) ?? null)
+    : null;
+  return { row, questions, participants, participantsCount: effective.get(uuid)!.size, createdBy };
+}
+
+export interface CheckinListFilters {
+  search?: string;
+  includeArchived: boolean;
+  active?: boolean;
+  date?: string;
+  includeSummary: boolean;
+  includePendingUsers: boolean;
+}
+
+export interface CheckinListItem {
+  row: CheckinRow;
+  participantsCount: number;
+  summary?: { date: string; participants: number; responded: number; pending: number; responseCompleted: boolean };
+  pendingUsers?: ParticipantUser[];
+}
+
+/**
+ * The list with, on request, each check-in's day summary: `date`, or each check-in's own today (its time
+ * zone). Counting is batched per page: two participant queries and one response query.
+ */
+export async function listCheckins(db: Executor, actor: Actor, filters: CheckinListFilters, page: PageRequest, now: Date): Promise<{ count: number; items: CheckinListItem[] }> {
+  const filtered = () => {
+    const query = visibleCheckins(db, actor);
+    if (!filters.includeArchived) query.andWhere('c.is_archived', false);
+    if (filters.active !== undefined) query.andWhere('c.active', filters.active);
+    if (filters.search) query.andWhereRaw("lower(c.name) like ? escape '\\'", [likePattern(filters.search)]);
+    return query;
+  };
+  const [{ count }] = await filtered().count({ count: '*' });
+  const rows: CheckinRow[] = await filtered().select('c.*').orderBy('c.created_at').orderBy('c.uuid').limit(page.limit).offset(page.offset);
+  const uuids = rows.map((r) => r.uuid);
+  const participants = await participantsOf(db, uuids);
+  const items: CheckinListItem[] = rows.map((row) => ({ row, participantsCount: participants.get(row.uuid)!.size }));
+  if (filters.includeSummary || filters.includePendingUsers) {
+    const dayOf = new Map(rows.map((r) => [r.uuid, filters.date ?? localDate(now, r.timezone)]));
+    const days = [...new Set(dayOf.values())];
+    const responses: { checkin_uuid: string; user_uuid: string; response_date: string; response_completed: number | boolean }[] = uuids.length
+      ? await db('checkin_responses').whereIn('checkin_uuid', uuids).whereIn('response_date', days).select('checkin_uuid', 'user_uuid', 'response_date', 'response_completed')
+      : [];
+    for (const item of items) {
+      const day = dayOf.get(item.row.uuid)!;
+      const people = participants.get(item.row.uuid)!;
+      const answered = responses.filter((r) => r.checkin_uuid === item.row.uuid && r.response_date === day);
+      const responded = new Set(answered.filter((r) => people.has(r.user_uuid)).map((r) => r.user_uuid));
+      const mine = answered.find((r) => r.user_uuid === actor.user.uuid);
+      item.summary = { date: day, participants: people.size, responded: responded.size, pending: people.size - responded.size, responseCompleted: mine ? bool(mine.response_completed) : false };
+      if (filters.includePendingUsers) {
+        // An anonymous check-in names nobody: who is pending would tell who answered.
+        item.pendingUsers = bool(item.row.is_anonymous) ? [] : [...people.values()].filter((p) => !responded.has(p.uuid));
+      }
+    }
+  }
+  return { count: Number(count), items };
+}
+
+/** Whether the check-in's schedule includes `date` (weekday, start_on, end_on). */
+export function scheduledOn(row: CheckinRow, date: string, weekday: number): boolean {
+  if (!parseDays(row.days).includes(weekday)) return false;
+  if (row.start_on && date < row.start_on) return false;
+  if (row.end_on && date > row.end_on) return false;
+  return true;
+}

@@ -1,0 +1,110 @@
+import type { Executor } from '../../db/connection.ts';
+import { bool, readJson } from '../../lib/json.ts';
+import { isoWeekday, localDate } from './dates.ts';
+import { participatingCheckinUuids, questionsOf } from './repository.ts';
+import type { CheckinRow, QuestionRow } from './repository.ts';
+import { saveResponse } from './responses-service.ts';
+import type { Answer, ResponseRow } from './responses-service.ts';
+import { scheduledOn } from './service.ts';
+
+/** A user's stand-up for one local day: the check-in, its questions (in order) and that day (YYYY-MM-DD). */
+export interface ActiveStandup {
+  checkin: CheckinRow;
+  questions: QuestionRow[];
+  date: string;
+}
+
+/**
+ * CONTRACT §6: the user's active daily stand-up is the first active check-in (by creation) they take part in
+ * (directly or through an active team) whose schedule includes today in the check-in's own time zone.
+ * Archived and paused check-ins never count. Null when there is none.
+ */
+export async function activeDailyStandup(db: Executor, userUuid: string, now: Date): Promise<ActiveStandup | null> {
+  const user = await db('users').where({ uuid: userUuid }).first('organization_uuid', 'is_active');
+  if (!user || !bool(user.is_active)) return null;
+  const candidates: CheckinRow[] = await db('checkins')
+    .where({ organization_uuid: user.organization_uuid, active: true, is_archived: false })
+    .whereIn('uuid', participatingCheckinUuids(db, userUuid))
+    .orderBy('created_at')
+    .orderBy('uuid');
+  for (const checkin of candidates) {
+    const date = localDate(now, checkin.timezone);
+    if (scheduledOn(checkin, date, isoWeekday(date))) {
+      return { checkin, questions: await questionsOf(db, checkin.uuid), date };
+    }
+  }
+  return null;
+}
+
+export interface MergeLines {
+  completed?: string[];
+  in_progress?: string[];
+  blockers?: string[];
+  content?: string;
+}
+
+export interface MergeResult {
+  response: ResponseRow;
+  created: boolean;
+  /** Question uuid → the lines written into it. */
+  written: Record<string, string[]>;
+}
+
+const asLines = (value: string[] | string | undefined): string[] =>
+  (Array.isArray(value) ? value : value === undefined ? [] : value.split(/\r?\n/)).map((line) => line.trim()).filter((line) => line !== '');
+
+/**
+ * CONTRACT §6 co-author merge into `userUuid`'s response for the stand-up's day: `completed` goes into the
+ * first non-blocker question, `in_progress` into the second, `blockers` into the blocker question, `content`
+ * into the first question. Only free-text questions take lines (a yes/no or numeric question cannot hold
+ * them); lines without a fitting question go to the first text question, so nothing is lost. Every line ends
+ * with `suffix` (" (co-authored with <agent_name>)"); an existing answer gets the lines appended. Writes the
+ * followups.response.completed or .updated event in the same transaction. Null when nothing fits at all.
+ */
+export async function mergeIntoTodaysResponse(
+  trx: Executor,
+  params: { userUuid: string; checkin: ActiveStandup; lines: MergeLines; suffix: string; now?: Date },
+): Promise<MergeResult | null> {
+  const { checkin, questions, date } = params.checkin;
+  const now = params.now ?? new Date();
+  const textQuestions = questions.filter((q) => q.question_type === 'text');
+  const nonBlockers = textQuestions.filter((q) => !bool(q.is_blocker));
+  const blocker = textQuestions.find((q) => bool(q.is_blocker));
+  const first = textQuestions[0];
+  if (!first) return null;
+
+  const suffix = params.suffix.trim();
+  const written: Record<string, string[]> = {};
+  const put = (question: QuestionRow | undefined, lines: string[]) => {
+    if (lines.length === 0) return;
+    const target = question ?? nonBlockers[0] ?? first;
+    (written[target.uuid] ??= []).push(...lines.map((line) => (suffix ? `${line} ${suffix}` : line)));
+  };
+  put(nonBlockers[0], asLines(params.lines.completed));
+  put(nonBlockers[1], asLines(params.lines.in_progress));
+  put(blocker, asLines(params.lines.blockers));
+  put(first, asLines(params.lines.content));
+  if (Object.keys(written).length === 0) return null;
+
+  const existing: ResponseRow | undefined = await trx('checkin_responses')
+    .where({ checkin_uuid: checkin.uuid, user_uuid: params.userUuid, response_date: date })
+    .first();
+  const values = new Map<string, string>();
+  for (const answer of existing ? readJson<Answer[]>(existing.answers, []) : []) {
+    if (typeof answer.response === 'string') values.set(answer.uuid, answer.response);
+  }
+  const previous = existing ? readJson<Answer[]>(existing.answers, []) : [];
+  const answers: Answer[] = questions
+    .map((q) => {
+      const added = written[q.uuid];
+      const before = previous.find((a) => a.uuid === q.uuid);
+      if (!added) return before ? { ...before, index: q.position, question: q.question } : null;
+      const old = values.get(q.uuid);
+      const text = old && old.trim() !== '' ? `${old.replace(/\s+$/, '')}\n${added.join('\n')}` : added.join('\n');
+      return { uuid: q.uuid, index: q.position, question: q.question, response: text };
+    })
+    .filter((a): a is Answer => a !== null);
+
+  const response = await saveResponse(trx, { checkin, questions, userUuid: params.userUuid, date, answers, existing }, now);
+  return { response, created: !existing, written };
+}

@@ -1,0 +1,19 @@
+import { uuidField, yup } from '../../http/validation.ts';
+import { ROLES } from '../users/repository.ts';
+
+/** POST /v1/invite-user/ (CONTRACT §3). */
+export const inviteUserSchema = yup.object({
+  email: yup.string().email().max(320).required(),
+  first_name: yup.string().trim().max(150),
+  last_name: yup.string().trim().max(150),
+  role: yup.string().oneOf(ROLES),
+  team_uuids: yup.array(uuidField().required()).max(100),
+  is_guest: yup.boolean(),
+});
+export type InviteUserInput = yup.InferType<typeof inviteUserSchema>;
+
+/** POST /v1/invitations/accept/ `{token}`: the link of the invitation e-mail. */
+export const acceptInvitationSchema = yup.object({
+  token: yup.string().matches(/^[0-9A-Za-z]{40}$/, { message: 'Not an invitation token.' }).required(),
+});
+export type AcceptInvitationInput = yup.InferType<typeof acceptInvitationSchema>;

@@ -1,0 +1,9 @@
+import { yup } from '../../http/validation.ts';
+import { dateField } from '../checkins/schema.ts';
+
+/** POST /v1/mood/track/ `{score (1–5), date?}` (CONTRACT §7). */
+export const trackMoodSchema = yup.object({
+  score: yup.number().integer().min(1).max(5).required(),
+  date: dateField(),
+});
+export type TrackMoodInput = yup.InferType<typeof trackMoodSchema>;

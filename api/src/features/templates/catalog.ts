@@ -1,0 +1,98 @@
+import type { QuestionType } from '../checkins/schema.ts';
+
+export interface TemplateQuestion {
+  question: string;
+  short_question: string;
+  question_type: QuestionType;
+  required: boolean;
+  is_blocker: boolean;
+  options?: string[];
+}
+
+export interface Template {
+  uuid: string;
+  name: string;
+  description: string;
+  frequency_type: string;
+  questions: TemplateQuestion[];
+}
+
+const text = (question: string, short_question: string, extra: Partial<TemplateQuestion> = {}): TemplateQuestion => ({
+  question, short_question, question_type: 'text', required: true, is_blocker: false, ...extra,
+});
+
+/**
+ * The built-in check-in templates (GET /v1/templates/). Fixed ids, so a check-in's template_uuid keeps
+ * meaning across instances; a check-in created from one copies its questions.
+ */
+export const TEMPLATES: Template[] = [
+  {
+    uuid: '01900000-0000-7000-8000-000000000001',
+    name: 'Daily stand-up',
+    description: 'What was done, what comes next, and what is in the way.',
+    frequency_type: 'daily',
+    questions: [
+      text('What did you complete since the last check-in?', 'Completed'),
+      text('What are you working on today?', 'In progress'),
+      text('Is anything blocking you?', 'Blockers', { required: false, is_blocker: true }),
+    ],
+  },
+  {
+    uuid: '01900000-0000-7000-8000-000000000002',
+    name: 'Weekly check-in',
+    description: 'A weekly look back and ahead.',
+    frequency_type: 'weekly',
+    questions: [
+      text('What were your wins this week?', 'Wins'),
+      text('What are your priorities for next week?', 'Priorities'),
+      text('Do you need help with anything?', 'Help needed', { required: false, is_blocker: true }),
+      { question: 'How was your week, from 1 to 5?', short_question: 'Week score', question_type: 'numeric', required: false, is_blocker: false },
+    ],
+  },
+  {
+    uuid: '01900000-0000-7000-8000-000000000003',
+    name: 'Retrospective',
+    description: 'What went well, what did not, and what to try next.',
+    frequency_type: 'biweekly',
+    questions: [
+      text('What went well?', 'Went well'),
+      text('What did not go well?', 'To improve'),
+      text('What should we try next?', 'Try next', { required: false }),
+    ],
+  },
+  {
+    uuid: '01900000-0000-7000-8000-000000000004',
+    name: 'Team pulse',
+    description: 'A short mood and workload survey.',
+    frequency_type: 'weekly',
+    questions: [
+      { question: 'How is your workload?', short_question: 'Workload', question_type: 'multiple_choice', required: true, is_blocker: false, options: ['Too light', 'About right', 'Too heavy'] },
+      { question: 'Did you feel supported this week?', short_question: 'Supported', question_type: 'boolean', required: true, is_blocker: false },
+      text('Anything else you want to share?', 'Notes', { required: false }),
+    ],
+  },
+];
+
+export const DEFAULT_TEMPLATE = TEMPLATES[0];
+
+export const findTemplate = (uuid: string): Template | undefined => TEMPLATES.find((t) => t.uuid === uuid);
+
+/** The §7 question shape, for template reads (template questions have stable pseudo-ids by position). */
+export function presentTemplate(template: Template) {
+  return {
+    uuid: template.uuid,
+    id: template.uuid,
+    name: template.name,
+    description: template.description,
+    frequency_type: template.frequency_type,
+    questions: template.questions.map((q, index) => ({
+      index,
+      question: q.question,
+      short_question: q.short_question,
+      question_type: q.question_type,
+      required: q.required,
+      is_blocker: q.is_blocker,
+      choices: (q.options ?? []).map((label) => ({ label, value: label })),
+    })),
+  };
+}

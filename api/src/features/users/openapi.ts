@@ -1,0 +1,35 @@
+import type { Operation } from '../../openapi/types.ts';
+import { page } from '../../openapi/components.ts';
+import type { JsonSchema } from '../../openapi/yup-to-json-schema.ts';
+import { updateUserSchema } from './schema.ts';
+
+const str = { type: 'string' };
+const nullableStr = { type: ['string', 'null'] };
+const uuid = { type: 'string', format: 'uuid' };
+
+export const userSchemas: Record<string, JsonSchema> = {
+  User: {
+    type: 'object',
+    properties: {
+      uuid, id: uuid,
+      email: { type: 'string', format: 'email', description: 'Only with include_email=true, for admins or the user themselves.' },
+      first_name: str, last_name: str, full_name: str, role: { enum: ['admin', 'manager', 'member', 'guest'] },
+      is_active: { type: 'boolean' }, timezone: nullableStr, occupation: nullableStr, image: nullableStr,
+      created_at: { type: 'string', format: 'date-time' },
+    },
+  },
+  UserRef: { type: 'object', properties: { uuid, full_name: str } },
+};
+
+const q = (name: string, description: string) => ({ name, description });
+const tag = 'Users';
+export const userOperations: Operation[] = [
+  {
+    method: 'get', path: '/v1/users/', tag, scope: 'reads',
+    summary: 'List users (admins and managers: everyone; members: the active directory; guests: themselves)',
+    query: [q('search', 'Name or e-mail, 2–256 characters'), q('role', 'admin, manager, member or guest'), q('is_active', 'true or false'), q('include_email', 'true shows e-mail (admins; or your own)'), q('since', 'Created on or after (YYYY-MM-DD); alias start_date'), q('until', 'Created on or before (YYYY-MM-DD); alias end_date'), q('ordering', 'first_name (default), last_name, email, created_at, role; - for descending')],
+    responses: { 200: page('User') },
+  },
+  { method: 'get', path: '/v1/users/:uuid/', tag, scope: 'reads', summary: 'One user', query: [q('include_email', 'true shows e-mail (admins; or your own)')], responses: { 200: 'User' } },
+  { method: 'patch', path: '/v1/users/:uuid/', tag, scope: 'writes', summary: 'Update a profile (self), or role and is_active (admins); deactivation stops the user\'s credentials', body: updateUserSchema, responses: { 200: 'User' } },
+];

@@ -1,0 +1,55 @@
+import Router from '@koa/router';
+import type { Deps } from '../../deps.ts';
+import type { Middlewares } from '../../http/middlewares.ts';
+import { actorOf } from '../../http/auth.ts';
+import { invalidFilter } from '../../http/errors.ts';
+import { validateBody } from '../../http/validation.ts';
+import { pageEnvelope, pageRequest } from '../../http/pagination.ts';
+import { uuidParam } from '../../http/params.ts';
+import { dateRange, ordering, queryBool, queryValue, searchTerm } from './filters.ts';
+import { getUser, listUsers, mayShowEmail, updateUser } from './service.ts';
+import { presentUser } from './presenter.ts';
+import { ROLES } from './repository.ts';
+import { updateUserSchema } from './schema.ts';
+import type { UpdateUserInput } from './schema.ts';
+
+const USER_ORDERING = { first_name: 'u.first_name', last_name: 'u.last_name', email: 'u.email', created_at: 'u.created_at', role: 'u.role' };
+
+export function userRoutes(deps: Deps, { authenticate, rateLimit, clearsCredentialCache }: Middlewares): Router {
+  const router = new Router();
+  router.param('uuid', uuidParam);
+
+  router.get('/v1/users/', authenticate(), rateLimit('reads'), async (ctx) => {
+    const actor = actorOf(ctx);
+    const page = pageRequest(ctx);
+    const role = queryValue(ctx, 'role');
+    if (role !== undefined && role !== '' && !(ROLES as readonly string[]).includes(role)) throw invalidFilter('role', `role must be one of: ${ROLES.join(', ')}.`);
+    const { from, to } = dateRange(ctx, ['since', 'start_date'], ['until', 'end_date']);
+    const filters = {
+      search: searchTerm(ctx),
+      role: role || undefined,
+      isActive: queryBool(ctx, 'is_active'),
+      since: from,
+      until: to,
+      ordering: ordering(ctx, USER_ORDERING, { column: 'u.first_name', order: 'asc' }),
+    };
+    const includeEmail = queryBool(ctx, 'include_email') === true;
+    const { count, rows } = await listUsers(deps.db, actor, filters, page);
+    const results = rows.map((row) => presentUser(row, { email: includeEmail && mayShowEmail(actor, row) }));
+    ctx.body = pageEnvelope(ctx, page, count, results, deps.config.publicUrl);
+  });
+
+  router.get('/v1/users/:uuid/', authenticate(), rateLimit('reads'), async (ctx) => {
+    const actor = actorOf(ctx);
+    const row = await getUser(deps.db, actor, ctx.params.uuid);
+    ctx.body = presentUser(row, { email: queryBool(ctx, 'include_email') === true && mayShowEmail(actor, row) });
+  });
+
+  router.patch('/v1/users/:uuid/', authenticate(), rateLimit('writes'), validateBody(updateUserSchema), clearsCredentialCache, async (ctx) => {
+    const actor = actorOf(ctx);
+    const row = await deps.db.transaction((trx) => updateUser(trx, actor, ctx.params.uuid, ctx.state.body as UpdateUserInput, deps.clock.now()));
+    ctx.body = presentUser(row, { email: mayShowEmail(actor, row) });
+  });
+
+  return router;
+}

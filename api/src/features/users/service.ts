@@ -1,0 +1,116 @@
+import type { Executor } from '../../db/connection.ts';
+import { badRequest, forbidden, notFound } from '../../http/errors.ts';
+import type { PageRequest } from '../../http/pagination.ts';
+import { bool } from '../../lib/json.ts';
+import type { Actor } from '../auth/credentials.ts';
+import { recordEvent } from '../outbox/enqueue.ts';
+import { likePattern } from './filters.ts';
+import { isAdmin, isGuest, isManager } from './access.ts';
+import { fullName } from './repository.ts';
+import type { UserRow } from './repository.ts';
+import type { UpdateUserInput } from './schema.ts';
+
+export interface UserListFilters {
+  search?: string;
+  role?: string;
+  isActive?: boolean;
+  since?: string;
+  until?: string;
+  ordering: { column: string; order: 'asc' | 'desc' };
+}
+
+/**
+ * The users a caller can see: admins and managers everyone of the organization (pending invitations too),
+ * members the directory of active people plus themselves (CONTRACT §12: clients resolve names before kudos),
+ * guests only themselves.
+ */
+export function visibleUsers(db: Executor, actor: Actor) {
+  const query = db('users as u').where('u.organization_uuid', actor.organization.uuid);
+  if (isGuest(actor)) query.andWhere('u.uuid', actor.user.uuid);
+  else if (!isManager(actor)) query.andWhere((q) => q.where('u.is_active', true).orWhere('u.uuid', actor.user.uuid));
+  return query;
+}
+
+/** Whether `email` may be shown for `row` to this caller (admins, or the user themselves). */
+export const mayShowEmail = (actor: Actor, row: UserRow): boolean => isAdmin(actor) || row.uuid === actor.user.uuid;
+
+export async function listUsers(db: Executor, actor: Actor, filters: UserListFilters, page: PageRequest): Promise<{ count: number; rows: UserRow[] }> {
+  const filtered = () => {
+    const query = visibleUsers(db, actor);
+    if (filters.search) {
+      const pattern = likePattern(filters.search);
+      query.andWhere((q) =>
+        q
+          .whereRaw("lower(u.first_name || ' ' || u.last_name) like ? escape '\\'", [pattern])
+          .orWhereRaw("lower(u.email) like ? escape '\\'", [pattern]),
+      );
+    }
+    if (filters.role) query.andWhere('u.role', filters.role);
+    if (filters.isActive !== undefined) query.andWhere('u.is_active', filters.isActive);
+    if (filters.since) query.andWhere('u.created_at', '>=', filters.since);
+    if (filters.until) query.andWhere('u.created_at', '<', nextDay(filters.until));
+    return query;
+  };
+  const [{ count }] = await filtered().count({ count: '*' });
+  const rows = await filtered()
+    .select('u.*')
+    .orderBy(filters.ordering.column, filters.ordering.order)
+    .orderBy('u.first_name', 'asc')
+    .orderBy('u.last_name', 'asc')
+    .orderBy('u.uuid', 'asc')
+    .limit(page.limit)
+    .offset(page.offset);
+  return { count: Number(count), rows };
+}
+
+function nextDay(date: string): string {
+  const d = new Date(`${date}T00:00:00.000Z`);
+  d.setUTCDate(d.getUTCDate() + 1);
+  return d.toISOString();
+}
+
+export async function getUser(db: Executor, actor: Actor, uuid: string): Promise<UserRow> {
+  const row = await visibleUsers(db, actor).andWhere('u.uuid', uuid).first('u.*');
+  if (!row) throw notFound();
+  return row;
+}
+
+async function activeAdminCount(db: Executor, organizationUuid: string): Promise<number> {
+  const [{ count }] = await db('users').where({ organization_uuid: organizationUuid, role: 'admin', is_active: true }).count({ count: '*' });
+  return Number(count);
+}
+
+/**
+ * Admins change anything; everyone else only their own profile fields. Deactivation keeps the user's data;
+ * their keys and tokens stop at once (the credential check reads `is_active`).
+ */
+export async function updateUser(db: Executor, actor: Actor, uuid: string, input: UpdateUserInput, now: Date): Promise<UserRow> {
+  const row = await getUser(db, actor, uuid);
+  const self = row.uuid === actor.user.uuid;
+  const touchesAdminFields = input.role !== undefined || input.is_active !== undefined;
+  if (!isAdmin(actor) && (!self || touchesAdminFields)) {
+    throw forbidden('org_admin_required', self ? 'Only organization admins can change roles or deactivate users.' : 'Only organization admins can change another user.');
+  }
+  const losesAdmin = row.role === 'admin' && bool(row.is_active) && ((input.role !== undefined && input.role !== 'admin') || input.is_active === false);
+  if (losesAdmin && (await activeAdminCount(db, actor.organization.uuid)) <= 1) {
+    throw badRequest('last_admin', 'An organization keeps at least one active admin.');
+  }
+  const changes: Record<string, unknown> = { updated_at: now.toISOString() };
+  for (const field of ['first_name', 'last_name', 'timezone', 'occupation', 'image', 'role', 'is_active'] as const) {
+    if (input[field] !== undefined) changes[field] = input[field];
+  }
+  await db('users').where({ uuid }).update(changes);
+  if (input.is_active !== undefined && input.is_active !== bool(row.is_active)) {
+    if (input.is_active) await db('invitations').where({ user_uuid: uuid }).whereNull('accepted_at').update({ accepted_at: now.toISOString(), updated_at: now.toISOString() });
+    await recordEvent(
+      db,
+      {
+        organizationUuid: actor.organization.uuid,
+        event: input.is_active ? 'organization.user_activated' : 'organization.user_deactivated',
+        payload: { user: { uuid: row.uuid, full_name: fullName(row), email: row.email }, by: { uuid: actor.user.uuid, full_name: fullName(actor.user) } },
+      },
+      now,
+    );
+  }
+  return (await db('users').where({ uuid }).first()) as UserRow;
+}
