@@ -1,18 +1,35 @@
 import { randomBytes } from 'node:crypto';
 
+let lastMs = -1;
+let sequence = 0;
+
 /**
- * UUID version 7 (RFC 9562): 48 bits of Unix milliseconds, then random bits. Time-ordered ids keep
- * B-tree inserts at the end of the index and make `ORDER BY id` follow creation order.
+ * UUID version 7 (RFC 9562): 48 bits of Unix milliseconds, a 12-bit sequence, then random bits. Time-ordered
+ * ids keep B-tree inserts at the end of the index and make `ORDER BY uuid` follow creation order; the sequence
+ * (RFC 9562 method 1) keeps that order for ids made in the same millisecond by this process.
  */
 export function uuidv7(now: number = Date.now()): string {
+  if (now > lastMs) {
+    lastMs = now;
+    sequence = randomBytes(2).readUInt16BE(0) & 0x3ff; // leave headroom before the 12 bits overflow
+  } else {
+    sequence += 1;
+    if (sequence > 0xfff) {
+      // More than 4096 ids in one millisecond: borrow the next millisecond rather than lose the order.
+      lastMs += 1;
+      sequence = 0;
+    }
+  }
+  const ms = lastMs;
   const bytes = randomBytes(16);
-  bytes[0] = (now / 2 ** 40) & 0xff;
-  bytes[1] = (now / 2 ** 32) & 0xff;
-  bytes[2] = (now >>> 24) & 0xff;
-  bytes[3] = (now >>> 16) & 0xff;
-  bytes[4] = (now >>> 8) & 0xff;
-  bytes[5] = now & 0xff;
-  bytes[6] = 0x70 | (bytes[6] & 0x0f);
+  bytes[0] = (ms / 2 ** 40) & 0xff;
+  bytes[1] = (ms / 2 ** 32) & 0xff;
+  bytes[2] = (ms >>> 24) & 0xff;
+  bytes[3] = (ms >>> 16) & 0xff;
+  bytes[4] = (ms >>> 8) & 0xff;
+  bytes[5] = ms & 0xff;
+  bytes[6] = 0x70 | (sequence >>> 8);
+  bytes[7] = sequence & 0xff;
   bytes[8] = 0x80 | (bytes[8] & 0x3f);
   const hex = bytes.toString('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
