@@ -171,5 +171,5 @@ describe('the rollcall command', () => {
     const missing = admin(dataDir, 'user', 'deactivate', 'nobody@x.test');
     expect(missing.stderr).toBe('rollcall: no user "nobody@x.test"\n');
     expect(admin(dataDir, 'frobnicate').status).toBe(2);
-  });
+  }, 120_000);
 });

@@ -1,0 +1,35 @@
+# syntax=docker/dockerfile:1
+# Rollcall API container: `docker run -p 8080:8080 -v rollcall-data:/data ghcr.io/…/rollcall`
+# Two stages: dependencies are installed (production only) in the first; the second gets the result and the
+# source, runs as a non-root user under an init process, and keeps its database on the /data volume.
+
+FROM node:24-bookworm-slim AS deps
+WORKDIR /app
+# Manifests first, so a source change does not re-run the install.
+COPY package.json package-lock.json ./
+COPY api/package.json api/package.json
+COPY site/package.json site/package.json
+RUN npm ci --omit=dev --workspace api --include-workspace-root=false --no-audit --no-fund
+
+FROM node:24-bookworm-slim AS runtime
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends tini \
+ && rm -rf /var/lib/apt/lists/*
+ENV NODE_ENV=production \
+    PORT=8080 \
+    DATA_DIR=/data
+WORKDIR /app
+COPY --from=deps /app/node_modules node_modules
+COPY package.json package.json
+COPY api/package.json api/package.json
+COPY api/bin api/bin
+COPY api/src api/src
+RUN mkdir -p /data && chown node:node /data
+USER node
+VOLUME ["/data"]
+EXPOSE 8080
+# `rollcall healthcheck` asks /healthz with Node's own fetch: no curl in the image.
+HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 CMD ["node", "api/src/cli.ts", "healthcheck"]
+# tini reaps zombies and forwards SIGTERM, so `docker stop` gets the graceful shutdown.
+ENTRYPOINT ["/usr/bin/tini", "--"]
+CMD ["node", "api/src/cli.ts", "serve"]
