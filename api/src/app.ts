@@ -7,6 +7,7 @@ import type { Clock } from './lib/clock.ts';
 import type { Logger } from './logger.ts';
 import type { Deps } from './deps.ts';
 import { CredentialCache } from './features/auth/cache.ts';
+import { RateCounters } from './http/rate-counters.ts';
 import { errorHandler } from './http/errors.ts';
 import { makeMiddlewares } from './http/middlewares.ts';
 import { accessLog, optionalTrailingSlash, requestId, requireHttps } from './http/request-context.ts';
@@ -78,7 +79,11 @@ const schemas = {
  * behind their own ephemeral listener.
  */
 export function createApp(dependencies: AppDependencies): { app: Koa; routes: RouteInfo[]; deps: Deps } {
-  const deps: Deps = { ...dependencies, credentialCache: new CredentialCache(dependencies.config.authCacheSeconds) };
+  const deps: Deps = {
+    ...dependencies,
+    credentialCache: new CredentialCache(dependencies.config.authCacheSeconds),
+    rateCounters: new RateCounters(dependencies.db, dependencies.logger, dependencies.clock),
+  };
   const middlewares = makeMiddlewares(deps);
   const metrics = createMetrics();
   let openApiDocument: unknown = null;

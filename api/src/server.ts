@@ -64,6 +64,7 @@ export async function startServer(config: Config, options: { clock?: Clock; logg
         for (const socket of sockets) socket.destroy();
       }
       await jobs.idle();
+      await deps.rateCounters.close();
       await db.destroy();
       logger.info('stopped');
       logger.flush();

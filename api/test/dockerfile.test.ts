@@ -115,7 +115,7 @@ describe('Dockerfile (replayed without a Docker engine)', () => {
     expect(fs.existsSync(path.join(app, 'node_modules/astro'))).toBe(false);
 
     const port = await freePort();
-    const runEnv = { ...process.env, ...env, DATA_DIR: path.join(root, 'data'), PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' };
+    const runEnv: NodeJS.ProcessEnv = { ...process.env, ...env, DATA_DIR: path.join(root, 'data'), PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' };
     delete runEnv.BOOTSTRAP_API_KEY;
     const [command, ...cmdArgs] = execForm(stepsOf('CMD').at(-1)!.args);
     const server = spawn(command === 'node' ? process.execPath : command, cmdArgs, { cwd: app, env: runEnv });

@@ -98,6 +98,7 @@ export async function startTestApp(overrides: Partial<Config> = {}, env: Record<
   async function close(): Promise<void> {
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
+    await deps.rateCounters.close();
     await db.destroy();
     fs.rmSync(dir, { recursive: true, force: true });
   }

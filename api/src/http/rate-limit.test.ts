@@ -54,9 +54,16 @@ describe('Hourly budgets per named scope (CONTRACT §5)', () => {
     const { adminKey } = await t.seedOrganization();
     await t.request('GET', '/v1/me/', { key: adminKey });
     await t.request('GET', '/v1/me/', { key: adminKey });
+    await t.deps.rateCounters.flush();
     const rows = await t.db('rate_limit_counters').select();
     expect(rows).toEqual([expect.objectContaining({ count: 2, window_start: Date.parse('2026-03-10T15:00:00Z') / 1000 })]);
-    t.deps.credentialCache.clear();
+
+    // Another API process on the same database (or this one after a restart) starts from the stored count.
+    const { RateCounters } = await import('./rate-counters.ts');
+    const other = new RateCounters(t.db, t.deps.logger, t.clock, 0);
+    expect(await other.hit(`reads:${rows[0].bucket.split(':')[1]}`, rows[0].window_start, 3600)).toBe(3);
+    await other.close();
+    expect(await t.db('rate_limit_counters').first('count')).toEqual({ count: 3 });
     expect((await t.request('GET', '/v1/me/', { key: adminKey })).status).toBe(429);
     t.clock.advance(2 * 86_400_000);
     expect(await pruneRateLimitCounters(t.deps)).toBe(1);

@@ -58,7 +58,8 @@ export async function pruneCounters(db: Executor, before: Date): Promise<number>
 
 /**
  * The hourly budget of a named scope (CONTRACT §5), per credential. Every authenticated route declares its
- * scope with this middleware, after authenticate().
+ * scope with this middleware, after authenticate(). Counted through the write-behind RateCounters (the hot
+ * path); `enforce` above counts straight in the database, for small caps where every request must be exact.
  */
 export function makeRateLimit(deps: Deps) {
   return function rateLimit(scope: RateLimitScope) {
@@ -66,7 +67,12 @@ export function makeRateLimit(deps: Deps) {
       const actor = actorOf(ctx);
       const multiplier = actor.organization.plan === 'enterprise' ? deps.config.enterpriseMultiplier : 1;
       const window = { policy: scope, limit: deps.config.hourlyBudgets[scope] * multiplier, seconds: 3600 };
-      await enforce(ctx, deps.db, `${scope}:${actor.credential.uuid}`, window, deps.clock.now());
+      const nowSeconds = Math.floor(deps.clock.now().getTime() / 1000);
+      const windowStart = nowSeconds - (nowSeconds % window.seconds);
+      const count = await deps.rateCounters.hit(`${scope}:${actor.credential.uuid}`, windowStart, window.seconds);
+      const usage = { allowed: count <= window.limit, remaining: Math.max(0, window.limit - count), resetSeconds: windowStart + window.seconds - nowSeconds };
+      setRateLimitHeaders(ctx, window, usage);
+      if (!usage.allowed) throw throttled(usage.resetSeconds);
       await next();
     };
   };

@@ -1,0 +1,62 @@
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import autocannon from 'autocannon';
+
+export interface LoadResult {
+  requests: number;
+  rps: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+}
+
+/** Drives `url` with autocannon from this process; the server under test runs in its own process. */
+export async function load(url: string, options: { connections: number; seconds: number; headers?: Record<string, string> }): Promise<LoadResult> {
+  const result = await autocannon({ url, connections: options.connections, duration: options.seconds, headers: options.headers });
+  return {
+    requests: result.requests.total,
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors,
+  };
+}
+
+/** Starts a Node script as a child process and resolves once its output matches `ready`. */
+export async function startProcess(args: string[], env: NodeJS.ProcessEnv, ready: RegExp): Promise<{ child: ChildProcess; match: RegExpMatchArray; output: () => string }> {
+  const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  // Keep draining after start-up so a chatty logger never blocks on a full pipe; keep only the first lines.
+  const onData = (chunk: Buffer) => {
+    if (output.length < 20_000) output += chunk.toString();
+  };
+  child.stdout!.on('data', onData);
+  child.stderr!.on('data', onData);
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const match = output.match(ready);
+    if (match) return { child, match, output: () => output };
+    if (child.exitCode !== null) throw new Error(`exited before ready:\n${output}`);
+    if (Date.now() > deadline) throw new Error(`not ready after 30 s:\n${output}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+export async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+/** Resident set size of a process, in MB (Linux /proc). */
+export function rssMb(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  return Math.round(kb / 1024);
+}
+
+export const fmt = (n: number, digits = 1) => n.toFixed(digits);
