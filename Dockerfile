@@ -24,6 +24,9 @@ COPY package.json package.json
 COPY api/package.json api/package.json
 COPY api/bin api/bin
 COPY api/src api/src
+# The site's static server, for SITE_DIR (serving a built site beside the API).
+COPY site/package.json site/package.json
+COPY site/server site/server
 RUN mkdir -p /data && chown node:node /data
 USER node
 VOLUME ["/data"]

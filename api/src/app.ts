@@ -11,6 +11,7 @@ import { RateCounters } from './http/rate-counters.ts';
 import { errorHandler } from './http/errors.ts';
 import { makeMiddlewares } from './http/middlewares.ts';
 import { accessLog, optionalTrailingSlash, requestId, requireHttps } from './http/request-context.ts';
+import { serveSite } from './http/site.ts';
 import { buildOpenApi } from './openapi/document.ts';
 import type { Operation } from './openapi/types.ts';
 import { createMetrics } from './features/meta/metrics.ts';
@@ -113,6 +114,7 @@ export function createApp(dependencies: AppDependencies): { app: Koa; routes: Ro
   app.use(errorHandler(deps.logger));
   app.use(requireHttps(deps.config.requireHttps));
   app.use(optionalTrailingSlash);
+  if (deps.config.siteDir) app.use(serveSite(deps.config.siteDir));
   app.use(
     koaBody({
       json: true,
