@@ -21,12 +21,26 @@ import { organizationRoutes } from './features/organization/routes.ts';
 import { organizationOperations } from './features/organization/openapi.ts';
 import { apiKeyRoutes } from './features/api-keys/routes.ts';
 import { apiKeyOperations } from './features/api-keys/openapi.ts';
+import { buildDeliveryServices } from './features/deliveries/setup.ts';
+import type { DeliveryOptions } from './features/deliveries/setup.ts';
+import { deliveryRoutes } from './features/deliveries/routes.ts';
+import { deliveryOperations, deliverySchemas } from './features/deliveries/openapi.ts';
+import { webhookRoutes } from './features/webhooks/routes.ts';
+import { webhookOperations, webhookSchemas } from './features/webhooks/openapi.ts';
+import { emailRoutes } from './features/email/routes.ts';
+import { emailOperations } from './features/email/openapi.ts';
+import { inboundRoutes } from './features/inbound/routes.ts';
+import { inboundOperations } from './features/inbound/openapi.ts';
+import { chatRoutes } from './features/chat/routes.ts';
+import { chatOperations, chatSchemas } from './features/chat/openapi.ts';
 
 export interface AppDependencies {
   db: Db;
   clock: Clock;
   config: Config;
   logger: Logger;
+  /** Seams for the delivery services (tests: a CA for local HTTPS receivers, a resolver, a mailer). */
+  delivery?: DeliveryOptions;
 }
 
 export interface RouteInfo {
@@ -35,15 +49,30 @@ export interface RouteInfo {
 }
 
 /** Every documented operation; the OpenAPI test checks this list against the routers' routes. */
-export const operations: Operation[] = [...metaOperations, ...meOperations, ...organizationOperations, ...apiKeyOperations];
-const schemas = { ...metaSchemas };
+export const operations: Operation[] = [
+  ...metaOperations,
+  ...meOperations,
+  ...organizationOperations,
+  ...apiKeyOperations,
+  ...deliveryOperations,
+  ...webhookOperations,
+  ...emailOperations,
+  ...inboundOperations,
+  ...chatOperations,
+];
+const schemas = { ...metaSchemas, ...deliverySchemas, ...webhookSchemas, ...chatSchemas };
 
 /**
  * Builds the Koa application from explicit dependencies. It never listens: server.ts does, and tests put it
  * behind their own ephemeral listener.
  */
 export function createApp(dependencies: AppDependencies): { app: Koa; routes: RouteInfo[]; deps: Deps } {
-  const deps: Deps = { ...dependencies, credentialCache: new CredentialCache(dependencies.config.authCacheSeconds) };
+  const { delivery: deliveryOptions, ...base } = dependencies;
+  const deps: Deps = {
+    ...base,
+    credentialCache: new CredentialCache(dependencies.config.authCacheSeconds),
+    ...buildDeliveryServices(base, deliveryOptions),
+  };
   const middlewares = makeMiddlewares(deps);
   const metrics = createMetrics();
   let openApiDocument: unknown = null;
@@ -54,6 +83,11 @@ export function createApp(dependencies: AppDependencies): { app: Koa; routes: Ro
     meRoutes(deps, middlewares),
     organizationRoutes(deps, middlewares),
     apiKeyRoutes(deps, middlewares),
+    deliveryRoutes(deps, middlewares),
+    webhookRoutes(deps, middlewares),
+    emailRoutes(deps, middlewares),
+    inboundRoutes(deps, middlewares),
+    chatRoutes(deps, middlewares),
   ];
 
   const app = new Koa({ proxy: true });

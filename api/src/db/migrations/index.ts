@@ -9,6 +9,11 @@ import * as rateLimitCounters from './0007_rate_limit_counters.ts';
 import * as instanceSettings from './0008_instance_settings.ts';
 import * as organizationEvents from './0009_organization_events.ts';
 import * as deliveries from './0010_deliveries.ts';
+import * as deliveryRouting from './0200_delivery_routing.ts';
+import * as deliveryAttempts from './0201_delivery_attempts.ts';
+import * as webhookSubscriptions from './0202_webhook_subscriptions.ts';
+import * as chatConnections from './0203_chat_connections.ts';
+import * as dailyCaps from './0204_daily_caps.ts';
 
 export interface Migration {
   name: string;
@@ -28,4 +33,9 @@ export const migrations: Migration[] = [
   { name: '0008_instance_settings', ...instanceSettings },
   { name: '0009_organization_events', ...organizationEvents },
   { name: '0010_deliveries', ...deliveries },
+  { name: '0200_delivery_routing', ...deliveryRouting },
+  { name: '0201_delivery_attempts', ...deliveryAttempts },
+  { name: '0202_webhook_subscriptions', ...webhookSubscriptions },
+  { name: '0203_chat_connections', ...chatConnections },
+  { name: '0204_daily_caps', ...dailyCaps },
 ];
