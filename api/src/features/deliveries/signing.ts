@@ -6,8 +6,8 @@ import { randomBytes } from 'node:crypto';
  * `webhook-signature: v1,<base64 HMAC-SHA256 of "id.timestamp.body">`. A `whsec_<base64>` secret is the
  * base64 key (the standard's own format, what Rollcall generates); any other secret is used as UTF-8 bytes.
  */
-export function signingKey(secret: string): Uint8Array | string {
-  return secret.startsWith('whsec_') ? secret : new Uint8Array(Buffer.from(secret, 'utf8'));
+export function webhookSigner(secret: string): Webhook {
+  return secret.startsWith('whsec_') ? new Webhook(secret) : new Webhook(new Uint8Array(Buffer.from(secret, 'utf8')), { format: 'raw' });
 }
 
 export function newSigningSecret(): string {
@@ -19,6 +19,6 @@ export function standardWebhookHeaders(secret: string, webhookId: string, now: D
   return {
     'webhook-id': webhookId,
     'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)),
-    'webhook-signature': new Webhook(signingKey(secret)).sign(webhookId, timestamp, body),
+    'webhook-signature': webhookSigner(secret).sign(webhookId, timestamp, body),
   };
 }
