@@ -5,7 +5,7 @@ import { uuidv7 } from '../../lib/ids.ts';
 import type { Actor } from '../auth/credentials.ts';
 import type { SecretBox } from '../deliveries/secret-box.ts';
 import type { OutboundHttp } from '../deliveries/outbound-http.ts';
-import { deliveryRow } from '../deliveries/enqueue.ts';
+import { deliveryRow, deliveryUuid } from '../deliveries/enqueue.ts';
 import { fullName } from '../users/repository.ts';
 import { requireConnection } from './connection.ts';
 import { PlatformError, SlackApi } from './platforms.ts';
@@ -90,7 +90,7 @@ export async function sendMessage(db: Db, box: SecretBox, actor: Actor, input: S
         progress: { step: 0 },
       };
       return deliveryRow(
-        uuidv7(now.getTime()),
+        deliveryUuid(now),
         {
           organizationUuid: actor.organization.uuid,
           channel: 'chat',

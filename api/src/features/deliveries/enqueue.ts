@@ -19,9 +19,32 @@ export interface NewDelivery {
   webhookId?: string;
 }
 
+let lastMs = -1;
+let counter = 0;
+/**
+ * UUIDv7 ids that sort in creation order within this process even inside one millisecond (RFC 9562 §6.2
+ * method 1: a 12-bit counter in rand_a), so rows sharing an ordering key go out in the order they were written.
+ */
+export function deliveryUuid(now: Date): string {
+  let ms = now.getTime();
+  if (ms <= lastMs) {
+    counter++;
+    if (counter > 0xfff) {
+      lastMs++;
+      counter = 0;
+    }
+    ms = lastMs;
+  } else {
+    lastMs = ms;
+    counter = 0;
+  }
+  const id = uuidv7(ms);
+  return `${id.slice(0, 14)}7${counter.toString(16).padStart(3, '0')}${id.slice(18)}`;
+}
+
 /** Writes one outbox row. Call inside the transaction of the change that causes it. */
 export async function enqueueDelivery(db: Executor, delivery: NewDelivery, now: Date): Promise<string> {
-  const uuid = uuidv7(now.getTime());
+  const uuid = deliveryUuid(now);
   await db('deliveries').insert(deliveryRow(uuid, delivery, now));
   return uuid;
 }

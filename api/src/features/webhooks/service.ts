@@ -7,7 +7,7 @@ import type { Actor } from '../auth/credentials.ts';
 import type { SecretBox } from '../deliveries/secret-box.ts';
 import { refuseUrl } from '../deliveries/address-policy.ts';
 import type { Resolver } from '../deliveries/address-policy.ts';
-import { deliveryRow } from '../deliveries/enqueue.ts';
+import { deliveryRow, deliveryUuid } from '../deliveries/enqueue.ts';
 import type { NewDelivery } from '../deliveries/enqueue.ts';
 import { newSigningSecret } from '../deliveries/signing.ts';
 import type { CreateSubscriptionInput, SampleInput } from './schema.ts';
@@ -136,7 +136,7 @@ function webhookDelivery(sub: SubscriptionRow, event: string, eventTimestamp: st
 }
 
 async function insertDeliveries(trx: Executor, deliveries: NewDelivery[], now: Date): Promise<string[]> {
-  const rows = deliveries.map((d) => deliveryRow(uuidv7(now.getTime()), d, now));
+  const rows = deliveries.map((d) => deliveryRow(deliveryUuid(now), d, now));
   for (let i = 0; i < rows.length; i += 40) await trx('deliveries').insert(rows.slice(i, i + 40));
   return rows.map((r) => r.uuid);
 }
