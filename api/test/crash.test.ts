@@ -49,7 +49,7 @@ async function serve(dataDir: string): Promise<{ child: ChildProcess; url: strin
 
 async function api(url: string, method: string, pathname: string, body?: unknown) {
   const res = await fetch(`${url}${pathname}`, { method, headers: { 'x-api-key': KEY, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
-  return { status: res.status, body: await res.json() };
+  return { status: res.status, body: (await res.json()) as any };
 }
 
 function killed(child: ChildProcess): Promise<void> {

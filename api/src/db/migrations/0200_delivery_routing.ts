@@ -14,6 +14,8 @@ export async function up(db: Knex): Promise<void> {
     t.string('held_at', 32).nullable();
     t.index(['ref_uuid']);
     t.index(['subject_uuid']);
+    // The workers' due-rows query (status = pending, due, oldest first) reads this index in order, no sort.
+    t.index(['status', 'next_attempt_at', 'uuid'], 'deliveries_due_order');
   });
 }
 
@@ -21,6 +23,7 @@ export async function down(db: Knex): Promise<void> {
   await db.schema.alterTable('deliveries', (t) => {
     t.dropIndex(['ref_uuid']);
     t.dropIndex(['subject_uuid']);
+    t.dropIndex(['status', 'next_attempt_at', 'uuid'], 'deliveries_due_order');
     for (const column of ['webhook_id', 'ordering_key', 'ref_uuid', 'subject_uuid', 'secret_encrypted', 'held_at']) t.dropColumn(column);
   });
 }

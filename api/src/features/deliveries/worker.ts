@@ -1,5 +1,5 @@
 import PQueue from 'p-queue';
-import type { Db } from '../../db/connection.ts';
+import type { Db, Trx } from '../../db/connection.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { Logger } from '../../logger.ts';
 import { uuidv7 } from '../../lib/ids.ts';
@@ -24,6 +24,15 @@ export type BeforeRound = () => Promise<unknown>;
 
 const MAX_RETRY_AFTER_MS = 24 * 3_600_000;
 
+interface Outcome {
+  row: DeliveryRow;
+  result: SendResult;
+  started: Date;
+  resolve: () => void;
+  reject: (err: unknown) => void;
+}
+type Decided = Outcome & { attempt: number; outcome: SendResult['outcome']; nextAttemptAt: string; status: string; error: string | null };
+
 /**
  * The delivery worker pool (CONTRACT §10). Reads due pending rows, sends each through its channel's sender
  * on a p-queue of bounded concurrency, and records every attempt. Rows that share an `ordering_key` go out
@@ -47,6 +56,8 @@ export class DeliveryWorker {
   #round: Promise<void> | null = null;
   #again = false;
   #kickScheduled = false;
+  readonly #outcomes: Outcome[] = [];
+  #flushing = false;
 
   constructor(options: DeliveryWorkerOptions) {
     this.#o = options;
@@ -163,6 +174,7 @@ export class DeliveryWorker {
     } finally {
       this.#inFlight.delete(row.uuid);
       if (row.ordering_key) this.#busyKeys.delete(row.ordering_key);
+      // Another round when this row held up its key's next row, or when the queue runs low; not per row.
       this.kick();
     }
   }
@@ -175,9 +187,58 @@ export class DeliveryWorker {
     return Math.max(jittered, Math.min(retryAfter ?? 0, MAX_RETRY_AFTER_MS));
   }
 
-  async #record(row: DeliveryRow, result: SendResult, started: Date): Promise<void> {
+  /**
+   * Outcomes are written in batches: every result that arrives while a write is running goes into the next
+   * transaction (one multi-row insert of attempts, one update per delivery, the hooks). A batch whose
+   * transaction fails (a hook threw) is written again row by row, so one bad row cannot hold others back.
+   */
+  #record(row: DeliveryRow, result: SendResult, started: Date): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.#outcomes.push({ row, result, started, resolve, reject });
+      this.#scheduleFlush();
+    });
+  }
+
+  #scheduleFlush(): void {
+    if (this.#flushing) return;
+    this.#flushing = true;
+    setImmediate(() => void this.#flush());
+  }
+
+  async #flush(): Promise<void> {
+    const batch = this.#outcomes.splice(0, 500);
+    try {
+      const now = this.#o.clock.now();
+      const decided = batch.map((o) => ({ ...o, ...this.#decide(o.row, o.result, now) }));
+      try {
+        await this.#o.db.transaction((trx) => this.#write(trx, decided, now));
+        for (const o of decided) o.resolve();
+      } catch {
+        for (const o of decided) {
+          try {
+            await this.#o.db.transaction((trx) => this.#write(trx, [o], now));
+            o.resolve();
+          } catch (err) {
+            o.reject(err);
+          }
+        }
+      }
+      for (const o of decided) {
+        if (o.outcome !== 'delivered') {
+          this.#o.logger.warn(
+            { delivery: o.row.uuid, channel: o.row.channel, kind: o.row.kind, attempt: o.attempt, outcome: o.outcome, status_code: o.result.statusCode ?? null, error: o.error },
+            'delivery attempt did not succeed',
+          );
+        }
+      }
+    } finally {
+      this.#flushing = false;
+      if (this.#outcomes.length) this.#scheduleFlush();
+    }
+  }
+
+  #decide(row: DeliveryRow, result: SendResult, now: Date) {
     const attempt = row.attempts + 1;
-    const now = this.#o.clock.now();
     let outcome = result.outcome;
     let nextAttemptAt = row.next_attempt_at;
     if (outcome === 'retry') {
@@ -187,41 +248,40 @@ export class DeliveryWorker {
     }
     const status = outcome === 'delivered' ? 'delivered' : outcome === 'retry' ? 'pending' : 'failed';
     const error = outcome === 'gone' ? (result.error ?? 'gone: the destination answered 410; endpoint disabled') : (result.error ?? null);
-    await this.#o.db.transaction(async (trx) => {
-      await trx('delivery_attempts').insert({
-        uuid: uuidv7(started.getTime()),
-        delivery_uuid: row.uuid,
-        attempt,
-        outcome,
-        status_code: result.statusCode ?? null,
-        error,
-        duration_ms: result.durationMs,
-        started_at: started.toISOString(),
-      });
+    return { attempt, outcome, nextAttemptAt, status, error };
+  }
+
+  async #write(trx: Trx, batch: Decided[], now: Date): Promise<void> {
+    const attempts = batch.map((o) => ({
+      uuid: uuidv7(o.started.getTime()),
+      delivery_uuid: o.row.uuid,
+      attempt: o.attempt,
+      outcome: o.outcome,
+      status_code: o.result.statusCode ?? null,
+      error: o.error,
+      duration_ms: o.result.durationMs,
+      started_at: o.started.toISOString(),
+    }));
+    for (let i = 0; i < attempts.length; i += 50) await trx('delivery_attempts').insert(attempts.slice(i, i + 50));
+    for (const o of batch) {
       const changed = await trx('deliveries')
-        .where({ uuid: row.uuid, status: 'pending' })
+        .where({ uuid: o.row.uuid, status: 'pending' })
         .update({
-          status,
-          attempts: attempt,
-          next_attempt_at: nextAttemptAt,
-          last_error: outcome === 'delivered' ? null : error,
-          last_status_code: result.statusCode ?? null,
-          delivered_at: outcome === 'delivered' ? now.toISOString() : null,
+          status: o.status,
+          attempts: o.attempt,
+          next_attempt_at: o.nextAttemptAt,
+          last_error: o.outcome === 'delivered' ? null : o.error,
+          last_status_code: o.result.statusCode ?? null,
+          delivered_at: o.outcome === 'delivered' ? now.toISOString() : null,
           updated_at: now.toISOString(),
-          ...(result.payload !== undefined ? { payload: writeJson(result.payload) } : {}),
+          ...(o.result.payload !== undefined ? { payload: writeJson(o.result.payload) } : {}),
         });
       // Cancelled or redelivered meanwhile: the attempt is on record, the row is someone else's now.
-      if (!changed) return;
-      const updated = { ...row, status, attempts: attempt } as DeliveryRow;
-      const hooks = outcome === 'delivered' ? this.#delivered : outcome === 'gone' ? this.#gone : outcome === 'failed' ? this.#failed : null;
-      for (const hook of hooks?.get(row.channel) ?? []) await hook(trx, updated, now);
-      if (outcome === 'gone') for (const hook of this.#failed.get(row.channel) ?? []) await hook(trx, updated, now);
-    });
-    if (outcome !== 'delivered') {
-      this.#o.logger.warn(
-        { delivery: row.uuid, channel: row.channel, kind: row.kind, attempt, outcome, status_code: result.statusCode ?? null, error },
-        'delivery attempt did not succeed',
-      );
+      if (!changed) continue;
+      const updated = { ...o.row, status: o.status, attempts: o.attempt } as DeliveryRow;
+      const hooks = o.outcome === 'delivered' ? this.#delivered : o.outcome === 'gone' ? this.#gone : o.outcome === 'failed' ? this.#failed : null;
+      for (const hook of hooks?.get(o.row.channel) ?? []) await hook(trx, updated, now);
+      if (o.outcome === 'gone') for (const hook of this.#failed.get(o.row.channel) ?? []) await hook(trx, updated, now);
     }
   }
 
