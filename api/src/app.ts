@@ -35,12 +35,26 @@ import { templateRoutes } from './features/templates/routes.ts';
 import { templateOperations, templateSchemas } from './features/templates/openapi.ts';
 import { moodRoutes } from './features/mood/routes.ts';
 import { moodOperations, moodSchemas } from './features/mood/openapi.ts';
+import { buildDeliveryServices } from './features/deliveries/setup.ts';
+import type { DeliveryOptions } from './features/deliveries/setup.ts';
+import { deliveryRoutes } from './features/deliveries/routes.ts';
+import { deliveryOperations, deliverySchemas } from './features/deliveries/openapi.ts';
+import { webhookRoutes } from './features/webhooks/routes.ts';
+import { webhookOperations, webhookSchemas } from './features/webhooks/openapi.ts';
+import { emailRoutes } from './features/email/routes.ts';
+import { emailOperations } from './features/email/openapi.ts';
+import { inboundRoutes } from './features/inbound/routes.ts';
+import { inboundOperations } from './features/inbound/openapi.ts';
+import { chatRoutes } from './features/chat/routes.ts';
+import { chatOperations, chatSchemas } from './features/chat/openapi.ts';
 
 export interface AppDependencies {
   db: Db;
   clock: Clock;
   config: Config;
   logger: Logger;
+  /** Seams for the delivery services (tests: a CA for local HTTPS receivers, a resolver, a mailer). */
+  delivery?: DeliveryOptions;
 }
 
 export interface RouteInfo {
@@ -61,6 +75,12 @@ export const operations: Operation[] = [
   ...checkinOperations,
   ...templateOperations,
   ...moodOperations,
+  // Delivery (issue 5).
+  ...deliveryOperations,
+  ...webhookOperations,
+  ...emailOperations,
+  ...inboundOperations,
+  ...chatOperations,
 ];
 const schemas = {
   ...metaSchemas,
@@ -71,6 +91,10 @@ const schemas = {
   ...checkinSchemas,
   ...templateSchemas,
   ...moodSchemas,
+  // Delivery (issue 5).
+  ...deliverySchemas,
+  ...webhookSchemas,
+  ...chatSchemas,
 };
 
 /**
@@ -78,7 +102,12 @@ const schemas = {
  * behind their own ephemeral listener.
  */
 export function createApp(dependencies: AppDependencies): { app: Koa; routes: RouteInfo[]; deps: Deps } {
-  const deps: Deps = { ...dependencies, credentialCache: new CredentialCache(dependencies.config.authCacheSeconds) };
+  const { delivery: deliveryOptions, ...base } = dependencies;
+  const deps: Deps = {
+    ...base,
+    credentialCache: new CredentialCache(dependencies.config.authCacheSeconds),
+    ...buildDeliveryServices(base, deliveryOptions),
+  };
   const middlewares = makeMiddlewares(deps);
   const metrics = createMetrics();
   let openApiDocument: unknown = null;
@@ -98,6 +127,12 @@ export function createApp(dependencies: AppDependencies): { app: Koa; routes: Ro
     checkinResponseRoutes(deps, middlewares),
     templateRoutes(deps, middlewares),
     moodRoutes(deps, middlewares),
+    // Delivery (issue 5).
+    deliveryRoutes(deps, middlewares),
+    webhookRoutes(deps, middlewares),
+    emailRoutes(deps, middlewares),
+    inboundRoutes(deps, middlewares),
+    chatRoutes(deps, middlewares),
   ];
 
   const app = new Koa({ proxy: true });

@@ -16,6 +16,11 @@ import * as checkinParticipantUsers from './0103_checkin_participant_users.ts';
 import * as checkinParticipantTeams from './0104_checkin_participant_teams.ts';
 import * as checkinResponses from './0105_checkin_responses.ts';
 import * as moodEntries from './0106_mood_entries.ts';
+import * as deliveryRouting from './0200_delivery_routing.ts';
+import * as deliveryAttempts from './0201_delivery_attempts.ts';
+import * as webhookSubscriptions from './0202_webhook_subscriptions.ts';
+import * as chatConnections from './0203_chat_connections.ts';
+import * as dailyCaps from './0204_daily_caps.ts';
 
 export interface Migration {
   name: string;
@@ -42,4 +47,9 @@ export const migrations: Migration[] = [
   { name: '0104_checkin_participant_teams', ...checkinParticipantTeams },
   { name: '0105_checkin_responses', ...checkinResponses },
   { name: '0106_mood_entries', ...moodEntries },
+  { name: '0200_delivery_routing', ...deliveryRouting },
+  { name: '0201_delivery_attempts', ...deliveryAttempts },
+  { name: '0202_webhook_subscriptions', ...webhookSubscriptions },
+  { name: '0203_chat_connections', ...chatConnections },
+  { name: '0204_daily_caps', ...dailyCaps },
 ];
