@@ -47,6 +47,8 @@ import { inboundRoutes } from './features/inbound/routes.ts';
 import { inboundOperations } from './features/inbound/openapi.ts';
 import { chatRoutes } from './features/chat/routes.ts';
 import { chatOperations, chatSchemas } from './features/chat/openapi.ts';
+import { agentRoutes } from './features/agents/routes.ts';
+import { agentOperations, agentSchemas, agentTagDescription } from './features/agents/openapi.ts';
 
 export interface AppDependencies {
   db: Db;
@@ -81,6 +83,8 @@ export const operations: Operation[] = [
   ...emailOperations,
   ...inboundOperations,
   ...chatOperations,
+  // Agents (issue 6).
+  ...agentOperations,
 ];
 const schemas = {
   ...metaSchemas,
@@ -95,7 +99,11 @@ const schemas = {
   ...deliverySchemas,
   ...webhookSchemas,
   ...chatSchemas,
+  // Agents (issue 6).
+  ...agentSchemas,
 };
+/** Tag descriptions of the OpenAPI document. */
+const tags = [{ name: 'Agents', description: agentTagDescription }];
 
 /**
  * Builds the Koa application from explicit dependencies. It never listens: server.ts does, and tests put it
@@ -111,7 +119,7 @@ export function createApp(dependencies: AppDependencies): { app: Koa; routes: Ro
   const middlewares = makeMiddlewares(deps);
   const metrics = createMetrics();
   let openApiDocument: unknown = null;
-  const openApi = () => (openApiDocument ??= buildOpenApi(operations, schemas, `${deps.config.publicUrl ?? ''}/`));
+  const openApi = () => (openApiDocument ??= buildOpenApi(operations, schemas, `${deps.config.publicUrl ?? ''}/`, tags));
 
   const routers: Router[] = [
     metaRoutes(deps, middlewares, { metrics, openApi }),
@@ -133,6 +141,8 @@ export function createApp(dependencies: AppDependencies): { app: Koa; routes: Ro
     emailRoutes(deps, middlewares),
     inboundRoutes(deps, middlewares),
     chatRoutes(deps, middlewares),
+    // Agents (issue 6).
+    ...agentRoutes(deps, middlewares),
   ];
 
   const app = new Koa({ proxy: true });

@@ -55,6 +55,8 @@ export interface Config {
   siteDir: string | null;
   llm: { baseUrl: string | null; apiKey: string | null; model: string };
   agentSelfRegistration: boolean;
+  /** Agent e-mail per agent and hour, by plan (AGENT_EMAIL_HOURLY_LIMIT, AGENT_EMAIL_HOURLY_LIMIT_<PLAN>; CONTRACT §5). */
+  agentEmailHourlyLimit: Record<'free' | 'basic' | 'pro' | 'enterprise', number>;
   bootstrapAdminEmail: string;
   bootstrapApiKey: string | null;
   authCacheSeconds: number;
@@ -142,6 +144,12 @@ function encryptionKey(env: Env, name: string): Buffer | null {
   return key;
 }
 
+function agentEmailLimits(env: Env): Config['agentEmailHourlyLimit'] {
+  const base = integer(env, 'AGENT_EMAIL_HOURLY_LIMIT', 50, 1);
+  const plan = (name: string) => integer(env, `AGENT_EMAIL_HOURLY_LIMIT_${name.toUpperCase()}`, base, 1);
+  return { free: plan('free'), basic: plan('basic'), pro: plan('pro'), enterprise: plan('enterprise') };
+}
+
 export const DEFAULT_RETRY_SCHEDULE_MS = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000];
 
 export function loadConfig(env: Env = process.env): Config {
@@ -196,6 +204,7 @@ export function loadConfig(env: Env = process.env): Config {
       model: text(env, 'LLM_MODEL') ?? 'gpt-4o-mini',
     },
     agentSelfRegistration: boolean(env, 'AGENT_SELF_REGISTRATION', false),
+    agentEmailHourlyLimit: agentEmailLimits(env),
     bootstrapAdminEmail,
     bootstrapApiKey,
     authCacheSeconds: integer(env, 'AUTH_CACHE_SECONDS', 60, 0, 60),
