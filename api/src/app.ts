@@ -37,12 +37,28 @@ import { templateRoutes } from './features/templates/routes.ts';
 import { templateOperations, templateSchemas } from './features/templates/openapi.ts';
 import { moodRoutes } from './features/mood/routes.ts';
 import { moodOperations, moodSchemas } from './features/mood/openapi.ts';
+import { buildDeliveryServices } from './features/deliveries/setup.ts';
+import type { DeliveryOptions } from './features/deliveries/setup.ts';
+import { deliveryRoutes } from './features/deliveries/routes.ts';
+import { deliveryOperations, deliverySchemas } from './features/deliveries/openapi.ts';
+import { webhookRoutes } from './features/webhooks/routes.ts';
+import { webhookOperations, webhookSchemas } from './features/webhooks/openapi.ts';
+import { emailRoutes } from './features/email/routes.ts';
+import { emailOperations } from './features/email/openapi.ts';
+import { inboundRoutes } from './features/inbound/routes.ts';
+import { inboundOperations } from './features/inbound/openapi.ts';
+import { chatRoutes } from './features/chat/routes.ts';
+import { chatOperations, chatSchemas } from './features/chat/openapi.ts';
+import { agentRoutes } from './features/agents/routes.ts';
+import { agentOperations, agentSchemas, agentTagDescription } from './features/agents/openapi.ts';
 
 export interface AppDependencies {
   db: Db;
   clock: Clock;
   config: Config;
   logger: Logger;
+  /** Seams for the delivery services (tests: a CA for local HTTPS receivers, a resolver, a mailer). */
+  delivery?: DeliveryOptions;
 }
 
 export interface RouteInfo {
@@ -63,6 +79,14 @@ export const operations: Operation[] = [
   ...checkinOperations,
   ...templateOperations,
   ...moodOperations,
+  // Delivery (issue 5).
+  ...deliveryOperations,
+  ...webhookOperations,
+  ...emailOperations,
+  ...inboundOperations,
+  ...chatOperations,
+  // Agents (issue 6).
+  ...agentOperations,
 ];
 const schemas = {
   ...metaSchemas,
@@ -73,22 +97,32 @@ const schemas = {
   ...checkinSchemas,
   ...templateSchemas,
   ...moodSchemas,
+  // Delivery (issue 5).
+  ...deliverySchemas,
+  ...webhookSchemas,
+  ...chatSchemas,
+  // Agents (issue 6).
+  ...agentSchemas,
 };
+/** Tag descriptions of the OpenAPI document. */
+const tags = [{ name: 'Agents', description: agentTagDescription }];
 
 /**
  * Builds the Koa application from explicit dependencies. It never listens: server.ts does, and tests put it
  * behind their own ephemeral listener.
  */
 export function createApp(dependencies: AppDependencies): { app: Koa; routes: RouteInfo[]; deps: Deps } {
+  const { delivery: deliveryOptions, ...base } = dependencies;
   const deps: Deps = {
-    ...dependencies,
+    ...base,
     credentialCache: new CredentialCache(dependencies.config.authCacheSeconds),
     rateCounters: new RateCounters(dependencies.db, dependencies.logger, dependencies.clock),
+    ...buildDeliveryServices(base, deliveryOptions),
   };
   const middlewares = makeMiddlewares(deps);
   const metrics = createMetrics();
   let openApiDocument: unknown = null;
-  const openApi = () => (openApiDocument ??= buildOpenApi(operations, schemas, `${deps.config.publicUrl ?? ''}/`));
+  const openApi = () => (openApiDocument ??= buildOpenApi(operations, schemas, `${deps.config.publicUrl ?? ''}/`, tags));
 
   const routers: Router[] = [
     metaRoutes(deps, middlewares, { metrics, openApi }),
@@ -104,6 +138,14 @@ export function createApp(dependencies: AppDependencies): { app: Koa; routes: Ro
     checkinResponseRoutes(deps, middlewares),
     templateRoutes(deps, middlewares),
     moodRoutes(deps, middlewares),
+    // Delivery (issue 5).
+    deliveryRoutes(deps, middlewares),
+    webhookRoutes(deps, middlewares),
+    emailRoutes(deps, middlewares),
+    inboundRoutes(deps, middlewares),
+    chatRoutes(deps, middlewares),
+    // Agents (issue 6).
+    ...agentRoutes(deps, middlewares),
   ];
 
   const app = new Koa({ proxy: true });

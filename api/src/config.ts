@@ -55,12 +55,32 @@ export interface Config {
   siteDir: string | null;
   llm: { baseUrl: string | null; apiKey: string | null; model: string };
   agentSelfRegistration: boolean;
+  /** Agent e-mail per agent and hour, by plan (AGENT_EMAIL_HOURLY_LIMIT, AGENT_EMAIL_HOURLY_LIMIT_<PLAN>; CONTRACT §5). */
+  agentEmailHourlyLimit: Record<'free' | 'basic' | 'pro' | 'enterprise', number>;
   bootstrapAdminEmail: string;
   bootstrapApiKey: string | null;
   authCacheSeconds: number;
   hourlyBudgets: Record<RateLimitScope, number>;
   enterpriseMultiplier: number;
   shutdownTimeoutMs: number;
+  /** Outbound delivery (CONTRACT §10): worker pool size, retry schedule, polling, webhook timeout. */
+  delivery: {
+    concurrency: number;
+    /** Delays before each retry, in milliseconds (DELIVERY_RETRY_SCHEDULE, e.g. "5s,5m,30m,2h,5h,10h"). */
+    retryScheduleMs: number[];
+    pollMs: number;
+    timeoutMs: number;
+  };
+  /** AES-256-GCM key for stored secrets (ENCRYPTION_KEY: 64 hex or base64 of 32 bytes); else DATA_DIR/encryption.key. */
+  encryptionKey: Buffer | null;
+  /** Chat platform endpoints; configurable so tests run local stand-ins. */
+  chat: {
+    slackApiUrl: string;
+    discordWebhookBaseUrl: string;
+    googleChatWebhookBaseUrl: string;
+    /** Teams incoming-webhook URLs live on tenant hosts; null accepts any HTTPS URL that passes the address checks. */
+    teamsWebhookBaseUrl: string | null;
+  };
 }
 
 type Env = Record<string, string | undefined>;
@@ -102,6 +122,35 @@ function url(env: Env, name: string, protocols: string[]): string | null {
   }
   return value;
 }
+
+const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+/** "5s,5m,30m,2h" → milliseconds; a bare number is seconds. */
+function durationList(env: Env, name: string, fallback: number[]): number[] {
+  const value = text(env, name);
+  if (value === null) return fallback;
+  return value.split(',').map((part) => {
+    const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(part.trim());
+    if (!match) throw new ConfigError(name, `expected durations like "5s,5m,2h", got "${value}"`);
+    return Math.round(Number(match[1]) * DURATION_UNITS[match[2] ?? 's']);
+  });
+}
+
+function encryptionKey(env: Env, name: string): Buffer | null {
+  const value = text(env, name);
+  if (value === null) return null;
+  const key = /^[0-9a-f]{64}$/i.test(value) ? Buffer.from(value, 'hex') : Buffer.from(value, 'base64');
+  if (key.length !== 32) throw new ConfigError(name, 'expected 32 bytes as 64 hex characters or base64');
+  return key;
+}
+
+function agentEmailLimits(env: Env): Config['agentEmailHourlyLimit'] {
+  const base = integer(env, 'AGENT_EMAIL_HOURLY_LIMIT', 50, 1);
+  const plan = (name: string) => integer(env, `AGENT_EMAIL_HOURLY_LIMIT_${name.toUpperCase()}`, base, 1);
+  return { free: plan('free'), basic: plan('basic'), pro: plan('pro'), enterprise: plan('enterprise') };
+}
+
+export const DEFAULT_RETRY_SCHEDULE_MS = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000];
 
 export function loadConfig(env: Env = process.env): Config {
   const nodeEnv = text(env, 'NODE_ENV');
@@ -155,11 +204,25 @@ export function loadConfig(env: Env = process.env): Config {
       model: text(env, 'LLM_MODEL') ?? 'gpt-4o-mini',
     },
     agentSelfRegistration: boolean(env, 'AGENT_SELF_REGISTRATION', false),
+    agentEmailHourlyLimit: agentEmailLimits(env),
     bootstrapAdminEmail,
     bootstrapApiKey,
     authCacheSeconds: integer(env, 'AUTH_CACHE_SECONDS', 60, 0, 60),
     hourlyBudgets,
     enterpriseMultiplier: integer(env, 'RATE_LIMIT_ENTERPRISE_MULTIPLIER', 5, 1),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0),
+    delivery: {
+      concurrency: integer(env, 'DELIVERY_CONCURRENCY', 16, 1, 1024),
+      retryScheduleMs: durationList(env, 'DELIVERY_RETRY_SCHEDULE', DEFAULT_RETRY_SCHEDULE_MS),
+      pollMs: integer(env, 'DELIVERY_POLL_MS', 1000, 10, 3_600_000),
+      timeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 15_000, 100, 600_000),
+    },
+    encryptionKey: encryptionKey(env, 'ENCRYPTION_KEY'),
+    chat: {
+      slackApiUrl: (url(env, 'SLACK_API_URL', ['https:', 'http:']) ?? 'https://slack.com/api').replace(/\/+$/, ''),
+      discordWebhookBaseUrl: url(env, 'DISCORD_WEBHOOK_BASE_URL', ['https:']) ?? 'https://discord.com/api/webhooks/',
+      googleChatWebhookBaseUrl: url(env, 'GOOGLE_CHAT_WEBHOOK_BASE_URL', ['https:']) ?? 'https://chat.googleapis.com/v1/spaces/',
+      teamsWebhookBaseUrl: url(env, 'TEAMS_WEBHOOK_BASE_URL', ['https:']),
+    },
   };
 }

@@ -4,9 +4,15 @@ import type { Clock } from './lib/clock.ts';
 import type { Logger } from './logger.ts';
 import type { CredentialCache } from './features/auth/cache.ts';
 import type { RateCounters } from './http/rate-counters.ts';
+import type { DeliveryServices } from './features/deliveries/setup.ts';
 
-/** Everything a route factory may use. Built once by createApp; tests build it with their own clock and db. */
-export interface Deps {
+/**
+ * Everything a route factory may use. Built once by createApp; tests build it with their own clock and db.
+ * From DeliveryServices: `secretBox` (AES-256-GCM for stored secrets), `mailer` (null without SMTP_URL),
+ * `delivery` (the worker pool: kick(), runDue(), onDelivered()/onGone() hooks), `inboundRoutes` (register
+ * inbound e-mail handlers), `outbound` (the SSRF-checking HTTP client).
+ */
+export interface Deps extends DeliveryServices {
   db: Db;
   clock: Clock;
   config: Config;

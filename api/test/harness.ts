@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../src/app.ts';
+import type { AppDependencies } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import type { Config } from '../src/config.ts';
 import { createDb } from '../src/db/connection.ts';
@@ -38,7 +39,11 @@ export interface RequestOptions {
  * A real app on a real SQLite file behind a real listener on 127.0.0.1, with a clock the test controls and
  * the log lines captured (so tests can check that no secret is ever logged).
  */
-export async function startTestApp(overrides: Partial<Config> = {}, env: Record<string, string> = {}) {
+export async function startTestApp(
+  overrides: Partial<Config> = {},
+  env: Record<string, string> = {},
+  delivery: AppDependencies['delivery'] = {},
+) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rollcall-test-'));
   const config: Config = { ...loadConfig({ NODE_ENV: 'test', DATA_DIR: dir, ...env }), logLevel: 'info', ...overrides };
   const db = createDb(config.databaseUrl);
@@ -46,7 +51,7 @@ export async function startTestApp(overrides: Partial<Config> = {}, env: Record<
   const clock = new ManualClock('2026-03-10T15:00:00.000Z');
   const logs: string[] = [];
   const logger = createLogger('info', { write: (line: string) => void logs.push(line) });
-  const { app, routes, deps } = createApp({ db, clock, config, logger });
+  const { app, routes, deps } = createApp({ db, clock, config, logger, delivery });
   const server = http.createServer(app.callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -98,6 +103,10 @@ export async function startTestApp(overrides: Partial<Config> = {}, env: Record<
   async function close(): Promise<void> {
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
+    deps.delivery.stop();
+    await deps.delivery.idle();
+    await deps.outbound.http.close();
+    deps.mailer?.close();
     await deps.rateCounters.close();
     await db.destroy();
     fs.rmSync(dir, { recursive: true, force: true });

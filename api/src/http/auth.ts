@@ -81,7 +81,10 @@ export function makeAuthenticate(deps: Deps) {
         );
       }
       if (actor.credential.kind === 'api_key') {
-        const refusal = planRefusal(actor);
+        // A self-registered agent's key (a free-plan organization it owns until claimed, CONTRACT §6) may call
+        // the endpoints the free plan allows; no other API key works on the free plan.
+        const selfRegisteredAgent = options.freePlanBearer === true && actor.credential.keyKind === 'agent' && actor.organization.plan === 'free';
+        const refusal = selfRegisteredAgent && bool(actor.user.is_active) ? null : planRefusal(actor);
         if (refusal) throw new ApiError(refusalStatus, refusal.code, refusal.detail);
       } else if (actor.organization.plan === 'free' && !options.freePlanBearer) {
         throw forbidden('plan_upgrade_required', 'This endpoint is not available on the free plan.');

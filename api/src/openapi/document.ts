@@ -19,7 +19,12 @@ function response(schema: string | JsonSchema | null, description: string) {
   return { description, content: { 'application/json': { schema: content } } };
 }
 
-export function buildOpenApi(operations: Operation[], extraSchemas: Record<string, JsonSchema>, serverUrl: string) {
+export function buildOpenApi(
+  operations: Operation[],
+  extraSchemas: Record<string, JsonSchema>,
+  serverUrl: string,
+  tags: { name: string; description: string }[] = [],
+) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const op of operations) {
     const path = toOpenApiPath(op.path);
@@ -63,6 +68,7 @@ export function buildOpenApi(operations: Operation[], extraSchemas: Record<strin
         'Lists answer `{count, next, previous, results}` (page/page_size or limit/offset; default 50, max 100).',
     },
     servers: [{ url: serverUrl }],
+    ...(tags.length ? { tags } : {}),
     components: {
       securitySchemes: {
         ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-KEY' },

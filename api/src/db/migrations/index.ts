@@ -16,6 +16,17 @@ import * as checkinParticipantUsers from './0103_checkin_participant_users.ts';
 import * as checkinParticipantTeams from './0104_checkin_participant_teams.ts';
 import * as checkinResponses from './0105_checkin_responses.ts';
 import * as moodEntries from './0106_mood_entries.ts';
+import * as deliveryRouting from './0200_delivery_routing.ts';
+import * as deliveryAttempts from './0201_delivery_attempts.ts';
+import * as webhookSubscriptions from './0202_webhook_subscriptions.ts';
+import * as chatConnections from './0203_chat_connections.ts';
+import * as dailyCaps from './0204_daily_caps.ts';
+import * as agents from './0300_agents.ts';
+import * as agentReports from './0301_agent_reports.ts';
+import * as agentHealthChecks from './0302_agent_health_checks.ts';
+import * as agentMessages from './0303_agent_messages.ts';
+import * as agentEmails from './0304_agent_emails.ts';
+import * as agentRegistrationChallenges from './0305_agent_registration_challenges.ts';
 
 export interface Migration {
   name: string;
@@ -42,4 +53,15 @@ export const migrations: Migration[] = [
   { name: '0104_checkin_participant_teams', ...checkinParticipantTeams },
   { name: '0105_checkin_responses', ...checkinResponses },
   { name: '0106_mood_entries', ...moodEntries },
+  { name: '0200_delivery_routing', ...deliveryRouting },
+  { name: '0201_delivery_attempts', ...deliveryAttempts },
+  { name: '0202_webhook_subscriptions', ...webhookSubscriptions },
+  { name: '0203_chat_connections', ...chatConnections },
+  { name: '0204_daily_caps', ...dailyCaps },
+  { name: '0300_agents', ...agents },
+  { name: '0301_agent_reports', ...agentReports },
+  { name: '0302_agent_health_checks', ...agentHealthChecks },
+  { name: '0303_agent_messages', ...agentMessages },
+  { name: '0304_agent_emails', ...agentEmails },
+  { name: '0305_agent_registration_challenges', ...agentRegistrationChallenges },
 ];

@@ -1,5 +1,6 @@
 import { yup } from '../../http/validation.ts';
 import { isValidTimeZone } from '../../lib/time.ts';
+import { platformConnectionSchema } from '../chat/schema.ts';
 
 export const timezoneField = () =>
   yup.string().test('timezone', 'Must be an IANA time zone, for example Europe/Madrid.', (value) => value === undefined || isValidTimeZone(value));
@@ -8,5 +9,7 @@ export const updateOrganizationSchema = yup.object({
   name: yup.string().trim().min(1).max(200),
   timezone: timezoneField(),
   image: yup.string().url().max(2048).nullable(),
+  /** Chat platform connection (CONTRACT §10): `{kind, bot_token | webhook_url, channel_name?}`, null disconnects. */
+  platform: platformConnectionSchema,
 });
 export type UpdateOrganizationInput = yup.InferType<typeof updateOrganizationSchema>;

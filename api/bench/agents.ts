@@ -1,0 +1,157 @@
+/**
+ * Agents benchmark (issue 6): 50 agents, each with its own key, post reports (co-authored, so every report is
+ * merged into a person's stand-up) and health checks concurrently for BENCH_AGENT_SECONDS (default 30 s);
+ * prints req/s and p99 for both endpoints and the ratio of their combined throughput to the GET /v1/me/ baseline
+ * measured in the same run with the same 50 clients (BENCH_BASELINE_SECONDS, default 10 s).
+ *
+ * The server runs in this process; the load runs in a worker thread (its own event loop), closed-loop: each of
+ * the 50 clients sends its next request when the previous answer arrived. Self-contained: its own app on an
+ * ephemeral port with a temporary DATA_DIR. `node api/bench/agents.ts`, or `benchAgents()` from the runner.
+ */
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { pathToFileURL } from 'node:url';
+import type { AddressInfo } from 'node:net';
+import { createApp } from '../src/app.ts';
+import { loadConfig, RATE_LIMIT_SCOPES } from '../src/config.ts';
+import type { RateLimitScope } from '../src/config.ts';
+import { createDb } from '../src/db/connection.ts';
+import { migrateLatest } from '../src/db/migrate.ts';
+import { systemClock } from '../src/lib/clock.ts';
+import { createLogger } from '../src/logger.ts';
+import { createOrganization } from '../src/features/organization/service.ts';
+import { createUser } from '../src/features/users/repository.ts';
+import { issueKey } from '../src/features/api-keys/service.ts';
+import { lookupCredential } from '../src/features/auth/credentials.ts';
+import { createCheckin } from '../src/features/checkins/service.ts';
+
+export interface EndpointResult {
+  name: string;
+  requests: number;
+  reqPerSec: number;
+  p50Ms: number;
+  p99Ms: number;
+}
+
+export interface AgentBenchResult {
+  agents: number;
+  seconds: number;
+  baseline: EndpointResult;
+  /** Closed loop (throughput): 50 clients, each sending the next request when the last answered. */
+  report: EndpointResult;
+  health: EndpointResult;
+  /** Open loop (latency): each agent sends a request every intervalMs, alternating report and health check. */
+  paced: { intervalMs: number; offeredReqPerSec: number; report: EndpointResult; health: EndpointResult };
+  /** (report + health req/s) ÷ baseline req/s, closed loop, same clients, same run. */
+  ratio: number;
+  non2xx: number;
+  /** Report p99 from the paced run (a latency target is only meaningful below saturation). */
+  targets: { reportP99Under50ms: boolean; ratioAtLeast0_3: boolean };
+}
+
+const AGENTS = 50;
+const percentile = (sorted: number[], q: number): number => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))] ?? 0;
+const round1 = (x: number) => Math.round(x * 10) / 10;
+
+function summarize(name: string, values: number[], seconds: number): EndpointResult {
+  const sorted = [...values].sort((a, b) => a - b);
+  return { name, requests: sorted.length, reqPerSec: round1(sorted.length / seconds), p50Ms: round1(percentile(sorted, 0.5)), p99Ms: round1(percentile(sorted, 0.99)) };
+}
+
+function runLoad(data: Record<string, unknown>): Promise<{ latencies: Record<string, number[]>; non2xx: number; elapsedSeconds: number }> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL('./agents-load-worker.ts', import.meta.url), { workerData: data });
+    worker.once('message', (m) => {
+      resolve(m);
+      void worker.terminate();
+    });
+    worker.once('error', reject);
+  });
+}
+
+export async function benchAgents(options: { seconds?: number; baselineSeconds?: number; print?: boolean } = {}): Promise<AgentBenchResult> {
+  const seconds = options.seconds ?? Number(process.env.BENCH_AGENT_SECONDS ?? 30);
+  const baselineSeconds = options.baselineSeconds ?? Number(process.env.BENCH_BASELINE_SECONDS ?? 10);
+  const log = options.print === false ? () => {} : (line: string) => console.log(line);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rollcall-bench-agents-'));
+  const base = loadConfig({ NODE_ENV: 'production', DATA_DIR: dir, REQUIRE_HTTPS: 'false', LOG_LEVEL: 'silent' });
+  const hourlyBudgets = Object.fromEntries(RATE_LIMIT_SCOPES.map((s) => [s, 10_000_000])) as Record<RateLimitScope, number>;
+  const config = { ...base, hourlyBudgets };
+  const db = createDb(config.databaseUrl);
+  await migrateLatest(db);
+  const { app, deps } = createApp({ db, clock: systemClock, config, logger: createLogger('silent') });
+  const server = http.createServer({ keepAliveTimeout: 60_000 }, app.callback());
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  try {
+    // 50 agents, each with its own agent key and a co-author who takes part in an every-day stand-up.
+    const now = new Date();
+    const org = await createOrganization(db, { name: 'Bench', plan: 'enterprise' }, now);
+    const admin = await createUser(db, { organizationUuid: org.uuid, email: 'admin@bench.test', firstName: 'Ada', lastName: 'Admin', role: 'admin' }, now);
+    const adminKey = (await issueKey(db, { organizationUuid: org.uuid, ownerUuid: admin.uuid, kind: 'personal', name: 'bench' }, now)).secret;
+    const clients: { key: string; agentName: string; coAuthor: string }[] = [];
+    const people: string[] = [];
+    for (let i = 0; i < AGENTS; i++) {
+      const person = await createUser(db, { organizationUuid: org.uuid, email: `person${i}@bench.test`, firstName: `Person${i}`, lastName: 'Bench' }, now);
+      people.push(person.uuid);
+      const key = (await issueKey(db, { organizationUuid: org.uuid, ownerUuid: admin.uuid, kind: 'agent', name: `agent ${i}` }, now)).secret;
+      clients.push({ key, agentName: `bench-agent-${i}`, coAuthor: i % 2 === 0 ? person.email : person.uuid });
+    }
+    const resolution = await lookupCredential(db, { kind: 'api_key', secret: adminKey }, now);
+    if (!resolution.ok) throw new Error('bench admin key did not resolve');
+    await db.transaction((trx) =>
+      createCheckin(trx, resolution.actor, { name: 'Stand-up', schedule: { days: [0, 1, 2, 3, 4, 5, 6], time: '09:00', timezone: 'UTC' }, participants: { user_uuids: people } }, now),
+    );
+
+    // Warm-up (credential cache, connections, JIT), then the baseline and the measurement with the same clients.
+    await runLoad({ url, seconds: 2, mode: 'agents', clients });
+    const baselineRun = await runLoad({ url, seconds: baselineSeconds, mode: 'baseline', clients });
+    const agentRun = await runLoad({ url, seconds, mode: 'agents', clients });
+    const intervalMs = Number(process.env.BENCH_AGENT_INTERVAL_MS ?? 250);
+    const pacedRun = await runLoad({ url, seconds, mode: 'paced', clients, intervalMs });
+
+    const baseline = summarize('GET /v1/me/ (baseline)', baselineRun.latencies.me ?? [], baselineRun.elapsedSeconds);
+    const report = summarize('POST /v1/agent-reports/', agentRun.latencies.report ?? [], agentRun.elapsedSeconds);
+    const health = summarize('POST /v1/agent-health/', agentRun.latencies.health ?? [], agentRun.elapsedSeconds);
+    const paced = {
+      intervalMs,
+      offeredReqPerSec: round1((AGENTS * 1000) / intervalMs),
+      report: summarize('POST /v1/agent-reports/', pacedRun.latencies.report ?? [], pacedRun.elapsedSeconds),
+      health: summarize('POST /v1/agent-health/', pacedRun.latencies.health ?? [], pacedRun.elapsedSeconds),
+    };
+    const ratio = Math.round(((report.reqPerSec + health.reqPerSec) / baseline.reqPerSec) * 100) / 100;
+    const result: AgentBenchResult = {
+      agents: AGENTS,
+      seconds,
+      baseline,
+      report,
+      health,
+      paced,
+      ratio,
+      non2xx: baselineRun.non2xx + agentRun.non2xx + pacedRun.non2xx,
+      targets: { reportP99Under50ms: paced.report.p99Ms < 50, ratioAtLeast0_3: ratio >= 0.3 },
+    };
+    log(`Agents benchmark: ${AGENTS} agents, closed loop from a worker thread, ${seconds} s (baseline ${baselineSeconds} s), SQLite in ${dir}`);
+    log('  closed loop (throughput), 50 clients:');
+    for (const m of [baseline, report, health]) log(`  ${m.name.padEnd(28)} ${String(m.requests).padStart(7)} req  ${String(m.reqPerSec).padStart(8)} req/s  p50 ${m.p50Ms} ms  p99 ${m.p99Ms} ms`);
+    log(`  open loop (latency), each agent every ${intervalMs} ms, ${paced.offeredReqPerSec} req/s offered:`);
+    for (const m of [paced.report, paced.health]) log(`  ${m.name.padEnd(28)} ${String(m.requests).padStart(7)} req  ${String(m.reqPerSec).padStart(8)} req/s  p50 ${m.p50Ms} ms  p99 ${m.p99Ms} ms`);
+    log(`  ratio (reports + health) / baseline: ${ratio}   non-2xx: ${result.non2xx}`);
+    log(`  targets: report p99 < 50 ms ${result.targets.reportP99Under50ms ? 'met' : 'MISSED'}; ratio ≥ 0.3 ${result.targets.ratioAtLeast0_3 ? 'met' : 'MISSED'}`);
+    return result;
+  } finally {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    deps.delivery.stop();
+    await deps.outbound.http.close();
+    await db.destroy();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
+  await benchAgents({ print: true });
+}

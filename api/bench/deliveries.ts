@@ -1,0 +1,156 @@
+import fs from 'node:fs';
+import { Worker } from 'node:worker_threads';
+import os from 'node:os';
+import path from 'node:path';
+import { createApp } from '../src/app.ts';
+import { loadConfig } from '../src/config.ts';
+import { createDb } from '../src/db/connection.ts';
+import { migrateLatest } from '../src/db/migrate.ts';
+import { systemClock } from '../src/lib/clock.ts';
+import { createLogger } from '../src/logger.ts';
+import { createOrganization } from '../src/features/organization/service.ts';
+import { recordEvent } from '../src/features/outbox/enqueue.ts';
+import { uuidv7 } from '../src/lib/ids.ts';
+
+const here = path.dirname(new URL(import.meta.url).pathname);
+const CERT = fs.readFileSync(path.join(here, '..', 'test', 'fixtures', 'localhost-cert.pem'));
+
+export interface DeliveriesBenchResult {
+  deliveries: number;
+  offeredPerSecond: number;
+  deliveriesPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  maxMs: number;
+  peakRssMiB: number;
+  peakHeapMiB: number;
+  signatureChecks: number;
+}
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+
+/**
+ * 10,000 organization events → webhook deliveries → a local HTTPS receiver. Events are committed in small
+ * transactions at `offeredPerSecond`; latency is commit → receipt at the receiver (through the event
+ * dispatcher, the outbox and the worker pool). Returns the numbers; prints them when `print` is set.
+ */
+export async function benchDeliveries(options: { count?: number; offeredPerSecond?: number; concurrency?: number; print?: boolean } = {}): Promise<DeliveriesBenchResult> {
+  const count = options.count ?? 10_000;
+  const offered = options.offeredPerSecond ?? 1_000;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rollcall-bench-'));
+  const config = {
+    ...loadConfig({ NODE_ENV: 'production', DATA_DIR: dir, ALLOW_PRIVATE_WEBHOOKS: 'true', DELIVERY_CONCURRENCY: String(options.concurrency ?? 64), DELIVERY_POLL_MS: '200' }),
+    logLevel: 'silent',
+  };
+  const db = createDb(config.databaseUrl);
+  await migrateLatest(db);
+  const { deps } = createApp({ db, clock: systemClock, config, logger: createLogger('silent'), delivery: { ca: CERT } });
+
+  const commitAt = new Map<number, number>();
+  const latencies: number[] = [];
+  let firstCommit = 0;
+  let lastReceipt = 0;
+  let signatureChecks = 0;
+  let done: () => void = () => {};
+  const finished = new Promise<void>((resolve) => (done = resolve));
+  const secret = `whsec_${Buffer.alloc(24, 7).toString('base64')}`;
+  const receiver = new Worker(new URL('./receiver-worker.ts', import.meta.url), { workerData: { secret } });
+  const port = await new Promise<number>((resolve) => {
+    receiver.on('message', (m: { port?: number; receipts?: [number, number][]; verified?: number }) => {
+      if (m.port) resolve(m.port);
+      for (const [seq, at] of m.receipts ?? []) {
+        latencies.push(at - commitAt.get(seq)!);
+        lastReceipt = Math.max(lastReceipt, at);
+      }
+      signatureChecks = m.verified ?? signatureChecks;
+      if (latencies.length === count) done();
+    });
+  });
+  const clock = () => performance.timeOrigin + performance.now();
+
+  const now = new Date();
+  const org = await createOrganization(db, { name: 'Bench', plan: 'enterprise' }, now);
+  await db('webhook_subscriptions').insert({
+    uuid: uuidv7(),
+    organization_uuid: org.uuid,
+    created_by_uuid: null,
+    hook_url: `https://127.0.0.1:${port}/hook`,
+    name: 'bench',
+    subscriptions: JSON.stringify(['kudos.posted']),
+    subscribed_objects: '[]',
+    secret_encrypted: deps.secretBox.encrypt(secret),
+    secret_generated: true,
+    bearer_encrypted: null,
+    disabled_at: null,
+    disabled_reason: null,
+    created_at: now.toISOString(),
+    updated_at: now.toISOString(),
+  });
+
+  let peakRss = 0;
+  let peakHeap = 0;
+  const sampler = setInterval(() => {
+    const m = process.memoryUsage();
+    peakRss = Math.max(peakRss, m.rss);
+    peakHeap = Math.max(peakHeap, m.heapUsed);
+  }, 50);
+
+  deps.delivery.start();
+  // Open-loop load: every ~10 ms, commit (in one transaction) the events due by now at the offered rate.
+  firstCommit = clock();
+  let seq = 0;
+  while (seq < count) {
+    const due = Math.min(count, Math.floor(((clock() - firstCommit) / 1000) * offered) + 1);
+    const batch: number[] = [];
+    if (due > seq) {
+      await db.transaction(async (trx) => {
+        for (; seq < due; seq++) {
+          await recordEvent(trx, { organizationUuid: org.uuid, event: 'kudos.posted', payload: { seq, content: 'Thanks!' } }, new Date());
+          batch.push(seq);
+        }
+      });
+      const committed = clock();
+      for (const s of batch) commitAt.set(s, committed);
+      deps.delivery.kick();
+    }
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  await finished;
+  clearInterval(sampler);
+  deps.delivery.stop();
+  await deps.delivery.idle();
+  await deps.outbound.http.close();
+  receiver.postMessage('close');
+  const delivered = await db('deliveries').where({ status: 'delivered' }).count({ n: '*' });
+  await db.destroy();
+  fs.rmSync(dir, { recursive: true, force: true });
+
+  const sorted = [...latencies].sort((a, b) => a - b);
+  const result: DeliveriesBenchResult = {
+    deliveries: Number(delivered[0].n),
+    offeredPerSecond: offered,
+    deliveriesPerSecond: Math.round(count / ((lastReceipt - firstCommit) / 1000)),
+    p50Ms: Math.round(percentile(sorted, 50) * 10) / 10,
+    p99Ms: Math.round(percentile(sorted, 99) * 10) / 10,
+    maxMs: Math.round(sorted[sorted.length - 1] * 10) / 10,
+    peakRssMiB: Math.round(peakRss / 1024 / 1024),
+    peakHeapMiB: Math.round(peakHeap / 1024 / 1024),
+    signatureChecks,
+  };
+  if (options.print) {
+    process.stdout.write(
+      `webhook deliveries: ${count} to a local HTTPS receiver, offered ${offered}/s, concurrency ${options.concurrency ?? 64}\n` +
+        `  throughput       ${result.deliveriesPerSecond} deliveries/s (${result.deliveries} marked delivered)\n` +
+        `  commit→receipt   p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms, max ${result.maxMs} ms\n` +
+        `  memory           peak RSS ${result.peakRssMiB} MiB, peak heap ${result.peakHeapMiB} MiB\n` +
+        `  signatures       ${result.signatureChecks} verified with standardwebhooks\n`,
+    );
+  }
+  return result;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const offered = Number(process.env.BENCH_OFFERED ?? 1000);
+  const burst = process.argv.includes('--burst');
+  await benchDeliveries({ print: true, offeredPerSecond: burst ? 1_000_000 : offered });
+}

@@ -1,0 +1,95 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Webhook } from 'standardwebhooks';
+import { startTestApp } from '../../../test/harness.ts';
+import type { TestApp } from '../../../test/harness.ts';
+import { TEST_CA, startHttpsReceiver } from '../../../test/receivers.ts';
+import type { HttpsReceiver } from '../../../test/receivers.ts';
+
+describe('Agent webhook push (spec "Events / Agent webhook", CONTRACT §6, §10) through the delivery outbox', () => {
+  let t: TestApp;
+  let acme: Awaited<ReturnType<TestApp['seedOrganization']>>;
+  let rx: HttpsReceiver;
+  beforeEach(async () => {
+    t = await startTestApp({ allowPrivateWebhooks: true, inboundEmailSecret: 'inbound-secret-1234', inboundEmailDomain: 'inbox.rollcall.test' }, {}, { ca: TEST_CA });
+    t.clock.set(new Date()); // Standard Webhooks verification checks the timestamp against the wall clock
+    acme = await t.seedOrganization();
+    rx = await startHttpsReceiver(() => ({ status: 200 }));
+  });
+  afterEach(async () => {
+    await t.close();
+    await rx.close();
+  });
+
+  it('pushes every new message with X-Webhook-Secret; pending until the 2xx, then delivered', async () => {
+    const reg = await t.request('POST', '/v1/agent-webhook/', { key: acme.adminKey, body: { agent_name: 'builder', webhook_url: `${rx.url}/hook`, webhook_secret: 'whsec-agent-123' } });
+    expect(reg.status).toBe(201);
+    expect(reg.body).toEqual({ agent_name: 'builder', webhook_url: `${rx.url}/hook` });
+    const sent = await t.request('POST', '/v1/agent-messages/', { key: acme.adminKey, body: { agent_name: 'builder', content: 'Rebase please' } });
+    // Not yet pushed: still listed as undelivered and carried by a health read.
+    expect((await t.request('GET', '/v1/agent-messages/?agent_name=builder&delivered=false', { key: acme.adminKey })).body.map((m: { id: string }) => m.id)).toEqual([sent.body.id]);
+    expect((await t.request('GET', '/v1/agent-health/?agent_name=builder', { key: acme.adminKey })).body.pending_messages).toHaveLength(1);
+
+    await t.deps.delivery.runDue();
+    expect(rx.received).toHaveLength(1);
+    const [push] = rx.received;
+    expect(push.method).toBe('POST');
+    expect(push.url).toBe('/hook');
+    expect(push.headers['x-webhook-secret']).toBe('whsec-agent-123');
+    expect(push.json).toEqual({ event: 'agent.message', message: sent.body });
+    expect(new Webhook(new Uint8Array(Buffer.from('whsec-agent-123')), { format: 'raw' }).verify(push.body, push.headers)).toEqual(push.json);
+    expect((await t.request('GET', '/v1/agent-messages/?agent_name=builder&delivered=false', { key: acme.adminKey })).body).toEqual([]);
+    expect((await t.request('POST', '/v1/agent-health/', { key: acme.adminKey, body: { agent_name: 'builder', ok: true } })).body.pending_messages).toEqual([]);
+    expect(JSON.stringify(await t.db('agents'))).not.toContain('whsec-agent-123');
+    expect(JSON.stringify(await t.db('deliveries'))).not.toContain('whsec-agent-123');
+    expect(t.logs.join('\n')).not.toContain('whsec-agent-123');
+  });
+
+  it('an e-mail reply is pushed too; a failing webhook leaves the message to the health check, which cancels the push', async () => {
+    await t.request('POST', '/v1/agent-webhook/', { key: acme.adminKey, body: { agent_name: 'builder', webhook_url: `${rx.url}/hook`, webhook_secret: 's3cret' } });
+    const raw = ['From: Bob <bob@example.com>', 'To: builder.acme@inbox.rollcall.test', 'Subject: Re: hi', 'Message-ID: <m1@example.com>', '', 'Looks good.', ''].join('\r\n');
+    await t.request('POST', '/v1/inbound-email/', { raw, headers: { 'content-type': 'message/rfc822', authorization: 'Bearer inbound-secret-1234' } });
+    await t.deps.delivery.runDue();
+    expect(rx.received.map((r) => [r.json.message.message_type, r.json.message.metadata.from, r.headers['x-webhook-secret']])).toEqual([['email', 'bob@example.com', 's3cret']]);
+
+    rx.setResponder(() => ({ status: 500 }));
+    const failing = await t.request('POST', '/v1/agent-messages/', { key: acme.adminKey, body: { agent_name: 'builder', content: 'Are you there?' } });
+    await t.deps.delivery.runDue();
+    expect(rx.received).toHaveLength(2);
+    const health = await t.request('POST', '/v1/agent-health/', { key: acme.adminKey, body: { agent_name: 'builder', ok: true } });
+    expect(health.body.pending_messages.map((m: { id: string }) => m.id)).toEqual([failing.body.id]);
+    const row = await t.db('deliveries').where({ channel: 'agent_webhook', subject_uuid: failing.body.id }).first();
+    expect(row.status).toBe('cancelled');
+  });
+
+  it('unregisters with a JSON body on DELETE; https only, and private addresses refused unless allowed', async () => {
+    await t.request('POST', '/v1/agent-webhook/', { key: acme.adminKey, body: { agent_name: 'builder', webhook_url: `${rx.url}/hook`, webhook_secret: 's3cret' } });
+    const del = await t.request('DELETE', '/v1/agent-webhook/', { key: acme.adminKey, body: { agent_name: 'builder' } });
+    expect(del.status).toBe(200);
+    expect(del.body).toEqual({ detail: 'Webhook unregistered for agent "builder".' });
+    await t.request('POST', '/v1/agent-messages/', { key: acme.adminKey, body: { agent_name: 'builder', content: 'not pushed' } });
+    await t.deps.delivery.runDue();
+    expect(rx.received).toHaveLength(0);
+    expect((await t.request('DELETE', '/v1/agent-webhook/', { key: acme.adminKey, body: { agent_name: 'ghost' } })).status).toBe(404);
+
+    const http = await t.request('POST', '/v1/agent-webhook/', { key: acme.adminKey, body: { agent_name: 'builder', webhook_url: 'http://example.com/hook', webhook_secret: 'x' } });
+    expect(http.body).toEqual({ webhook_url: ['Must be an HTTPS URL.'] });
+    const strict = await startTestApp();
+    try {
+      const org = await strict.seedOrganization();
+      const local = await strict.request('POST', '/v1/agent-webhook/', { key: org.adminKey, body: { agent_name: 'b', webhook_url: `${rx.url}/hook`, webhook_secret: 'x' } });
+      expect(local.status).toBe(400);
+      expect(local.body).toEqual({ webhook_url: ['Must not point to a private, loopback or link-local address.'] });
+    } finally {
+      await strict.close();
+    }
+  });
+
+  it('a 410 from the webhook removes it', async () => {
+    rx.setResponder(() => ({ status: 410 }));
+    await t.request('POST', '/v1/agent-webhook/', { key: acme.adminKey, body: { agent_name: 'builder', webhook_url: `${rx.url}/hook`, webhook_secret: 's3cret' } });
+    await t.request('POST', '/v1/agent-messages/', { key: acme.adminKey, body: { agent_name: 'builder', content: 'one' } });
+    await t.deps.delivery.runDue();
+    expect((await t.db('agents').first()).webhook_url).toBeNull();
+    expect((await t.request('GET', '/v1/agent/health/', { key: acme.adminKey })).body.results[0]).toMatchObject({ agent_name: 'builder', webhook_registered: false, pending_count: 1 });
+  });
+});

@@ -1,0 +1,34 @@
+import Router from '@koa/router';
+import type { Deps } from '../../deps.ts';
+import type { Middlewares } from '../../http/middlewares.ts';
+import { actorOf } from '../../http/auth.ts';
+import { ValidationFailed } from '../../http/errors.ts';
+import { validateBody } from '../../http/validation.ts';
+import { pageEnvelope, pageRequest } from '../../http/pagination.ts';
+import { listAgentHealth, readHealth, recordHealth } from './health-service.ts';
+import { healthSchema } from './schema.ts';
+import type { HealthInput } from './schema.ts';
+import { queryText } from './query.ts';
+
+/** Agent health (CONTRACT §6, §12). Only GET /v1/agent/health/ is on the free-plan CLI Bearer allow-list. */
+export function agentHealthRoutes(deps: Deps, { authenticate, rateLimit }: Middlewares): Router {
+  const router = new Router();
+
+  router.post('/v1/agent-health/', authenticate(), rateLimit('agent'), validateBody(healthSchema), async (ctx) => {
+    ctx.body = await recordHealth(deps.db, actorOf(ctx), ctx.state.body as HealthInput, deps.clock.now());
+  });
+
+  router.get('/v1/agent-health/', authenticate(), rateLimit('agent'), async (ctx) => {
+    const agentName = queryText(ctx, 'agent_name');
+    if (agentName === null || agentName === '') throw new ValidationFailed({ agent_name: ['This query parameter is required.'] });
+    ctx.body = await readHealth(deps.db, actorOf(ctx), agentName, deps.clock.now());
+  });
+
+  router.get('/v1/agent/health/', authenticate({ freePlanBearer: true }), rateLimit('agent'), async (ctx) => {
+    const page = pageRequest(ctx);
+    const { count, rows } = await listAgentHealth(deps.db, actorOf(ctx), page, deps.clock.now());
+    ctx.body = pageEnvelope(ctx, page, count, rows, deps.config.publicUrl);
+  });
+
+  return router;
+}

@@ -1,0 +1,180 @@
+import type { Db, Executor, Trx } from '../../db/connection.ts';
+import { uuidv7 } from '../../lib/ids.ts';
+import { writeJson } from '../../lib/json.ts';
+import type { SecretBox } from '../deliveries/secret-box.ts';
+import { enqueueAgentWebhook } from '../deliveries/enqueue.ts';
+import type { AgentRow } from './identity.ts';
+import { ensureAgent } from './identity.ts';
+import type { Actor } from '../auth/credentials.ts';
+import type { MessageInput } from './schema.ts';
+import { presentMessage } from './presenter.ts';
+import type { AgentMessage, MessageRow } from './presenter.ts';
+
+export const MESSAGE_TYPES = ['text', 'command', 'system', 'email'] as const;
+export const SENDER_TYPES = ['human', 'agent', 'system'] as const;
+
+export interface NewMessage {
+  senderType: (typeof SENDER_TYPES)[number];
+  senderName: string;
+  senderUserUuid?: string | null;
+  messageType: (typeof MESSAGE_TYPES)[number];
+  content: string;
+  metadata?: Record<string, unknown> | null;
+  emailMessageId?: string | null;
+  expiresAt?: string | null;
+}
+
+/** Messages not yet delivered and not expired, oldest first. */
+export function undeliveredQuery(db: Executor, agentUuid: string, now: Date) {
+  return db('agent_messages')
+    .where({ agent_uuid: agentUuid, delivered: false })
+    .andWhere((q) => q.whereNull('expires_at').orWhere('expires_at', '>', now.toISOString()))
+    .orderBy('created_at')
+    .orderBy('uuid');
+}
+
+/**
+ * Writes a message for `agent`; when the agent has a webhook, the push goes into the delivery outbox in the same
+ * transaction (CONTRACT §6, §10). The caller kicks the delivery workers after committing.
+ */
+export async function createMessage(trx: Executor, box: SecretBox, agent: AgentRow, input: NewMessage, now: Date): Promise<AgentMessage> {
+  const row: MessageRow = {
+    uuid: uuidv7(now.getTime()),
+    organization_uuid: agent.organization_uuid,
+    agent_uuid: agent.uuid,
+    sender_type: input.senderType,
+    sender_name: input.senderName,
+    sender_user_uuid: input.senderUserUuid ?? null,
+    message_type: input.messageType,
+    content: input.content,
+    metadata: writeJson(input.metadata ?? {}),
+    email_message_id: input.emailMessageId ?? null,
+    delivered: false,
+    delivered_at: null,
+    read_at: null,
+    expires_at: input.expiresAt ? new Date(input.expiresAt).toISOString() : null,
+    created_at: now.toISOString(),
+  };
+  await trx('agent_messages').insert(row);
+  const message = presentMessage(row, agent.name);
+  if (agent.webhook_url && agent.webhook_secret_encrypted) {
+    await enqueueAgentWebhook(
+      trx,
+      box,
+      { organizationUuid: agent.organization_uuid, agentName: agent.name, url: agent.webhook_url, secret: box.decrypt(agent.webhook_secret_encrypted), message },
+      now,
+    );
+  }
+  return message;
+}
+
+/**
+ * Marks messages delivered (a health answer returned them, or the agent read them). Their webhook pushes that
+ * have not gone out yet are cancelled: the agent already has them.
+ */
+export async function markDelivered(trx: Executor, uuids: string[], now: Date, read = false): Promise<number> {
+  if (uuids.length === 0) return 0;
+  let updated = 0;
+  for (let i = 0; i < uuids.length; i += 500) {
+    const chunk = uuids.slice(i, i + 500);
+    const changes: Record<string, unknown> = { delivered: true };
+    if (read) changes.read_at = now.toISOString();
+    updated += await trx('agent_messages').whereIn('uuid', chunk).update(changes);
+    await trx('agent_messages').whereIn('uuid', chunk).whereNull('delivered_at').update({ delivered_at: now.toISOString() });
+    await trx('deliveries')
+      .where({ channel: 'agent_webhook', status: 'pending' })
+      .whereIn('subject_uuid', chunk)
+      .update({ status: 'cancelled', updated_at: now.toISOString() });
+  }
+  return updated;
+}
+
+/** The delivery hooks: a 2xx from the agent's webhook marks the message delivered; a 410 removes the webhook. */
+export function registerAgentDeliveryHooks(deps: { delivery: { onDelivered(c: 'agent_webhook', h: (trx: Trx, row: { subject_uuid: string | null }, now: Date) => Promise<void>): void; onGone(c: 'agent_webhook', h: (trx: Trx, row: { subject_uuid: string | null; destination: string }, now: Date) => Promise<void>): void }; db: Db }): void {
+  deps.delivery.onDelivered('agent_webhook', async (trx, row, now) => {
+    if (!row.subject_uuid) return;
+    await trx('agent_messages').where({ uuid: row.subject_uuid }).update({ delivered: true });
+    await trx('agent_messages').where({ uuid: row.subject_uuid }).whereNull('delivered_at').update({ delivered_at: now.toISOString() });
+  });
+  deps.delivery.onGone('agent_webhook', async (trx, row, now) => {
+    if (!row.subject_uuid) return;
+    const message = await trx('agent_messages').where({ uuid: row.subject_uuid }).first('agent_uuid');
+    if (!message) return;
+    await trx('agents')
+      .where({ uuid: message.agent_uuid, webhook_url: row.destination })
+      .update({ webhook_url: null, webhook_secret_encrypted: null, webhook_registered_at: null, updated_at: now.toISOString() });
+  });
+}
+
+/** POST /v1/agent-messages/ : a message for an agent; people send with `sender_type: human` (the default). */
+export async function sendMessage(
+  db: Db,
+  box: SecretBox,
+  actor: Actor,
+  input: MessageInput,
+  now: Date,
+): Promise<AgentMessage> {
+  return db.transaction(async (trx) => {
+    const agent = await ensureAgent(trx, actor.organization.uuid, input.agent_name, now);
+    const senderType = input.sender_type ?? 'human';
+    const senderName = input.sender_name ?? (senderType === 'human' ? personName(actor) : senderType === 'system' ? 'Rollcall' : '');
+    return createMessage(
+      trx,
+      box,
+      agent,
+      {
+        senderType,
+        senderName,
+        senderUserUuid: actor.credential.keyKind === 'personal' || actor.credential.kind === 'bearer' ? actor.user.uuid : null,
+        messageType: input.message_type ?? 'text',
+        content: input.content,
+        metadata: input.metadata ?? {},
+        expiresAt: input.expires_at ?? null,
+      },
+      now,
+    );
+  });
+}
+
+function personName(actor: Actor): string {
+  const name = `${actor.user.first_name ?? ''} ${actor.user.last_name ?? ''}`.trim();
+  return name || actor.user.email;
+}
+
+export const MESSAGE_LIST_LIMIT = 100;
+
+/**
+ * GET /v1/agent-messages/?agent_name=&delivered= : a bare array (CONTRACT §2), oldest first, never expired
+ * messages. Without agent_name: every agent of the organization. `limit` (1–100, default 100).
+ */
+export async function listMessages(
+  db: Executor,
+  organizationUuid: string,
+  filters: { agentName: string | null; delivered: boolean | null; limit: number },
+  now: Date,
+): Promise<AgentMessage[]> {
+  const q = db('agent_messages as m')
+    .join('agents as a', 'a.uuid', 'm.agent_uuid')
+    .where('m.organization_uuid', organizationUuid)
+    .andWhere((w) => w.whereNull('m.expires_at').orWhere('m.expires_at', '>', now.toISOString()));
+  if (filters.agentName !== null) q.andWhere('a.name', filters.agentName);
+  if (filters.delivered !== null) q.andWhere('m.delivered', filters.delivered);
+  const rows: (MessageRow & { agent_name: string })[] = await q
+    .select('m.*', 'a.name as agent_name')
+    .orderBy('m.created_at')
+    .orderBy('m.uuid')
+    .limit(filters.limit);
+  return rows.map((r) => presentMessage(r, r.agent_name));
+}
+
+/** POST|PATCH /v1/agent-messages/read/ : marks the caller's organization's messages read (and delivered). */
+export async function readMessages(db: Db, organizationUuid: string, ids: string[], now: Date): Promise<number> {
+  const wanted = [...new Set(ids.map((id) => id.toLowerCase()))];
+  return db.transaction(async (trx) => {
+    const rows: { uuid: string }[] = [];
+    for (let i = 0; i < wanted.length; i += 500) {
+      rows.push(...(await trx('agent_messages').where({ organization_uuid: organizationUuid }).whereIn('uuid', wanted.slice(i, i + 500)).select('uuid')));
+    }
+    return markDelivered(trx, rows.map((r) => r.uuid), now, true);
+  });
+}

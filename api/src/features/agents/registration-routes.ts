@@ -1,0 +1,46 @@
+import Router from '@koa/router';
+import type { Context, Next } from 'koa';
+import type { Deps } from '../../deps.ts';
+import type { Middlewares } from '../../http/middlewares.ts';
+import { actorOf } from '../../http/auth.ts';
+import { notFound } from '../../http/errors.ts';
+import { enforce } from '../../http/rate-limit.ts';
+import { validateBody } from '../../http/validation.ts';
+import { claim, createChallenge, register } from './registration-service.ts';
+import { claimSchema, registerSchema } from './schema.ts';
+import type { ClaimInput, RegisterInput } from './schema.ts';
+
+/**
+ * Agent self-registration and claim (CONTRACT §6): answer 404 unless AGENT_SELF_REGISTRATION=true. The two
+ * anonymous steps share the agent-scoped hourly budget per client address.
+ */
+export function agentRegistrationRoutes(deps: Deps, { authenticate, rateLimit }: Middlewares): Router {
+  const router = new Router();
+  const enabled = async (_ctx: Context, next: Next) => {
+    if (!deps.config.agentSelfRegistration) throw notFound();
+    await next();
+  };
+  const perAddress = async (ctx: Context, next: Next) => {
+    const window = { policy: 'agent', limit: deps.config.hourlyBudgets.agent, seconds: 3600 };
+    await enforce(ctx, deps.db, `agent-register:${ctx.ip}`, window, deps.clock.now());
+    await next();
+  };
+  const baseUrl = (ctx: Context) => deps.config.publicUrl ?? `${ctx.protocol}://${ctx.host}`;
+
+  router.get('/v1/agent/register/challenge/', enabled, perAddress, async (ctx) => {
+    ctx.body = await createChallenge(deps.db, deps.clock.now());
+  });
+
+  router.post('/v1/agent/register/', enabled, perAddress, validateBody(registerSchema), async (ctx) => {
+    const options = { inboundDomain: deps.config.inboundEmailDomain, baseUrl: baseUrl(ctx) };
+    ctx.status = 201;
+    ctx.body = await register(deps.db, ctx.state.body as RegisterInput, options, deps.clock.now());
+  });
+
+  router.post('/v1/agent/claim/', enabled, authenticate({ freePlanBearer: true }), rateLimit('agent'), validateBody(claimSchema), async (ctx) => {
+    ctx.body = await claim(deps.db, actorOf(ctx), ctx.state.body as ClaimInput, deps.clock.now());
+    deps.credentialCache.clear();
+  });
+
+  return router;
+}

@@ -1,0 +1,43 @@
+import Router from '@koa/router';
+import type { Deps } from '../../deps.ts';
+import type { Middlewares } from '../../http/middlewares.ts';
+import { actorOf } from '../../http/auth.ts';
+import { validateBody } from '../../http/validation.ts';
+import { pageEnvelope, pageRequest } from '../../http/pagination.ts';
+import { enforceFreePlanDailyCap } from '../../http/daily-cap.ts';
+import { FREE_PLAN_AGENT_REPORTS_DAILY_CAP, createReport, listReports } from './reports-service.ts';
+import { reportSchema } from './schema.ts';
+import type { ReportInput } from './schema.ts';
+import { queryText } from './query.ts';
+
+/** Agent reports (CONTRACT §6): on the free-plan CLI Bearer allow-list, 50 per organization per UTC day. */
+export function agentReportRoutes(deps: Deps, { authenticate, rateLimit }: Middlewares): Router {
+  const router = new Router();
+
+  router.post(
+    '/v1/agent-reports/',
+    authenticate({ freePlanBearer: true }),
+    rateLimit('agent'),
+    validateBody(reportSchema),
+    async (ctx, next) => {
+      const actor = actorOf(ctx);
+      if (actor.organization.plan === 'free' && actor.credential.kind === 'bearer') {
+        const params = { organizationUuid: actor.organization.uuid, what: 'agent-reports', limit: FREE_PLAN_AGENT_REPORTS_DAILY_CAP };
+        await enforceFreePlanDailyCap(ctx, deps.db, params, deps.clock.now());
+      }
+      await next();
+    },
+    async (ctx) => {
+      ctx.status = 201;
+      ctx.body = await createReport(deps.db, actorOf(ctx), ctx.state.body as ReportInput, deps.clock.now());
+    },
+  );
+
+  router.get('/v1/agent-reports/', authenticate(), rateLimit('agent'), async (ctx) => {
+    const page = pageRequest(ctx);
+    const { count, rows } = await listReports(deps.db, actorOf(ctx), queryText(ctx, 'agent_name'), page);
+    ctx.body = pageEnvelope(ctx, page, count, rows, deps.config.publicUrl);
+  });
+
+  return router;
+}

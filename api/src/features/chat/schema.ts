@@ -1,0 +1,47 @@
+import { uuidField, yup } from '../../http/validation.ts';
+
+export const PLATFORMS = ['slack', 'microsoft_teams', 'discord', 'google_chat'] as const;
+export type Platform = (typeof PLATFORMS)[number];
+
+/**
+ * `platform` in PATCH /v1/organization/: connects a chat platform (null disconnects). Slack takes a bot token
+ * (xoxb-…); Teams, Discord and Google Chat an incoming-webhook URL. Both are write-only secrets.
+ */
+export const platformConnectionSchema = yup
+  .object({
+    kind: yup.string().oneOf(PLATFORMS).required(),
+    bot_token: yup.string().trim().max(512),
+    webhook_url: yup.string().trim().max(2048),
+    channel_name: yup.string().trim().min(1).max(200),
+  })
+  .nullable()
+  .default(undefined);
+export type PlatformConnectionInput = yup.InferType<typeof platformConnectionSchema>;
+
+const button = yup.object({
+  text: yup.string().trim().min(1).max(75).required(),
+  url: yup.string().url().max(2048).required(),
+  style: yup.string().oneOf(['primary', 'danger', 'default']),
+});
+
+export const sendMessageSchema = yup.object({
+  message: yup.string().min(1).max(40_000),
+  messages: yup.array(yup.string().min(1).max(40_000).required()).min(1).max(20),
+  target_users: yup.array(uuidField().required()).max(500),
+  target_channels: yup.array(yup.string().trim().min(1).max(200).required()).max(50),
+  target_teams: yup.array(uuidField().required()).max(50),
+  buttons: yup.array(button).max(10),
+  thread_responses: yup.array(yup.string().min(1).max(40_000).required()).max(20),
+  image_url: yup.string().url().max(2048),
+  metadata: yup.object().nullable(),
+  bot_message_id: uuidField(),
+  platform_settings: yup.object().nullable(),
+  skip_users_on_time_off: yup.boolean(),
+  send_as_user: yup.boolean(),
+});
+export type SendMessageInput = yup.InferType<typeof sendMessageSchema>;
+
+export const openConversationSchema = yup.object({
+  users_uuids: yup.array(uuidField().required()).min(1).max(8).required(),
+});
+export type OpenConversationInput = yup.InferType<typeof openConversationSchema>;

@@ -1,0 +1,148 @@
+import type { Config } from '../../config.ts';
+import type { Db } from '../../db/connection.ts';
+import { ApiError, ValidationFailed, notFound } from '../../http/errors.ts';
+import { uuidv7 } from '../../lib/ids.ts';
+import type { Actor } from '../auth/credentials.ts';
+import type { SecretBox } from '../deliveries/secret-box.ts';
+import type { OutboundHttp } from '../deliveries/outbound-http.ts';
+import { deliveryRow, deliveryUuid } from '../deliveries/enqueue.ts';
+import { fullName } from '../users/repository.ts';
+import { requireConnection } from './connection.ts';
+import { PlatformError, SlackApi } from './platforms.ts';
+import type { ChatPayload, ChatTarget } from './sender.ts';
+import { targetKey } from './sender.ts';
+import type { OpenConversationInput, SendMessageInput } from './schema.ts';
+
+const SLACK_EXTRA_KEYS = ['unfurl_links', 'unfurl_media', 'icon_emoji', 'icon_url', 'username', 'link_names', 'mrkdwn'];
+
+async function usersOf(db: Db, organizationUuid: string, userUuids: string[], teamUuids: string[]) {
+  const fromTeams: string[] = teamUuids.length
+    ? (
+        await db('team_members as m')
+          .join('teams as t', 't.uuid', 'm.team_uuid')
+          .where('t.organization_uuid', organizationUuid)
+          .whereIn('m.team_uuid', teamUuids)
+          .select('m.user_uuid')
+      ).map((r: { user_uuid: string }) => r.user_uuid)
+    : [];
+  if (teamUuids.length) {
+    const found = await db('teams').where({ organization_uuid: organizationUuid }).whereIn('uuid', teamUuids).select('uuid');
+    const missing = teamUuids.filter((t) => !found.some((f: { uuid: string }) => f.uuid === t));
+    if (missing.length) throw new ValidationFailed({ target_teams: [`No team with this id in your organization: ${missing.join(', ')}.`] });
+  }
+  const wanted = [...new Set([...userUuids, ...fromTeams])];
+  if (wanted.length === 0) return [];
+  const users = await db('users').where({ organization_uuid: organizationUuid }).whereIn('uuid', wanted).select('uuid', 'email', 'first_name', 'last_name', 'is_active');
+  const missing = userUuids.filter((u) => !users.some((f: { uuid: string }) => f.uuid === u));
+  if (missing.length) throw new ValidationFailed({ target_users: [`No user with this id in your organization: ${missing.join(', ')}.`] });
+  // In the order the caller named them (a database returns them in key order).
+  const rank = new Map(wanted.map((uuid, i) => [uuid, i]));
+  return users
+    .filter((u: { is_active: unknown }) => u.is_active === true || u.is_active === 1)
+    .sort((a: { uuid: string }, b: { uuid: string }) => rank.get(a.uuid)! - rank.get(b.uuid)!);
+}
+
+/**
+ * POST /v1/send-message/: one chat delivery per target (Slack: each channel and each user's DM; webhook
+ * platforms: the one connected channel, naming the users). `bot_message_id` of an earlier message edits it
+ * where the platform allows (Slack chat.update, Discord message edit) and posts anew where it does not.
+ */
+export async function sendMessage(db: Db, box: SecretBox, actor: Actor, input: SendMessageInput, now: Date) {
+  const connection = await requireConnection(db, box, actor.organization.uuid);
+  const text = input.message ?? input.messages?.join('\n\n');
+  if (!text) throw new ValidationFailed({ message: ['Give message or messages.'] });
+  const users = await usersOf(db, actor.organization.uuid, input.target_users ?? [], input.target_teams ?? []);
+  const channels = [...new Set(input.target_channels ?? [])];
+  if (channels.length === 0 && users.length === 0 && !(input.target_users?.length || input.target_teams?.length)) {
+    throw new ValidationFailed({ non_field_errors: ['Give at least one target: target_users, target_channels or target_teams.'] });
+  }
+  let edit = false;
+  let botMessageId = uuidv7(now.getTime());
+  if (input.bot_message_id) {
+    const existing = await db('chat_messages').where({ uuid: input.bot_message_id, organization_uuid: actor.organization.uuid }).first('uuid');
+    if (!existing) throw notFound();
+    botMessageId = existing.uuid;
+    edit = true;
+  }
+
+  const targets: ChatTarget[] = [];
+  let body = text;
+  if (connection.platform === 'slack') {
+    for (const id of channels) targets.push({ type: 'channel', id });
+    for (const u of users) targets.push({ type: 'user', email: u.email });
+  } else {
+    targets.push({ type: 'webhook' });
+    if (users.length) body = `${users.map((u: { first_name: string; last_name: string; email: string }) => `@${fullName(u)}`).join(' ')} ${text}`;
+  }
+  const settings = (input.platform_settings ?? {}) as Record<string, unknown>;
+  const slackExtra = Object.fromEntries(Object.entries(settings).filter(([k]) => SLACK_EXTRA_KEYS.includes(k)));
+  if (input.send_as_user) slackExtra.username = fullName(actor.user);
+
+  await db.transaction(async (trx) => {
+    if (!edit) {
+      await trx('chat_messages').insert({ uuid: botMessageId, organization_uuid: actor.organization.uuid, platform: connection.platform, refs: '{}', created_at: now.toISOString(), updated_at: now.toISOString() });
+    }
+    const rows = targets.map((target) => {
+      const payload: ChatPayload = {
+        platform: connection.platform,
+        bot_message_id: botMessageId,
+        target,
+        edit,
+        post: { text: body, buttons: input.buttons ?? [], imageUrl: input.image_url ?? null },
+        thread: input.thread_responses ?? [],
+        slack_extra: slackExtra,
+        progress: { step: 0 },
+      };
+      return deliveryRow(
+        deliveryUuid(now),
+        {
+          organizationUuid: actor.organization.uuid,
+          channel: 'chat',
+          kind: edit ? 'chat.update' : 'chat.message',
+          destination: `${connection.platform}:${targetKey(target)}`,
+          payload,
+          // Posts of one organization go out in order (an edit never overtakes its message).
+          orderingKey: `chat:${actor.organization.uuid}`,
+          refUuid: botMessageId,
+        },
+        now,
+      );
+    });
+    for (let i = 0; i < rows.length; i += 40) await trx('deliveries').insert(rows.slice(i, i + 40));
+  });
+  return { botMessageId, targets: targets.length, threadResponses: input.thread_responses ?? [] };
+}
+
+function platformFailure(err: unknown): never {
+  if (err instanceof PlatformError) throw new ApiError(502, 'platform_error', `The chat platform refused the request (${err.message}).`);
+  throw new ApiError(502, 'platform_unreachable', 'The chat platform could not be reached.');
+}
+
+export async function reportChannels(db: Db, box: SecretBox, http: OutboundHttp, config: Config, actor: Actor) {
+  const connection = await requireConnection(db, box, actor.organization.uuid);
+  if (connection.platform !== 'slack') {
+    return [{ id: 'default', name: connection.channelName ?? 'Incoming webhook channel', platform: connection.platform, type: 'webhook' }];
+  }
+  try {
+    const channels = await new SlackApi(http, config.chat.slackApiUrl, connection.botToken ?? '').listChannels();
+    return channels.map((c) => ({ id: c.id, name: c.name, platform: 'slack', type: c.is_private ? 'private' : 'public' }));
+  } catch (err) {
+    return platformFailure(err);
+  }
+}
+
+/** POST /v1/open-conversation/ `{users_uuids}` → `{channel}`: a Slack group DM (or DM); webhook platforms have one channel. */
+export async function openConversation(db: Db, box: SecretBox, http: OutboundHttp, config: Config, actor: Actor, input: OpenConversationInput) {
+  const connection = await requireConnection(db, box, actor.organization.uuid);
+  const users = await usersOf(db, actor.organization.uuid, input.users_uuids, []);
+  if (connection.platform !== 'slack') return { channel: 'default' };
+  const slack = new SlackApi(http, config.chat.slackApiUrl, connection.botToken ?? '');
+  try {
+    const ids: string[] = [];
+    for (const u of users) ids.push(await slack.userIdByEmail(u.email));
+    return { channel: await slack.openConversation(ids) };
+  } catch (err) {
+    return platformFailure(err);
+  }
+}
+

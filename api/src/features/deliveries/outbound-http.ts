@@ -1,0 +1,100 @@
+import { Agent, request } from 'undici';
+import { DestinationNotAllowed, assertLiteralAllowed, checkingLookup, systemResolver } from './address-policy.ts';
+import type { Resolver } from './address-policy.ts';
+
+export interface OutboundHttpOptions {
+  allowPrivate: boolean;
+  timeoutMs: number;
+  /** Extra trusted CA certificates (tests); by default the system store plus NODE_EXTRA_CA_CERTS. */
+  ca?: string | Buffer | (string | Buffer)[];
+  resolve?: Resolver;
+  connections?: number;
+}
+
+export interface OutboundResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  /** At most 64 KiB of the body, as text. */
+  body: string;
+  durationMs: number;
+}
+
+export interface OutboundRequest {
+  method?: 'POST' | 'PATCH' | 'GET';
+  url: string;
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+const MAX_BODY = 64 * 1024;
+
+/**
+ * Every request Rollcall sends to the outside (webhooks, chat platforms) goes through this one undici Agent:
+ * its connect-time `lookup` refuses forbidden addresses, IP-literal hosts are checked before connecting,
+ * redirects are never followed (undici's request does not follow them), and each request has a hard timeout.
+ * Node's global fetch ignores http.Agent, so the dispatcher is explicit.
+ */
+export class OutboundHttp {
+  readonly #agent: Agent;
+  readonly #options: OutboundHttpOptions;
+  constructor(options: OutboundHttpOptions) {
+    this.#options = options;
+    this.#agent = new Agent({
+      connections: options.connections ?? 64,
+      keepAliveTimeout: 10_000,
+      headersTimeout: options.timeoutMs,
+      bodyTimeout: options.timeoutMs,
+      connect: {
+        timeout: Math.min(10_000, options.timeoutMs),
+        lookup: checkingLookup(options.resolve ?? systemResolver, options.allowPrivate),
+        ...(options.ca ? { ca: options.ca } : {}),
+      } as Agent.Options['connect'],
+    });
+  }
+
+  async send(req: OutboundRequest): Promise<OutboundResponse> {
+    const url = new URL(req.url);
+    assertLiteralAllowed(url, this.#options.allowPrivate);
+    const started = performance.now();
+    const res = await request(url, {
+      dispatcher: this.#agent,
+      method: req.method ?? 'POST',
+      headers: req.headers,
+      body: req.body,
+      signal: AbortSignal.timeout(this.#options.timeoutMs),
+    });
+    let body = '';
+    for await (const chunk of res.body) {
+      if (body.length < MAX_BODY) body += (chunk as Buffer).toString('utf8');
+    }
+    return { status: res.statusCode, headers: res.headers, body: body.slice(0, MAX_BODY), durationMs: Math.round(performance.now() - started) };
+  }
+
+  async close(): Promise<void> {
+    await this.#agent.close();
+  }
+}
+
+/** A short, secret-free description of a network error for the attempts log. */
+export function describeError(err: unknown): string {
+  if (err instanceof DestinationNotAllowed) return `destination_not_allowed: ${err.message}`;
+  const e = err as { name?: string; code?: string; message?: string; cause?: { code?: string; message?: string } };
+  if (e?.cause instanceof DestinationNotAllowed) return `destination_not_allowed: ${e.cause.message}`;
+  if (e?.name === 'TimeoutError' || e?.code === 'UND_ERR_HEADERS_TIMEOUT' || e?.code === 'UND_ERR_BODY_TIMEOUT') return 'timeout';
+  const code = e?.code ?? e?.cause?.code;
+  return [code, e?.message ?? String(err)].filter(Boolean).join(': ').slice(0, 500);
+}
+
+export function isDestinationRefusal(err: unknown): boolean {
+  const e = err as { cause?: unknown };
+  return err instanceof DestinationNotAllowed || e?.cause instanceof DestinationNotAllowed;
+}
+
+/** Retry-After in milliseconds (seconds or an HTTP date), or null. */
+export function retryAfterMs(value: string | string[] | undefined, now: Date): number | null {
+  const raw = Array.isArray(value) ? value[0] : value;
+  if (!raw) return null;
+  if (/^\d+$/.test(raw.trim())) return Number(raw.trim()) * 1000;
+  const at = Date.parse(raw);
+  return Number.isNaN(at) ? null : Math.max(0, at - now.getTime());
+}

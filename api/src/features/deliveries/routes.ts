@@ -1,0 +1,35 @@
+import Router from '@koa/router';
+import type { Deps } from '../../deps.ts';
+import type { Middlewares } from '../../http/middlewares.ts';
+import { actorOf, requireAdmin } from '../../http/auth.ts';
+import { pageEnvelope, pageRequest } from '../../http/pagination.ts';
+import { uuidParam } from '../../http/params.ts';
+import { getDelivery, listDeliveries, parseFilters, redeliver } from './service.ts';
+import { presentDelivery } from './presenter.ts';
+
+/** Admin view of the outbox: why did something not arrive, and send it again. */
+export function deliveryRoutes(deps: Deps, { authenticate, rateLimit }: Middlewares): Router {
+  const router = new Router();
+  router.param('uuid', uuidParam);
+  const held = () => deps.mailer === null;
+
+  router.get('/v1/deliveries/', authenticate(), rateLimit('reads'), requireAdmin, async (ctx) => {
+    const filters = parseFilters(ctx.query);
+    const page = pageRequest(ctx);
+    const { count, rows } = await listDeliveries(deps.db, actorOf(ctx), filters, page);
+    ctx.body = pageEnvelope(ctx, page, count, rows.map((row) => presentDelivery(row, null, held())), deps.config.publicUrl);
+  });
+
+  router.get('/v1/deliveries/:uuid/', authenticate(), rateLimit('reads'), requireAdmin, async (ctx) => {
+    const { row, attempts } = await getDelivery(deps.db, actorOf(ctx), ctx.params.uuid);
+    ctx.body = presentDelivery(row, attempts, held());
+  });
+
+  router.post('/v1/deliveries/:uuid/redeliver/', authenticate(), rateLimit('writes'), requireAdmin, async (ctx) => {
+    const { row, attempts } = await redeliver(deps.db, actorOf(ctx), ctx.params.uuid, deps.clock.now());
+    deps.delivery.kick();
+    ctx.body = presentDelivery(row, attempts, held());
+  });
+
+  return router;
+}

@@ -1,0 +1,51 @@
+import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
+import type { EmailMessage } from '../outbox/enqueue.ts';
+import type { DeliveryRow, SendResult } from '../deliveries/types.ts';
+import { readJson } from '../../lib/json.ts';
+
+export interface Mailer {
+  send(message: EmailMessage): Promise<{ messageId: string; response: string }>;
+  close(): void;
+}
+
+/** SMTP through nodemailer; TLS and authentication come from the URL (smtp:// with STARTTLS, smtps://). */
+export function smtpMailer(smtpUrl: string, from: string, timeoutMs: number): Mailer {
+  const transport: Transporter = nodemailer.createTransport(smtpUrl, { from });
+  Object.assign(transport.options, { connectionTimeout: timeoutMs, greetingTimeout: timeoutMs, socketTimeout: timeoutMs });
+  return {
+    async send(message) {
+      const info = await transport.sendMail({
+        from,
+        to: message.to,
+        subject: message.subject,
+        text: message.text,
+        html: message.html,
+        replyTo: message.replyTo,
+        headers: message.headers,
+      });
+      return { messageId: String(info.messageId), response: String(info.response ?? '') };
+    },
+    close() {
+      transport.close();
+    },
+  };
+}
+
+/** The e-mail channel's sender: SMTP 5xx is permanent, anything else is retried. */
+export function emailSender(mailer: Mailer) {
+  return async function sendEmail(row: DeliveryRow): Promise<SendResult> {
+    const message = readJson<EmailMessage>(row.payload, { to: [], subject: '', text: '' });
+    const t0 = performance.now();
+    try {
+      const info = await mailer.send(message);
+      return { outcome: 'delivered', statusCode: Number(/^\d{3}/.exec(info.response)?.[0] ?? 250), durationMs: Math.round(performance.now() - t0) };
+    } catch (err) {
+      const e = err as { responseCode?: number; code?: string; message?: string };
+      const durationMs = Math.round(performance.now() - t0);
+      const error = [e.code, e.message].filter(Boolean).join(': ').slice(0, 500);
+      if (e.responseCode && e.responseCode >= 500) return { outcome: 'failed', statusCode: e.responseCode, error, durationMs };
+      return { outcome: 'retry', statusCode: e.responseCode ?? null, error, durationMs };
+    }
+  };
+}

@@ -1,0 +1,65 @@
+import { simpleParser } from 'mailparser';
+import type { AddressObject } from 'mailparser';
+
+/** A received e-mail, as handed to the inbound routes. */
+export interface InboundEmail {
+  /** Sender address, lower case. */
+  from: string;
+  fromName: string | null;
+  /** Every recipient address (To and Cc, plus the SMTP envelope recipients when received over SMTP), lower case. */
+  to: string[];
+  subject: string;
+  /** The plain-text body (from the HTML part when there is no text part). */
+  text: string;
+  /** The text above the quoted original: what the person wrote in their reply. */
+  replyText: string;
+  html: string | null;
+  messageId: string | null;
+  inReplyTo: string | null;
+  references: string[];
+  date: string | null;
+  /** `smtp` (the listener) or `http` (POST /v1/inbound-email/). */
+  via: 'smtp' | 'http';
+}
+
+function addresses(value: AddressObject | AddressObject[] | undefined): string[] {
+  const list = Array.isArray(value) ? value : value ? [value] : [];
+  return list.flatMap((group) => group.value.flatMap((a) => (a.address ? [a.address.toLowerCase()] : [])));
+}
+
+/** Cuts the quoted original off a reply ("On … wrote:", "-----Original Message-----", "> " lines). */
+export function stripQuoted(text: string): string {
+  const lines = text.replace(/\r\n/g, '\n').split('\n');
+  const out: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    const joined = `${line} ${lines[i + 1] ?? ''}`;
+    if (/^\s*>/.test(line)) break;
+    if (/^-{2,}\s*Original Message\s*-{2,}/i.test(line)) break;
+    if (/^On .+wrote:\s*$/i.test(line) || /^On .+\s+wrote:\s*$/i.test(joined.trim())) break;
+    if (/^(From|De|Von): .+/.test(line) && /^(Sent|Date|Enviado|Gesendet): /.test(lines[i + 1] ?? '')) break;
+    out.push(line);
+  }
+  return out.join('\n').trim();
+}
+
+export async function parseInbound(raw: Buffer | string, via: 'smtp' | 'http', envelopeTo: string[] = []): Promise<InboundEmail> {
+  const mail = await simpleParser(raw, { skipImageLinks: true, skipTextToHtml: true });
+  const fromAddress = mail.from?.value[0];
+  const text = (mail.text ?? (typeof mail.html === 'string' ? mail.html.replace(/<[^>]+>/g, ' ') : '')).trim();
+  const references = Array.isArray(mail.references) ? mail.references : mail.references ? [mail.references] : [];
+  return {
+    from: (fromAddress?.address ?? '').toLowerCase(),
+    fromName: fromAddress?.name || null,
+    to: [...new Set([...envelopeTo.map((a) => a.toLowerCase()), ...addresses(mail.to), ...addresses(mail.cc)])],
+    subject: mail.subject ?? '',
+    text,
+    replyText: stripQuoted(text),
+    html: typeof mail.html === 'string' ? mail.html : null,
+    messageId: mail.messageId ?? null,
+    inReplyTo: mail.inReplyTo ?? null,
+    references,
+    date: mail.date ? mail.date.toISOString() : null,
+    via,
+  };
+}

@@ -1,0 +1,50 @@
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import type { Deps } from '../../deps.ts';
+import type { Middlewares } from '../../http/middlewares.ts';
+import { ApiError, unauthorized } from '../../http/errors.ts';
+import { safeEqual } from '../../lib/secrets.ts';
+import { parseInbound } from './parse.ts';
+import { MAX_INBOUND_BYTES } from './smtp-listener.ts';
+
+function presentedSecret(ctx: Context): string | null {
+  const header = ctx.get('x-inbound-secret');
+  if (header) return header;
+  const auth = /^Bearer\s+(.+)$/i.exec(ctx.get('authorization'));
+  return auth ? auth[1].trim() : null;
+}
+
+async function readRaw(ctx: Context): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of ctx.req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_INBOUND_BYTES) throw new ApiError(413, 'payload_too_large', 'The message is larger than 10 MiB.');
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+/**
+ * `POST /v1/inbound-email/` for hosted mail providers: the raw MIME message as the body (any content type
+ * but JSON), authenticated by INBOUND_EMAIL_SECRET in `Authorization: Bearer …` or `X-Inbound-Secret`.
+ */
+export function inboundRoutes(deps: Deps, _mw: Middlewares): Router {
+  const router = new Router();
+  router.post('/v1/inbound-email/', async (ctx) => {
+    const secret = deps.config.inboundEmailSecret;
+    if (!secret) throw new ApiError(403, 'inbound_email_disabled', 'Inbound e-mail over HTTP is off: set INBOUND_EMAIL_SECRET.');
+    const presented = presentedSecret(ctx);
+    if (!presented) throw unauthorized('credential_absent');
+    if (!safeEqual(presented, secret)) throw unauthorized('invalid_credentials');
+    if (ctx.is('application/json')) throw new ApiError(415, 'unsupported_media_type', 'Send the raw MIME message (message/rfc822), not JSON.');
+    const raw = await readRaw(ctx);
+    if (raw.length === 0) throw new ApiError(400, 'empty_message', 'The request body must be a raw MIME message.');
+    const mail = await parseInbound(raw, 'http');
+    if (!mail.from) throw new ApiError(400, 'invalid_message', 'The message has no From address.');
+    const outcome = await deps.inboundRoutes.route(mail);
+    ctx.status = 202;
+    ctx.body = { accepted: true, routed: outcome.routed, route: outcome.route, from: mail.from, subject: mail.subject, message_id: mail.messageId };
+  });
+  return router;
+}

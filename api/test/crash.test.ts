@@ -1,0 +1,117 @@
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Webhook } from 'standardwebhooks';
+import { CERT_FILE, startHttpsReceiver } from './receivers.ts';
+import type { HttpsReceiver } from './receivers.ts';
+
+const API_DIR = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+const KEY = `rk_${'C'.repeat(40)}`;
+
+/** `rollcall serve` in a child process, trusting the test certificate through NODE_EXTRA_CA_CERTS. */
+async function serve(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, ['src/cli.ts', 'serve'], {
+    cwd: API_DIR,
+    env: {
+      PATH: process.env.PATH,
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'info',
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      BOOTSTRAP_API_KEY: KEY,
+      ALLOW_PRIVATE_WEBHOOKS: 'true',
+      NODE_EXTRA_CA_CERTS: CERT_FILE,
+      DELIVERY_CONCURRENCY: '1',
+      DELIVERY_POLL_MS: '50',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 20_000);
+    child.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const line = output.split('\n').find((l) => l.includes('"msg":"listening"') && l.endsWith('}'));
+      if (line) {
+        clearTimeout(timer);
+        resolve(JSON.parse(line).url);
+      }
+    });
+    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.once('exit', (code) => reject(new Error(`server exited (${code}):\n${output}`)));
+  });
+  return { child, url };
+}
+
+async function api(url: string, method: string, pathname: string, body?: unknown) {
+  const res = await fetch(`${url}${pathname}`, { method, headers: { 'x-api-key': KEY, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  return { status: res.status, body: (await res.json()) as any };
+}
+
+function killed(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGKILL');
+  });
+}
+
+describe('Crash safety (CONTRACT §10): SIGKILL between commit and send, and after send before marking', () => {
+  let rx: HttpsReceiver | null = null;
+  const children: ChildProcess[] = [];
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rollcall-crash-'));
+  afterEach(async () => {
+    for (const child of children) await killed(child);
+    await rx?.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('after a restart every delivery arrives at least once, with the same webhook-id', async () => {
+    // The receiver holds the first request open: the server has sent it and waits for the answer.
+    const hold = new Promise<never>(() => {});
+    rx = await startHttpsReceiver(() => hold);
+    const first = await serve(dataDir);
+    children.push(first.child);
+    const created = await api(first.url, 'POST', '/v1/webhook-subscription/', { hook_url: `${rx.url}/hook`, subscriptions: ['kudos.posted'] });
+    expect(created.status).toBe(201);
+    for (let i = 0; i < 5; i++) {
+      const sample = await api(first.url, 'POST', '/v1/webhook-subscription/sample/', { event: 'kudos.posted' });
+      expect(sample.status).toBe(202);
+    }
+    await rx.waitFor(1);
+    await new Promise((r) => setTimeout(r, 200));
+    // One delivery is on the wire (sent, not marked); four are committed and not sent (concurrency 1).
+    expect(rx.received).toHaveLength(1);
+    await killed(first.child);
+
+    rx.setResponder(() => ({ status: 204 }));
+    const second = await serve(dataDir);
+    children.push(second.child);
+    await rx.waitFor(6, 20_000);
+
+    const ids = rx.received.map((r) => r.headers['webhook-id']);
+    expect(new Set(ids).size).toBe(5);
+    expect(ids.filter((id) => id === ids[0])).toHaveLength(2); // the interrupted one, sent again with its id
+    const verifier = new Webhook(created.body.signing_secret);
+    for (const req of rx.received) expect(verifier.verify(req.body, req.headers)).toMatchObject({ event: 'kudos.posted' });
+
+    // Marked delivered after the restart (poll until the last one is recorded).
+    let delivered = 0;
+    for (let i = 0; i < 50 && delivered < 5; i++) {
+      delivered = (await api(second.url, 'GET', '/v1/deliveries/?status=delivered')).body.count;
+      if (delivered < 5) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(delivered).toBe(5);
+    const pending = await api(second.url, 'GET', '/v1/deliveries/?status=pending');
+    expect(pending.body.count).toBe(0);
+
+    // A clean stop (SIGTERM) closes the worker pool and exits 0.
+    const exit = new Promise<number | null>((resolve) => second.child.once('exit', (code) => resolve(code)));
+    second.child.kill('SIGTERM');
+    expect(await exit).toBe(0);
+  });
+});
