@@ -12,6 +12,8 @@ export type Executor = Knex | Knex.Transaction;
  * The only module that knows which database engine runs. SQLite (better-sqlite3) is the embedded default;
  * `postgres://` URLs use the same Knex code through the `pg` driver, which a self-hoster installs alongside.
  */
+const STATEMENT_CACHE_SIZE = 2000;
+
 export function createDb(databaseUrl: string): Db {
   if (/^postgres(ql)?:/.test(databaseUrl)) {
     return knex({ client: 'pg', connection: databaseUrl, pool: { min: 0, max: 10 } });
@@ -25,14 +27,29 @@ export function createDb(databaseUrl: string): Db {
     pool: {
       min: 1,
       max: 1,
-      afterCreate(conn: { pragma(sql: string): unknown }, done: (err: Error | null, conn: unknown) => void) {
+      afterCreate(conn: { exec(sql: string): unknown; prepare(sql: string): unknown }, done: (err: Error | null, conn: unknown) => void) {
+        // PRAGMAs through exec(): pragma() would leave Statement objects for the GC (see below).
+        // Knex prepares every query afresh; the discarded statements' GC finalizers can abort Node 24
+        // (better-sqlite3 Statement::~Statement → RemoveEnvironmentCleanupHook CHECK when a GC runs in a
+        // microtask checkpoint). Keeping the statements of the first STATEMENT_CACHE_SIZE distinct SQL texts
+        // for the life of the connection removes most of that garbage and the re-preparing cost.
+        const prepare = conn.prepare.bind(conn);
+        const cache = new Map<string, unknown>();
+        conn.prepare = (sql: string) => {
+          let statement = cache.get(sql);
+          if (statement === undefined) {
+            statement = prepare(sql);
+            if (cache.size < STATEMENT_CACHE_SIZE) cache.set(sql, statement);
+          }
+          return statement;
+        };
         // WAL lets readers run beside the writer; NORMAL sync is durable across process crashes in WAL mode
         // (only an OS crash can lose the last commits); the busy timeout covers `rollcall admin` running
         // against the same file as the server.
-        conn.pragma('journal_mode = WAL');
-        conn.pragma('synchronous = NORMAL');
-        conn.pragma('foreign_keys = ON');
-        conn.pragma('busy_timeout = 5000');
+        conn.exec('PRAGMA journal_mode = WAL');
+        conn.exec('PRAGMA synchronous = NORMAL');
+        conn.exec('PRAGMA foreign_keys = ON');
+        conn.exec('PRAGMA busy_timeout = 5000');
         done(null, conn);
       },
     },

@@ -35,11 +35,9 @@ async function usersOf(db: Db, organizationUuid: string, userUuids: string[], te
   const users = await db('users').where({ organization_uuid: organizationUuid }).whereIn('uuid', wanted).select('uuid', 'email', 'first_name', 'last_name', 'is_active');
   const missing = userUuids.filter((u) => !users.some((f: { uuid: string }) => f.uuid === u));
   if (missing.length) throw new ValidationFailed({ target_users: [`No user with this id in your organization: ${missing.join(', ')}.`] });
-  // In the order the caller named them (a database returns them in key order).
-  const rank = new Map(wanted.map((uuid, i) => [uuid, i]));
-  return users
-    .filter((u: { is_active: unknown }) => u.is_active === true || u.is_active === 1)
-    .sort((a: { uuid: string }, b: { uuid: string }) => rank.get(a.uuid)! - rank.get(b.uuid)!);
+  // In the caller's order (a DM's member list, mentions), whatever order the database returns.
+  users.sort((a: { uuid: string }, b: { uuid: string }) => wanted.indexOf(a.uuid) - wanted.indexOf(b.uuid));
+  return users.filter((u: { is_active: unknown }) => u.is_active === true || u.is_active === 1);
 }
 
 /**

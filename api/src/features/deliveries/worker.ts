@@ -129,19 +129,21 @@ export class DeliveryWorker {
     if (room <= 0) return 0;
     const now = this.#o.clock.now();
     const held = this.#o.held?.() ?? [];
-    const inFlight = [...this.#inFlight];
-    const busy = [...this.#busyKeys];
-    const rows: DeliveryRow[] = await this.#o.db('deliveries')
+    // In-flight rows and busy ordering keys are skipped in memory rather than with NOT IN lists: one SQL
+    // text for every round (prepared once) however many rows are on the wire.
+    const candidates: DeliveryRow[] = await this.#o.db('deliveries')
       .where('status', 'pending')
       .andWhere('next_attempt_at', '<=', now.toISOString())
       .modify((q) => {
         if (held.length) q.whereNotIn('channel', held);
-        if (inFlight.length) q.whereNotIn('uuid', inFlight);
-        if (busy.length) q.andWhere((w) => w.whereNull('ordering_key').orWhereNotIn('ordering_key', busy));
+        // A long backlog behind a few busy ordering keys must not crowd everything else out of the batch.
+        const busy = [...this.#busyKeys];
+        if (busy.length > 0 && busy.length <= 20) q.andWhere((w) => w.whereNull('ordering_key').orWhereNotIn('ordering_key', busy));
       })
       .orderBy('next_attempt_at')
       .orderBy('uuid')
-      .limit(room);
+      .limit(room + this.#inFlight.size + 64);
+    const rows = candidates.filter((row) => !this.#inFlight.has(row.uuid)).slice(0, room);
     let queued = 0;
     for (const row of rows) {
       if (row.ordering_key) {

@@ -171,8 +171,8 @@ export async function dispatchEvents(db: Executor, now: Date, batch = 500): Prom
     }
     await insertDeliveries(trx, deliveries, now);
     const ids = events.map((e) => e.uuid);
-    for (let i = 0; i < ids.length; i += 400) {
-      await trx('organization_events').whereIn('uuid', ids.slice(i, i + 400)).update({ dispatched_at: now.toISOString() });
+    for (let i = 0; i < ids.length; i += 50) {
+      await trx('organization_events').whereIn('uuid', ids.slice(i, i + 50)).update({ dispatched_at: now.toISOString() });
     }
   });
   return events.length;
