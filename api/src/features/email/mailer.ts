@@ -1,4 +1,3 @@
-import nodemailer from 'nodemailer';
 import type { Transporter } from 'nodemailer';
 import type { EmailMessage } from '../outbox/enqueue.ts';
 import type { DeliveryRow, SendResult } from '../deliveries/types.ts';
@@ -11,11 +10,18 @@ export interface Mailer {
 
 /** SMTP through nodemailer; TLS and authentication come from the URL (smtp:// with STARTTLS, smtps://). */
 export function smtpMailer(smtpUrl: string, from: string, timeoutMs: number): Mailer {
-  const transport: Transporter = nodemailer.createTransport(smtpUrl, { from });
-  Object.assign(transport.options, { connectionTimeout: timeoutMs, greetingTimeout: timeoutMs, socketTimeout: timeoutMs });
+  // nodemailer is loaded with the first message, not at start: it is the largest module we ship.
+  let transport: Promise<Transporter> | null = null;
+  const connect = async (): Promise<Transporter> => {
+    const { default: nodemailer } = await import('nodemailer');
+    const created = nodemailer.createTransport(smtpUrl, { from });
+    Object.assign(created.options, { connectionTimeout: timeoutMs, greetingTimeout: timeoutMs, socketTimeout: timeoutMs });
+    return created;
+  };
   return {
     async send(message) {
-      const info = await transport.sendMail({
+      transport ??= connect();
+      const info = await (await transport).sendMail({
         from,
         to: message.to,
         subject: message.subject,
@@ -27,7 +33,7 @@ export function smtpMailer(smtpUrl: string, from: string, timeoutMs: number): Ma
       return { messageId: String(info.messageId), response: String(info.response ?? '') };
     },
     close() {
-      transport.close();
+      void transport?.then((t) => t.close());
     },
   };
 }

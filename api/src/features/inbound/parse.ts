@@ -1,4 +1,3 @@
-import { simpleParser } from 'mailparser';
 import type { AddressObject } from 'mailparser';
 
 /** A received e-mail, as handed to the inbound routes. */
@@ -44,6 +43,8 @@ export function stripQuoted(text: string): string {
 }
 
 export async function parseInbound(raw: Buffer | string, via: 'smtp' | 'http', envelopeTo: string[] = []): Promise<InboundEmail> {
+  // Loaded on first use: most instances never receive mail, and the parser is a sizeable share of start-up memory.
+  const { simpleParser } = await import('mailparser');
   const mail = await simpleParser(raw, { skipImageLinks: true, skipTextToHtml: true });
   const fromAddress = mail.from?.value[0];
   const text = (mail.text ?? (typeof mail.html === 'string' ? mail.html.replace(/<[^>]+>/g, ' ') : '')).trim();

@@ -1,4 +1,3 @@
-import { SMTPServer } from 'smtp-server';
 import type { SMTPServerAddress } from 'smtp-server';
 import type { Logger } from '../../logger.ts';
 import { parseInbound } from './parse.ts';
@@ -18,6 +17,8 @@ export interface InboundSmtp {
  */
 export async function startInboundSmtp(options: { port: number; host?: string; domain: string; routes: InboundRoutes; logger: Logger }): Promise<InboundSmtp> {
   const domain = options.domain.toLowerCase();
+  // Loaded only when the listener is configured (INBOUND_SMTP_PORT).
+  const { SMTPServer } = await import('smtp-server');
   const server = new SMTPServer({
     name: domain,
     banner: 'Rollcall inbound mail',
