@@ -1,0 +1,78 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp } from './harness.ts';
+import type { TestApp } from './harness.ts';
+
+/**
+ * Bad input gets a 4xx, never a 500: every route of the router table, with unknown ids, junk query values
+ * and junk bodies, as an admin (who passes most guards and so reaches the deepest code).
+ */
+const JUNK_QUERIES = [
+  '?page=0', '?page=abc', '?page_size=1000', '?limit=-1', '?offset=x', '?since=yesterday', '?until=2026-13-45',
+  '?date=31/12/2026', '?start_date=nope', '?end_date=2026-02-30', '?search=a', `?search=${'x'.repeat(300)}`,
+  '?ordering=password', '?delivered=maybe', '?agent_name=', `?agent_name=${'n'.repeat(200)}`, '?include_email=perhaps',
+  '?status=exploded', '?user=not-a-uuid', '?filter=bogus', '?owner_user_ids=a,b', '?date_start=2026-05-01&date_end=2026-01-01',
+];
+const JUNK_BODIES: (string | unknown)[] = [
+  [], 'text', 42, null, {}, { unexpected: true }, { name: { nested: 'object' } }, { agent_name: 5, content: [] },
+  { email: 'not-an-email', to: 'x', subject: 1 }, { responses: 'all good' }, { members: [{ uuid: 'nope' }] },
+  { schedule: { days: [9], time: '25:61', timezone: 'Nowhere/City' } }, { hook_url: 'ftp://example.com', subscriptions: 'all' },
+];
+
+describe('robustness: no 500 on bad input, anywhere', () => {
+  let t: TestApp;
+  let key: string;
+  const ids: Record<string, string> = {};
+  beforeAll(async () => {
+    t = await startTestApp({ agentSelfRegistration: true, inboundEmailSecret: 'inbound-secret' });
+    const acme = await t.seedOrganization({ plan: 'enterprise', beta: true });
+    key = acme.adminKey;
+    // Real objects, so the junk reaches the code behind the lookups too.
+    const member = await t.seedUser(acme.org.uuid);
+    const team = await t.request('POST', '/v1/teams/', { key, body: { name: 'Core' } });
+    await t.request('POST', `/v1/teams/${team.body.uuid}/member/`, { key, body: { members: [{ uuid: member.user.uuid }] } });
+    const checkin = await t.request('POST', '/v1/checkins/create/', {
+      key,
+      body: {
+        name: 'Daily', schedule: { days: [0, 1, 2, 3, 4, 5, 6], time: '09:00', timezone: 'UTC' },
+        participants: { user_uuids: [acme.admin.uuid, member.user.uuid] },
+        questions: [{ question_type: 'text', question: 'What did you do?' }, { question_type: 'text', question: 'Blockers?', is_blocker: true }],
+      },
+    });
+    const detail = await t.request('GET', `/v1/checkins/${checkin.body.uuid}/detail/`, { key });
+    const templates = await t.request('GET', '/v1/templates/', { key });
+    await t.request('POST', '/v1/invite-user/', { key, body: { email: 'new@acme.test' } });
+    const deliveries = await t.request('GET', '/v1/deliveries/', { key });
+    Object.assign(ids, {
+      '/v1/api-keys': acme.adminKeyUuid, '/v1/users': member.user.uuid, '/v1/teams': team.body.uuid,
+      '/v1/checkins': checkin.body.uuid, '/v1/followups': checkin.body.uuid, question: detail.body.questions[0].uuid,
+      user_uuid: member.user.uuid, '/v1/templates': (templates.body.results ?? templates.body)[0].uuid,
+      '/v1/deliveries': deliveries.body.results[0].uuid,
+    });
+    expect(Object.values(ids).every((id) => typeof id === 'string' && id.length === 36)).toBe(true);
+  });
+  afterAll(async () => t.close());
+
+  it('answers every route with junk queries and junk bodies without a server error', async () => {
+    const failures: string[] = [];
+    const routes = t.routes.filter((r) => !r.path.startsWith('/docs'));
+    expect(routes.length).toBeGreaterThan(60);
+    for (const route of routes) {
+      const prefix = route.path.split('/').slice(0, 3).join('/');
+      const path = route.path.replace(/:(\w+)/g, (_, name: string) => (name === 'file' ? 'x.js' : (ids[name] ?? ids[prefix])));
+      if (route.method === 'GET') {
+        for (const query of JUNK_QUERIES) {
+          const res = await t.request('GET', `${path}${query}`, { key });
+          if (res.status >= 500) failures.push(`GET ${path}${query} → ${res.status} ${res.text.slice(0, 120)}`);
+        }
+      } else {
+        for (const body of JUNK_BODIES) {
+          const res = await t.request(route.method, path, { key, raw: JSON.stringify(body) });
+          if (res.status >= 500) failures.push(`${route.method} ${path} ${JSON.stringify(body)} → ${res.status} ${res.text.slice(0, 120)}`);
+        }
+        const malformed = await t.request(route.method, path, { key, raw: '{"oops": ' });
+        if (malformed.status >= 500) failures.push(`${route.method} ${path} malformed → ${malformed.status}`);
+      }
+    }
+    expect(failures).toEqual([]);
+  }, 120_000);
+});
