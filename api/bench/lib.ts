@@ -13,8 +13,9 @@ export interface LoadResult {
 }
 
 /** Drives `url` with autocannon from this process; the server under test runs in its own process. */
-export async function load(url: string, options: { connections: number; seconds: number; headers?: Record<string, string> }): Promise<LoadResult> {
-  const result = await autocannon({ url, connections: options.connections, duration: options.seconds, headers: options.headers });
+export async function load(url: string, options: { connections: number; seconds?: number; amount?: number; headers?: Record<string, string> }): Promise<LoadResult> {
+  const limit = options.amount !== undefined ? { amount: options.amount } : { duration: options.seconds ?? 10 };
+  const result = await autocannon({ url, connections: options.connections, headers: options.headers, ...limit });
   return {
     requests: result.requests.total,
     rps: result.requests.average,
