@@ -50,9 +50,14 @@ describe('HTTP conventions (CONTRACT §2, §12)', () => {
   it('takes an empty JSON body as an empty object, and parses JSON bodies on DELETE', async () => {
     const empty = await t.request('POST', '/v1/api-keys/', { key: acme.adminKey, raw: '', headers: { 'content-type': 'application/json' } });
     expect(empty.status).toBe(201);
-    const del = await t.request('DELETE', `/v1/api-keys/${empty.body.uuid}/`, { key: acme.adminKey, body: { reason: 'rotated' } });
-    // The body was parsed (a DELETE that takes no body would refuse unknown fields only where it validates one).
-    expect(del.status).toBe(204);
+    // A DELETE body is read: a field the endpoint does not take is refused, and malformed JSON is malformed.
+    const withField = await t.request('DELETE', `/v1/api-keys/${empty.body.uuid}/`, { key: acme.adminKey, body: { reason: 'rotated' } });
+    expect(withField.status).toBe(400);
+    expect(withField.body).toEqual({ detail: 'Unknown field: reason.', code: 'unknown_field', extra: { parameter: 'reason' } });
+    const malformed = await t.request('DELETE', `/v1/api-keys/${empty.body.uuid}/`, { key: acme.adminKey, raw: '{"reason":' });
+    expect(malformed.body.code).toBe('malformed_json');
+    const emptyDelete = await t.request('DELETE', `/v1/api-keys/${empty.body.uuid}/`, { key: acme.adminKey, raw: '', headers: { 'content-type': 'application/json' } });
+    expect(emptyDelete.status).toBe(204);
   });
 
   it('serves every path with or without its trailing slash, POST bodies included', async () => {

@@ -87,6 +87,16 @@ export async function parseBody<S extends yup.AnyObjectSchema>(schema: S, input:
   return schema.cast(input, { stripUnknown: false }) as yup.InferType<S>;
 }
 
+/** Write endpoints that take no body still refuse fields (CONTRACT §2: unknown_field on every write endpoint). */
+export function noBody(ctx: Context, next: Next): Promise<void> {
+  const body = ctx.request.body as unknown;
+  if (body && typeof body === 'object' && !Array.isArray(body)) {
+    const [first] = Object.keys(body);
+    if (first !== undefined) throw unknownField(first);
+  }
+  return next();
+}
+
 /** Middleware form: the parsed body lands in `ctx.state.body`. */
 export function validateBody<S extends yup.AnyObjectSchema>(schema: S) {
   return async function validate(ctx: Context, next: Next): Promise<void> {

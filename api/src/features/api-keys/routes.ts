@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import type { Deps } from '../../deps.ts';
 import type { Middlewares } from '../../http/middlewares.ts';
 import { actorOf } from '../../http/auth.ts';
-import { validateBody } from '../../http/validation.ts';
+import { noBody, validateBody } from '../../http/validation.ts';
 import { pageEnvelope, pageRequest } from '../../http/pagination.ts';
 import { uuidParam } from '../../http/params.ts';
 import { assertPersonCredential, createKey, deleteKey, getKey, listKeys, updateKey } from './service.ts';
@@ -40,7 +40,7 @@ export function apiKeyRoutes(deps: Deps, { authenticate, rateLimit, clearsCreden
     ctx.body = presentKey(key, secret);
   });
 
-  router.delete('/v1/api-keys/:uuid/', rateLimit('writes'), clearsCredentialCache, async (ctx) => {
+  router.delete('/v1/api-keys/:uuid/', rateLimit('writes'), noBody, clearsCredentialCache, async (ctx) => {
     await deleteKey(deps.db, actorOf(ctx), ctx.params.uuid);
     ctx.status = 204;
   });

@@ -2,12 +2,11 @@ import Router from '@koa/router';
 import type { Deps } from '../../deps.ts';
 import type { Middlewares } from '../../http/middlewares.ts';
 import { actorOf } from '../../http/auth.ts';
-import { validateBody } from '../../http/validation.ts';
+import { noBody, validateBody } from '../../http/validation.ts';
 import { uuidParam } from '../../http/params.ts';
 import { addQuestion, deleteQuestion, reorderQuestions, updateQuestion } from './questions-service.ts';
 import { presentQuestion } from './presenter.ts';
 import { CHECKIN_BASES } from './routes.ts';
-import { noBody } from '../users/access.ts';
 import { addQuestionSchema, reorderQuestionsSchema, updateQuestionSchema } from './schema.ts';
 import type { AddQuestionInput, ReorderQuestionsInput, UpdateQuestionInput } from './schema.ts';
 

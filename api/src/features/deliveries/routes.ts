@@ -1,4 +1,5 @@
 import Router from '@koa/router';
+import { noBody } from '../../http/validation.ts';
 import type { Deps } from '../../deps.ts';
 import type { Middlewares } from '../../http/middlewares.ts';
 import { actorOf, requireAdmin } from '../../http/auth.ts';
@@ -25,7 +26,7 @@ export function deliveryRoutes(deps: Deps, { authenticate, rateLimit }: Middlewa
     ctx.body = presentDelivery(row, attempts, held());
   });
 
-  router.post('/v1/deliveries/:uuid/redeliver/', authenticate(), rateLimit('writes'), requireAdmin, async (ctx) => {
+  router.post('/v1/deliveries/:uuid/redeliver/', authenticate(), rateLimit('writes'), requireAdmin, noBody, async (ctx) => {
     const { row, attempts } = await redeliver(deps.db, actorOf(ctx), ctx.params.uuid, deps.clock.now());
     deps.delivery.kick();
     ctx.body = presentDelivery(row, attempts, held());

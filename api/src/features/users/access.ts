@@ -1,6 +1,6 @@
 import type { Context, Next } from 'koa';
 import { actorOf } from '../../http/auth.ts';
-import { forbidden, unknownField } from '../../http/errors.ts';
+import { forbidden } from '../../http/errors.ts';
 import type { Actor } from '../auth/credentials.ts';
 
 /** CONTRACT §3 roles: admin > manager > member > guest. */
@@ -25,12 +25,3 @@ export function requirePerson(ctx: Context, next: Next): Promise<void> {
   return next();
 }
 
-/** Write endpoints that take no body still refuse fields (CONTRACT §2: unknown_field on every write). */
-export function noBody(ctx: Context, next: Next): Promise<void> {
-  const body = ctx.request.body as unknown;
-  if (body && typeof body === 'object' && !Array.isArray(body)) {
-    const [first] = Object.keys(body);
-    if (first !== undefined) throw unknownField(first);
-  }
-  return next();
-}
