@@ -8,20 +8,10 @@
  * the 50 clients sends its next request when the previous answer arrived. Self-contained: its own app on an
  * ephemeral port with a temporary DATA_DIR. `node api/bench/agents.ts`, or `benchAgents()` from the runner.
  */
-import fs from 'node:fs';
-import http from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { pathToFileURL } from 'node:url';
-import type { AddressInfo } from 'node:net';
-import { createApp } from '../src/app.ts';
-import { loadConfig, RATE_LIMIT_SCOPES } from '../src/config.ts';
-import type { RateLimitScope } from '../src/config.ts';
-import { createDb } from '../src/db/connection.ts';
-import { migrateLatest } from '../src/db/migrate.ts';
-import { systemClock } from '../src/lib/clock.ts';
-import { createLogger } from '../src/logger.ts';
+import { startInProcessApp } from './in-process-app.ts';
 import { createOrganization } from '../src/features/organization/service.ts';
 import { createUser } from '../src/features/users/repository.ts';
 import { issueKey } from '../src/features/api-keys/service.ts';
@@ -76,16 +66,7 @@ export async function benchAgents(options: { seconds?: number; baselineSeconds?:
   const seconds = options.seconds ?? Number(process.env.BENCH_AGENT_SECONDS ?? 30);
   const baselineSeconds = options.baselineSeconds ?? Number(process.env.BENCH_BASELINE_SECONDS ?? 10);
   const log = options.print === false ? () => {} : (line: string) => console.log(line);
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rollcall-bench-agents-'));
-  const base = loadConfig({ NODE_ENV: 'production', DATA_DIR: dir, REQUIRE_HTTPS: 'false', LOG_LEVEL: 'silent' });
-  const hourlyBudgets = Object.fromEntries(RATE_LIMIT_SCOPES.map((s) => [s, 10_000_000])) as Record<RateLimitScope, number>;
-  const config = { ...base, hourlyBudgets };
-  const db = createDb(config.databaseUrl);
-  await migrateLatest(db);
-  const { app, deps } = createApp({ db, clock: systemClock, config, logger: createLogger('silent') });
-  const server = http.createServer({ keepAliveTimeout: 60_000 }, app.callback());
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const { dir, db, url, close } = await startInProcessApp('agents');
   try {
     // 50 agents, each with its own agent key and a co-author who takes part in an every-day stand-up.
     const now = new Date();
@@ -143,12 +124,7 @@ export async function benchAgents(options: { seconds?: number; baselineSeconds?:
     log(`  targets: report p99 < 50 ms ${result.targets.reportP99Under50ms ? 'met' : 'MISSED'}; ratio ≥ 0.3 ${result.targets.ratioAtLeast0_3 ? 'met' : 'MISSED'}`);
     return result;
   } finally {
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-    deps.delivery.stop();
-    await deps.outbound.http.close();
-    await db.destroy();
-    fs.rmSync(dir, { recursive: true, force: true });
+    await close();
   }
 }
 

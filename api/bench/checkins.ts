@@ -8,22 +8,12 @@
  * Load is plain concurrent fetch in waves (N users at the same moment), so the numbers include the client,
  * which shares the process and CPU with the server, for the baseline and the measurements alike.
  */
-import fs from 'node:fs';
-import http from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { AddressInfo } from 'node:net';
-import { createApp } from '../src/app.ts';
-import { loadConfig, RATE_LIMIT_SCOPES } from '../src/config.ts';
-import type { RateLimitScope } from '../src/config.ts';
-import { createDb } from '../src/db/connection.ts';
+import { startInProcessApp } from './in-process-app.ts';
 import type { Db } from '../src/db/connection.ts';
-import { migrateLatest } from '../src/db/migrate.ts';
-import { systemClock } from '../src/lib/clock.ts';
 import { uuidv7 } from '../src/lib/ids.ts';
 import { writeJson } from '../src/lib/json.ts';
-import { createLogger } from '../src/logger.ts';
 import { createOrganization } from '../src/features/organization/service.ts';
 import { createUser } from '../src/features/users/repository.ts';
 import { issueKey } from '../src/features/api-keys/service.ts';
@@ -122,16 +112,7 @@ async function seedHistory(db: Db, params: { organizationUuid: string; checkinUu
 export async function benchCheckins(options: { seconds?: number; log?: (line: string) => void } = {}): Promise<CheckinBenchResult> {
   const seconds = options.seconds ?? Number(process.env.BENCH_SECONDS ?? 5);
   const log = options.log ?? ((line: string) => console.log(line));
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rollcall-bench-checkins-'));
-  const base = loadConfig({ NODE_ENV: 'production', DATA_DIR: dir, REQUIRE_HTTPS: 'false', LOG_LEVEL: 'silent' });
-  const hourlyBudgets = Object.fromEntries(RATE_LIMIT_SCOPES.map((s) => [s, 10_000_000])) as Record<RateLimitScope, number>;
-  const config = { ...base, hourlyBudgets };
-  const db = createDb(config.databaseUrl);
-  await migrateLatest(db);
-  const { app } = createApp({ db, clock: systemClock, config, logger: createLogger('silent') });
-  const server = http.createServer(app.callback());
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const { db, url, close } = await startInProcessApp('checkins');
 
   try {
     // Seed with service functions: an organization, its admin, 200 people with keys, two check-ins.
@@ -221,10 +202,7 @@ export async function benchCheckins(options: { seconds?: number; log?: (line: st
     log(`history query plan: ${result.queryPlan.join('; ')}`);
     return result;
   } finally {
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-    await db.destroy();
-    fs.rmSync(dir, { recursive: true, force: true });
+    await close();
   }
 }
 

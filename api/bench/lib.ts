@@ -61,3 +61,4 @@ export function rssMb(pid: number): number {
 }
 
 export const fmt = (n: number, digits = 1) => n.toFixed(digits);
+
