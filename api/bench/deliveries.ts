@@ -45,7 +45,7 @@ export async function benchDeliveries(options: { count?: number; offeredPerSecon
   };
   const db = createDb(config.databaseUrl);
   await migrateLatest(db);
-  const { deps } = createApp({ db, clock: systemClock, config, logger: createLogger('silent'), delivery: { ca: CERT } });
+  const { deps, close: closeApp } = createApp({ db, clock: systemClock, config, logger: createLogger('silent'), delivery: { ca: CERT } });
 
   const commitAt = new Map<number, number>();
   const latencies: number[] = [];
@@ -148,9 +148,7 @@ export async function benchDeliveries(options: { count?: number; offeredPerSecon
   await finished;
   clearInterval(watchdog);
   clearInterval(sampler);
-  deps.delivery.stop();
-  await deps.delivery.idle();
-  await deps.outbound.http.close();
+  await closeApp();
   receiver.send('close');
   const delivered = await db('deliveries').where({ status: 'delivered' }).count({ n: '*' });
   await db.destroy();

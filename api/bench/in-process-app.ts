@@ -20,7 +20,7 @@ export async function startInProcessApp(name: string) {
   const config = { ...base, hourlyBudgets };
   const db = createDb(config.databaseUrl);
   await migrateLatest(db);
-  const { app, deps } = createApp({ db, clock: systemClock, config, logger: createLogger('silent') });
+  const { app, deps, close: closeApp } = createApp({ db, clock: systemClock, config, logger: createLogger('silent') });
   const server = http.createServer({ keepAliveTimeout: 60_000 }, app.callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
@@ -28,10 +28,7 @@ export async function startInProcessApp(name: string) {
   async function close(): Promise<void> {
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
-    deps.delivery.stop();
-    await deps.delivery.idle();
-    await deps.outbound.http.close();
-    await deps.rateCounters.close();
+    await closeApp();
     await db.destroy();
     fs.rmSync(dir, { recursive: true, force: true });
   }

@@ -111,7 +111,7 @@ const tags = [{ name: 'Agents', description: agentTagDescription }];
  * Builds the Koa application from explicit dependencies. It never listens: server.ts does, and tests put it
  * behind their own ephemeral listener.
  */
-export function createApp(dependencies: AppDependencies): { app: Koa; routes: RouteInfo[]; deps: Deps } {
+export function createApp(dependencies: AppDependencies): { app: Koa; routes: RouteInfo[]; deps: Deps; close: () => Promise<void> } {
   const { delivery: deliveryOptions, ...base } = dependencies;
   const deps: Deps = {
     ...base,
@@ -178,5 +178,13 @@ export function createApp(dependencies: AppDependencies): { app: Koa; routes: Ro
       layer.methods.filter((method) => method !== 'HEAD').map((method) => ({ method, path: String(layer.path) })),
     ),
   );
-  return { app, routes, deps };
+  /** Releases what the app's services hold: delivery workers, outbound connections, SMTP, pending rate counts. */
+  async function close(): Promise<void> {
+    deps.delivery.stop();
+    await deps.delivery.idle();
+    await deps.outbound.http.close();
+    deps.mailer?.close();
+    await deps.rateCounters.close();
+  }
+  return { app, routes, deps, close };
 }

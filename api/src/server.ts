@@ -32,7 +32,7 @@ export async function startServer(config: Config, options: { clock?: Clock; logg
   if (applied.length) logger.info({ migrations: applied }, 'database migrated');
   const bootstrap = await bootstrapIfEmpty(db, config, clock);
 
-  const { app, deps } = createApp({ db, clock, config, logger });
+  const { app, deps, close: closeApp } = createApp({ db, clock, config, logger });
   const jobs = startJobs(deps);
 
   const server = http.createServer(app.callback());
@@ -64,7 +64,7 @@ export async function startServer(config: Config, options: { clock?: Clock; logg
         for (const socket of sockets) socket.destroy();
       }
       await jobs.idle();
-      await deps.rateCounters.close();
+      await closeApp();
       await db.destroy();
       logger.info('stopped');
       logger.flush();

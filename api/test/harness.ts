@@ -51,7 +51,7 @@ export async function startTestApp(
   const clock = new ManualClock('2026-03-10T15:00:00.000Z');
   const logs: string[] = [];
   const logger = createLogger('info', { write: (line: string) => void logs.push(line) });
-  const { app, routes, deps } = createApp({ db, clock, config, logger, delivery });
+  const { app, routes, deps, close: closeApp } = createApp({ db, clock, config, logger, delivery });
   const server = http.createServer(app.callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -103,11 +103,7 @@ export async function startTestApp(
   async function close(): Promise<void> {
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
-    deps.delivery.stop();
-    await deps.delivery.idle();
-    await deps.outbound.http.close();
-    deps.mailer?.close();
-    await deps.rateCounters.close();
+    await closeApp();
     await db.destroy();
     fs.rmSync(dir, { recursive: true, force: true });
   }

@@ -1,6 +1,7 @@
 import type { Db } from '../db/connection.ts';
 import type { Logger } from '../logger.ts';
 import type { Clock } from '../lib/clock.ts';
+import { addToCounter } from './rate-limit.ts';
 
 interface Entry {
   bucket: string;
@@ -74,14 +75,7 @@ export class RateCounters {
       const taken = batch.map(([, e]) => e.pending);
       const totals = await this.db.transaction(async (trx) => {
         const results: number[] = [];
-        for (const [i, [, e]] of batch.entries()) {
-          const [row] = await trx('rate_limit_counters')
-            .insert({ bucket: e.bucket, window_start: e.windowStart, count: taken[i] })
-            .onConflict(['bucket', 'window_start'])
-            .merge({ count: trx.raw('?? + ?', ['rate_limit_counters.count', taken[i]]) })
-            .returning(['count']);
-          results.push(Number(row.count));
-        }
+        for (const [i, [, e]] of batch.entries()) results.push(await addToCounter(trx, e.bucket, e.windowStart, taken[i]));
         return results;
       });
       for (const [i, [, e]] of batch.entries()) {

@@ -19,18 +19,23 @@ export interface Consumption {
 }
 
 /**
- * Counts one request against `bucket` in the current fixed window and reports whether it is within `limit`.
- * One portable upsert (SQLite ≥ 3.35 and PostgreSQL), so several API processes share the same counters.
+ * Adds `delta` to a window's stored count and returns the new total. One portable upsert (SQLite ≥ 3.35 and
+ * PostgreSQL), so several API processes share the same counters.
  */
+export async function addToCounter(db: Executor, bucket: string, windowStart: number, delta: number): Promise<number> {
+  const [row] = await db('rate_limit_counters')
+    .insert({ bucket, window_start: windowStart, count: delta })
+    .onConflict(['bucket', 'window_start'])
+    .merge({ count: db.raw('?? + ?', ['rate_limit_counters.count', delta]) })
+    .returning(['count']);
+  return Number(row.count);
+}
+
+/** Counts one request against `bucket` in the current fixed window and reports whether it is within `limit`. */
 export async function consume(db: Executor, bucket: string, window: Window, now: Date): Promise<Consumption> {
   const nowSeconds = Math.floor(now.getTime() / 1000);
   const windowStart = nowSeconds - (nowSeconds % window.seconds);
-  const [row] = await db('rate_limit_counters')
-    .insert({ bucket, window_start: windowStart, count: 1 })
-    .onConflict(['bucket', 'window_start'])
-    .merge({ count: db.raw('?? + 1', ['rate_limit_counters.count']) })
-    .returning(['count']);
-  const count = Number(row.count);
+  const count = await addToCounter(db, bucket, windowStart, 1);
   return {
     allowed: count <= window.limit,
     remaining: Math.max(0, window.limit - count),

@@ -47,10 +47,7 @@ export function startJobs(deps: Deps) {
     },
     async idle(): Promise<void> {
       await Promise.allSettled([...running]);
-      await deps.delivery.idle();
       await (inbound as InboundSmtp | null)?.close();
-      await deps.outbound.http.close();
-      deps.mailer?.close();
     },
   };
 }
