@@ -1,7 +1,10 @@
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import knex from 'knex';
 import type { Knex } from 'knex';
+
+const require = createRequire(import.meta.url);
 
 export type Db = Knex;
 export type Trx = Knex.Transaction;
@@ -21,7 +24,7 @@ export function createDb(databaseUrl: string): Db {
   const filename = sqliteFilename(databaseUrl);
   if (filename !== ':memory:') fs.mkdirSync(path.dirname(filename), { recursive: true });
   return knex({
-    client: 'better-sqlite3',
+    client: sqliteClient(),
     connection: { filename },
     useNullAsDefault: true,
     pool: {
@@ -56,12 +59,43 @@ export function createDb(databaseUrl: string): Db {
   });
 }
 
+type ClientClass = typeof Knex.Client;
+let sqliteClientClass: ClientClass | null = null;
+
+/**
+ * Knex's better-sqlite3 client with one change: LIMIT is written into the SQL as a number instead of a bound
+ * parameter. SQLite re-prepares a statement whose LIMIT is a parameter on every run (its planner reads the
+ * value), which made every `.first()` lookup 5 to 25 times slower (26 µs instead of 1 to 4 µs, measured).
+ * Knex has already parsed the value to an integer, so nothing but a number reaches the SQL text. OFFSET stays
+ * a parameter: its values are unbounded, and distinct SQL texts would each be a new prepared statement.
+ */
+function sqliteClient(): ClientClass {
+  if (sqliteClientClass) return sqliteClientClass;
+  const BetterSqlite3Client = require('knex/lib/dialects/better-sqlite3/index.js') as ClientClass;
+  const SqliteQueryCompiler = require('knex/lib/dialects/sqlite3/query/sqlite-querycompiler.js') as new (...args: unknown[]) => object;
+  class InlineLimitCompiler extends SqliteQueryCompiler {
+    declare single: { limit?: unknown };
+    _getValueOrParameterFromAttribute(attribute: string, rawValue?: unknown): unknown {
+      if (attribute === 'limit' && Number.isSafeInteger(this.single.limit)) return String(this.single.limit);
+      const base = SqliteQueryCompiler.prototype as unknown as { _getValueOrParameterFromAttribute(a: string, r?: unknown): unknown };
+      return base._getValueOrParameterFromAttribute.call(this, attribute, rawValue);
+    }
+  }
+  class RollcallSqliteClient extends BetterSqlite3Client {
+    override queryCompiler(builder: unknown, formatter?: unknown) {
+      return new InlineLimitCompiler(this, builder, formatter) as ReturnType<Knex.Client['queryCompiler']>;
+    }
+  }
+  sqliteClientClass = RollcallSqliteClient;
+  return sqliteClientClass;
+}
+
 export function sqliteFilename(databaseUrl: string): string {
   const raw = databaseUrl.replace(/^(sqlite|file):(\/\/)?/, '');
   return raw === ':memory:' ? raw : path.resolve(raw);
 }
 
-export const isSqlite = (db: Db): boolean => db.client.config.client === 'better-sqlite3';
+export const isSqlite = (db: Db): boolean => (db.client as { driverName?: string }).driverName === 'better-sqlite3';
 
 /** Online backup of a SQLite database to `file` (consistent while the server keeps writing). */
 export async function backupSqlite(db: Db, file: string): Promise<void> {

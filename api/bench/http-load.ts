@@ -1,0 +1,119 @@
+/**
+ * A closed-loop HTTP load generator for benchmarks whose clients differ (each agent has its own key and body):
+ * `clients` keep-alive connections, each sending its next request when the previous answer arrived, for
+ * `seconds`. Runs as its own process (node:http, not fetch: fetch's per-request cost would make the client the
+ * bottleneck), reads its job as JSON on stdin and prints per-endpoint latencies as JSON on stdout.
+ */
+import http from 'node:http';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+export interface LoadClient {
+  key: string;
+  agentName: string;
+  coAuthor: string;
+}
+
+export interface LoadJob {
+  url: string;
+  seconds: number;
+  /** `me`: GET /v1/me/ only (the baseline); `agents`: each client alternates a report and a health check. */
+  mode: 'me' | 'agents';
+  /** Open loop: each client starts a request every intervalMs whether or not the last one answered. */
+  intervalMs?: number;
+  clients: LoadClient[];
+}
+
+export interface LoadOutput {
+  latencies: Record<string, number[]>;
+  non2xx: number;
+  errors: number;
+  elapsedSeconds: number;
+}
+
+interface Request {
+  name: string;
+  method: string;
+  path: string;
+  body?: string;
+}
+
+function nextRequest(job: LoadJob, client: LoadClient, c: number, n: number): Request {
+  if (job.mode === 'me') return { name: 'me', method: 'GET', path: '/v1/me/' };
+  if ((n + c) % 2 === 0) {
+    const body = JSON.stringify({
+      agent_name: client.agentName,
+      content: `Run ${n}: built and tested`,
+      structured: { completed: [`Build ${n} passed`], in_progress: [`Deploy ${n}`], blockers: [] },
+      metadata: { run: n },
+      co_authors: [client.coAuthor],
+    });
+    return { name: 'report', method: 'POST', path: '/v1/agent-reports/', body };
+  }
+  return { name: 'health', method: 'POST', path: '/v1/agent-health/', body: JSON.stringify({ agent_name: client.agentName, ok: true, message: `step ${n}` }) };
+}
+
+export async function runLoad(job: LoadJob): Promise<LoadOutput> {
+  const target = new URL(job.url);
+  const latencies: Record<string, number[]> = {};
+  let non2xx = 0;
+  let errors = 0;
+
+  function send(agent: http.Agent, client: LoadClient, request: Request): Promise<void> {
+    const headers: Record<string, string | number> = { 'x-api-key': client.key, accept: 'application/json' };
+    if (request.body !== undefined) {
+      headers['content-type'] = 'application/json';
+      headers['content-length'] = Buffer.byteLength(request.body);
+    }
+    const started = performance.now();
+    return new Promise((resolve) => {
+      const req = http.request({ host: target.hostname, port: target.port, method: request.method, path: request.path, headers, agent }, (res) => {
+        res.on('data', () => {});
+        res.on('end', () => {
+          (latencies[request.name] ??= []).push(performance.now() - started);
+          if (res.statusCode! < 200 || res.statusCode! >= 300) non2xx++;
+          resolve();
+        });
+      });
+      req.on('error', () => {
+        errors++;
+        resolve();
+      });
+      req.end(request.body);
+    });
+  }
+
+  const started = performance.now();
+  const deadline = started + job.seconds * 1000;
+  await Promise.all(
+    job.clients.map(async (client, c) => {
+      const agent = new http.Agent({ keepAlive: true, maxSockets: job.intervalMs ? 8 : 1 });
+      try {
+        if (!job.intervalMs) {
+          for (let n = 0; performance.now() < deadline; n++) await send(agent, client, nextRequest(job, client, c, n));
+          return;
+        }
+        const interval = job.intervalMs;
+        const offset = (interval * c) / job.clients.length; // spread the clients over one interval
+        const inFlight: Promise<void>[] = [];
+        for (let n = 0; ; n++) {
+          const at = started + offset + n * interval;
+          if (at >= deadline) break;
+          const wait = at - performance.now();
+          if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+          inFlight.push(send(agent, client, nextRequest(job, client, c, n)));
+        }
+        await Promise.all(inFlight);
+      } finally {
+        agent.destroy();
+      }
+    }),
+  );
+  return { latencies, non2xx, errors, elapsedSeconds: (performance.now() - started) / 1000 };
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
+  let input = '';
+  for await (const chunk of process.stdin) input += chunk;
+  process.stdout.write(JSON.stringify(await runLoad(JSON.parse(input) as LoadJob)));
+}
