@@ -8,6 +8,7 @@ import type { Logger } from './logger.ts';
 import type { Deps } from './deps.ts';
 import { CredentialCache } from './features/auth/cache.ts';
 import { RateCounters } from './http/rate-counters.ts';
+import { GroupCommit } from './db/group-commit.ts';
 import { errorHandler } from './http/errors.ts';
 import { makeMiddlewares } from './http/middlewares.ts';
 import { accessLog, optionalTrailingSlash, requestId, requireHttps } from './http/request-context.ts';
@@ -117,6 +118,7 @@ export function createApp(dependencies: AppDependencies): { app: Koa; routes: Ro
     ...base,
     credentialCache: new CredentialCache(dependencies.config.authCacheSeconds),
     rateCounters: new RateCounters(dependencies.db, dependencies.logger, dependencies.clock),
+    writes: new GroupCommit(dependencies.db),
     ...buildDeliveryServices(base, deliveryOptions),
   };
   const middlewares = makeMiddlewares(deps);

@@ -5,6 +5,7 @@ import type { Logger } from './logger.ts';
 import type { CredentialCache } from './features/auth/cache.ts';
 import type { RateCounters } from './http/rate-counters.ts';
 import type { DeliveryServices } from './features/deliveries/setup.ts';
+import type { GroupCommit } from './db/group-commit.ts';
 
 /**
  * Everything a route factory may use. Built once by createApp; tests build it with their own clock and db.
@@ -19,4 +20,6 @@ export interface Deps extends DeliveryServices {
   logger: Logger;
   credentialCache: CredentialCache;
   rateCounters: RateCounters;
+  /** Group commit for high-rate small writes (agent reports and health checks): see db/group-commit.ts. */
+  writes: GroupCommit;
 }

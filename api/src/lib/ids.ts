@@ -1,7 +1,22 @@
-import { randomBytes } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
 
 let lastMs = -1;
 let sequence = 0;
+
+// Random bytes are drawn from the CSPRNG 4 KiB at a time (as Node's randomUUID does): one call per 200 ids
+// instead of two per id, which showed in the profile of the agent-report hot path.
+const pool = Buffer.alloc(4096);
+let poolOffset = pool.length;
+
+function randomSlice(size: number): Buffer {
+  if (poolOffset + size > pool.length) {
+    randomFillSync(pool);
+    poolOffset = 0;
+  }
+  const slice = Buffer.from(pool.subarray(poolOffset, poolOffset + size));
+  poolOffset += size;
+  return slice;
+}
 
 /**
  * UUID version 7 (RFC 9562): 48 bits of Unix milliseconds, a 12-bit sequence, then random bits. Time-ordered
@@ -11,7 +26,7 @@ let sequence = 0;
 export function uuidv7(now: number = Date.now()): string {
   if (now > lastMs) {
     lastMs = now;
-    sequence = randomBytes(2).readUInt16BE(0) & 0x3ff; // leave headroom before the 12 bits overflow
+    sequence = randomSlice(2).readUInt16BE(0) & 0x3ff; // leave headroom before the 12 bits overflow
   } else {
     sequence += 1;
     if (sequence > 0xfff) {
@@ -21,7 +36,7 @@ export function uuidv7(now: number = Date.now()): string {
     }
   }
   const ms = lastMs;
-  const bytes = randomBytes(16);
+  const bytes = randomSlice(16);
   bytes[0] = (ms / 2 ** 40) & 0xff;
   bytes[1] = (ms / 2 ** 32) & 0xff;
   bytes[2] = (ms >>> 24) & 0xff;

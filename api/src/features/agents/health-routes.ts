@@ -15,7 +15,8 @@ export function agentHealthRoutes(deps: Deps, { authenticate, rateLimit }: Middl
   const router = new Router();
 
   router.post('/v1/agent-health/', authenticate(), rateLimit('agent'), validateBody(healthSchema), async (ctx) => {
-    ctx.body = await recordHealth(deps.db, actorOf(ctx), ctx.state.body as HealthInput, deps.clock.now());
+    const [actor, input, now] = [actorOf(ctx), ctx.state.body as HealthInput, deps.clock.now()];
+    ctx.body = await deps.writes.run((trx) => recordHealth(trx, actor, input, now));
   });
 
   router.get('/v1/agent-health/', authenticate(), rateLimit('agent'), async (ctx) => {

@@ -1,36 +1,34 @@
-import type { Db, Executor } from '../../db/connection.ts';
+import type { Executor, Trx } from '../../db/connection.ts';
 import type { PageRequest } from '../../http/pagination.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import type { Actor } from '../auth/credentials.ts';
 import { ensureAgent, requireAgent } from './identity.ts';
 import type { AgentRow } from './identity.ts';
-import { markDelivered, undeliveredQuery } from './messages-service.ts';
+import { PENDING_LIMIT, markDelivered, pendingMessages, undeliveredQuery } from './messages-service.ts';
 import { presentHealth, presentHistoryItem, presentMessage } from './presenter.ts';
 import type { HealthCheckRow, MessageRow } from './presenter.ts';
-import { PENDING_LIMIT } from './reports-service.ts';
 import type { HealthInput } from './schema.ts';
 
 export const HISTORY_LENGTH = 20;
 
 /**
  * POST /v1/agent-health/ (CONTRACT §6, §12): records the check, and answers with the pending messages, which
- * from then on count as delivered (each is handed out once).
+ * from then on count as delivered (each is handed out once). Runs in the caller's transaction (the route's
+ * group commit) and touches nothing outside it.
  */
-export async function recordHealth(db: Db, actor: Actor, input: HealthInput, now: Date) {
-  return db.transaction(async (trx) => {
-    const agent = await ensureAgent(trx, actor.organization.uuid, input.agent_name, now);
-    const status = input.ok ? 'healthy' : 'unhealthy';
-    const check: HealthCheckRow = { uuid: uuidv7(now.getTime()), agent_uuid: agent.uuid, status, message: input.message ?? null, created_at: now.toISOString() };
-    await trx('agent_health_checks').insert(check);
-    const changes = { status, status_message: check.message, last_check_at: check.created_at, updated_at: check.created_at };
-    await trx('agents').where({ uuid: agent.uuid }).update(changes);
-    const pending: MessageRow[] = await undeliveredQuery(trx, agent.uuid, now).limit(PENDING_LIMIT);
-    await markDelivered(trx, pending.map((m) => m.uuid), now);
-    return {
-      ...presentHealth({ ...agent, ...changes }),
-      pending_messages: pending.map((m) => presentMessage({ ...m, delivered: true }, agent.name)),
-    };
-  });
+export async function recordHealth(trx: Trx, actor: Actor, input: HealthInput, now: Date) {
+  const agent = await ensureAgent(trx, actor.organization.uuid, input.agent_name, now);
+  const status = input.ok ? 'healthy' : 'unhealthy';
+  const check: HealthCheckRow = { uuid: uuidv7(now.getTime()), agent_uuid: agent.uuid, status, message: input.message ?? null, created_at: now.toISOString() };
+  await trx('agent_health_checks').insert(check);
+  const changes = { status, status_message: check.message, last_check_at: check.created_at, updated_at: check.created_at };
+  await trx('agents').where({ uuid: agent.uuid }).update(changes);
+  const pending = await pendingMessages(trx, agent.uuid, now);
+  await markDelivered(trx, pending.map((m) => m.uuid), now);
+  return {
+    ...presentHealth({ ...agent, ...changes }),
+    pending_messages: pending.map((m) => presentMessage({ ...m, delivered: true }, agent.name)),
+  };
 }
 
 /** GET /v1/agent-health/?agent_name= : the last status, the pending messages (not delivered by reading) and history. */

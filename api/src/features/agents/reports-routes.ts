@@ -29,7 +29,8 @@ export function agentReportRoutes(deps: Deps, { authenticate, rateLimit }: Middl
     },
     async (ctx) => {
       ctx.status = 201;
-      ctx.body = await createReport(deps.db, actorOf(ctx), ctx.state.body as ReportInput, deps.clock.now());
+      const [actor, input, now] = [actorOf(ctx), ctx.state.body as ReportInput, deps.clock.now()];
+      ctx.body = await deps.writes.run((trx) => createReport(trx, actor, input, now));
     },
   );
 

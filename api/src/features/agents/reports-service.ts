@@ -1,4 +1,4 @@
-import type { Db, Executor } from '../../db/connection.ts';
+import type { Executor, Trx } from '../../db/connection.ts';
 import type { PageRequest } from '../../http/pagination.ts';
 import { isUuid, uuidv7 } from '../../lib/ids.ts';
 import { writeJson } from '../../lib/json.ts';
@@ -9,14 +9,12 @@ import { fullName } from '../users/repository.ts';
 import type { UserRow } from '../users/repository.ts';
 import { assertAgentName, ensureAgent, findAgent } from './identity.ts';
 import { presentMessage, presentReport } from './presenter.ts';
-import type { CoAuthor, MessageRow, ReportRow } from './presenter.ts';
-import { undeliveredQuery } from './messages-service.ts';
+import type { CoAuthor, ReportRow } from './presenter.ts';
+import { pendingMessages } from './messages-service.ts';
 import type { ReportInput } from './schema.ts';
 
 export const FREE_PLAN_AGENT_REPORTS_DAILY_CAP = 50;
 const looksLikeUuid = (value: string): boolean => isUuid(value);
-/** Pending messages carried by a report or health answer, at most. */
-export const PENDING_LIMIT = 100;
 
 /**
  * Co-authors by uuid or e-mail, mixed (spec "Agent report"): active members of the caller's organization, in
@@ -55,35 +53,34 @@ function mergeLines(input: ReportInput): MergeLines {
 /**
  * POST /v1/agent-reports/ (CONTRACT §6): stores the report, merges it into each co-author's active daily
  * stand-up with the ` (co-authored with <agent_name>)` suffix, and answers with the agent's pending messages
- * (not marked delivered: only a health answer or a read does that).
+ * (not marked delivered: only a health answer or a read does that). Runs in the caller's transaction (the
+ * route's group commit); it touches nothing outside it, so it may run again after a batch rolled back.
  */
-export async function createReport(db: Db, actor: Actor, input: ReportInput, now: Date) {
-  return db.transaction(async (trx) => {
-    const agent = await ensureAgent(trx, actor.organization.uuid, input.agent_name, now);
-    const users = await resolveCoAuthors(trx, actor.organization.uuid, input.co_authors ?? []);
-    const coAuthors: CoAuthor[] = users.map((u) => ({ uuid: u.uuid, name: fullName(u), full_name: fullName(u) }));
-    const row: ReportRow = {
-      uuid: uuidv7(now.getTime()),
-      organization_uuid: actor.organization.uuid,
-      agent_uuid: agent.uuid,
-      reported_by_uuid: actor.user.uuid,
-      content: input.content,
-      structured: input.structured ? writeJson(input.structured) : null,
-      metadata: writeJson(input.metadata ?? {}),
-      is_milestone: input.is_milestone ?? false,
-      co_authors: writeJson(coAuthors),
-      created_at: now.toISOString(),
-    };
-    await trx('agent_reports').insert(row);
-    const lines = mergeLines(input);
-    const suffix = ` (co-authored with ${agent.name})`;
-    for (const user of users) {
-      const standup = await activeDailyStandup(trx, user, now);
-      if (standup) await mergeIntoTodaysResponse(trx, { userUuid: user.uuid, checkin: standup, lines, suffix, now, author: user });
-    }
-    const pending: MessageRow[] = await undeliveredQuery(trx, agent.uuid, now).limit(PENDING_LIMIT);
-    return { ...presentReport(row, agent.name), pending_messages: pending.map((m) => presentMessage(m, agent.name)) };
-  });
+export async function createReport(trx: Trx, actor: Actor, input: ReportInput, now: Date) {
+  const agent = await ensureAgent(trx, actor.organization.uuid, input.agent_name, now);
+  const users = await resolveCoAuthors(trx, actor.organization.uuid, input.co_authors ?? []);
+  const coAuthors: CoAuthor[] = users.map((u) => ({ uuid: u.uuid, name: fullName(u), full_name: fullName(u) }));
+  const row: ReportRow = {
+    uuid: uuidv7(now.getTime()),
+    organization_uuid: actor.organization.uuid,
+    agent_uuid: agent.uuid,
+    reported_by_uuid: actor.user.uuid,
+    content: input.content,
+    structured: input.structured ? writeJson(input.structured) : null,
+    metadata: writeJson(input.metadata ?? {}),
+    is_milestone: input.is_milestone ?? false,
+    co_authors: writeJson(coAuthors),
+    created_at: now.toISOString(),
+  };
+  await trx('agent_reports').insert(row);
+  const lines = mergeLines(input);
+  const suffix = ` (co-authored with ${agent.name})`;
+  for (const user of users) {
+    const standup = await activeDailyStandup(trx, user, now);
+    if (standup) await mergeIntoTodaysResponse(trx, { userUuid: user.uuid, checkin: standup, lines, suffix, now, author: user });
+  }
+  const pending = await pendingMessages(trx, agent.uuid, now);
+  return { ...presentReport(row, agent.name), pending_messages: pending.map((m) => presentMessage(m, agent.name)) };
 }
 
 /** GET /v1/agent-reports/?agent_name= : newest first; every agent of the organization without the filter. */

@@ -1,0 +1,49 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDb } from './connection.ts';
+import { GroupCommit } from './group-commit.ts';
+
+describe('group commit', () => {
+  const db = createDb(':memory:');
+  const statements: string[] = [];
+  beforeAll(async () => {
+    await db.schema.createTable('notes', (t) => {
+      t.string('text').primary();
+    });
+    db.on('query', (q: { sql: string }) => statements.push(q.sql));
+  });
+  afterAll(() => db.destroy());
+
+  it('runs the writes that wait for a transaction together in the next one, one commit for the batch', async () => {
+    const writes = new GroupCommit(db);
+    statements.length = 0;
+    const results = await Promise.all(
+      ['a', 'b', 'c', 'd'].map((text) => writes.run(async (trx) => {
+        await trx('notes').insert({ text });
+        return text.toUpperCase();
+      })),
+    );
+    expect(results).toEqual(['A', 'B', 'C', 'D']);
+    // The first ran alone (nothing was waiting yet); the three that arrived meanwhile shared one transaction.
+    expect(statements.filter((sql) => /^COMMIT/i.test(sql))).toHaveLength(2);
+    expect((await db('notes').orderBy('text')).map((r) => r.text)).toEqual(['a', 'b', 'c', 'd']);
+  });
+
+  it('a failing write fails alone: the batch is rolled back and the others run again, each exactly once', async () => {
+    const writes = new GroupCommit(db);
+    await db('notes').delete();
+    const runs: Record<string, number> = {};
+    const write = (text: string) =>
+      writes.run(async (trx) => {
+        runs[text] = (runs[text] ?? 0) + 1;
+        await trx('notes').insert({ text });
+        if (text === 'bad') throw new Error('refused');
+        return text;
+      });
+    const settled = await Promise.allSettled([write('first'), write('x'), write('bad'), write('y')]);
+    expect(settled.map((s) => s.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
+    expect((settled[2] as PromiseRejectedResult).reason.message).toBe('refused');
+    expect((await db('notes').orderBy('text')).map((r) => r.text)).toEqual(['first', 'x', 'y']);
+    // x ran in the rolled-back batch (which stopped at bad), then again on its own; its row exists once.
+    expect(runs).toEqual({ first: 1, x: 2, bad: 2, y: 1 });
+  });
+});
