@@ -156,7 +156,7 @@ export function createApp(dependencies: AppDependencies): { app: Koa; routes: Ro
   app.use(accessLog(deps.logger));
   app.use(metrics.measure);
   app.use(errorHandler(deps.logger));
-  app.use(requireHttps(deps.config.requireHttps));
+  if (deps.config.requireHttps) app.use(requireHttps(true));
   app.use(optionalTrailingSlash);
   if (deps.config.siteDir) app.use(serveSite(deps.config.siteDir));
   app.use(

@@ -89,6 +89,13 @@ describe('HTTP conventions (CONTRACT §2, §12)', () => {
     expect(unsafe.headers.get('x-request-id')).not.toBe('a b<script>');
   });
 
+  it('writes one JSON access-log line per request, in the logger\'s format, without headers or query', async () => {
+    await t.request('GET', '/v1/me/?secret=zzz', { key: acme.adminKey, headers: { 'x-request-id': 'trace-log-1' } });
+    const line = t.logs.map((l) => JSON.parse(l)).find((entry) => entry.request_id === 'trace-log-1');
+    expect(line).toEqual({ level: 30, time: expect.any(Number), request_id: 'trace-log-1', method: 'GET', path: '/v1/me/', status: 200, ms: expect.any(Number), msg: 'request' });
+    expect(t.logs.join('\n')).not.toContain(acme.adminKey);
+  });
+
   it('pages lists with page/page_size or limit/offset; next and previous repeat every filter', async () => {
     for (let i = 0; i < 4; i++) await t.request('POST', '/v1/api-keys/', { key: acme.adminKey, body: { name: `k${i}` } });
     const first = await t.request('GET', '/v1/api-keys/?page_size=2&ordering=-created_at', { key: acme.adminKey });
