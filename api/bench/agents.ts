@@ -14,6 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { startProcess, stop } from './lib.ts';
+import { serveNodeFlags } from '../src/serve-flags.ts';
 import type { LoadJob, LoadOutput } from './http-load.ts';
 import { loadConfig, RATE_LIMIT_SCOPES } from '../src/config.ts';
 import { createDb } from '../src/db/connection.ts';
@@ -110,7 +111,7 @@ export async function benchAgents(options: { seconds?: number; baselineSeconds?:
     );
 
     await db.destroy();
-    server = await startProcess([path.join(API_DIR, 'src/cli.ts'), 'serve'], env, /"url":"(http:\/\/[\d.:]+)"/);
+    server = await startProcess([...serveNodeFlags(), path.join(API_DIR, 'src/cli.ts'), 'serve'], env, /"url":"(http:\/\/[\d.:]+)"/);
     const url = server.match[1];
 
     // Warm-up (credential cache, connections, JIT), then the baseline and the measurement with the same clients.

@@ -13,45 +13,27 @@ import { errorHandler } from './http/errors.ts';
 import { makeMiddlewares } from './http/middlewares.ts';
 import { accessLog, optionalTrailingSlash, requestId, requireHttps } from './http/request-context.ts';
 import { serveSite } from './http/site.ts';
-import { buildOpenApi } from './openapi/document.ts';
-import type { Operation } from './openapi/types.ts';
 import { createMetrics } from './features/meta/metrics.ts';
 import { metaRoutes } from './features/meta/routes.ts';
-import { metaOperations, metaSchemas } from './features/meta/openapi.ts';
 import { meRoutes } from './features/me/routes.ts';
-import { meOperations } from './features/me/openapi.ts';
 import { organizationRoutes } from './features/organization/routes.ts';
-import { organizationOperations } from './features/organization/openapi.ts';
 import { apiKeyRoutes } from './features/api-keys/routes.ts';
-import { apiKeyOperations } from './features/api-keys/openapi.ts';
 import { userRoutes } from './features/users/routes.ts';
-import { userOperations, userSchemas } from './features/users/openapi.ts';
 import { teamRoutes } from './features/teams/routes.ts';
-import { teamOperations, teamSchemas } from './features/teams/openapi.ts';
 import { invitationRoutes } from './features/invitations/routes.ts';
-import { invitationOperations, invitationSchemas } from './features/invitations/openapi.ts';
 import { checkinRoutes } from './features/checkins/routes.ts';
 import { checkinQuestionRoutes } from './features/checkins/questions-routes.ts';
 import { checkinResponseRoutes } from './features/checkins/responses-routes.ts';
-import { checkinOperations, checkinSchemas } from './features/checkins/openapi.ts';
 import { templateRoutes } from './features/templates/routes.ts';
-import { templateOperations, templateSchemas } from './features/templates/openapi.ts';
 import { moodRoutes } from './features/mood/routes.ts';
-import { moodOperations, moodSchemas } from './features/mood/openapi.ts';
 import { buildDeliveryServices } from './features/deliveries/setup.ts';
 import type { DeliveryOptions } from './features/deliveries/setup.ts';
 import { deliveryRoutes } from './features/deliveries/routes.ts';
-import { deliveryOperations, deliverySchemas } from './features/deliveries/openapi.ts';
 import { webhookRoutes } from './features/webhooks/routes.ts';
-import { webhookOperations, webhookSchemas } from './features/webhooks/openapi.ts';
 import { emailRoutes } from './features/email/routes.ts';
-import { emailOperations } from './features/email/openapi.ts';
 import { inboundRoutes } from './features/inbound/routes.ts';
-import { inboundOperations } from './features/inbound/openapi.ts';
 import { chatRoutes } from './features/chat/routes.ts';
-import { chatOperations, chatSchemas } from './features/chat/openapi.ts';
 import { agentRoutes } from './features/agents/routes.ts';
-import { agentOperations, agentSchemas, agentTagDescription } from './features/agents/openapi.ts';
 
 export interface AppDependencies {
   db: Db;
@@ -66,47 +48,6 @@ export interface RouteInfo {
   method: string;
   path: string;
 }
-
-/** Every documented operation; the OpenAPI test checks this list against the routers' routes. */
-export const operations: Operation[] = [
-  ...metaOperations,
-  ...meOperations,
-  ...organizationOperations,
-  ...apiKeyOperations,
-  // People, teams and check-ins (issue 4).
-  ...userOperations,
-  ...invitationOperations,
-  ...teamOperations,
-  ...checkinOperations,
-  ...templateOperations,
-  ...moodOperations,
-  // Delivery (issue 5).
-  ...deliveryOperations,
-  ...webhookOperations,
-  ...emailOperations,
-  ...inboundOperations,
-  ...chatOperations,
-  // Agents (issue 6).
-  ...agentOperations,
-];
-const schemas = {
-  ...metaSchemas,
-  // People, teams and check-ins (issue 4).
-  ...userSchemas,
-  ...invitationSchemas,
-  ...teamSchemas,
-  ...checkinSchemas,
-  ...templateSchemas,
-  ...moodSchemas,
-  // Delivery (issue 5).
-  ...deliverySchemas,
-  ...webhookSchemas,
-  ...chatSchemas,
-  // Agents (issue 6).
-  ...agentSchemas,
-};
-/** Tag descriptions of the OpenAPI document. */
-const tags = [{ name: 'Agents', description: agentTagDescription }];
 
 /**
  * Builds the Koa application from explicit dependencies. It never listens: server.ts does, and tests put it
@@ -123,8 +64,9 @@ export function createApp(dependencies: AppDependencies): { app: Koa; routes: Ro
   };
   const middlewares = makeMiddlewares(deps);
   const metrics = createMetrics();
-  let openApiDocument: unknown = null;
-  const openApi = () => (openApiDocument ??= buildOpenApi(operations, schemas, `${deps.config.publicUrl ?? ''}/`, tags));
+  // The OpenAPI document is built on its first request: its descriptions are loaded only then.
+  let openApiDocument: Promise<unknown> | null = null;
+  const openApi = () => (openApiDocument ??= import('./openapi/catalog.ts').then((catalog) => catalog.buildDocument(deps.config.publicUrl)));
 
   const routers: Router[] = [
     metaRoutes(deps, middlewares, { metrics, openApi }),

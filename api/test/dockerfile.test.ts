@@ -4,6 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { serveNodeFlags } from '../src/serve-flags.ts';
 
 /**
  * No Docker engine runs on our machines, so this test keeps the Dockerfile honest by replaying it: each stage
@@ -68,7 +69,8 @@ describe('Dockerfile (replayed without a Docker engine)', () => {
     expect(healthcheck).toMatch(/CMD \[/);
     expect(healthcheck).not.toMatch(/curl|wget/);
     expect(execForm(stepsOf('ENTRYPOINT')[0].args)[0]).toMatch(/tini|dumb-init/);
-    expect(execForm(stepsOf('CMD').at(-1)!.args)).toEqual(['node', 'api/src/cli.ts', 'serve']);
+    // The server runs with the same Node flags as `npm start` (and the benchmarks).
+    expect(execForm(stepsOf('CMD').at(-1)!.args)).toEqual(['node', ...serveNodeFlags(), 'api/src/cli.ts', 'serve']);
     const install = stages.flatMap((s) => s.steps).find((s) => s.op === 'RUN' && /npm ci/.test(s.args));
     expect(install?.args).toContain('--omit=dev');
   });

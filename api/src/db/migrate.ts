@@ -6,7 +6,7 @@ import { migrations } from './migrations/index.ts';
 const source: Knex.MigrationSource<(typeof migrations)[number]> = {
   getMigrations: async () => migrations,
   getMigrationName: (migration) => migration.name,
-  getMigration: async (migration) => migration,
+  getMigration: (migration) => migration.load(),
 };
 
 export async function migrateLatest(db: Db): Promise<string[]> {

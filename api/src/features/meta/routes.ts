@@ -40,7 +40,7 @@ const DOCS_INIT = `window.ui = SwaggerUIBundle({ url: '/v1/openapi.json', dom_id
 
 export interface MetaOptions {
   metrics: Metrics;
-  openApi: () => unknown;
+  openApi: () => Promise<unknown>;
 }
 
 /** Operational endpoints: health, readiness, metrics, the OpenAPI document, its reference page, the changelog. */
@@ -69,9 +69,9 @@ export function metaRoutes(deps: Deps, { authenticate, rateLimit }: Middlewares,
     ctx.body = await options.metrics.registry.metrics();
   });
 
-  router.get('/v1/openapi.json', (ctx) => {
+  router.get('/v1/openapi.json', async (ctx) => {
     ctx.set('Cache-Control', 'no-cache');
-    ctx.body = options.openApi();
+    ctx.body = await options.openApi();
   });
 
   router.get('/docs', (ctx) => {
