@@ -146,27 +146,37 @@ async function insertDeliveries(trx: Executor, deliveries: NewDelivery[], now: D
  * transaction as their cause) into one webhook delivery per matching, enabled subscription, and marks the
  * events dispatched in the same transaction. Returns the number of events handled.
  */
-export async function dispatchEvents(db: Executor, now: Date, batch = 500): Promise<number> {
-  const events: { uuid: string; organization_uuid: string; event: string; payload: string; created_at: string }[] = await db(
-    'organization_events',
-  )
+export async function dispatchEvents(db: Executor, now: Date, batch = 200): Promise<number> {
+  // Payloads are read only for events some subscription wants: a payload can be large (a whole check-in
+  // response), and most organizations subscribe to few events or none, so most batches only get marked.
+  const events: { uuid: string; organization_uuid: string; event: string; created_at: string }[] = await db('organization_events')
     .whereNull('dispatched_at')
+    .orderBy('created_at') // the (dispatched_at, created_at) index gives this order; a backlog is never sorted whole
     .orderBy('uuid')
-    .limit(batch);
+    .limit(batch)
+    .select('uuid', 'organization_uuid', 'event', 'created_at');
   if (events.length === 0) return 0;
   await db.transaction(async (trx) => {
     const orgs = [...new Set(events.map((e) => e.organization_uuid))];
-    const subs: SubscriptionRow[] = await trx('webhook_subscriptions').whereIn('organization_uuid', orgs).whereNull('disabled_at');
+    const subs = ((await trx('webhook_subscriptions').whereIn('organization_uuid', orgs).whereNull('disabled_at')) as SubscriptionRow[]).map((sub) => ({
+      row: sub,
+      events: readJson<string[]>(sub.subscriptions, []),
+      objects: readJson<string[]>(sub.subscribed_objects, []),
+    }));
+    const wanted = events.filter((event) => subs.some((sub) => sub.row.organization_uuid === event.organization_uuid && matchesEvent(sub.events, event.event)));
+    const payloads = new Map<string, string>();
+    for (let i = 0; i < wanted.length; i += 50) {
+      const rows: { uuid: string; payload: string }[] = await trx('organization_events').whereIn('uuid', wanted.slice(i, i + 50).map((e) => e.uuid)).select('uuid', 'payload');
+      for (const row of rows) payloads.set(row.uuid, row.payload);
+    }
     const deliveries: NewDelivery[] = [];
-    for (const event of events) {
-      const payload = readJson<Record<string, unknown>>(event.payload, {});
+    for (const event of wanted) {
+      const payload = readJson<Record<string, unknown>>(payloads.get(event.uuid) ?? '{}', {});
       const objects = eventObjects(payload);
       for (const sub of subs) {
-        if (sub.organization_uuid !== event.organization_uuid) continue;
-        if (!matchesEvent(readJson<string[]>(sub.subscriptions, []), event.event)) continue;
-        const wanted = readJson<string[]>(sub.subscribed_objects, []);
-        if (wanted.length > 0 && !objects.some((o) => wanted.includes(o))) continue;
-        deliveries.push(webhookDelivery(sub, event.event, event.created_at, withoutAnonymousPeople(payload)));
+        if (sub.row.organization_uuid !== event.organization_uuid || !matchesEvent(sub.events, event.event)) continue;
+        if (sub.objects.length > 0 && !objects.some((o) => sub.objects.includes(o))) continue;
+        deliveries.push(webhookDelivery(sub.row, event.event, event.created_at, withoutAnonymousPeople(payload)));
       }
     }
     await insertDeliveries(trx, deliveries, now);
