@@ -78,7 +78,7 @@ describe('the rollcall command', () => {
     expect(org).toMatchObject({ plan: 'enterprise', plan_beta_enabled: true });
     // npm itself dies of the signal; the server under it must shut down gracefully.
     process.kill(-child.pid!, 'SIGTERM');
-    await waitFor(child, /"signal":"SIGTERM","msg":"shutting down"[\s\S]*"msg":"stopped"/, 10_000, true);
+    await waitFor(child, /"signal":"SIGTERM","msg":"shutting down"[\s\S]*"msg":"stopped"/, 20_000, true);
     await exitOf(child);
     expect(fs.existsSync(path.join(dataDir, 'rollcall.db'))).toBe(true);
   });
