@@ -1,4 +1,4 @@
-import { Agent, request } from 'undici';
+import type { Agent } from 'undici';
 import { DestinationNotAllowed, assertLiteralAllowed, checkingLookup, systemResolver } from './address-policy.ts';
 import type { Resolver } from './address-policy.ts';
 
@@ -35,29 +35,39 @@ const MAX_BODY = 64 * 1024;
  * Node's global fetch ignores http.Agent, so the dispatcher is explicit.
  */
 export class OutboundHttp {
-  readonly #agent: Agent;
   readonly #options: OutboundHttpOptions;
+  /** undici (1.3 MB of JavaScript) is loaded with the first outbound request, not at start. */
+  #client: Promise<{ agent: Agent; request: typeof import('undici').request }> | null = null;
   constructor(options: OutboundHttpOptions) {
     this.#options = options;
-    this.#agent = new Agent({
-      connections: options.connections ?? 64,
-      keepAliveTimeout: 10_000,
-      headersTimeout: options.timeoutMs,
-      bodyTimeout: options.timeoutMs,
-      connect: {
-        timeout: Math.min(10_000, options.timeoutMs),
-        lookup: checkingLookup(options.resolve ?? systemResolver, options.allowPrivate),
-        ...(options.ca ? { ca: options.ca } : {}),
-      } as Agent.Options['connect'],
-    });
+  }
+
+  #connect() {
+    const options = this.#options;
+    this.#client ??= import('undici').then(({ Agent, request }) => ({
+      request,
+      agent: new Agent({
+        connections: options.connections ?? 64,
+        keepAliveTimeout: 10_000,
+        headersTimeout: options.timeoutMs,
+        bodyTimeout: options.timeoutMs,
+        connect: {
+          timeout: Math.min(10_000, options.timeoutMs),
+          lookup: checkingLookup(options.resolve ?? systemResolver, options.allowPrivate),
+          ...(options.ca ? { ca: options.ca } : {}),
+        } as Agent.Options['connect'],
+      }),
+    }));
+    return this.#client;
   }
 
   async send(req: OutboundRequest): Promise<OutboundResponse> {
     const url = new URL(req.url);
     assertLiteralAllowed(url, this.#options.allowPrivate);
+    const { agent, request } = await this.#connect();
     const started = performance.now();
     const res = await request(url, {
-      dispatcher: this.#agent,
+      dispatcher: agent,
       method: req.method ?? 'POST',
       headers: req.headers,
       body: req.body,
@@ -71,7 +81,7 @@ export class OutboundHttp {
   }
 
   async close(): Promise<void> {
-    await this.#agent.close();
+    if (this.#client) await (await this.#client).agent.close();
   }
 }
 
