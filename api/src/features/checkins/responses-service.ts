@@ -118,7 +118,7 @@ export function applyAnswers(questions: QuestionRow[], existing: Answer[], input
 }
 
 /** The event payload of followups.response.* (CONTRACT §7); an anonymous check-in's carries no user. */
-export function responseEventPayload(checkin: CheckinRow, row: ResponseRow, author: ParticipantUser | null) {
+export function responseEventPayload(checkin: CheckinRow, row: ResponseRow, author: ParticipantUser | null, answers?: Answer[]) {
   const anonymous = bool(checkin.is_anonymous);
   return {
     uuid: row.uuid,
@@ -129,7 +129,7 @@ export function responseEventPayload(checkin: CheckinRow, row: ResponseRow, auth
     response_date: row.response_date,
     response_completed: bool(row.response_completed),
     has_issue: bool(row.has_issue),
-    responses: readJson<Answer[]>(row.answers, []),
+    responses: answers ?? readJson<Answer[]>(row.answers, []),
     created_at: iso(row.created_at),
     updated_at: iso(row.updated_at),
   };
@@ -137,9 +137,9 @@ export function responseEventPayload(checkin: CheckinRow, row: ResponseRow, auth
 
 export type ResponseEvent = 'followups.response.completed' | 'followups.response.updated' | 'followups.response.deleted';
 
-export async function recordResponseEvent(db: Executor, event: ResponseEvent, checkin: CheckinRow, row: ResponseRow, now: Date, knownAuthor?: ParticipantUser): Promise<void> {
+export async function recordResponseEvent(db: Executor, event: ResponseEvent, checkin: CheckinRow, row: ResponseRow, now: Date, knownAuthor?: ParticipantUser, answers?: Answer[]): Promise<void> {
   const author: ParticipantUser | undefined = knownAuthor ?? (await db('users').where({ uuid: row.user_uuid }).first('uuid', 'first_name', 'last_name', 'email'));
-  await recordEvent(db, { organizationUuid: checkin.organization_uuid, event, payload: responseEventPayload(checkin, row, author ?? null) }, now);
+  await recordEvent(db, { organizationUuid: checkin.organization_uuid, event, payload: responseEventPayload(checkin, row, author ?? null, answers) }, now);
 }
 
 /** Writes a new response or replaces the answers of an existing one, with its event, in the caller's transaction. */
@@ -179,7 +179,7 @@ export async function saveResponse(
     };
     await db('checkin_responses').insert(row);
   }
-  await recordResponseEvent(db, params.existing ? 'followups.response.updated' : 'followups.response.completed', params.checkin, row, now, params.author);
+  await recordResponseEvent(db, params.existing ? 'followups.response.updated' : 'followups.response.completed', params.checkin, row, now, params.author, params.answers);
   return row;
 }
 

@@ -107,10 +107,11 @@ export async function mergeIntoTodaysResponse(
     .where({ checkin_uuid: checkin.uuid, user_uuid: params.userUuid, response_date: date })
     .first();
   const values = new Map<string, string>();
-  for (const answer of existing ? readJson<Answer[]>(existing.answers, []) : []) {
+  // Parsed once: a day's merged answers grow with every co-authored report.
+  const previous = existing ? readJson<Answer[]>(existing.answers, []) : [];
+  for (const answer of previous) {
     if (typeof answer.response === 'string') values.set(answer.uuid, answer.response);
   }
-  const previous = existing ? readJson<Answer[]>(existing.answers, []) : [];
   const answers: Answer[] = questions
     .map((q) => {
       const added = written[q.uuid];
