@@ -64,8 +64,9 @@ let sqliteClientClass: ClientClass | null = null;
 
 /**
  * Knex's better-sqlite3 client with one change: LIMIT is written into the SQL as a number instead of a bound
- * parameter. SQLite re-prepares a statement whose LIMIT is a parameter on every run (its planner reads the
- * value), which made every `.first()` lookup 5 to 25 times slower (26 µs instead of 1 to 4 µs, measured).
+ * parameter. SQLite as better-sqlite3 builds it (with STAT4) prepares a statement whose LIMIT is a parameter
+ * again on every run, which made every `.first()` lookup 5 to 25 times slower (26 µs instead of 1 to 4 µs,
+ * measured; README, "Performance notes").
  * Knex has already parsed the value to an integer, so nothing but a number reaches the SQL text. OFFSET stays
  * a parameter: its values are unbounded, and distinct SQL texts would each be a new prepared statement.
  */
