@@ -1,3 +1,4 @@
+import { isSqlite } from './connection.ts';
 import type { Db, Trx } from './connection.ts';
 
 type Work<T> = (trx: Trx) => Promise<T>;
@@ -19,10 +20,14 @@ interface Job {
  * When any job of a batch throws (or the commit fails), the whole batch is rolled back and every job runs again
  * in a transaction of its own, so a failing job fails alone and the others' work is kept exactly once. Work
  * must therefore only touch the database through `trx` (no e-mails, no in-memory state) until it returns.
+ *
+ * SQLite only. On PostgreSQL each write gets its own transaction at once: its pool runs transactions side by
+ * side, and a batch run one job after another on one connection would queue them behind network round trips.
  */
 export class GroupCommit {
   readonly #db: Db;
   readonly #maxBatch: number;
+  readonly #batching: boolean;
   #queue: Job[] = [];
   #draining = false;
   #scheduled = false;
@@ -30,9 +35,11 @@ export class GroupCommit {
   constructor(db: Db, options: { maxBatch?: number } = {}) {
     this.#db = db;
     this.#maxBatch = options.maxBatch ?? 64;
+    this.#batching = isSqlite(db);
   }
 
   run<T>(work: Work<T>): Promise<T> {
+    if (!this.#batching) return this.#db.transaction((trx) => work(trx));
     return new Promise<T>((resolve, reject) => {
       this.#queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
       this.#schedule();
