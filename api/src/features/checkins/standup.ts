@@ -30,9 +30,13 @@ export async function activeDailyStandup(db: Executor, userOrUuid: string | Stan
   const user: Pick<StandupUser, 'uuid' | 'organization_uuid' | 'is_active'> | undefined =
     typeof userOrUuid === 'string' ? await db('users').where({ uuid: userOrUuid }).first('uuid', 'organization_uuid', 'is_active') : userOrUuid;
   if (!user || !bool(user.is_active)) return null;
-  const checkinUuids = new Set<string>();
-  for (const row of await db('checkin_participant_users').where({ user_uuid: user.uuid }).select('checkin_uuid')) checkinUuids.add(row.checkin_uuid);
-  const teamUuids: string[] = (await db('team_members').where({ user_uuid: user.uuid }).select('team_uuid')).map((row: { team_uuid: string }) => row.team_uuid);
+  // Direct participations and team memberships in one statement (a UNION ALL of single-table selects).
+  const memberships: { id: string; kind: 'checkin' | 'team' }[] = await db('checkin_participant_users')
+    .where({ user_uuid: user.uuid })
+    .select('checkin_uuid as id', db.raw("'checkin' as kind"))
+    .unionAll((q) => q.from('team_members').where({ user_uuid: user.uuid }).select('team_uuid as id', db.raw("'team' as kind")));
+  const checkinUuids = new Set(memberships.filter((m) => m.kind === 'checkin').map((m) => m.id));
+  const teamUuids = memberships.filter((m) => m.kind === 'team').map((m) => m.id);
   if (teamUuids.length) {
     const activeTeams: string[] = (await db('teams').whereIn('uuid', teamUuids).andWhere({ active: true }).select('uuid')).map((row: { uuid: string }) => row.uuid);
     if (activeTeams.length) {
