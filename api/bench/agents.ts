@@ -45,8 +45,11 @@ export interface AgentBenchResult {
   /** (report + health req/s) ÷ baseline req/s, closed loop, same clients, same run. */
   ratio: number;
   non2xx: number;
-  /** Report p99 from the paced run (a latency target is only meaningful below saturation). */
-  targets: { reportP99Under50ms: boolean; ratioAtLeast0_3: boolean };
+  /**
+   * Report p99 under 50 ms at the paced load, and with the 50 clients sending as fast as they can (at
+   * saturation p99 follows from throughput: p50 is about 50 clients ÷ req/s).
+   */
+  targets: { reportP99Under50msPaced: boolean; reportP99Under50msClosedLoop: boolean; ratioAtLeast0_3: boolean };
 }
 
 const AGENTS = 50;
@@ -140,7 +143,7 @@ export async function benchAgents(options: { seconds?: number; baselineSeconds?:
       paced,
       ratio,
       non2xx: baselineRun.non2xx + agentRun.non2xx + pacedRun.non2xx + baselineRun.errors + agentRun.errors + pacedRun.errors,
-      targets: { reportP99Under50ms: paced.report.p99Ms < 50, ratioAtLeast0_3: ratio >= 0.3 },
+      targets: { reportP99Under50msPaced: paced.report.p99Ms < 50, reportP99Under50msClosedLoop: report.p99Ms < 50, ratioAtLeast0_3: ratio >= 0.3 },
     };
     log(`Agents benchmark: ${AGENTS} agents against a rollcall serve process, ${seconds} s (baseline ${baselineSeconds} s), SQLite in ${dir}`);
     log('  closed loop (throughput), 50 clients:');
@@ -148,7 +151,10 @@ export async function benchAgents(options: { seconds?: number; baselineSeconds?:
     log(`  open loop (latency), each agent every ${intervalMs} ms, ${paced.offeredReqPerSec} req/s offered:`);
     for (const m of [paced.report, paced.health]) log(`  ${m.name.padEnd(28)} ${String(m.requests).padStart(7)} req  ${String(m.reqPerSec).padStart(8)} req/s  p50 ${m.p50Ms} ms  p99 ${m.p99Ms} ms`);
     log(`  ratio (reports + health) / baseline: ${ratio}   non-2xx or errors: ${result.non2xx}`);
-    log(`  targets: report p99 < 50 ms ${result.targets.reportP99Under50ms ? 'met' : 'MISSED'}; ratio ≥ 0.3 ${result.targets.ratioAtLeast0_3 ? 'met' : 'MISSED'}`);
+    const verdict = (ok: boolean) => (ok ? 'met' : 'MISSED');
+    log(
+      `  targets: report p99 < 50 ms paced ${verdict(result.targets.reportP99Under50msPaced)}, closed loop ${verdict(result.targets.reportP99Under50msClosedLoop)}; ratio ≥ 0.3 ${verdict(result.targets.ratioAtLeast0_3)}`,
+    );
     return result;
   } finally {
     await db.destroy();
