@@ -5,6 +5,7 @@ import type { TestApp } from '../../../test/harness.ts';
 import { TEST_CA, startHttpsReceiver } from '../../../test/receivers.ts';
 import type { HttpsReceiver } from '../../../test/receivers.ts';
 import { recordEvent } from '../outbox/enqueue.ts';
+import { dispatchEvents } from './service.ts';
 
 const EVENT = 'followups.response.completed';
 
@@ -91,6 +92,20 @@ describe('Organization webhooks (CONTRACT §7, §10)', () => {
     expect(second.json.body).toEqual({ followup_uuid: 'f1', is_anonymous: true, responses: [{ response: 'x' }] });
     const events = await t.db('organization_events').whereNull('dispatched_at');
     expect(events).toHaveLength(0);
+  });
+
+  it('marks events nobody subscribed to as dispatched without making deliveries, oldest first in batches', async () => {
+    await subscribe({ subscriptions: ['kudos.posted'] });
+    const globex = await t.seedOrganization({ name: 'Globex' });
+    await t.db.transaction(async (trx) => {
+      for (let i = 0; i < 3; i++) await recordEvent(trx, { organizationUuid: globex.org.uuid, event: EVENT, payload: { n: i } }, t.clock.now());
+      await recordEvent(trx, { organizationUuid: acme.org.uuid, event: EVENT, payload: { n: 3 } }, t.clock.now());
+    });
+    expect(await dispatchEvents(t.db, t.clock.now(), 2)).toBe(2);
+    expect(await dispatchEvents(t.db, t.clock.now(), 2)).toBe(2);
+    expect(await dispatchEvents(t.db, t.clock.now(), 2)).toBe(0);
+    expect(await t.db('organization_events').whereNull('dispatched_at')).toHaveLength(0);
+    expect(await t.db('deliveries').where({ channel: 'webhook' })).toHaveLength(0);
   });
 
   it('verifies with a caller-chosen secret as UTF-8 key bytes', async () => {
