@@ -15,7 +15,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { startProcess, stop } from './lib.ts';
 import { serveNodeFlags } from '../src/serve-flags.ts';
-import type { LoadJob, LoadOutput } from './http-load.ts';
+import type { LoadClient, LoadJob, LoadOutput } from './http-load.ts';
 import { loadConfig, RATE_LIMIT_SCOPES } from '../src/config.ts';
 import { createDb } from '../src/db/connection.ts';
 import { migrateLatest } from '../src/db/migrate.ts';
@@ -75,6 +75,34 @@ function runLoad(job: LoadJob): Promise<LoadOutput> {
   });
 }
 
+/** A migrated database with 50 agents, each with its own agent key and a co-author who takes part in an every-day stand-up. */
+async function seed(databaseUrl: string): Promise<LoadClient[]> {
+  const db = createDb(databaseUrl);
+  try {
+    await migrateLatest(db);
+    const now = new Date();
+    const org = await createOrganization(db, { name: 'Bench', plan: 'enterprise' }, now);
+    const admin = await createUser(db, { organizationUuid: org.uuid, email: 'admin@bench.test', firstName: 'Ada', lastName: 'Admin', role: 'admin' }, now);
+    const adminKey = (await issueKey(db, { organizationUuid: org.uuid, ownerUuid: admin.uuid, kind: 'personal', name: 'bench' }, now)).secret;
+    const clients: LoadClient[] = [];
+    const people: string[] = [];
+    for (let i = 0; i < AGENTS; i++) {
+      const person = await createUser(db, { organizationUuid: org.uuid, email: `person${i}@bench.test`, firstName: `Person${i}`, lastName: 'Bench' }, now);
+      people.push(person.uuid);
+      const key = (await issueKey(db, { organizationUuid: org.uuid, ownerUuid: admin.uuid, kind: 'agent', name: `agent ${i}` }, now)).secret;
+      clients.push({ key, agentName: `bench-agent-${i}`, coAuthor: i % 2 === 0 ? person.email : person.uuid });
+    }
+    const resolution = await lookupCredential(db, { kind: 'api_key', secret: adminKey }, now);
+    if (!resolution.ok) throw new Error('bench admin key did not resolve');
+    await db.transaction((trx) =>
+      createCheckin(trx, resolution.actor, { name: 'Stand-up', schedule: { days: [0, 1, 2, 3, 4, 5, 6], time: '09:00', timezone: 'UTC' }, participants: { user_uuids: people } }, now),
+    );
+    return clients;
+  } finally {
+    await db.destroy();
+  }
+}
+
 export async function benchAgents(options: { seconds?: number; baselineSeconds?: number; print?: boolean } = {}): Promise<AgentBenchResult> {
   const seconds = options.seconds ?? Number(process.env.BENCH_AGENT_SECONDS ?? 30);
   const baselineSeconds = options.baselineSeconds ?? Number(process.env.BENCH_BASELINE_SECONDS ?? 10);
@@ -90,30 +118,9 @@ export async function benchAgents(options: { seconds?: number; baselineSeconds?:
     // Benchmarks measure the work, not the throttle: every hourly budget out of the way.
     ...Object.fromEntries(RATE_LIMIT_SCOPES.map((scope) => [`RATE_LIMIT_${scope.toUpperCase()}`, '100000000'])),
   };
-  const db = createDb(loadConfig(env).databaseUrl);
   let server: Awaited<ReturnType<typeof startProcess>> | null = null;
   try {
-    await migrateLatest(db);
-    // 50 agents, each with its own agent key and a co-author who takes part in an every-day stand-up.
-    const now = new Date();
-    const org = await createOrganization(db, { name: 'Bench', plan: 'enterprise' }, now);
-    const admin = await createUser(db, { organizationUuid: org.uuid, email: 'admin@bench.test', firstName: 'Ada', lastName: 'Admin', role: 'admin' }, now);
-    const adminKey = (await issueKey(db, { organizationUuid: org.uuid, ownerUuid: admin.uuid, kind: 'personal', name: 'bench' }, now)).secret;
-    const clients: { key: string; agentName: string; coAuthor: string }[] = [];
-    const people: string[] = [];
-    for (let i = 0; i < AGENTS; i++) {
-      const person = await createUser(db, { organizationUuid: org.uuid, email: `person${i}@bench.test`, firstName: `Person${i}`, lastName: 'Bench' }, now);
-      people.push(person.uuid);
-      const key = (await issueKey(db, { organizationUuid: org.uuid, ownerUuid: admin.uuid, kind: 'agent', name: `agent ${i}` }, now)).secret;
-      clients.push({ key, agentName: `bench-agent-${i}`, coAuthor: i % 2 === 0 ? person.email : person.uuid });
-    }
-    const resolution = await lookupCredential(db, { kind: 'api_key', secret: adminKey }, now);
-    if (!resolution.ok) throw new Error('bench admin key did not resolve');
-    await db.transaction((trx) =>
-      createCheckin(trx, resolution.actor, { name: 'Stand-up', schedule: { days: [0, 1, 2, 3, 4, 5, 6], time: '09:00', timezone: 'UTC' }, participants: { user_uuids: people } }, now),
-    );
-
-    await db.destroy();
+    const clients = await seed(loadConfig(env).databaseUrl);
     server = await startProcess([...serveNodeFlags(), path.join(API_DIR, 'src/cli.ts'), 'serve'], env, /"url":"(http:\/\/[\d.:]+)"/);
     const url = server.match[1];
 
@@ -157,7 +164,6 @@ export async function benchAgents(options: { seconds?: number; baselineSeconds?:
     );
     return result;
   } finally {
-    await db.destroy();
     if (server) await stop(server.child);
     fs.rmSync(dir, { recursive: true, force: true });
   }

@@ -98,7 +98,7 @@ export function createApp(dependencies: AppDependencies): { app: Koa; routes: Ro
   app.use(accessLog(deps.logger));
   app.use(metrics.measure);
   app.use(errorHandler(deps.logger));
-  if (deps.config.requireHttps) app.use(requireHttps(true));
+  if (deps.config.requireHttps) app.use(requireHttps);
   app.use(optionalTrailingSlash);
   if (deps.config.siteDir) app.use(serveSite(deps.config.siteDir));
   app.use(

@@ -1,14 +1,6 @@
-import fs from 'node:fs';
-import http from 'node:http';
-import os from 'node:os';
-import path from 'node:path';
-import type { AddressInfo } from 'node:net';
-import { createApp } from '../src/app.ts';
 import type { AppDependencies } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import type { Config } from '../src/config.ts';
-import { createDb } from '../src/db/connection.ts';
-import { migrateLatest } from '../src/db/migrate.ts';
 import { ManualClock } from '../src/lib/clock.ts';
 import { createLogger } from '../src/logger.ts';
 import { createOrganization } from '../src/features/organization/service.ts';
@@ -18,6 +10,7 @@ import type { Role } from '../src/features/users/repository.ts';
 import { issueKey } from '../src/features/api-keys/service.ts';
 import type { KeyKind } from '../src/features/auth/credentials.ts';
 import { issueCliToken } from '../src/features/auth/tokens.ts';
+import { startAppOnPort } from './app-on-port.ts';
 
 export interface TestResponse {
   status: number;
@@ -44,17 +37,16 @@ export async function startTestApp(
   env: Record<string, string> = {},
   delivery: AppDependencies['delivery'] = {},
 ) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rollcall-test-'));
-  const config: Config = { ...loadConfig({ NODE_ENV: 'test', DATA_DIR: dir, ...env }), logLevel: 'info', ...overrides };
-  const db = createDb(config.databaseUrl);
-  await migrateLatest(db);
   const clock = new ManualClock('2026-03-10T15:00:00.000Z');
   const logs: string[] = [];
   const logger = createLogger('info', { write: (line: string) => void logs.push(line) });
-  const { app, routes, deps, close: closeApp } = createApp({ db, clock, config, logger, delivery });
-  const server = http.createServer(app.callback());
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const { url, db, config, deps, routes, close } = await startAppOnPort({
+    dirPrefix: 'rollcall-test-',
+    config: (dir): Config => ({ ...loadConfig({ NODE_ENV: 'test', DATA_DIR: dir, ...env }), logLevel: 'info', ...overrides }),
+    clock,
+    logger,
+    delivery,
+  });
 
   async function request(method: string, pathname: string, options: RequestOptions = {}): Promise<TestResponse> {
     const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
@@ -98,14 +90,6 @@ export async function startTestApp(
 
   async function seedToken(organizationUuid: string, userUuid: string) {
     return (await issueCliToken(db, { organizationUuid, userUuid }, clock.now())).token;
-  }
-
-  async function close(): Promise<void> {
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-    await closeApp();
-    await db.destroy();
-    fs.rmSync(dir, { recursive: true, force: true });
   }
 
   return { url, db, clock, config, deps, routes, logs, request, seedOrganization, seedUser, seedToken, close };

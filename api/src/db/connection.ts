@@ -74,11 +74,11 @@ function sqliteClient(): ClientClass {
   if (sqliteClientClass) return sqliteClientClass;
   const BetterSqlite3Client = require('knex/lib/dialects/better-sqlite3/index.js') as ClientClass;
   const SqliteQueryCompiler = require('knex/lib/dialects/sqlite3/query/sqlite-querycompiler.js') as new (...args: unknown[]) => object;
+  const base = SqliteQueryCompiler.prototype as unknown as { _getValueOrParameterFromAttribute(a: string, r?: unknown): unknown };
   class InlineLimitCompiler extends SqliteQueryCompiler {
     declare single: { limit?: unknown };
     _getValueOrParameterFromAttribute(attribute: string, rawValue?: unknown): unknown {
       if (attribute === 'limit' && Number.isSafeInteger(this.single.limit)) return String(this.single.limit);
-      const base = SqliteQueryCompiler.prototype as unknown as { _getValueOrParameterFromAttribute(a: string, r?: unknown): unknown };
       return base._getValueOrParameterFromAttribute.call(this, attribute, rawValue);
     }
   }

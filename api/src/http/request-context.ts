@@ -48,12 +48,10 @@ export function optionalTrailingSlash(ctx: Context, next: Next): Promise<void> {
 /** Probes from inside the container (health, readiness, metrics) are exempt from the HTTPS rule. */
 const PLAIN_HTTP_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 
-/** With REQUIRE_HTTPS, a request whose (trusted, proxied) protocol is not https answers 403 `https_required`. */
-export function requireHttps(enabled: boolean) {
-  return function httpsOnly(ctx: Context, next: Next): Promise<void> {
-    if (enabled && ctx.protocol !== 'https' && !PLAIN_HTTP_PATHS.has(ctx.path)) {
-      throw forbidden('https_required', 'Only HTTPS is accepted.');
-    }
-    return next();
-  };
+/** Installed with REQUIRE_HTTPS: a request whose (trusted, proxied) protocol is not https answers 403 `https_required`. */
+export function requireHttps(ctx: Context, next: Next): Promise<void> {
+  if (ctx.protocol !== 'https' && !PLAIN_HTTP_PATHS.has(ctx.path)) {
+    throw forbidden('https_required', 'Only HTTPS is accepted.');
+  }
+  return next();
 }

@@ -163,18 +163,19 @@ export async function dispatchEvents(db: Executor, now: Date, batch = 200): Prom
       events: readJson<string[]>(sub.subscriptions, []),
       objects: readJson<string[]>(sub.subscribed_objects, []),
     }));
-    const wanted = events.filter((event) => subs.some((sub) => sub.row.organization_uuid === event.organization_uuid && matchesEvent(sub.events, event.event)));
+    const wanted = events
+      .map((event) => ({ event, subs: subs.filter((sub) => sub.row.organization_uuid === event.organization_uuid && matchesEvent(sub.events, event.event)) }))
+      .filter((w) => w.subs.length > 0);
     const payloads = new Map<string, string>();
     for (let i = 0; i < wanted.length; i += 50) {
-      const rows: { uuid: string; payload: string }[] = await trx('organization_events').whereIn('uuid', wanted.slice(i, i + 50).map((e) => e.uuid)).select('uuid', 'payload');
+      const rows: { uuid: string; payload: string }[] = await trx('organization_events').whereIn('uuid', wanted.slice(i, i + 50).map((w) => w.event.uuid)).select('uuid', 'payload');
       for (const row of rows) payloads.set(row.uuid, row.payload);
     }
     const deliveries: NewDelivery[] = [];
-    for (const event of wanted) {
+    for (const { event, subs: matching } of wanted) {
       const payload = readJson<Record<string, unknown>>(payloads.get(event.uuid) ?? '{}', {});
       const objects = eventObjects(payload);
-      for (const sub of subs) {
-        if (sub.row.organization_uuid !== event.organization_uuid || !matchesEvent(sub.events, event.event)) continue;
+      for (const sub of matching) {
         if (sub.objects.length > 0 && !objects.some((o) => sub.objects.includes(o))) continue;
         deliveries.push(webhookDelivery(sub.row, event.event, event.created_at, withoutAnonymousPeople(payload)));
       }
