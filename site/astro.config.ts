@@ -12,6 +12,7 @@ import { resolve } from 'node:path';
 import rollcall from './src/integrations/rollcall.ts';
 import { fallbackPaths } from './src/lib/fallback-scan.ts';
 import { LANGS, DEFAULT_LANG } from './src/i18n/langs.ts';
+import { sharedBuildOptions } from './src/build-options.ts';
 
 const site = process.env.SITE_URL ?? 'http://localhost:4321';
 const fallbacks = fallbackPaths();
@@ -23,21 +24,7 @@ export default defineConfig({
   build: { format: 'directory' },
   ...(process.env.OUT_DIR ? { outDir: resolve(process.env.OUT_DIR) } : {}),
   ...(process.env.CACHE_DIR ? { cacheDir: resolve(process.env.CACHE_DIR) } : {}),
-  // No image optimisation (and so no sharp): content images are plain files.
-  image: { service: { entrypoint: 'astro/assets/services/noop' } },
-  devToolbar: { enabled: false },
-  vite: {
-    build: {
-      rolldownOptions: {
-        // Astro's MDX modules carry a "use astro:head-inject" directive that the bundler reports once per
-        // file; harmless (Astro handles it), but it would bury real warnings in a large build.
-        onwarn(warning, warn) {
-          if (warning.code === 'MODULE_LEVEL_DIRECTIVE') return;
-          warn(warning);
-        },
-      },
-    },
-  },
+  ...sharedBuildOptions,
   integrations: [
     mdx(),
     sitemap({

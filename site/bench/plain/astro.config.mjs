@@ -3,21 +3,11 @@
 import { defineConfig } from 'astro/config';
 import mdx from '@astrojs/mdx';
 import { resolve } from 'node:path';
+import { sharedBuildOptions } from '../../src/build-options.ts';
 
 export default defineConfig({
   integrations: [mdx()],
   outDir: resolve(process.env.OUT_DIR ?? 'dist'),
   cacheDir: resolve(process.env.CACHE_DIR ?? 'node_modules/.astro'),
-  image: { service: { entrypoint: 'astro/assets/services/noop' } },
-  devToolbar: { enabled: false },
-  vite: {
-    build: {
-      rolldownOptions: {
-        onwarn(warning, warn) {
-          if (warning.code === 'MODULE_LEVEL_DIRECTIVE') return;
-          warn(warning);
-        },
-      },
-    },
-  },
+  ...sharedBuildOptions,
 });
