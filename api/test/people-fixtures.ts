@@ -1,4 +1,7 @@
 import type { TestApp } from './harness.ts';
+import { lookupCredential } from '../src/features/auth/credentials.ts';
+import { EVENTS } from '../src/features/webhooks/schema.ts';
+import { createSubscription } from '../src/features/webhooks/service.ts';
 
 /** An organization with one person of each role, for the role matrices of the people and check-in tests. */
 export async function seedPeople(t: TestApp, options: { name?: string } = {}) {
@@ -14,3 +17,13 @@ export async function seedPeople(t: TestApp, options: { name?: string } = {}) {
 export type People = Awaited<ReturnType<typeof seedPeople>>;
 
 export const MISSING = '0190c8f4-0000-7000-8000-000000000000';
+
+/**
+ * An enabled webhook subscription of the organization to every event, so its events are recorded (recordEvent
+ * skips events no subscription wants). Nothing is sent: these tests never run the dispatcher.
+ */
+export async function subscribeToAllEvents(t: TestApp, adminKey: string): Promise<void> {
+  const resolution = await lookupCredential(t.db, { kind: 'api_key', secret: adminKey }, t.clock.now());
+  if (!resolution.ok) throw new Error('subscribeToAllEvents needs an admin key');
+  await createSubscription(t.db, t.deps.secretBox, { allowPrivate: true }, resolution.actor, { hook_url: 'https://127.0.0.1:9/events', subscriptions: [...EVENTS] }, t.clock.now());
+}

@@ -2,12 +2,18 @@ import cron from 'node-cron';
 import type { Deps } from '../deps.ts';
 import { pruneCounters } from '../http/rate-limit.ts';
 import { closeFinishedDays } from '../http/daily-cap.ts';
+import { pruneDispatchedEvents } from '../features/webhooks/service.ts';
 import { startInboundSmtp } from '../features/inbound/smtp-listener.ts';
 import type { InboundSmtp } from '../features/inbound/smtp-listener.ts';
 
 /** Background jobs of one server process. Each job is a plain function, callable directly from a test. */
 export async function pruneRateLimitCounters(deps: Deps): Promise<number> {
   return pruneCounters(deps.db, deps.clock.now());
+}
+
+/** Hourly: organization events dispatched more than DISPATCHED_EVENT_RETENTION_DAYS ago. */
+export async function pruneOrganizationEvents(deps: Deps): Promise<number> {
+  return pruneDispatchedEvents(deps.db, deps.clock.now());
 }
 
 /** 00:00 UTC: the free-plan daily caps roll over; clear the finished day and log the reset (CONTRACT §5). */
@@ -30,6 +36,7 @@ export function startJobs(deps: Deps) {
   };
   const tasks = [
     cron.schedule('7 * * * *', () => run('prune-rate-limit-counters', () => pruneRateLimitCounters(deps)), { timezone: 'UTC' }),
+    cron.schedule('17 * * * *', () => run('prune-organization-events', () => pruneOrganizationEvents(deps)), { timezone: 'UTC' }),
     cron.schedule('0 0 * * *', () => run('close-daily-caps', () => closeDailyCaps(deps)), { timezone: 'UTC' }),
   ];
   // The delivery worker pool: resumes every pending row now, then polls (and is kicked after commits).

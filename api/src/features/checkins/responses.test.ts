@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startTestApp } from '../../../test/harness.ts';
 import type { TestApp } from '../../../test/harness.ts';
-import { seedPeople } from '../../../test/people-fixtures.ts';
+import { seedPeople, subscribeToAllEvents } from '../../../test/people-fixtures.ts';
 import type { People } from '../../../test/people-fixtures.ts';
 
 interface Question { uuid: string; index: number; question: string; is_blocker: boolean }
@@ -38,6 +38,7 @@ describe('Check-in responses (CONTRACT §7, §12)', () => {
   beforeEach(async () => {
     t = await startTestApp();
     p = await seedPeople(t);
+    await subscribeToAllEvents(t, p.adminKey);
     // 2026-03-10 15:00Z is Tuesday 10:00 in Bogota.
     checkin = await create();
     path = `/v1/checkins/${checkin.uuid}/responses/`;

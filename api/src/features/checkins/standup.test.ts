@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startTestApp } from '../../../test/harness.ts';
 import type { TestApp } from '../../../test/harness.ts';
-import { seedPeople } from '../../../test/people-fixtures.ts';
+import { seedPeople, subscribeToAllEvents } from '../../../test/people-fixtures.ts';
 import type { People } from '../../../test/people-fixtures.ts';
 import { activeDailyStandup, mergeIntoTodaysResponse } from './standup.ts';
 
@@ -14,6 +14,7 @@ describe('Active daily stand-up and co-author merge (CONTRACT §6), called direc
   beforeEach(async () => {
     t = await startTestApp();
     p = await seedPeople(t);
+    await subscribeToAllEvents(t, p.adminKey);
   });
   afterEach(async () => t.close());
 

@@ -1,6 +1,7 @@
 import type { Executor } from '../../db/connection.ts';
 import { uuidv7 } from '../../lib/ids.ts';
-import { writeJson } from '../../lib/json.ts';
+import { readJson, writeJson } from '../../lib/json.ts';
+import { matchesEvent } from '../webhooks/schema.ts';
 
 /**
  * Writing side of the outbox. Call these inside the transaction of the change that causes the message, so a
@@ -37,12 +38,23 @@ export async function enqueueEmail(
   return uuid;
 }
 
-/** Records an organization event (CONTRACT §7); the webhook dispatcher fans it out to subscriptions. */
+/**
+ * Records an organization event (CONTRACT §7) for the webhook dispatcher, which fans it out to subscriptions.
+ * Only when an enabled subscription of the organization asks for the event: organization events exist for
+ * webhooks alone, most organizations subscribe to few events or none, and a payload can be a whole day's
+ * check-in response (each co-authored agent report wrote one). A subscription receives the events that happen
+ * after it was created. Returns the event's uuid, or null when nobody wanted it.
+ */
 export async function recordEvent(
   db: Executor,
   params: { organizationUuid: string; event: string; payload: Record<string, unknown> },
   now: Date,
-): Promise<string> {
+): Promise<string | null> {
+  const subscriptions: { subscriptions: string }[] = await db('webhook_subscriptions')
+    .where({ organization_uuid: params.organizationUuid })
+    .whereNull('disabled_at')
+    .select('subscriptions');
+  if (!subscriptions.some((s) => matchesEvent(readJson<string[]>(s.subscriptions, []), params.event))) return null;
   const uuid = uuidv7(now.getTime());
   await db('organization_events').insert({
     uuid,

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startTestApp } from '../../../test/harness.ts';
 import type { TestApp } from '../../../test/harness.ts';
-import { MISSING, seedPeople } from '../../../test/people-fixtures.ts';
+import { MISSING, seedPeople, subscribeToAllEvents } from '../../../test/people-fixtures.ts';
 import type { People } from '../../../test/people-fixtures.ts';
 
 describe('Teams and members (CONTRACT §3)', () => {
@@ -11,6 +11,7 @@ describe('Teams and members (CONTRACT §3)', () => {
   beforeEach(async () => {
     t = await startTestApp();
     p = await seedPeople(t);
+    await subscribeToAllEvents(t, p.adminKey);
     team = (await t.request('POST', '/v1/teams/', { key: p.adminKey, body: { name: 'Platform' } })).body;
     await t.request('POST', `/v1/teams/${team.uuid}/member/`, { key: p.adminKey, body: { members: [{ uuid: p.member.user.uuid }, { uuid: p.guest.user.uuid }] } });
   });

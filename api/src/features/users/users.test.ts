@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startTestApp } from '../../../test/harness.ts';
 import type { TestApp } from '../../../test/harness.ts';
-import { MISSING, seedPeople } from '../../../test/people-fixtures.ts';
+import { MISSING, seedPeople, subscribeToAllEvents } from '../../../test/people-fixtures.ts';
 import type { People } from '../../../test/people-fixtures.ts';
 
 describe('Users (CONTRACT §3, §12)', () => {
@@ -10,6 +10,7 @@ describe('Users (CONTRACT §3, §12)', () => {
   beforeEach(async () => {
     t = await startTestApp();
     p = await seedPeople(t);
+    await subscribeToAllEvents(t, p.adminKey);
   });
   afterEach(async () => t.close());
 

@@ -10,6 +10,7 @@ import type { Resolver } from '../deliveries/address-policy.ts';
 import { deliveryRow, deliveryUuid } from '../deliveries/enqueue.ts';
 import type { NewDelivery } from '../deliveries/enqueue.ts';
 import { newSigningSecret } from '../deliveries/signing.ts';
+import { matchesEvent } from './schema.ts';
 import type { CreateSubscriptionInput, SampleInput } from './schema.ts';
 
 export interface SubscriptionRow {
@@ -95,8 +96,6 @@ export async function disableSubscription(trx: Trx, subscriptionUuid: string, no
   await cancelPending(trx, subscriptionUuid, 'endpoint disabled after 410', now);
 }
 
-const matchesEvent = (patterns: string[], event: string) =>
-  patterns.some((p) => p === event || (p.endsWith('.*') && event.startsWith(p.slice(0, -1))));
 
 /** The object an event is about, for `subscribed_objects` filtering. */
 function eventObjects(payload: Record<string, unknown>): string[] {
@@ -187,6 +186,14 @@ export async function dispatchEvents(db: Executor, now: Date, batch = 200): Prom
     }
   });
   return events.length;
+}
+
+/** Dispatched events older than this are deleted by the hourly maintenance job; deliveries keep their own copy. */
+export const DISPATCHED_EVENT_RETENTION_DAYS = 7;
+
+export async function pruneDispatchedEvents(db: Executor, now: Date): Promise<number> {
+  const before = new Date(now.getTime() - DISPATCHED_EVENT_RETENTION_DAYS * 86_400_000).toISOString();
+  return db('organization_events').where('dispatched_at', '<', before).delete();
 }
 
 /** Example bodies for POST /v1/webhook-subscription/sample/. */

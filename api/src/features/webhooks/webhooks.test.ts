@@ -5,7 +5,8 @@ import type { TestApp } from '../../../test/harness.ts';
 import { TEST_CA, startHttpsReceiver } from '../../../test/receivers.ts';
 import type { HttpsReceiver } from '../../../test/receivers.ts';
 import { recordEvent } from '../outbox/enqueue.ts';
-import { dispatchEvents } from './service.ts';
+import { DISPATCHED_EVENT_RETENTION_DAYS, dispatchEvents } from './service.ts';
+import { pruneOrganizationEvents } from '../../jobs/index.ts';
 
 const EVENT = 'followups.response.completed';
 
@@ -94,18 +95,29 @@ describe('Organization webhooks (CONTRACT §7, §10)', () => {
     expect(events).toHaveLength(0);
   });
 
-  it('marks events nobody subscribed to as dispatched without making deliveries, oldest first in batches', async () => {
+  it('stores only the events a subscription wants; events of a removed subscription are marked in batches, undelivered, and pruned after a week', async () => {
     await subscribe({ subscriptions: ['kudos.posted'] });
     const globex = await t.seedOrganization({ name: 'Globex' });
+    expect(await recordEvent(t.db, { organizationUuid: globex.org.uuid, event: EVENT, payload: { n: 0 } }, t.clock.now())).toBeNull();
+    expect(await recordEvent(t.db, { organizationUuid: acme.org.uuid, event: EVENT, payload: { n: 0 } }, t.clock.now())).toBeNull();
+    expect(await t.db('organization_events')).toHaveLength(0);
+
+    const sub = await subscribe();
     await t.db.transaction(async (trx) => {
-      for (let i = 0; i < 3; i++) await recordEvent(trx, { organizationUuid: globex.org.uuid, event: EVENT, payload: { n: i } }, t.clock.now());
-      await recordEvent(trx, { organizationUuid: acme.org.uuid, event: EVENT, payload: { n: 3 } }, t.clock.now());
+      for (let i = 1; i <= 4; i++) expect(await recordEvent(trx, { organizationUuid: acme.org.uuid, event: EVENT, payload: { n: i } }, t.clock.now())).not.toBeNull();
     });
+    expect((await t.request('DELETE', '/v1/webhook-subscription/', { key: acme.adminKey, body: { hook_id: sub.hook_id } })).status).toBe(200);
     expect(await dispatchEvents(t.db, t.clock.now(), 2)).toBe(2);
     expect(await dispatchEvents(t.db, t.clock.now(), 2)).toBe(2);
     expect(await dispatchEvents(t.db, t.clock.now(), 2)).toBe(0);
     expect(await t.db('organization_events').whereNull('dispatched_at')).toHaveLength(0);
     expect(await t.db('deliveries').where({ channel: 'webhook' })).toHaveLength(0);
+
+    t.clock.advance(DISPATCHED_EVENT_RETENTION_DAYS * 86_400_000 - 60_000);
+    expect(await pruneOrganizationEvents(t.deps)).toBe(0);
+    t.clock.advance(120_000);
+    expect(await pruneOrganizationEvents(t.deps)).toBe(4);
+    expect(await t.db('organization_events')).toHaveLength(0);
   });
 
   it('verifies with a caller-chosen secret as UTF-8 key bytes', async () => {
