@@ -1,7 +1,11 @@
 /** ISO 8601 UTC with `Z` for a value stored as text (SQLite) or returned as a Date (PostgreSQL). */
+const CANONICAL_ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+
 export function iso(value: unknown): string | null {
   if (value === null || value === undefined) return null;
   if (value instanceof Date) return value.toISOString();
+  // What toISOString() wrote comes back unchanged; skip parsing and formatting it again.
+  if (typeof value === 'string' && CANONICAL_ISO.test(value)) return value;
   return new Date(String(value)).toISOString();
 }
 

@@ -10,10 +10,23 @@ function formatter(timeZone: string): Intl.DateTimeFormat {
   return f;
 }
 
+/**
+ * Every UTC offset in use since 1972 is a whole number of quarter hours, so a local midnight falls on a quarter-hour
+ * boundary of UTC: within one quarter hour the local day cannot change, and the last answer per zone is reused.
+ */
+const QUARTER_HOUR_MS = 15 * 60_000;
+const lastLocalDate = new Map<string, { quarter: number; date: string }>();
+
 /** The calendar day `now` falls on in `timeZone` (23:30 in America/Bogota is that Bogota day, not UTC's). */
 export function localDate(now: Date, timeZone: string): string {
+  const quarter = Math.floor(now.getTime() / QUARTER_HOUR_MS);
+  const last = lastLocalDate.get(timeZone);
+  if (last && last.quarter === quarter) return last.date;
   const parts = Object.fromEntries(formatter(timeZone).formatToParts(now).map((p) => [p.type, p.value]));
-  return `${parts.year}-${parts.month}-${parts.day}`;
+  const date = `${parts.year}-${parts.month}-${parts.day}`;
+  if (lastLocalDate.size > 1000) lastLocalDate.clear(); // time zone names come from stored settings; stay bounded
+  lastLocalDate.set(timeZone, { quarter, date });
+  return date;
 }
 
 /** ISO weekday of a calendar day: 1 = Monday … 7 = Sunday. */

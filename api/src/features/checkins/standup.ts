@@ -121,8 +121,9 @@ export async function mergeIntoTodaysResponse(
       const added = written[q.uuid];
       const before = previous.find((a) => a.uuid === q.uuid);
       if (!added) return before ? { ...before, index: q.position, question: q.question } : null;
-      const old = values.get(q.uuid);
-      const text = old && old.trim() !== '' ? `${old.replace(/\s+$/, '')}\n${added.join('\n')}` : added.join('\n');
+      // trimEnd, not a /\s+$/ replace: the regex rescans the whole answer, which grows with every report.
+      const kept = values.get(q.uuid)?.trimEnd() ?? '';
+      const text = kept !== '' ? `${kept}\n${added.join('\n')}` : added.join('\n');
       return { uuid: q.uuid, index: q.position, question: q.question, response: text };
     })
     .filter((a): a is Answer => a !== null);
