@@ -19,6 +19,8 @@ export interface LoadJob {
   seconds: number;
   /** `me`: GET /v1/me/ only (the baseline); `agents`: each client alternates a report and a health check. */
   mode: 'me' | 'agents';
+  /** `agents` mode: whether each report names the client's co-author (merged into their stand-up) or nobody. */
+  coAuthored?: boolean;
   /** Open loop: each client starts a request every intervalMs whether or not the last one answered. */
   intervalMs?: number;
   clients: LoadClient[];
@@ -46,7 +48,7 @@ function nextRequest(job: LoadJob, client: LoadClient, c: number, n: number): Re
       content: `Run ${n}: built and tested`,
       structured: { completed: [`Build ${n} passed`], in_progress: [`Deploy ${n}`], blockers: [] },
       metadata: { run: n },
-      co_authors: [client.coAuthor],
+      co_authors: job.coAuthored === false ? [] : [client.coAuthor],
     });
     return { name: 'report', method: 'POST', path: '/v1/agent-reports/', body };
   }
