@@ -12,6 +12,7 @@ import { GroupCommit } from './db/group-commit.ts';
 import { errorHandler } from './http/errors.ts';
 import { makeMiddlewares } from './http/middlewares.ts';
 import { accessLog, optionalTrailingSlash, requestId, requireHttps } from './http/request-context.ts';
+import { dispatchByPathPrefix } from './http/router-dispatch.ts';
 import { serveSite } from './http/site.ts';
 import { createMetrics } from './features/meta/metrics.ts';
 import { metaRoutes } from './features/meta/routes.ts';
@@ -113,7 +114,7 @@ export function createApp(dependencies: AppDependencies): { app: Koa; routes: Ro
       parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH, HttpMethodEnum.DELETE],
     }),
   );
-  for (const router of routers) app.use(router.routes());
+  app.use(dispatchByPathPrefix(routers));
   // One check after every router: it reads the routes all of them matched (405 for a known path, wrong method).
   app.use(routers[0].allowedMethods({ throw: true }));
 

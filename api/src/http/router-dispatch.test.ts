@@ -1,0 +1,80 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import Koa from 'koa';
+import Router from '@koa/router';
+import { describe, expect, it } from 'vitest';
+import { dispatchByPathPrefix } from './router-dispatch.ts';
+
+/** Routers shaped like the app's: router-level middleware, shared prefixes, one route with a parameter first. */
+function routers(): Router[] {
+  const teams = new Router();
+  teams.use(async (ctx, next) => {
+    ctx.set('X-Teams-Middleware', 'ran');
+    await next();
+  });
+  teams.get('/v1/teams/', (ctx) => (ctx.body = { router: 'teams' }));
+  teams.delete('/v1/teams/:uuid/', (ctx) => (ctx.body = { router: 'teams', uuid: ctx.params.uuid }));
+  const checkins = new Router();
+  checkins.get('/v1/checkins/', (ctx) => (ctx.body = { router: 'checkins' }));
+  checkins.get('/v1/teams/:uuid/checkins/', (ctx) => (ctx.body = { router: 'checkins', team: ctx.params.uuid }));
+  const anywhere = new Router();
+  anywhere.get('/:tenant/status', (ctx) => (ctx.body = { router: 'anywhere', tenant: ctx.params.tenant }));
+  const meta = new Router();
+  meta.get('/healthz', (ctx) => (ctx.body = { router: 'meta' }));
+  return [teams, checkins, anywhere, meta];
+}
+
+async function serve(mount: (app: Koa, list: Router[]) => void) {
+  const app = new Koa();
+  app.use(async (ctx, next) => {
+    try {
+      await next();
+      if (ctx.status === 404 && ctx.body === undefined) ctx.body = { error: 404 };
+    } catch (err) {
+      ctx.status = (err as { status?: number }).status ?? 500;
+      ctx.body = { error: ctx.status };
+    }
+  });
+  const list = routers();
+  mount(app, list);
+  app.use(list[0].allowedMethods({ throw: true }));
+  const server = http.createServer(app.callback());
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise((resolve) => server.close(resolve)) };
+}
+
+describe('dispatchByPathPrefix', () => {
+  it('answers every request exactly as the routers chained one after another', async () => {
+    const chained = await serve((app, list) => list.forEach((router) => app.use(router.routes())));
+    const dispatched = await serve((app, list) => app.use(dispatchByPathPrefix(list)));
+    const requests: [string, string][] = [
+      ['GET', '/v1/teams/'],
+      ['GET', '/V1/Teams/'],
+      ['DELETE', '/v1/teams/t1/'],
+      ['POST', '/v1/teams/'],
+      ['GET', '/v1/teams/t1/checkins/'],
+      ['GET', '/v1/checkins/'],
+      ['PUT', '/v1/checkins/'],
+      ['GET', '/acme/status'],
+      ['GET', '/v1/status'],
+      ['GET', '/healthz'],
+      ['GET', '/v1/nothing/'],
+      ['GET', '/'],
+      ['GET', '//v1/teams/'],
+    ];
+    try {
+      for (const [method, path] of requests) {
+        const [a, b] = await Promise.all(
+          [chained, dispatched].map(async ({ url }) => {
+            const res = await fetch(url + path, { method });
+            return { status: res.status, allow: res.headers.get('allow'), middleware: res.headers.get('x-teams-middleware'), body: await res.text() };
+          }),
+        );
+        expect({ method, path, ...b }).toEqual({ method, path, ...a });
+      }
+    } finally {
+      await chained.close();
+      await dispatched.close();
+    }
+  });
+});
