@@ -1,6 +1,6 @@
-/** ISO 8601 UTC with `Z` for a value stored as text (SQLite) or returned as a Date (PostgreSQL). */
 const CANONICAL_ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
+/** ISO 8601 UTC with `Z` for a value stored as text (SQLite) or returned as a Date (PostgreSQL). */
 export function iso(value: unknown): string | null {
   if (value === null || value === undefined) return null;
   if (value instanceof Date) return value.toISOString();

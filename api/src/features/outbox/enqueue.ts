@@ -1,7 +1,7 @@
 import type { Executor } from '../../db/connection.ts';
 import { uuidv7 } from '../../lib/ids.ts';
-import { readJson, writeJson } from '../../lib/json.ts';
-import { matchesEvent } from '../webhooks/schema.ts';
+import { writeJson } from '../../lib/json.ts';
+import { isEventWanted } from '../webhooks/service.ts';
 
 /**
  * Writing side of the outbox. Call these inside the transaction of the change that causes the message, so a
@@ -50,11 +50,7 @@ export async function recordEvent(
   params: { organizationUuid: string; event: string; payload: Record<string, unknown> },
   now: Date,
 ): Promise<string | null> {
-  const subscriptions: { subscriptions: string }[] = await db('webhook_subscriptions')
-    .where({ organization_uuid: params.organizationUuid })
-    .whereNull('disabled_at')
-    .select('subscriptions');
-  if (!subscriptions.some((s) => matchesEvent(readJson<string[]>(s.subscriptions, []), params.event))) return null;
+  if (!(await isEventWanted(db, params.organizationUuid, params.event))) return null;
   const uuid = uuidv7(now.getTime());
   await db('organization_events').insert({
     uuid,

@@ -17,10 +17,6 @@ export const EVENTS = [
 const TASK_EVENT = /^tasks\.(\*|[a-z_]+(\.[a-z_]+)*)$/;
 export const isKnownEvent = (name: string) => (EVENTS as readonly string[]).includes(name) || TASK_EVENT.test(name);
 
-/** Whether a subscription's event list (names, or `prefix.*` wildcards) covers `event`. */
-export const matchesEvent = (patterns: string[], event: string) =>
-  patterns.some((p) => p === event || (p.endsWith('.*') && event.startsWith(p.slice(0, -1))));
-
 const eventName = () =>
   yup.string().test('event', 'Unknown event. Known events: ' + EVENTS.join(', ') + ', tasks.*.', (value) => value === undefined || isKnownEvent(value));
 

@@ -10,7 +10,6 @@ import type { Resolver } from '../deliveries/address-policy.ts';
 import { deliveryRow, deliveryUuid } from '../deliveries/enqueue.ts';
 import type { NewDelivery } from '../deliveries/enqueue.ts';
 import { newSigningSecret } from '../deliveries/signing.ts';
-import { matchesEvent } from './schema.ts';
 import type { CreateSubscriptionInput, SampleInput } from './schema.ts';
 
 export interface SubscriptionRow {
@@ -96,6 +95,21 @@ export async function disableSubscription(trx: Trx, subscriptionUuid: string, no
   await cancelPending(trx, subscriptionUuid, 'endpoint disabled after 410', now);
 }
 
+/** Whether a subscription's event list (names, or `prefix.*` wildcards) covers `event`. */
+const matchesEvent = (patterns: string[], event: string) =>
+  patterns.some((p) => p === event || (p.endsWith('.*') && event.startsWith(p.slice(0, -1))));
+
+const enabledSubscriptions = (db: Executor, organizationUuids: string[]) =>
+  db('webhook_subscriptions').whereIn('organization_uuid', organizationUuids).whereNull('disabled_at');
+
+/**
+ * Whether an enabled subscription of the organization wants `event`: recordEvent stores only those events
+ * (a subscription receives the events that happen after it was created).
+ */
+export async function isEventWanted(db: Executor, organizationUuid: string, event: string): Promise<boolean> {
+  const rows: Pick<SubscriptionRow, 'subscriptions'>[] = await enabledSubscriptions(db, [organizationUuid]).select('subscriptions');
+  return rows.some((row) => matchesEvent(readJson<string[]>(row.subscriptions, []), event));
+}
 
 /** The object an event is about, for `subscribed_objects` filtering. */
 function eventObjects(payload: Record<string, unknown>): string[] {
@@ -157,7 +171,7 @@ export async function dispatchEvents(db: Executor, now: Date, batch = 200): Prom
   if (events.length === 0) return 0;
   await db.transaction(async (trx) => {
     const orgs = [...new Set(events.map((e) => e.organization_uuid))];
-    const subs = ((await trx('webhook_subscriptions').whereIn('organization_uuid', orgs).whereNull('disabled_at')) as SubscriptionRow[]).map((sub) => ({
+    const subs = ((await enabledSubscriptions(trx, orgs)) as SubscriptionRow[]).map((sub) => ({
       row: sub,
       events: readJson<string[]>(sub.subscriptions, []),
       objects: readJson<string[]>(sub.subscribed_objects, []),
@@ -210,7 +224,7 @@ export function sampleBody(event: string, organizationUuid: string): Record<stri
 }
 
 export async function sendSample(db: Executor, actor: Actor, input: SampleInput, now: Date): Promise<string[]> {
-  const query = db('webhook_subscriptions').where({ organization_uuid: actor.organization.uuid }).whereNull('disabled_at');
+  const query = enabledSubscriptions(db, [actor.organization.uuid]);
   if (input.hook_id) query.andWhere({ uuid: input.hook_id });
   const subs: SubscriptionRow[] = await query;
   if (input.hook_id && subs.length === 0) throw notFound();
