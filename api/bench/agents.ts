@@ -19,8 +19,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { startProcess, stop } from './lib.ts';
-import { serveNodeFlags } from '../src/serve-flags.ts';
+import { startProcess, startServe, stop } from './lib.ts';
 import type { LoadClient, LoadJob, LoadOutput } from './http-load.ts';
 import { loadConfig, RATE_LIMIT_SCOPES } from '../src/config.ts';
 import { createDb } from '../src/db/connection.ts';
@@ -129,7 +128,7 @@ export async function benchAgents(options: { seconds?: number; baselineSeconds?:
   let server: Awaited<ReturnType<typeof startProcess>> | null = null;
   try {
     const clients = await seed(loadConfig(env).databaseUrl);
-    server = await startProcess([...serveNodeFlags(), path.join(API_DIR, 'src/cli.ts'), 'serve'], env, /"url":"(http:\/\/[\d.:]+)"/);
+    server = await startServe(env, /"url":"(http:\/\/[\d.:]+)"/);
     const url = server.match[1];
 
     // Warm-up (credential cache, connections, JIT), then the baseline and the measurement with the same clients.

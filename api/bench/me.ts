@@ -2,9 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { fmt, load, rssMb, startProcess, stop } from './lib.ts';
+import { fmt, load, rssMb, startProcess, startServe, stop } from './lib.ts';
 import type { LoadResult } from './lib.ts';
-import { serveNodeFlags } from '../src/serve-flags.ts';
 
 const API_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -18,8 +17,9 @@ export interface MeBenchResult {
 }
 
 /**
- * GET /v1/me/ with an API key through the full stack (a real `rollcall serve` started with npm start's Node
- * flags: auth, rate-limit counter write, logging, metrics) against a bare node:http server answering the same JSON, same machine, same run.
+ * GET /v1/me/ with an API key through the full stack (a real `rollcall serve` started as `npm start` starts it:
+ * auth, rate-limit counter write, logging, metrics) against a bare node:http server answering the same JSON,
+ * same machine, same run.
  */
 export async function benchMe(options: { seconds?: number; connections?: number } = {}): Promise<MeBenchResult> {
   const seconds = options.seconds ?? Number(process.env.BENCH_SECONDS ?? 10);
@@ -37,7 +37,7 @@ export async function benchMe(options: { seconds?: number; connections?: number 
     // The hourly budget would stop a benchmark after 25,000 reads; the counter is still written on every request.
     RATE_LIMIT_READS: '100000000',
   };
-  const server = await startProcess([...serveNodeFlags(), path.join(API_DIR, 'src/cli.ts'), 'serve'], env, /ready at (http:\/\/[\d.:]+)/);
+  const server = await startServe(env, /ready at (http:\/\/[\d.:]+)/);
   const url = server.match[1];
   try {
     const headers = { 'x-api-key': key };

@@ -4,12 +4,13 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { serveNodeFlags } from '../src/serve-flags.ts';
+import { serveCommand } from '../src/serve-flags.ts';
 
 /**
  * No Docker engine runs on our machines, so this test keeps the Dockerfile honest by replaying it: each stage
  * gets a directory standing for its WORKDIR, COPY steps copy from the repository (or an earlier stage), npm RUN
- * steps run for real, and the final CMD must start a server whose /healthz answers and whose HEALTHCHECK passes.
+ * and node RUN steps run for real (with the ENV so far, /app standing for the stage's directory), and the final
+ * CMD must start a server whose /healthz answers and whose HEALTHCHECK passes.
  * Steps that only touch the OS image (apt-get, chown of /data) are listed and skipped.
  */
 const REPO = path.resolve(import.meta.dirname, '../..');
@@ -69,8 +70,9 @@ describe('Dockerfile (replayed without a Docker engine)', () => {
     expect(healthcheck).toMatch(/CMD \[/);
     expect(healthcheck).not.toMatch(/curl|wget/);
     expect(execForm(stepsOf('ENTRYPOINT')[0].args)[0]).toMatch(/tini|dumb-init/);
-    // The server runs with the same Node flags as `npm start` (and the benchmarks).
-    expect(execForm(stepsOf('CMD').at(-1)!.args)).toEqual(['node', ...serveNodeFlags(), 'api/src/cli.ts', 'serve']);
+    // The server runs as `npm start` (and the benchmarks) run it: same Node flags, entry and arguments.
+    const start = serveCommand();
+    expect(execForm(stepsOf('CMD').at(-1)!.args)).toEqual(['node', ...start.flags, `api/${start.entry}`, ...start.args]);
     const install = stages.flatMap((s) => s.steps).find((s) => s.op === 'RUN' && /npm ci/.test(s.args));
     expect(install?.args).toContain('--omit=dev');
   });
@@ -84,7 +86,7 @@ describe('Dockerfile (replayed without a Docker engine)', () => {
       for (const { op, args } of stage.steps) {
         if (op === 'WORKDIR' || op === 'EXPOSE' || op === 'VOLUME' || op === 'USER' || op === 'HEALTHCHECK' || op === 'ENTRYPOINT' || op === 'CMD') continue;
         if (op === 'ENV') {
-          for (const [, key, value] of args.matchAll(/(\w+)=(\S+)/g)) env[key] = value;
+          for (const [, key, value] of args.matchAll(/(\w+)=(\S+)/g)) env[key] = value.replace(/^\/app(?=\/|$)/, dir);
           continue;
         }
         if (op === 'COPY') {
@@ -104,6 +106,12 @@ describe('Dockerfile (replayed without a Docker engine)', () => {
           expect(result.status, `${args}\n${result.stderr}`).toBe(0);
           continue;
         }
+        if (op === 'RUN' && /^node /.test(args)) {
+          const [, ...nodeArgs] = args.split(/\s+/);
+          const result = spawnSync(process.execPath, nodeArgs, { cwd: dir, encoding: 'utf8', env: { ...process.env, ...env } });
+          expect(result.status, `${args}\n${result.stderr}`).toBe(0);
+          continue;
+        }
         skipped.push(`${op} ${args}`);
       }
     }
@@ -115,6 +123,9 @@ describe('Dockerfile (replayed without a Docker engine)', () => {
     expect(fs.existsSync(path.join(app, 'node_modules/vitest'))).toBe(false);
     expect(fs.existsSync(path.join(app, 'node_modules/typescript'))).toBe(false);
     expect(fs.existsSync(path.join(app, 'node_modules/astro'))).toBe(false);
+    // `rollcall precompile` filled Node's compile cache inside the image, with the server's modules.
+    expect(env.NODE_COMPILE_CACHE.startsWith(app)).toBe(true);
+    expect(fs.readdirSync(env.NODE_COMPILE_CACHE, { recursive: true }).length).toBeGreaterThan(200);
 
     const port = await freePort();
     const runEnv: NodeJS.ProcessEnv = { ...process.env, ...env, DATA_DIR: path.join(root, 'data'), PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' };
