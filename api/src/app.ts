@@ -11,7 +11,7 @@ import { RateCounters } from './http/rate-counters.ts';
 import { GroupCommit } from './db/group-commit.ts';
 import { errorHandler } from './http/errors.ts';
 import { makeMiddlewares } from './http/middlewares.ts';
-import { accessLog, optionalTrailingSlash, requestId, requireHttps } from './http/request-context.ts';
+import { observeRequests, optionalTrailingSlash, requireHttps } from './http/request-context.ts';
 import { dispatchByPathPrefix } from './http/router-dispatch.ts';
 import { serveSite } from './http/site.ts';
 import { createMetrics } from './features/meta/metrics.ts';
@@ -95,9 +95,7 @@ export function createApp(dependencies: AppDependencies): { app: Koa; routes: Ro
 
   const app = new Koa({ proxy: true });
   app.silent = true;
-  app.use(requestId);
-  app.use(accessLog(deps.logger));
-  app.use(metrics.measure);
+  app.use(observeRequests(deps.logger, metrics));
   app.use(errorHandler(deps.logger));
   if (deps.config.requireHttps) app.use(requireHttps);
   app.use(optionalTrailingSlash);

@@ -2,39 +2,60 @@ import type { Context, Next } from 'koa';
 import { randomUUID } from 'node:crypto';
 import pino from 'pino';
 import type { Logger } from '../logger.ts';
+import type { Metrics } from '../features/meta/metrics.ts';
 import { forbidden } from './errors.ts';
 
 const INCOMING_ID = /^[\w.:-]{1,128}$/;
 
-/** Every response carries X-Request-Id: the caller's own if sane, otherwise a new one. */
-export function requestId(ctx: Context, next: Next): Promise<void> {
-  const incoming = ctx.get('X-Request-Id');
-  const id = INCOMING_ID.test(incoming) ? incoming : randomUUID();
-  ctx.state.requestId = id;
-  ctx.set('X-Request-Id', id);
-  return next();
-}
-
 /**
- * One line per request: `{"level":30,"time":…,"request_id":…,"method":…,"path":…,"status":…,"ms":…,"msg":"request"}`,
- * the same shape pino writes, serialized here and handed to the logger's own destination. Going through
- * logger.info cost about 20 % of the throughput of a cached read (redaction and serializer machinery for an
- * object whose five fields are known). Headers, query strings and bodies are never logged: they carry credentials.
+ * The first middleware. It gives the request its id (X-Request-Id: the caller's own if sane, otherwise a new
+ * one), times it, and once it is answered counts it in the metrics and writes its access-log line:
+ * `{"level":30,"time":…,"request_id":…,"method":…,"path":…,"status":…,"ms":…,"msg":"request"}`, the shape pino
+ * writes. Headers, query strings and bodies are never logged: they carry credentials.
+ *
+ * One middleware for the three, so a request pays for one async frame and one pair of clock reads. Together
+ * they cost 12 µs of a 40 µs `/v1/me/` request as three middlewares, 5 µs like this (measured in-process).
  */
-export function accessLog(logger: Logger) {
-  const destination = (logger as unknown as Record<symbol, { write(line: string): unknown }>)[pino.symbols.streamSym];
-  return async function logRequest(ctx: Context, next: Next): Promise<void> {
+export function observeRequests(logger: Logger, metrics: Metrics) {
+  const writeLine = accessLogWriter(logger);
+  return async function observeRequest(ctx: Context, next: Next): Promise<void> {
+    const incoming = ctx.req.headers['x-request-id'];
+    const id = typeof incoming === 'string' && INCOMING_ID.test(incoming) ? incoming : randomUUID();
+    ctx.state.requestId = id;
+    ctx.set('X-Request-Id', id);
     const started = performance.now();
     try {
       await next();
     } finally {
+      const elapsedMs = performance.now() - started;
+      // The route pattern, never the raw path (ids would explode the label set).
+      const route = (ctx as Context & { _matchedRoute?: string | RegExp })._matchedRoute;
+      metrics.recordRequest(ctx.method, route === undefined ? 'unmatched' : String(route), ctx.status, elapsedMs / 1000);
       if (logger.isLevelEnabled('info')) {
-        const ms = Math.round((performance.now() - started) * 10) / 10;
-        destination.write(
-          `{"level":30,"time":${Date.now()},"request_id":${JSON.stringify(String(ctx.state.requestId))},"method":${JSON.stringify(ctx.method)},"path":${JSON.stringify(ctx.path)},"status":${ctx.status},"ms":${ms},"msg":"request"}\n`,
+        // The id and the method are made of JSON-safe characters (INCOMING_ID, HTTP token); the path may not be.
+        writeLine(
+          `{"level":30,"time":${Date.now()},"request_id":"${id}","method":"${ctx.method}","path":${JSON.stringify(ctx.path)},"status":${ctx.status},"ms":${Math.round(elapsedMs * 10) / 10},"msg":"request"}\n`,
         );
       }
     }
+  };
+}
+
+/**
+ * Hands access-log lines to the logger's own destination once per event-loop turn, joined. Line by line cost
+ * 5–6 µs a request: the destination (sonic-boom) measures its whole pending buffer on every write.
+ */
+function accessLogWriter(logger: Logger): (line: string) => void {
+  const destination = (logger as unknown as Record<symbol, { write(lines: string): unknown }>)[pino.symbols.streamSym];
+  let pending = '';
+  const flush = () => {
+    const lines = pending;
+    pending = '';
+    destination.write(lines);
+  };
+  return (line) => {
+    if (pending === '') setImmediate(flush);
+    pending += line;
   };
 }
 

