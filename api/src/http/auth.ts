@@ -44,13 +44,14 @@ function planRefusal(actor: Actor): { code: string; detail: string } | null {
 export function makeAuthenticate(deps: Deps) {
   const lastTouched = new Map<string, number>();
 
-  async function touch(actor: Actor, now: Date): Promise<void> {
+  /** Records last_used_at at most once a minute per credential; null (no promise) when there is nothing to write. */
+  function touch(actor: Actor, now: Date): Promise<void> | null {
     const previous = lastTouched.get(actor.credential.uuid) ?? 0;
-    if (now.getTime() - previous < LAST_USED_RESOLUTION_MS) return;
+    if (now.getTime() - previous < LAST_USED_RESOLUTION_MS) return null;
     if (lastTouched.size > 50_000) lastTouched.clear();
     lastTouched.set(actor.credential.uuid, now.getTime());
     const table = actor.credential.kind === 'api_key' ? 'api_keys' : 'cli_tokens';
-    await deps.db(table).where({ uuid: actor.credential.uuid }).update({ last_used_at: now.toISOString() });
+    return deps.db(table).where({ uuid: actor.credential.uuid }).update({ last_used_at: now.toISOString() }).then(() => undefined);
   }
 
   return function authenticate(options: AuthOptions = {}) {
@@ -91,7 +92,8 @@ export function makeAuthenticate(deps: Deps) {
       }
 
       ctx.state.actor = actor;
-      await touch(actor, now);
+      const touching = touch(actor, now);
+      if (touching) await touching;
       await next();
     };
   };

@@ -40,8 +40,12 @@ export class RateCounters {
     }
   }
 
-  /** Counts one request in `bucket`'s window that starts at `windowStart`; returns the window's total so far. */
-  async hit(bucket: string, windowStart: number, windowSeconds: number): Promise<number> {
+  /**
+   * Counts one request in `bucket`'s window that starts at `windowStart`; returns the window's total so far.
+   * Synchronous once the window's stored count is known (every request but a window's first): no promise on
+   * the hot path.
+   */
+  hit(bucket: string, windowStart: number, windowSeconds: number): number | Promise<number> {
     const key = `${bucket}\u0000${windowStart}`;
     let entry = this.entries.get(key);
     if (!entry) {
@@ -57,7 +61,10 @@ export class RateCounters {
       this.entries.set(key, created);
     }
     entry.pending += 1;
-    if (entry.loaded) await entry.loaded;
+    if (entry.loaded) {
+      const counted = entry;
+      return entry.loaded.then(() => counted.base + counted.pending);
+    }
     return entry.base + entry.pending;
   }
 

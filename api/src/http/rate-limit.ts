@@ -68,17 +68,22 @@ export async function pruneCounters(db: Executor, before: Date): Promise<number>
  */
 export function makeRateLimit(deps: Deps) {
   return function rateLimit(scope: RateLimitScope) {
-    return async function hourlyBudget(ctx: Context, next: Next): Promise<void> {
+    // Not async: the counter answers synchronously on every request but a window's first.
+    return function hourlyBudget(ctx: Context, next: Next): Promise<void> {
       const actor = actorOf(ctx);
       const multiplier = actor.organization.plan === 'enterprise' ? deps.config.enterpriseMultiplier : 1;
       const window = { policy: scope, limit: deps.config.hourlyBudgets[scope] * multiplier, seconds: 3600 };
       const nowSeconds = Math.floor(deps.clock.now().getTime() / 1000);
       const windowStart = nowSeconds - (nowSeconds % window.seconds);
-      const count = await deps.rateCounters.hit(`${scope}:${actor.credential.uuid}`, windowStart, window.seconds);
-      const usage = { allowed: count <= window.limit, remaining: Math.max(0, window.limit - count), resetSeconds: windowStart + window.seconds - nowSeconds };
-      setRateLimitHeaders(ctx, window, usage);
-      if (!usage.allowed) throw throttled(usage.resetSeconds);
-      await next();
+      const apply = (count: number): Promise<void> => {
+        const usage = { allowed: count <= window.limit, remaining: Math.max(0, window.limit - count), resetSeconds: windowStart + window.seconds - nowSeconds };
+        setRateLimitHeaders(ctx, window, usage);
+        if (!usage.allowed) throw throttled(usage.resetSeconds);
+        return next();
+      };
+      const count = deps.rateCounters.hit(`${scope}:${actor.credential.uuid}`, windowStart, window.seconds);
+      // A throw from apply() (429) reaches the error handler either way: koa-compose turns it into a rejection.
+      return typeof count === 'number' ? apply(count) : count.then(apply);
     };
   };
 }
