@@ -13,6 +13,7 @@ import { errorHandler } from './http/errors.ts';
 import { makeMiddlewares } from './http/middlewares.ts';
 import { observeRequests, optionalTrailingSlash, requireHttps } from './http/request-context.ts';
 import { dispatchByPathPrefix } from './http/router-dispatch.ts';
+import { AccessLog } from './http/access-log.ts';
 import { serveSite } from './http/site.ts';
 import { createMetrics } from './features/meta/metrics.ts';
 import { metaRoutes } from './features/meta/routes.ts';
@@ -65,6 +66,7 @@ export function createApp(dependencies: AppDependencies): { app: Koa; routes: Ro
   };
   const middlewares = makeMiddlewares(deps);
   const metrics = createMetrics();
+  const accessLog = new AccessLog(deps.logger);
   // The OpenAPI document is built on its first request: its descriptions are loaded only then.
   let openApiDocument: Promise<unknown> | null = null;
   const openApi = () => (openApiDocument ??= import('./openapi/catalog.ts').then((catalog) => catalog.buildDocument(deps.config.publicUrl)));
@@ -95,7 +97,7 @@ export function createApp(dependencies: AppDependencies): { app: Koa; routes: Ro
 
   const app = new Koa({ proxy: true });
   app.silent = true;
-  app.use(observeRequests(deps.logger, metrics));
+  app.use(observeRequests(deps.logger, accessLog, metrics));
   app.use(errorHandler(deps.logger));
   if (deps.config.requireHttps) app.use(requireHttps);
   app.use(optionalTrailingSlash);
@@ -121,8 +123,9 @@ export function createApp(dependencies: AppDependencies): { app: Koa; routes: Ro
       layer.methods.filter((method) => method !== 'HEAD').map((method) => ({ method, path: String(layer.path) })),
     ),
   );
-  /** Releases what the app's services hold: delivery workers, outbound connections, SMTP, pending rate counts. */
+  /** Releases what the app's services hold: delivery workers, outbound connections, SMTP, pending rate counts, access-log lines. */
   async function close(): Promise<void> {
+    accessLog.flush();
     deps.delivery.stop();
     await deps.delivery.idle();
     await deps.outbound.http.close();
