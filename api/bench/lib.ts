@@ -16,6 +16,8 @@ export interface LoadResult {
   p99: number;
   non2xx: number;
   errors: number;
+  /** How long the load ran. */
+  seconds: number;
 }
 
 /** Drives `url` with autocannon from this process; the server under test runs in its own process. */
@@ -29,6 +31,7 @@ export async function load(url: string, options: { connections: number; seconds?
     p99: result.latency.p99,
     non2xx: result.non2xx,
     errors: result.errors,
+    seconds: result.duration,
   };
 }
 
