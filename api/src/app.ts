@@ -55,7 +55,7 @@ export interface RouteInfo {
  * Builds the Koa application from explicit dependencies. It never listens: server.ts does, and tests put it
  * behind their own ephemeral listener.
  */
-export function createApp(dependencies: AppDependencies): { app: Koa; routes: RouteInfo[]; deps: Deps; close: () => Promise<void> } {
+export function createApp(dependencies: AppDependencies): { app: Koa; routes: RouteInfo[]; deps: Deps; accessLog: AccessLog; close: () => Promise<void> } {
   const { delivery: deliveryOptions, ...base } = dependencies;
   const deps: Deps = {
     ...base,
@@ -132,5 +132,5 @@ export function createApp(dependencies: AppDependencies): { app: Koa; routes: Ro
     deps.mailer?.close();
     await deps.rateCounters.close();
   }
-  return { app, routes, deps, close };
+  return { app, routes, deps, accessLog, close };
 }

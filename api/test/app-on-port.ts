@@ -28,7 +28,7 @@ export async function startAppOnPort(options: {
   const config = options.config(dir);
   const db = createDb(config.databaseUrl);
   await migrateLatest(db);
-  const { app, routes, deps, close: closeApp } = createApp({ db, clock: options.clock, config, logger: options.logger, delivery: options.delivery });
+  const { app, routes, deps, accessLog, close: closeApp } = createApp({ db, clock: options.clock, config, logger: options.logger, delivery: options.delivery });
   const server = http.createServer(options.keepAliveTimeout === undefined ? {} : { keepAliveTimeout: options.keepAliveTimeout }, app.callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -40,5 +40,5 @@ export async function startAppOnPort(options: {
     await db.destroy();
     fs.rmSync(dir, { recursive: true, force: true });
   }
-  return { dir, url, db, config, deps, routes, close };
+  return { dir, url, db, config, deps, routes, accessLog, close };
 }

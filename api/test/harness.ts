@@ -40,7 +40,7 @@ export async function startTestApp(
   const clock = new ManualClock('2026-03-10T15:00:00.000Z');
   const logs: string[] = [];
   const logger = createLogger('info', { write: (line: string) => void logs.push(line) });
-  const { url, db, config, deps, routes, close } = await startAppOnPort({
+  const { url, db, config, deps, routes, accessLog, close } = await startAppOnPort({
     dirPrefix: 'rollcall-test-',
     config: (dir): Config => ({ ...loadConfig({ NODE_ENV: 'test', DATA_DIR: dir, ...env }), logLevel: 'info', ...overrides }),
     clock,
@@ -92,7 +92,14 @@ export async function startTestApp(
     return (await issueCliToken(db, { organizationUuid, userUuid }, clock.now())).token;
   }
 
-  return { url, db, clock, config, deps, routes, logs, request, seedOrganization, seedUser, seedToken, close };
+  return {
+    url, db, clock, config, deps, routes, request, seedOrganization, seedUser, seedToken, close,
+    /** Everything logged so far; access-log lines are buffered by the app, so reading flushes them first. */
+    get logs(): string[] {
+      accessLog.flush();
+      return logs;
+    },
+  };
 }
 
 export type TestApp = Awaited<ReturnType<typeof startTestApp>>;

@@ -14,9 +14,30 @@ function routers(): Router[] {
   });
   teams.get('/v1/teams/', (ctx) => (ctx.body = { router: 'teams' }));
   teams.delete('/v1/teams/:uuid/', (ctx) => (ctx.body = { router: 'teams', uuid: ctx.params.uuid }));
+  // A router.param() check, a named route, two routes for one path (the first passes on), a router.use() that
+  // reads what routing set.
+  teams.param('uuid', (uuid, ctx, next) => (uuid === 'bad' ? ((ctx.status = 422), (ctx.body = { bad: uuid })) : next()));
+  teams.get('team', '/v1/teams/:uuid/', (ctx) => (ctx.body = { router: 'teams', uuid: ctx.params.uuid, name: ctx.routerName, route: ctx._matchedRoute }));
+  teams.put('/v1/teams/:uuid/', async (ctx, next) => {
+    ctx.set('X-First', String(ctx.params.uuid));
+    await next();
+  });
+  teams.put('/v1/teams/:uuid/', (ctx) => (ctx.body = { second: ctx.params.uuid, route: ctx._matchedRoute, path: ctx.routerPath }));
   const checkins = new Router();
+  // ctx.matched may differ by router.use() layers of routers that were skipped (they carry no method, so
+  // allowedMethods cannot see them): what is compared is the methods it holds.
+  checkins.use(async (ctx, next) => {
+    await next();
+    const methods = [...new Set((ctx.matched ?? []).flatMap((layer) => layer.methods))].sort();
+    ctx.set('X-Checkins-Saw', JSON.stringify({ route: ctx._matchedRoute ?? null, params: ctx.params ?? null, methods }));
+  });
   checkins.get('/v1/checkins/', (ctx) => (ctx.body = { router: 'checkins' }));
   checkins.get('/v1/teams/:uuid/checkins/', (ctx) => (ctx.body = { router: 'checkins', team: ctx.params.uuid }));
+  checkins.get('/v1/teams/:uuid/checkins/:day', async (ctx, next) => {
+    if (ctx.params.day === 'pass') return next();
+    ctx.body = { router: 'checkins', team: ctx.params.uuid, day: ctx.params.day };
+  });
+  checkins.get('/v1/teams/:uuid/checkins/:day', (ctx) => (ctx.body = { passed: ctx.params, captures: ctx.captures }));
   const anywhere = new Router();
   anywhere.get('/:tenant/status', (ctx) => (ctx.body = { router: 'anywhere', tenant: ctx.params.tenant }));
   const meta = new Router();
@@ -61,13 +82,22 @@ describe('dispatchByPathPrefix', () => {
       ['GET', '/v1/nothing/'],
       ['GET', '/'],
       ['GET', '//v1/teams/'],
+      ['GET', '/v1/teams/t1/'],
+      ['GET', '/v1/teams/bad/'],
+      ['PUT', '/v1/teams/t2/'],
+      ['PATCH', '/v1/teams/t2/'],
+      ['GET', '/v1/teams/t1/checkins/2026-01-02'],
+      ['GET', '/v1/teams/t1/checkins/pass'],
+      ['GET', '/v1/teams/bad/checkins/'],
+      ['GET', '/v1/teams/%E2%9C%93/'],
     ];
     try {
       for (const [method, path] of requests) {
         const [a, b] = await Promise.all(
           [chained, dispatched].map(async ({ url }) => {
             const res = await fetch(url + path, { method });
-            return { status: res.status, allow: res.headers.get('allow'), middleware: res.headers.get('x-teams-middleware'), body: await res.text() };
+            const seen = ['allow', 'x-teams-middleware', 'x-first', 'x-checkins-saw'].map((name) => res.headers.get(name));
+            return { status: res.status, seen, body: await res.text() };
           }),
         );
         expect({ method, path, ...b }).toEqual({ method, path, ...a });
