@@ -90,6 +90,10 @@ describe('dispatchByPathPrefix', () => {
       ['GET', '/v1/teams/t1/checkins/pass'],
       ['GET', '/v1/teams/bad/checkins/'],
       ['GET', '/v1/teams/%E2%9C%93/'],
+      ['GET', '/v1/teams'],
+      ['GET', '/v1//teams/'],
+      ['GET', '/V1/TEAMS/T1/CHECKINS/'],
+      ['GET', '/v1/'],
     ];
     try {
       for (const [method, path] of requests) {

@@ -137,7 +137,15 @@ function literalPrefix(path: string): string | null {
   return `/${segments.join('/')}`.toLowerCase();
 }
 
+/** The request's first two non-empty segments, lowercased: "/V1/Teams/t1/" → "/v1/teams". */
 function requestPrefix(path: string): string {
+  // The usual shape, "/a/b/…" or "/a/b", without building arrays (it runs on every request).
+  const first = path.indexOf('/', 1);
+  if (path.charCodeAt(0) === 47 && first > 1) {
+    const second = path.indexOf('/', first + 1);
+    if (second > first + 1) return path.slice(0, second).toLowerCase();
+    if (second === -1 && first + 1 < path.length) return path.toLowerCase();
+  }
   const segments = path.split('/', 4).filter((s) => s !== '').slice(0, 2);
   return `/${segments.join('/')}`.toLowerCase();
 }
