@@ -1,6 +1,5 @@
 import Koa from 'koa';
 import type Router from '@koa/router';
-import { HttpMethodEnum, koaBody } from 'koa-body';
 import type { Config } from './config.ts';
 import type { Db } from './db/connection.ts';
 import type { Clock } from './lib/clock.ts';
@@ -15,6 +14,7 @@ import { observeRequests, optionalTrailingSlash, requireHttps } from './http/req
 import { dispatchByPathPrefix } from './http/router-dispatch.ts';
 import { AccessLog } from './http/access-log.ts';
 import { serveSite } from './http/site.ts';
+import { parseJsonBodies } from './http/json-body.ts';
 import { createMetrics } from './features/meta/metrics.ts';
 import { metaRoutes } from './features/meta/routes.ts';
 import { meRoutes } from './features/me/routes.ts';
@@ -102,18 +102,7 @@ export function createApp(dependencies: AppDependencies): { app: Koa; routes: Ro
   if (deps.config.requireHttps) app.use(requireHttps);
   app.use(optionalTrailingSlash);
   if (deps.config.siteDir) app.use(serveSite(deps.config.siteDir));
-  app.use(
-    koaBody({
-      json: true,
-      jsonStrict: true,
-      jsonLimit: '1mb',
-      urlencoded: false,
-      text: false,
-      multipart: false,
-      // Some clients send JSON bodies on DELETE (CONTRACT §12).
-      parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH, HttpMethodEnum.DELETE],
-    }),
-  );
+  app.use(parseJsonBodies());
   app.use(dispatchByPathPrefix(routers));
   // One check after every router: it reads the routes all of them matched (405 for a known path, wrong method).
   app.use(routers[0].allowedMethods({ throw: true }));

@@ -58,21 +58,8 @@ export function makeAuthenticate(deps: Deps) {
     const accept = options.accept ?? ['api_key', 'bearer'];
     const refusalStatus = options.surface === 'plan' ? 401 : 403;
 
-    return async function requireCredential(ctx: Context, next: Next): Promise<void> {
-      const presented = presentedCredential(ctx.headers);
-      if (presented === 'absent') throw unauthorized('credential_absent');
-      if (presented === 'malformed') throw unauthorized('credential_malformed');
-
-      const now = deps.clock.now();
-      const hash = sha256Hex(presented.secret);
-      let actor = deps.credentialCache.get(hash, now.getTime());
-      if (!actor) {
-        const resolution = await lookupCredential(deps.db, presented, now);
-        if (!resolution.ok) throw unauthorized(resolution.code);
-        actor = resolution.actor;
-        deps.credentialCache.set(hash, actor, now.getTime());
-      }
-
+    /** The checks that follow resolution: the endpoint's credential kinds and the plan rules. */
+    function admit(ctx: Context, actor: Actor, now: Date, next: Next): Promise<void> {
       if (!accept.includes(actor.credential.kind)) {
         throw forbidden(
           'credential_not_accepted',
@@ -93,8 +80,25 @@ export function makeAuthenticate(deps: Deps) {
 
       ctx.state.actor = actor;
       const touching = touch(actor, now);
-      if (touching) await touching;
-      await next();
+      return touching ? touching.then(next) : next();
+    }
+
+    // Not async: a cached credential (nearly every request) is admitted without a promise of its own. A throw
+    // reaches the error handler either way: koa-compose turns it into a rejection.
+    return function requireCredential(ctx: Context, next: Next): Promise<void> {
+      const presented = presentedCredential(ctx.headers);
+      if (presented === 'absent') throw unauthorized('credential_absent');
+      if (presented === 'malformed') throw unauthorized('credential_malformed');
+
+      const now = deps.clock.now();
+      const hash = sha256Hex(presented.secret);
+      const cached = deps.credentialCache.get(hash, now.getTime());
+      if (cached) return admit(ctx, cached, now, next);
+      return lookupCredential(deps.db, presented, now).then((resolution) => {
+        if (!resolution.ok) throw unauthorized(resolution.code);
+        deps.credentialCache.set(hash, resolution.actor, now.getTime());
+        return admit(ctx, resolution.actor, now, next);
+      });
     };
   };
 }
