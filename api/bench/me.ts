@@ -9,8 +9,11 @@ const API_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 
 export interface MeBenchResult {
   bare: LoadResult;
+  /** Koa alone answering the same JSON: the most the full stack could reach here. */
+  koa: LoadResult;
   full: LoadResult;
   ratio: number;
+  koaRatio: number;
   /** RSS of a fresh server after its first 20,000 requests (the issue's measure), and after the whole run. */
   rssAfter20kMb: number;
   rssAfterMb: number;
@@ -19,7 +22,8 @@ export interface MeBenchResult {
 /**
  * GET /v1/me/ with an API key through the full stack (a real `rollcall serve` started as `npm start` starts it:
  * auth, rate-limit counter write, logging, metrics) against a bare node:http server answering the same JSON,
- * same machine, same run, the two measured in alternating bursts of about 2 s (BENCH_SECONDS each in all).
+ * same machine, same run. A third server, Koa alone answering the same JSON, shows the framework's own share.
+ * The three are measured in alternating bursts of about 2 s (BENCH_SECONDS each in all).
  */
 export async function benchMe(options: { seconds?: number; connections?: number } = {}): Promise<MeBenchResult> {
   const seconds = options.seconds ?? Number(process.env.BENCH_SECONDS ?? 10);
@@ -46,34 +50,33 @@ export async function benchMe(options: { seconds?: number; connections?: number 
     const body = await me.text();
     if (me.status !== 200) throw new Error(`GET /v1/me/ answered ${me.status}: ${body}`);
 
-    const bareProcess = await startProcess([path.join(API_DIR, 'bench/bare-server.ts')], { ...process.env, BARE_BODY: body }, /listening (\d+)/);
-    const bareUrl = `http://127.0.0.1:${bareProcess.match[1]}/`;
-    let bare: LoadResult;
-    let full: LoadResult;
+    const baselineEnv = { ...process.env, BARE_BODY: body };
+    const baselines: Awaited<ReturnType<typeof startProcess>>[] = [];
+    const servers: { url: string; headers: Record<string, string>; bursts: LoadResult[] }[] = [];
     try {
+      for (const script of ['bench/bare-server.ts', 'bench/koa-server.ts']) {
+        const baseline = await startProcess([path.join(API_DIR, script)], baselineEnv, /listening (\d+)/);
+        baselines.push(baseline);
+        servers.push({ url: `http://127.0.0.1:${baseline.match[1]}/`, headers: {}, bursts: [] });
+      }
+      servers.push({ url: `${url}/v1/me/`, headers, bursts: [] });
       await load(`${url}/v1/me/`, { connections, amount: 20_000, headers });
       rssAfter20kMb = rssMb(server.child.pid!);
-      // Warm-up (JIT, caches), then both servers in alternating bursts: this machine's speed drifts from minute
+      // Warm-up (JIT, caches), then the servers in alternating bursts: this machine's speed drifts from minute
       // to minute, and a baseline measured before the full stack would carry that drift into the ratio.
-      await load(bareUrl, { connections, seconds: 2 });
-      await load(`${url}/v1/me/`, { connections, seconds: 2, headers });
+      for (const target of servers) await load(target.url, { connections, seconds: 2, headers: target.headers });
       const rounds = Math.max(1, Math.round(seconds / 2));
-      const bareBursts: LoadResult[] = [];
-      const fullBursts: LoadResult[] = [];
       for (let round = 0; round < rounds; round++) {
-        const burst = seconds / rounds;
-        const runBare = async () => bareBursts.push(await load(bareUrl, { connections, seconds: burst }));
-        const runFull = async () => fullBursts.push(await load(`${url}/v1/me/`, { connections, seconds: burst, headers }));
-        if (round % 2 === 0) await runBare().then(runFull);
-        else await runFull().then(runBare);
+        for (const target of round % 2 === 0 ? servers : [...servers].reverse()) {
+          target.bursts.push(await load(target.url, { connections, seconds: seconds / rounds, headers: target.headers }));
+        }
       }
-      bare = combine(bareBursts);
-      full = combine(fullBursts);
     } finally {
-      await stop(bareProcess.child);
+      for (const baseline of baselines) await stop(baseline.child);
     }
+    const [bare, koa, full] = servers.map((target) => combine(target.bursts));
     const rssAfterMb = rssMb(server.child.pid!);
-    return { bare, full, ratio: full.rps / bare.rps, rssAfter20kMb, rssAfterMb };
+    return { bare, koa, full, ratio: full.rps / bare.rps, koaRatio: koa.rps / bare.rps, rssAfter20kMb, rssAfterMb };
   } finally {
     await stop(server.child);
     fs.rmSync(dataDir, { recursive: true, force: true });
@@ -98,10 +101,12 @@ function combine(bursts: LoadResult[]): LoadResult {
 export function printMe(result: MeBenchResult): void {
   const row = (name: string, r: LoadResult) =>
     `${name.padEnd(28)} ${fmt(r.rps, 0).padStart(8)} req/s   p50 ${fmt(r.p50).padStart(5)} ms   p99 ${fmt(r.p99).padStart(5)} ms   ${r.requests} requests, ${r.non2xx} non-2xx, ${r.errors} errors`;
-  console.log('\nGET /v1/me/ (32 connections; the two servers measured in alternating bursts)');
+  console.log('\nGET /v1/me/ (32 connections; the three servers measured in alternating bursts)');
   console.log(row('bare node:http baseline', result.bare));
+  console.log(row('Koa alone (framework floor)', result.koa));
   console.log(row('rollcall full stack', result.full));
   console.log(`ratio full/bare: ${fmt(result.ratio, 2)} (target >= 0.5)   p99: ${fmt(result.full.p99)} ms (target < 20)`);
+  console.log(`ratio Koa alone/bare: ${fmt(result.koaRatio, 2)} (the most any Koa app reaches here); full/Koa alone: ${fmt(result.full.rps / result.koa.rps, 2)}`);
   console.log(`RSS after the first 20,000 requests: ${result.rssAfter20kMb} MB (target < 150); after the whole run: ${result.rssAfterMb} MB`);
 }
 
