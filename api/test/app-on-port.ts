@@ -8,12 +8,13 @@ import type { AppDependencies } from '../src/app.ts';
 import type { Config } from '../src/config.ts';
 import { createDb } from '../src/db/connection.ts';
 import { migrateLatest } from '../src/db/migrate.ts';
+import { testDatabase } from './database.ts';
 import type { Clock } from '../src/lib/clock.ts';
 import type { Logger } from '../src/logger.ts';
 
 /**
- * The real app on a migrated SQLite file in a fresh temporary directory, behind a listener on an ephemeral
- * 127.0.0.1 port. Shared by the test harness and the in-process benchmarks; close() ends open connections,
+ * The real app on a freshly migrated database (a SQLite file in a fresh temporary directory, or a PostgreSQL
+ * database: test/database.ts) behind a listener on an ephemeral 127.0.0.1 port. Shared by the test harness and the in-process benchmarks; close() ends open connections,
  * then releases the app's services and the database, and removes the directory.
  */
 export async function startAppOnPort(options: {
@@ -25,7 +26,8 @@ export async function startAppOnPort(options: {
   keepAliveTimeout?: number;
 }) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), options.dirPrefix));
-  const config = options.config(dir);
+  const database = await testDatabase(dir);
+  const config = { ...options.config(dir), databaseUrl: database.url };
   const db = createDb(config.databaseUrl);
   await migrateLatest(db);
   const { app, routes, deps, accessLog, close: closeApp } = createApp({ db, clock: options.clock, config, logger: options.logger, delivery: options.delivery });
@@ -38,6 +40,7 @@ export async function startAppOnPort(options: {
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await closeApp();
     await db.destroy();
+    await database.drop();
     fs.rmSync(dir, { recursive: true, force: true });
   }
   return { dir, url, db, config, deps, routes, accessLog, close };

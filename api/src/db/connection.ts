@@ -13,7 +13,8 @@ export type Executor = Knex | Knex.Transaction;
 
 /**
  * The only module that knows which database engine runs. SQLite (better-sqlite3) is the embedded default;
- * `postgres://` URLs use the same Knex code through the `pg` driver, which a self-hoster installs alongside.
+ * `postgres://` URLs use the same Knex code through the `pg` driver (the `postgres` test project runs the API
+ * suite there too).
  */
 const STATEMENT_CACHE_SIZE = 2000;
 

@@ -1,8 +1,14 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb } from './connection.ts';
 import { GroupCommit } from './group-commit.ts';
+import { testDatabase } from '../../test/database.ts';
 
-describe('group commit', () => {
+const onPostgres = process.env.ROLLCALL_TEST_ENGINE === 'postgres';
+
+describe.skipIf(onPostgres)('group commit (SQLite)', () => {
   const db = createDb(':memory:');
   const statements: string[] = [];
   beforeAll(async () => {
@@ -45,5 +51,41 @@ describe('group commit', () => {
     // first and x ran in the rolled-back batch (which stopped at bad), then again on their own; y only alone.
     // Each row exists once.
     expect(runs).toEqual({ first: 2, x: 2, bad: 2, y: 1 });
+  });
+});
+
+describe.runIf(onPostgres)('group commit on PostgreSQL: each write in its own transaction, at once', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rollcall-group-commit-'));
+  let database: Awaited<ReturnType<typeof testDatabase>>;
+  let db: ReturnType<typeof createDb>;
+  const statements: string[] = [];
+  beforeAll(async () => {
+    database = await testDatabase(dir);
+    db = createDb(database.url);
+    await db.schema.createTable('notes', (t) => {
+      t.string('text').primary();
+    });
+    db.on('query', (q: { sql: string }) => statements.push(q.sql));
+  });
+  afterAll(async () => {
+    await db.destroy();
+    await database.drop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('commits every write on its own; a failing write fails alone and the others are kept once', async () => {
+    const writes = new GroupCommit(db);
+    statements.length = 0;
+    const write = (text: string) =>
+      writes.run(async (trx) => {
+        await trx('notes').insert({ text });
+        if (text === 'bad') throw new Error('refused');
+        return text.toUpperCase();
+      });
+    const settled = await Promise.allSettled([write('a'), write('bad'), write('b'), write('c')]);
+    expect(settled.map((s) => (s.status === 'fulfilled' ? s.value : s.reason.message))).toEqual(['A', 'refused', 'B', 'C']);
+    expect(statements.filter((sql) => /^COMMIT/i.test(sql))).toHaveLength(3);
+    expect(statements.filter((sql) => /^ROLLBACK/i.test(sql))).toHaveLength(1);
+    expect((await db('notes').orderBy('text')).map((r) => r.text)).toEqual(['a', 'b', 'c']);
   });
 });

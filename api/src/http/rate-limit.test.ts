@@ -55,7 +55,8 @@ describe('Hourly budgets per named scope (CONTRACT §5)', () => {
     await t.request('GET', '/v1/me/', { key: adminKey });
     await t.request('GET', '/v1/me/', { key: adminKey });
     await t.deps.rateCounters.flush();
-    const rows = await t.db('rate_limit_counters').select();
+    // window_start is a bigint: PostgreSQL's driver hands it over as a string.
+    const rows = (await t.db('rate_limit_counters').select()).map((row) => ({ ...row, window_start: Number(row.window_start) }));
     expect(rows).toEqual([expect.objectContaining({ count: 2, window_start: Date.parse('2026-03-10T15:00:00Z') / 1000 })]);
 
     // Another API process on the same database (or this one after a restart) starts from the stored count.

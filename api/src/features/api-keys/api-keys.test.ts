@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startTestApp } from '../../../test/harness.ts';
 import type { TestApp } from '../../../test/harness.ts';
+import { tableNames } from '../../../test/database.ts';
 
 const KEY_FORMAT = /^rk_[0-9A-Za-z]{40}$/;
 
@@ -147,9 +148,8 @@ describe('API keys (spec "API key", "Secret lifecycle", "Roles"; CONTRACT §4)',
     await t.request('GET', '/v1/me/', { key: `rk_${'Z'.repeat(40)}` });
     const secrets = [acme.adminKey, member.key, created.body.key, regenerated.body.key];
 
-    const tables = (await t.db.raw("select name from sqlite_master where type = 'table'")) as { name: string }[];
     let dump = '';
-    for (const { name } of tables) dump += JSON.stringify(await t.db(name).select());
+    for (const name of await tableNames(t.db)) dump += JSON.stringify(await t.db(name).select());
     expect(dump.length).toBeGreaterThan(1000);
     for (const secret of secrets) {
       expect(dump).not.toContain(secret);

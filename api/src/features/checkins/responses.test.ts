@@ -33,7 +33,7 @@ describe('Check-in responses (CONTRACT §7, §12)', () => {
     ).body;
   const answer = (q: Question[], values: unknown[]) => values.map((response, i) => ({ uuid: q[i].uuid, response })).filter((a) => a.response !== undefined);
   const events = async () =>
-    (await t.db('organization_events').where('event', 'like', 'followups.%').orderBy('rowid')).map((e: { event: string; payload: string }) => ({ event: e.event, payload: JSON.parse(e.payload) }));
+    (await t.db('organization_events').where('event', 'like', 'followups.%').orderBy('uuid')).map((e: { event: string; payload: string }) => ({ event: e.event, payload: JSON.parse(e.payload) }));
 
   beforeEach(async () => {
     t = await startTestApp();

@@ -97,7 +97,7 @@ describe('Active daily stand-up and co-author merge (CONTRACT §6), called direc
       'Coding',
     ]);
     expect(row.response_completed).toBe(true);
-    const events = (await t.db('organization_events').where('event', 'like', 'followups.%').orderBy('rowid')).map((e: { event: string }) => e.event);
+    const events = (await t.db('organization_events').where('event', 'like', 'followups.%').orderBy('uuid')).map((e: { event: string }) => e.event);
     expect(events).toEqual(['followups.response.completed', 'followups.response.updated', 'followups.response.updated']);
     expect(await t.db.transaction((trx) => mergeIntoTodaysResponse(trx, { userUuid: p.member.user.uuid, checkin: standup, lines: {}, suffix: SUFFIX }))).toBeNull();
   });

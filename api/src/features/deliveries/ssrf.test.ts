@@ -52,7 +52,7 @@ describe('Webhook address checks (CONTRACT §10): at registration and at connect
       expect(res.status, url).toBe(400);
       expect(res.body, url).toEqual({ hook_url: [message] });
     }
-    expect(await t.db('webhook_subscriptions').count({ n: '*' })).toEqual([{ n: 0 }]);
+    expect(await t.db('webhook_subscriptions').first()).toBeUndefined();
     const ok = await t.request('POST', '/v1/webhook-subscription/', { key: acme.adminKey, body: { hook_url: 'https://93.184.216.34/hook', subscriptions: ['kudos.posted'] } });
     expect(ok.status).toBe(201);
   });

@@ -105,7 +105,7 @@ describe('POST /v1/invitations/accept/', () => {
   });
   afterEach(async () => t.close());
 
-  const tokenOf = async (index: number) => /token=([0-9A-Za-z]{40})/.exec(JSON.parse((await t.db('deliveries').where({ kind: 'invitation' }).orderBy('rowid'))[index].payload).text)![1];
+  const tokenOf = async (index: number) => /token=([0-9A-Za-z]{40})/.exec(JSON.parse((await t.db('deliveries').where({ kind: 'invitation' }).orderBy('uuid'))[index].payload).text)![1];
 
   it('activates the invited user with the e-mailed token, once; a resend replaces the older link', async () => {
     const invited = await t.request('POST', '/v1/invite-user/', { key: p.adminKey, body: { email: 'nia@acme.test' } });

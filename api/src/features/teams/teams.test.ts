@@ -77,7 +77,7 @@ describe('Teams and members (CONTRACT §3)', () => {
     expect(removed.status).toBe(204);
     expect((await t.request('GET', `/v1/teams/${team.uuid}/members/`, { key: p.adminKey })).body).toHaveLength(2);
     expect((await t.request('DELETE', `/v1/teams/${team.uuid}/member/${p.guest.user.uuid}/`, { key: p.manager.key })).status).toBe(404);
-    const events = (await t.db('organization_events').orderBy('rowid')).map((e: { event: string }) => e.event);
+    const events = (await t.db('organization_events').orderBy('uuid')).map((e: { event: string }) => e.event);
     expect(events.filter((e: string) => e === 'organization.team_user_added')).toHaveLength(3);
     expect(events.filter((e: string) => e === 'organization.team_user_removed')).toHaveLength(1);
     const bad = await t.request('POST', `/v1/teams/${team.uuid}/member/`, { key: p.adminKey, body: { members: [{ uuid: MISSING }] } });

@@ -205,7 +205,7 @@ describe('Organization webhooks (CONTRACT §7, §10)', () => {
     // A disabled subscription gets no new deliveries.
     await recordEvent(t.db, { organizationUuid: acme.org.uuid, event: EVENT, payload: {} }, t.clock.now());
     await t.deps.delivery.runDue();
-    expect(await t.db('deliveries').count({ n: '*' })).toEqual([{ n: 1 }]);
+    expect(await t.db('deliveries').select('uuid')).toHaveLength(1);
   });
 
   it('filters by subscribed_objects and never crosses organizations', async () => {

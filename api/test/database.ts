@@ -1,0 +1,35 @@
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { createDb } from '../src/db/connection.ts';
+
+/**
+ * The database a test app runs on. By default a SQLite file in the test's directory. In the `postgres` vitest
+ * project (run when TEST_DATABASE_URL names a PostgreSQL server, as `.ci/run` does), a fresh database on that
+ * server, dropped again by `drop()`: the same tests then prove the SQL is portable (PostgreSQL is the
+ * scale-out path).
+ */
+export async function testDatabase(dir: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const server = process.env.ROLLCALL_TEST_ENGINE === 'postgres' ? process.env.TEST_DATABASE_URL : undefined;
+  if (!server) return { url: `sqlite:${path.join(dir, 'rollcall.db')}`, drop: async () => {} };
+  const name = `rollcall_test_${randomBytes(6).toString('hex')}`;
+  const onServer = async (sql: string) => {
+    const admin = createDb(server);
+    try {
+      await admin.raw(sql);
+    } finally {
+      await admin.destroy();
+    }
+  };
+  await onServer(`create database ${name}`);
+  const url = new URL(server);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => onServer(`drop database if exists ${name} with (force)`) };
+}
+
+/** The names of the tables the app created, on either engine (for tests that scan every table). */
+export async function tableNames(db: ReturnType<typeof createDb>): Promise<string[]> {
+  const rows = db.client.config.client === 'pg'
+    ? await db('pg_tables').where({ schemaname: db.raw('current_schema()') }).select('tablename as name')
+    : await db('sqlite_master').where({ type: 'table' }).select('name');
+  return rows.map((row: { name: string }) => row.name);
+}
