@@ -168,4 +168,7 @@ async function main(argv: string[]): Promise<void> {
   }
 }
 
-main(process.argv.slice(2)).catch((err) => fail(err instanceof Error ? (err.stack ?? err.message) : String(err)));
+main(process.argv.slice(2)).catch((err) => {
+  if (err instanceof ConfigError) fail(`configuration error: ${err.message}`);
+  fail(err instanceof Error ? (err.stack ?? err.message) : String(err));
+});

@@ -8,7 +8,7 @@ import { createDb } from '../src/db/connection.ts';
  * server, dropped again by `drop()`: the same tests then prove the SQL is portable (PostgreSQL is the
  * scale-out path).
  */
-export async function testDatabase(dir: string): Promise<{ url: string; drop: () => Promise<void> }> {
+export async function testDatabase(dir: string, options: { encoding?: string } = {}): Promise<{ url: string; drop: () => Promise<void> }> {
   const server = process.env.ROLLCALL_TEST_ENGINE === 'postgres' ? process.env.TEST_DATABASE_URL : undefined;
   if (!server) return { url: `sqlite:${path.join(dir, 'rollcall.db')}`, drop: async () => {} };
   const name = `rollcall_test_${randomBytes(6).toString('hex')}`;
@@ -20,7 +20,8 @@ export async function testDatabase(dir: string): Promise<{ url: string; drop: ()
       await admin.destroy();
     }
   };
-  await onServer(`create database ${name}`);
+  // UTF8 whatever the server's default; C collation orders text by bytes, as SQLite does.
+  await onServer(`create database ${name} template template0 encoding '${options.encoding ?? 'UTF8'}' lc_collate 'C' lc_ctype 'C'`);
   const url = new URL(server);
   url.pathname = `/${name}`;
   return { url: url.toString(), drop: () => onServer(`drop database if exists ${name} with (force)`) };
