@@ -80,7 +80,7 @@ export function makeAuthenticate(deps: Deps) {
 
       ctx.state.actor = actor;
       const touching = touch(actor, now);
-      return touching ? touching.then(next) : next();
+      return touching ? touching.then(() => next()) : next();
     }
 
     // Not async: a cached credential (nearly every request) is admitted without a promise of its own. A throw
