@@ -14,8 +14,9 @@ import type { Logger } from '../src/logger.ts';
 
 /**
  * The real app on a freshly migrated database (a SQLite file in a fresh temporary directory, or a PostgreSQL
- * database: test/database.ts) behind a listener on an ephemeral 127.0.0.1 port. Shared by the test harness and the in-process benchmarks; close() ends open connections,
- * then releases the app's services and the database, and removes the directory.
+ * database: test/database.ts) behind a listener on an ephemeral 127.0.0.1 port. Shared by the test harness and
+ * the in-process benchmarks; close() ends open connections, then releases the app's services and the database,
+ * and removes the directory.
  */
 export async function startAppOnPort(options: {
   dirPrefix: string;

@@ -1,6 +1,9 @@
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { createDb } from '../src/db/connection.ts';
+import { createDb, isSqlite } from '../src/db/connection.ts';
+import type { Db } from '../src/db/connection.ts';
 
 /**
  * The database a test app runs on. By default a SQLite file in the test's directory. In the `postgres` vitest
@@ -27,10 +30,25 @@ export async function testDatabase(dir: string, options: { encoding?: string } =
   return { url: url.toString(), drop: () => onServer(`drop database if exists ${name} with (force)`) };
 }
 
+/** A connection to a fresh test database (in a temporary directory of its own); close() removes it all. */
+export async function openTestDatabase(options: { encoding?: string } = {}): Promise<{ db: Db; close: () => Promise<void> }> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rollcall-db-'));
+  const database = await testDatabase(dir, options);
+  const db = createDb(database.url);
+  return {
+    db,
+    close: async () => {
+      await db.destroy();
+      await database.drop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
 /** The names of the tables the app created, on either engine (for tests that scan every table). */
-export async function tableNames(db: ReturnType<typeof createDb>): Promise<string[]> {
-  const rows = db.client.config.client === 'pg'
-    ? await db('pg_tables').where({ schemaname: db.raw('current_schema()') }).select('tablename as name')
-    : await db('sqlite_master').where({ type: 'table' }).select('name');
+export async function tableNames(db: Db): Promise<string[]> {
+  const rows = isSqlite(db)
+    ? await db('sqlite_master').where({ type: 'table' }).select('name')
+    : await db('pg_tables').where({ schemaname: db.raw('current_schema()') }).select('tablename as name');
   return rows.map((row: { name: string }) => row.name);
 }

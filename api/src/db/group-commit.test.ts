@@ -1,10 +1,8 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb } from './connection.ts';
+import type { Db } from './connection.ts';
 import { GroupCommit } from './group-commit.ts';
-import { testDatabase } from '../../test/database.ts';
+import { openTestDatabase } from '../../test/database.ts';
 
 const onPostgres = process.env.ROLLCALL_TEST_ENGINE === 'postgres';
 
@@ -55,23 +53,17 @@ describe.skipIf(onPostgres)('group commit (SQLite)', () => {
 });
 
 describe.runIf(onPostgres)('group commit on PostgreSQL: each write in its own transaction, at once', () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rollcall-group-commit-'));
-  let database: Awaited<ReturnType<typeof testDatabase>>;
-  let db: ReturnType<typeof createDb>;
+  let db: Db;
+  let close: () => Promise<void>;
   const statements: string[] = [];
   beforeAll(async () => {
-    database = await testDatabase(dir);
-    db = createDb(database.url);
+    ({ db, close } = await openTestDatabase());
     await db.schema.createTable('notes', (t) => {
       t.string('text').primary();
     });
     db.on('query', (q: { sql: string }) => statements.push(q.sql));
   });
-  afterAll(async () => {
-    await db.destroy();
-    await database.drop();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => close());
 
   it('commits every write on its own; a failing write fails alone and the others are kept once', async () => {
     const writes = new GroupCommit(db);
