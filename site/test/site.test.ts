@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, inject, it } from 'vitest';
 import { headersFor, parseHeaders } from '../server/serve.ts';
+import { WIDGET_STRINGS } from '../src/widget/strings.ts';
 import { contentFiles, htmlFiles, LANGS, readText } from './helpers.ts';
 
 const dir = inject('siteDir');
@@ -67,11 +68,36 @@ describe('pages', () => {
     expect(existsSync(join(dir, 'pt/blog/tags/saude/index.html'))).toBe(true);
   });
 
+  it('mark an English post in a Spanish or Portuguese list, in that language', () => {
+    const englishOnly = published.filter((f) => f.collection === 'blog' && f.lang === 'en' && !has('blog', 'pt', f.slug));
+    expect(englishOnly.length, 'the content should keep a post without a Portuguese translation').toBeGreaterThan(0);
+    for (const lang of ['es', 'pt'] as const) {
+      const html = readText(dir, `${lang}/blog/index.html`);
+      const marked = [...html.matchAll(/<a href="\/\w+\/blog\/([^/]+)\/" hreflang="en"><span lang="en">[^<]+<\/span><\/a> <span class="badge" data-in-english>([^<]+)<\/span>/g)];
+      const expected = published.filter((f) => f.collection === 'blog' && f.lang === 'en' && !has('blog', lang, f.slug)).map((f) => f.slug);
+      expect(marked.map((m) => m[1]).sort(), lang).toEqual(expected.sort());
+      for (const m of marked) expect(m[2]).toBe(WIDGET_STRINGS[lang].inEnglish);
+    }
+    expect(readText(dir, 'en/blog/index.html')).not.toContain('data-in-english');
+  });
+
   it('all include the search form, which works without JavaScript', () => {
     for (const page of htmlFiles(dir)) {
       const html = readText(dir, page);
       expect(html, page).toMatch(/<form[^>]*role="search"[^>]*action="\/(en|es|pt)\/search\/"[^>]*method="get"/);
       expect(html, page).toContain('src="/search-widget.js"');
+    }
+  });
+});
+
+describe('home page', () => {
+  it('links each help section to its place in the help center', () => {
+    for (const lang of LANGS) {
+      const html = readText(dir, `${lang}/index.html`);
+      const help = readText(dir, `${lang}/help/index.html`);
+      const links = [...html.matchAll(new RegExp(`<a href="/${lang}/help/#([a-z0-9-]+)">([^<]+)</a>`, 'g'))];
+      expect(links.length, lang).toBeGreaterThanOrEqual(4);
+      for (const [, id, name] of links) expect(help, `${lang} #${id}`).toContain(`<h2 id="${id}">${name}</h2>`);
     }
   });
 });
