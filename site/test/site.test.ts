@@ -1,9 +1,10 @@
 /** The built pages and hosting files: i18n wiring, fallbacks, feeds, sitemap, headers, widget size. */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, inject, it } from 'vitest';
 import { headersFor, parseHeaders } from '../server/serve.ts';
+import { UI_STRINGS } from '../src/i18n/ui.ts';
 import { WIDGET_STRINGS } from '../src/widget/strings.ts';
 import { contentFiles, htmlFiles, LANGS, readText } from './helpers.ts';
 
@@ -91,13 +92,55 @@ describe('pages', () => {
 });
 
 describe('home page', () => {
-  it('links each help section to its place in the help center', () => {
-    for (const lang of LANGS) {
-      const html = readText(dir, `${lang}/index.html`);
+  for (const lang of LANGS) {
+    const html = readText(dir, `${lang}/index.html`);
+    const ui = UI_STRINGS[lang];
+
+    it(`says what Rollcall is and shows it (${lang})`, () => {
+      expect(html).toContain(`<h1 id="hero-title">${ui.homeTitle}</h1>`);
+      expect(html).toMatch(/<a class="brand" href="\/\w+\/"><svg class="logo"[^>]*aria-hidden="true"/);
+      expect(html).toContain(`<figure class="picture"><svg viewBox="0 0 640 300" role="img" aria-label="${ui.figAlt}"`);
+      expect(html).toContain(`<figcaption>${ui.figureCaption}</figcaption>`);
+    });
+
+    it(`gives the two commands and links to the guide, the API reference and the OpenAPI document (${lang})`, () => {
+      expect(html).toContain('<pre><code>npm install\nnpm start</code></pre>');
+      expect(html).toContain(`<a class="button primary" href="/${lang}/help/install-and-first-start/">${ui.getStarted}</a>`);
+      expect(html).toContain(`<a class="button" href="/docs">${ui.apiReference}</a>`);
+      expect(html).toContain(`<a href="/v1/openapi.json">${ui.openApi}</a>`);
+    });
+
+    it(`links each help section to its place in the help center (${lang})`, () => {
       const help = readText(dir, `${lang}/help/index.html`);
       const links = [...html.matchAll(new RegExp(`<a href="/${lang}/help/#([a-z0-9-]+)">([^<]+)</a>`, 'g'))];
-      expect(links.length, lang).toBeGreaterThanOrEqual(4);
-      for (const [, id, name] of links) expect(help, `${lang} #${id}`).toContain(`<h2 id="${id}">${name}</h2>`);
+      expect(links.length).toBeGreaterThanOrEqual(4);
+      for (const [, id, name] of links) expect(help, `#${id}`).toContain(`<h2 id="${id}">${name}</h2>`);
+    });
+  }
+
+  it('the logo is an SVG file too', () => {
+    expect(readText(dir, 'logo.svg')).toMatch(/^<svg [^>]*role="img" aria-label="Rollcall"/);
+  });
+});
+
+describe('page weight', () => {
+  // Every page links the one stylesheet; counted whole, as a first visit loads it.
+  const css = readdirSync(join(dir, '_astro')).filter((f) => f.endsWith('.css'));
+  const cssBytes = css.reduce((n, f) => n + gzipSync(readFileSync(join(dir, '_astro', f))).length, 0);
+  const widgetBytes = gzipSync(readFileSync(join(dir, 'search-widget.js'))).length;
+
+  it('runs no framework: the only script is the search widget', () => {
+    for (const page of htmlFiles(dir)) {
+      const scripts = [...readText(dir, page).matchAll(/<script\b[^>]*>/g)].map((m) => m[0]);
+      expect(scripts, page).toEqual(['<script src="/search-widget.js" defer>']);
+    }
+    expect(readdirSync(join(dir, '_astro')).filter((f) => f.endsWith('.js'))).toEqual([]);
+  });
+
+  it('keeps every page under 25 KB gzipped, HTML, CSS and script together', () => {
+    for (const page of htmlFiles(dir)) {
+      const total = gzipSync(readFileSync(join(dir, page))).length + cssBytes + widgetBytes;
+      expect(total, page).toBeLessThan(25 * 1024);
     }
   });
 });
