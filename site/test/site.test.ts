@@ -82,6 +82,19 @@ describe('pages', () => {
     expect(readText(dir, 'en/blog/index.html')).not.toContain('data-in-english');
   });
 
+  it('link only to pages that exist (or to the API server beside them)', () => {
+    const api = new Set(['/docs', '/v1/openapi.json']);
+    const broken: string[] = [];
+    for (const page of htmlFiles(dir)) {
+      for (const [, href] of readText(dir, page).matchAll(/\shref="(\/[^"#?]*)/g)) {
+        if (api.has(href!)) continue;
+        const file = join(dir, href!.endsWith('/') ? `${href}index.html` : href!);
+        if (!existsSync(file)) broken.push(`${page} -> ${href}`);
+      }
+    }
+    expect(broken).toEqual([]);
+  });
+
   it('all include the search form, which works without JavaScript', () => {
     for (const page of htmlFiles(dir)) {
       const html = readText(dir, page);
