@@ -84,8 +84,10 @@ const TYPOS: [string, string, string][] = [
   ['pt', 'limtes', '/pt/help/rate-limits/'],
   ['pt', 'varaveis', '/pt/help/configuration/'],
   ['pt', 'webhok', '/pt/help/agent-webhooks/'],
-  // Not translated into Portuguese: the English article, at its Portuguese address.
+  // Not translated into Portuguese: the English article, at its Portuguese address, found by its title
+  // or by its section's Portuguese name.
   ['pt', 'backp', '/pt/help/database-and-backups/'],
+  ['pt', 'auto-hospedagem operação', '/pt/help/database-and-backups/'],
 ];
 
 describe('search over the built indexes', () => {
@@ -96,6 +98,11 @@ describe('search over the built indexes', () => {
   it.each(TYPOS)('%s: “%s” finds %s', (lang, query, path) => {
     const top = search(indexes.get(lang)!, query, 3).map((h) => h.path);
     expect(top).toContain(path);
+  });
+
+  it('names the section of an English article in the reader’s language', () => {
+    const [hit] = search(indexes.get('pt')!, 'database backups');
+    expect(hit).toMatchObject({ title: 'Database and backups', lang: 'en', hint: 'Auto-hospedagem › Operação' });
   });
 
   it('finds nothing for words that are in no title', () => {

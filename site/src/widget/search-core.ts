@@ -8,6 +8,8 @@
  * options are tuned against the typo list in test/search-core.test.ts: change them there first.
  */
 import MiniSearch, { type SearchOptions } from 'minisearch';
+import { clusterLabel, sectionLabel } from '../i18n/help-labels.ts';
+import type { Lang } from '../i18n/langs.ts';
 
 /** The fields of the two index records the widget uses (see src/schemas.ts for the full records). */
 export interface PostLike {
@@ -78,9 +80,13 @@ export function toDocs(posts: readonly PostLike[], help: readonly HelpLike[], la
     });
   }
   for (const h of inLanguage(help, lang)) {
+    // An English article keeps its title, but its section and cluster are named in the reader's language,
+    // as on the site's own pages (src/i18n/help-labels.ts).
+    const section = sectionLabel(h.section, h.lang as Lang, lang as Lang).text;
+    const cluster = clusterLabel(h.cluster, h.lang as Lang, lang as Lang).text;
     docs.push({
-      id: `help:${h.id}`, kind: 'help', title: h.title, hint: `${h.section} › ${h.cluster}`, lang: h.lang,
-      text: [h.section, h.cluster, h.feature_area ?? ''].join(' '), path: `/${lang}/help/${h.slug}/`,
+      id: `help:${h.id}`, kind: 'help', title: h.title, hint: `${section} › ${cluster}`, lang: h.lang,
+      text: [section, cluster, h.feature_area ?? ''].join(' '), path: `/${lang}/help/${h.slug}/`,
     });
   }
   return docs;
