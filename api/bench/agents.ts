@@ -21,13 +21,13 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { startProcess, startServe, stop } from './lib.ts';
 import type { LoadClient, LoadJob, LoadOutput } from './http-load.ts';
-import { loadConfig, RATE_LIMIT_SCOPES } from '../src/config.ts';
+import { loadConfig, RATE_LIMIT_SCOPES } from '../src/lib/config.ts';
 import { createDb } from '../src/db/connection.ts';
 import { migrateLatest } from '../src/db/migrate.ts';
 import { createOrganization } from '../src/features/organization/service.ts';
 import { createUser } from '../src/features/users/repository.ts';
 import { issueKey } from '../src/features/api-keys/service.ts';
-import { lookupCredential } from '../src/features/auth/credentials.ts';
+import { lookupCredential } from '../src/auth/credentials.ts';
 import { createCheckin } from '../src/features/checkins/service.ts';
 
 export interface EndpointResult {

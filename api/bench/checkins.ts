@@ -17,7 +17,7 @@ import { writeJson } from '../src/lib/json.ts';
 import { createOrganization } from '../src/features/organization/service.ts';
 import { createUser } from '../src/features/users/repository.ts';
 import { issueKey } from '../src/features/api-keys/service.ts';
-import { lookupCredential } from '../src/features/auth/credentials.ts';
+import { lookupCredential } from '../src/auth/credentials.ts';
 import { createCheckin } from '../src/features/checkins/service.ts';
 import { addDays, localDate } from '../src/features/checkins/dates.ts';
 

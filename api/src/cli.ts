@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 import module from 'node:module';
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from './config.ts';
-import type { Config } from './config.ts';
+import { ConfigError, loadConfig } from './lib/config.ts';
+import type { Config } from './lib/config.ts';
 import { createDb } from './db/connection.ts';
 import { migrateLatest } from './db/migrate.ts';
 import { systemClock } from './lib/clock.ts';

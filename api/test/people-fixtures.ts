@@ -1,5 +1,5 @@
 import type { TestApp } from './harness.ts';
-import { lookupCredential } from '../src/features/auth/credentials.ts';
+import { lookupCredential } from '../src/auth/credentials.ts';
 import { EVENTS } from '../src/features/webhooks/schema.ts';
 import { createSubscription } from '../src/features/webhooks/service.ts';
 

@@ -6,8 +6,8 @@ import type { PlanName } from '../features/organization/service.ts';
 import { ROLES, createUser, findUserByRef, setUserActive } from '../features/users/repository.ts';
 import type { Role } from '../features/users/repository.ts';
 import { issueKey } from '../features/api-keys/service.ts';
-import type { KeyKind } from '../features/auth/credentials.ts';
-import { setSetting } from '../features/settings/service.ts';
+import type { KeyKind } from '../auth/credentials.ts';
+import { setSetting } from '../db/settings.ts';
 
 /** Operator commands (`rollcall admin …`, CONTRACT §1). Each returns plain data; cli.ts prints it. */
 export class CommandError extends Error {}

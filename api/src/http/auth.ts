@@ -1,10 +1,10 @@
 import type { Context, Next } from 'koa';
-import type { Deps } from '../deps.ts';
+import type { Deps } from './deps.ts';
 import { sha256Hex } from '../lib/secrets.ts';
 import { bool } from '../lib/json.ts';
 import { ApiError, forbidden, unauthorized } from './errors.ts';
-import { lookupCredential, presentedCredential } from '../features/auth/credentials.ts';
-import type { Actor, CredentialKind } from '../features/auth/credentials.ts';
+import { lookupCredential, presentedCredential } from '../auth/credentials.ts';
+import type { Actor, CredentialKind } from '../auth/credentials.ts';
 
 export interface AuthOptions {
   /** Credentials this endpoint takes (the spec's method matrix); both by default. */

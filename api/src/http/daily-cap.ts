@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import type { Executor } from '../db/connection.ts';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../lib/logger.ts';
 import { ApiError } from './errors.ts';
 import { secondsToUtcMidnight } from '../lib/time.ts';
 

@@ -1,5 +1,5 @@
 import type { Context, Next } from 'koa';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../lib/logger.ts';
 
 /**
  * One hierarchy for every error the API answers. Handlers throw; `errorHandler` turns the error into the

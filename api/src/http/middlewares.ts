@@ -1,4 +1,4 @@
-import type { Deps } from '../deps.ts';
+import type { Deps } from './deps.ts';
 import { makeAuthenticate, makeClearsCredentialCache } from './auth.ts';
 import { makeRateLimit } from './rate-limit.ts';
 

@@ -1,5 +1,5 @@
 import type { Db } from '../db/connection.ts';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../lib/logger.ts';
 import type { Clock } from '../lib/clock.ts';
 import { addToCounter } from './rate-limit.ts';
 

@@ -1,10 +1,10 @@
 import cron from 'node-cron';
-import type { Deps } from '../deps.ts';
+import type { Deps } from '../http/deps.ts';
 import { pruneCounters } from '../http/rate-limit.ts';
 import { closeFinishedDays } from '../http/daily-cap.ts';
 import { pruneDispatchedEvents } from '../features/webhooks/service.ts';
-import { startInboundSmtp } from '../features/inbound/smtp-listener.ts';
-import type { InboundSmtp } from '../features/inbound/smtp-listener.ts';
+import { startInboundSmtp } from '../inbound/smtp-listener.ts';
+import type { InboundSmtp } from '../inbound/smtp-listener.ts';
 
 /** Background jobs of one server process. Each job is a plain function, callable directly from a test. */
 export async function pruneRateLimitCounters(deps: Deps): Promise<number> {

@@ -3,8 +3,8 @@
  * by the app on the first GET /v1/openapi.json only (the descriptions are a good part of the source text, and
  * every TypeScript file loaded costs memory for type stripping).
  */
-import { buildOpenApi } from './document.ts';
-import type { Operation } from './types.ts';
+import { buildOpenApi } from '../http/openapi/document.ts';
+import type { Operation } from '../http/openapi/types.ts';
 import { metaOperations, metaSchemas } from '../features/meta/openapi.ts';
 import { meOperations } from '../features/me/openapi.ts';
 import { organizationOperations } from '../features/organization/openapi.ts';

@@ -1,7 +1,7 @@
 import type { Executor, Trx } from '../../db/connection.ts';
 import type { PageRequest } from '../../http/pagination.ts';
 import { uuidv7 } from '../../lib/ids.ts';
-import type { Actor } from '../auth/credentials.ts';
+import type { Actor } from '../../auth/credentials.ts';
 import { ensureAgent, requireAgent } from './identity.ts';
 import type { AgentRow } from './identity.ts';
 import { PENDING_LIMIT, markDelivered, pendingMessages, undeliveredQuery } from './messages-service.ts';

@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import type { Deps } from '../../deps.ts';
+import type { Deps } from '../../http/deps.ts';
 import type { Middlewares } from '../../http/middlewares.ts';
 import { actorOf } from '../../http/auth.ts';
 import { invalidFilter } from '../../http/errors.ts';

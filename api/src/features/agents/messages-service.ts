@@ -1,11 +1,11 @@
 import type { Db, Executor, Trx } from '../../db/connection.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import { writeJson } from '../../lib/json.ts';
-import type { SecretBox } from '../deliveries/secret-box.ts';
-import { enqueueAgentWebhook } from '../deliveries/enqueue.ts';
+import type { SecretBox } from '../../outbound/secret-box.ts';
+import { enqueueAgentWebhook } from '../../outbox/deliveries.ts';
 import type { AgentRow } from './identity.ts';
 import { ensureAgent } from './identity.ts';
-import type { Actor } from '../auth/credentials.ts';
+import type { Actor } from '../../auth/credentials.ts';
 import type { MessageInput } from './schema.ts';
 import { presentMessage } from './presenter.ts';
 import type { AgentMessage, MessageRow } from './presenter.ts';

@@ -1,6 +1,6 @@
-import type { Operation } from '../../openapi/types.ts';
-import type { JsonSchema } from '../../openapi/yup-to-json-schema.ts';
-import { page, ref } from '../../openapi/components.ts';
+import type { Operation } from '../../http/openapi/types.ts';
+import type { JsonSchema } from '../../http/openapi/yup-to-json-schema.ts';
+import { page, ref } from '../../http/openapi/components.ts';
 import { agentEmailSchema, claimSchema, healthSchema, messageSchema, readSchema, registerSchema, reportSchema, webhookDeleteSchema, webhookSchema } from './schema.ts';
 
 const tag = 'Agents';

@@ -4,7 +4,7 @@ import { ValidationFailed, badRequest, conflict, notFound } from '../../http/err
 import { uuidv7 } from '../../lib/ids.ts';
 import { randomBase62, sha256Hex } from '../../lib/secrets.ts';
 import { isValidTimeZone } from '../../lib/time.ts';
-import type { Actor } from '../auth/credentials.ts';
+import type { Actor } from '../../auth/credentials.ts';
 import { issueKey } from '../api-keys/service.ts';
 import { createOrganization } from '../organization/service.ts';
 import { createUser } from '../users/repository.ts';

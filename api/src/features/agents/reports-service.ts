@@ -2,7 +2,7 @@ import type { Executor, Trx } from '../../db/connection.ts';
 import type { PageRequest } from '../../http/pagination.ts';
 import { isUuid, uuidv7 } from '../../lib/ids.ts';
 import { writeJson } from '../../lib/json.ts';
-import type { Actor } from '../auth/credentials.ts';
+import type { Actor } from '../../auth/credentials.ts';
 import { activeDailyStandup, mergeIntoTodaysResponse } from '../checkins/standup.ts';
 import type { MergeLines } from '../checkins/standup.ts';
 import { fullName } from '../users/repository.ts';

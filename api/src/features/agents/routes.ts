@@ -1,5 +1,5 @@
 import type Router from '@koa/router';
-import type { Deps } from '../../deps.ts';
+import type { Deps } from '../../http/deps.ts';
 import type { Middlewares } from '../../http/middlewares.ts';
 import { agentReportRoutes } from './reports-routes.ts';
 import { agentHealthRoutes } from './health-routes.ts';

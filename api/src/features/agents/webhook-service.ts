@@ -1,9 +1,9 @@
 import type { Db } from '../../db/connection.ts';
 import { ValidationFailed } from '../../http/errors.ts';
-import type { Actor } from '../auth/credentials.ts';
-import { refuseUrl } from '../deliveries/address-policy.ts';
-import type { Resolver } from '../deliveries/address-policy.ts';
-import type { SecretBox } from '../deliveries/secret-box.ts';
+import type { Actor } from '../../auth/credentials.ts';
+import { refuseUrl } from '../../outbound/address-policy.ts';
+import type { Resolver } from '../../outbound/address-policy.ts';
+import type { SecretBox } from '../../outbound/secret-box.ts';
 import { assertAgentName, ensureAgent, requireAgent } from './identity.ts';
 import type { WebhookDeleteInput, WebhookInput } from './schema.ts';
 

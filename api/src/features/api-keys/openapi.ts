@@ -1,5 +1,5 @@
-import type { Operation } from '../../openapi/types.ts';
-import { page } from '../../openapi/components.ts';
+import type { Operation } from '../../http/openapi/types.ts';
+import { page } from '../../http/openapi/components.ts';
 import { createKeySchema, updateKeySchema } from './schema.ts';
 
 const tag = 'API keys';

@@ -4,7 +4,7 @@ import { newApiKeySecret, sha256Hex } from '../../lib/secrets.ts';
 import { writeJson } from '../../lib/json.ts';
 import { ApiError, ValidationFailed, badRequest, forbidden, notFound } from '../../http/errors.ts';
 import type { PageRequest } from '../../http/pagination.ts';
-import type { Actor, KeyKind } from '../auth/credentials.ts';
+import type { Actor, KeyKind } from '../../auth/credentials.ts';
 import { findUserInOrganization } from '../users/repository.ts';
 import type { CreateKeyInput, UpdateKeyInput } from './schema.ts';
 

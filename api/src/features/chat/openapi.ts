@@ -1,5 +1,5 @@
-import type { Operation } from '../../openapi/types.ts';
-import type { JsonSchema } from '../../openapi/yup-to-json-schema.ts';
+import type { Operation } from '../../http/openapi/types.ts';
+import type { JsonSchema } from '../../http/openapi/yup-to-json-schema.ts';
 import { openConversationSchema, sendMessageSchema } from './schema.ts';
 
 const tag = 'Messaging';

@@ -1,10 +1,10 @@
-import type { Config } from '../../config.ts';
+import type { Config } from '../../lib/config.ts';
 import type { Db } from '../../db/connection.ts';
 import { readJson, writeJson } from '../../lib/json.ts';
-import type { SecretBox } from '../deliveries/secret-box.ts';
-import type { OutboundHttp } from '../deliveries/outbound-http.ts';
-import { errorResult } from '../deliveries/http-sender.ts';
-import type { DeliveryRow, SendResult } from '../deliveries/types.ts';
+import type { SecretBox } from '../../outbound/secret-box.ts';
+import type { OutboundHttp } from '../../outbound/outbound-http.ts';
+import { errorResult } from '../../outbound/http-sender.ts';
+import type { DeliveryRow, SendResult } from '../../outbound/types.ts';
 import { getConnection } from './connection.ts';
 import type { ChatConnection } from './connection.ts';
 import { PlatformError, SlackApi, discordMessage, googleChatMessage, postWebhook, slackMessage, teamsMessage } from './platforms.ts';

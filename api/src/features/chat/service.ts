@@ -1,11 +1,11 @@
-import type { Config } from '../../config.ts';
+import type { Config } from '../../lib/config.ts';
 import type { Db } from '../../db/connection.ts';
 import { ApiError, ValidationFailed, notFound } from '../../http/errors.ts';
 import { uuidv7 } from '../../lib/ids.ts';
-import type { Actor } from '../auth/credentials.ts';
-import type { SecretBox } from '../deliveries/secret-box.ts';
-import type { OutboundHttp } from '../deliveries/outbound-http.ts';
-import { deliveryRow, deliveryUuid } from '../deliveries/enqueue.ts';
+import type { Actor } from '../../auth/credentials.ts';
+import type { SecretBox } from '../../outbound/secret-box.ts';
+import type { OutboundHttp } from '../../outbound/outbound-http.ts';
+import { deliveryRow, deliveryUuid } from '../../outbox/deliveries.ts';
 import { fullName } from '../users/repository.ts';
 import { requireConnection } from './connection.ts';
 import { PlatformError, SlackApi } from './platforms.ts';

@@ -1,6 +1,6 @@
-import type { Operation } from '../../openapi/types.ts';
-import { page, ref } from '../../openapi/components.ts';
-import type { JsonSchema } from '../../openapi/yup-to-json-schema.ts';
+import type { Operation } from '../../http/openapi/types.ts';
+import { page, ref } from '../../http/openapi/components.ts';
+import type { JsonSchema } from '../../http/openapi/yup-to-json-schema.ts';
 import { CHECKIN_BASES } from './routes.ts';
 import { addQuestionSchema, createCheckinSchema, editResponseSchema, reorderQuestionsSchema, responseSchema, updateCheckinSchema, updateQuestionSchema } from './schema.ts';
 

@@ -1,7 +1,7 @@
 import type { Executor } from '../../db/connection.ts';
 import { ValidationFailed, badRequest, notFound } from '../../http/errors.ts';
 import { uuidv7 } from '../../lib/ids.ts';
-import type { Actor } from '../auth/credentials.ts';
+import type { Actor } from '../../auth/credentials.ts';
 import { isManager, managerRequired } from '../users/access.ts';
 import { getVisibleCheckin, questionsOf } from './repository.ts';
 import type { QuestionRow } from './repository.ts';

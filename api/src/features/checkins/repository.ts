@@ -1,6 +1,6 @@
 import type { Executor } from '../../db/connection.ts';
 import { notFound } from '../../http/errors.ts';
-import type { Actor } from '../auth/credentials.ts';
+import type { Actor } from '../../auth/credentials.ts';
 import { isManager } from '../users/access.ts';
 import type { UserRow } from '../users/repository.ts';
 import type { QuestionType } from './schema.ts';

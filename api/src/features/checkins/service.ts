@@ -3,7 +3,7 @@ import { ValidationFailed } from '../../http/errors.ts';
 import type { PageRequest } from '../../http/pagination.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import { bool, readJson, writeJson } from '../../lib/json.ts';
-import type { Actor } from '../auth/credentials.ts';
+import type { Actor } from '../../auth/credentials.ts';
 import { isManager, managerRequired } from '../users/access.ts';
 import { likePattern } from '../users/filters.ts';
 import { DEFAULT_TEMPLATE, findTemplate } from '../templates/catalog.ts';

@@ -1,7 +1,7 @@
-import type { Operation } from '../../openapi/types.ts';
-import type { JsonSchema } from '../../openapi/yup-to-json-schema.ts';
-import { page } from '../../openapi/components.ts';
-import { CHANNELS, STATUSES } from './types.ts';
+import type { Operation } from '../../http/openapi/types.ts';
+import type { JsonSchema } from '../../http/openapi/yup-to-json-schema.ts';
+import { page } from '../../http/openapi/components.ts';
+import { CHANNELS, STATUSES } from '../../outbound/types.ts';
 
 const tag = 'Deliveries';
 export const deliveryOperations: Operation[] = [

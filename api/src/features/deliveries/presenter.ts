@@ -1,6 +1,6 @@
 import { readJson } from '../../lib/json.ts';
 import { iso } from '../../lib/time.ts';
-import type { DeliveryRow } from './types.ts';
+import type { DeliveryRow } from '../../outbound/types.ts';
 import type { AttemptRow } from './service.ts';
 
 const SECRET_KINDS = /code|token|password|secret|sign.?in|login/i;

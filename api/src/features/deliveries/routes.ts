@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import { noBody } from '../../http/validation.ts';
-import type { Deps } from '../../deps.ts';
+import type { Deps } from '../../http/deps.ts';
 import type { Middlewares } from '../../http/middlewares.ts';
 import { actorOf, requireAdmin } from '../../http/auth.ts';
 import { pageEnvelope, pageRequest } from '../../http/pagination.ts';

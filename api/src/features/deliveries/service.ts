@@ -1,10 +1,10 @@
 import type { Executor } from '../../db/connection.ts';
-import type { Logger } from '../../logger.ts';
+import type { Logger } from '../../lib/logger.ts';
 import { invalidFilter, notFound } from '../../http/errors.ts';
 import type { PageRequest } from '../../http/pagination.ts';
-import type { Actor } from '../auth/credentials.ts';
-import { CHANNELS, STATUSES } from './types.ts';
-import type { DeliveryRow } from './types.ts';
+import type { Actor } from '../../auth/credentials.ts';
+import { CHANNELS, STATUSES } from '../../outbound/types.ts';
+import type { DeliveryRow } from '../../outbound/types.ts';
 
 export interface AttemptRow {
   uuid: string;

@@ -1,4 +1,4 @@
-import type { Operation } from '../../openapi/types.ts';
+import type { Operation } from '../../http/openapi/types.ts';
 
 export const inboundOperations: Operation[] = [
   {

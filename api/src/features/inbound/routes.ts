@@ -1,11 +1,11 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import type { Deps } from '../../deps.ts';
+import type { Deps } from '../../http/deps.ts';
 import type { Middlewares } from '../../http/middlewares.ts';
 import { ApiError, unauthorized } from '../../http/errors.ts';
 import { safeEqual } from '../../lib/secrets.ts';
-import { parseInbound } from './parse.ts';
-import { MAX_INBOUND_BYTES } from './smtp-listener.ts';
+import { parseInbound } from '../../inbound/parse.ts';
+import { MAX_INBOUND_BYTES } from '../../inbound/smtp-listener.ts';
 
 function presentedSecret(ctx: Context): string | null {
   const header = ctx.get('x-inbound-secret');

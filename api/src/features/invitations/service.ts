@@ -3,8 +3,8 @@ import { ValidationFailed, badRequest, conflict, forbidden, notFound } from '../
 import { uuidv7 } from '../../lib/ids.ts';
 import { readJson, writeJson, bool } from '../../lib/json.ts';
 import { randomBase62, sha256Hex } from '../../lib/secrets.ts';
-import type { Actor } from '../auth/credentials.ts';
-import { enqueueEmail, recordEvent } from '../outbox/enqueue.ts';
+import type { Actor } from '../../auth/credentials.ts';
+import { enqueueEmail, recordEvent } from '../../outbox/events.ts';
 import { isAdmin, isManager, managerRequired } from '../users/access.ts';
 import { createUser, fullName } from '../users/repository.ts';
 import type { Role, UserRow } from '../users/repository.ts';

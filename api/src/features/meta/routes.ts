@@ -2,15 +2,15 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import Router from '@koa/router';
-import type { Deps } from '../../deps.ts';
+import type { Deps } from '../../http/deps.ts';
 import type { Middlewares } from '../../http/middlewares.ts';
 import { actorOf } from '../../http/auth.ts';
 import { pageEnvelope, pageRequest } from '../../http/pagination.ts';
 import { pendingMigrations } from '../../db/migrate.ts';
 import { notFound } from '../../http/errors.ts';
 import { CHANGELOG } from './changelog.ts';
-import type { Metrics } from './metrics.ts';
-import { VERSION } from '../../version.ts';
+import type { Metrics } from '../../http/metrics.ts';
+import { VERSION } from '../../lib/version.ts';
 
 const require = createRequire(import.meta.url);
 const SWAGGER_DIR = path.dirname(require.resolve('swagger-ui-dist/package.json'));

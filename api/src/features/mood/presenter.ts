@@ -1,5 +1,5 @@
 import { iso } from '../../lib/time.ts';
-import type { Actor } from '../auth/credentials.ts';
+import type { Actor } from '../../auth/credentials.ts';
 import { userRef } from '../users/presenter.ts';
 import type { MoodReading, MoodRow } from './service.ts';
 

@@ -1,7 +1,7 @@
 import type { Executor } from '../../db/connection.ts';
 import { badRequest } from '../../http/errors.ts';
 import { uuidv7 } from '../../lib/ids.ts';
-import type { Actor } from '../auth/credentials.ts';
+import type { Actor } from '../../auth/credentials.ts';
 import { localDate } from '../checkins/dates.ts';
 import { isManager } from '../users/access.ts';
 import type { TrackMoodInput } from './schema.ts';

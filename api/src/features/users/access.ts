@@ -1,7 +1,7 @@
 import type { Context, Next } from 'koa';
 import { actorOf } from '../../http/auth.ts';
 import { forbidden } from '../../http/errors.ts';
-import type { Actor } from '../auth/credentials.ts';
+import type { Actor } from '../../auth/credentials.ts';
 
 /** CONTRACT §3 roles: admin > manager > member > guest. */
 export const isAdmin = (actor: Actor): boolean => actor.user.role === 'admin';

@@ -1,6 +1,6 @@
-import type { Operation } from '../../openapi/types.ts';
-import type { JsonSchema } from '../../openapi/yup-to-json-schema.ts';
-import { page } from '../../openapi/components.ts';
+import type { Operation } from '../../http/openapi/types.ts';
+import type { JsonSchema } from '../../http/openapi/yup-to-json-schema.ts';
+import { page } from '../../http/openapi/components.ts';
 import { createSubscriptionSchema, deleteSubscriptionSchema, sampleSchema } from './schema.ts';
 
 const tag = 'Webhooks';

@@ -1,9 +1,9 @@
 import type { Db } from '../../db/connection.ts';
-import type { SecretBox } from '../deliveries/secret-box.ts';
-import type { OutboundHttp } from '../deliveries/outbound-http.ts';
-import { postJson } from '../deliveries/http-sender.ts';
-import { standardWebhookHeaders } from '../deliveries/signing.ts';
-import type { DeliveryRow, SendResult } from '../deliveries/types.ts';
+import type { SecretBox } from '../../outbound/secret-box.ts';
+import type { OutboundHttp } from '../../outbound/outbound-http.ts';
+import { postJson } from '../../outbound/http-sender.ts';
+import { standardWebhookHeaders } from '../../outbound/signing.ts';
+import type { DeliveryRow, SendResult } from '../../outbound/types.ts';
 import type { SubscriptionRow } from './service.ts';
 
 /** Organization webhooks: Standard Webhooks headers with the subscription's secret, plus X-BEARER when set. */

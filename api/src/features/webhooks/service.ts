@@ -3,13 +3,13 @@ import { uuidv7 } from '../../lib/ids.ts';
 import { readJson, writeJson } from '../../lib/json.ts';
 import { ValidationFailed, notFound } from '../../http/errors.ts';
 import type { PageRequest } from '../../http/pagination.ts';
-import type { Actor } from '../auth/credentials.ts';
-import type { SecretBox } from '../deliveries/secret-box.ts';
-import { refuseUrl } from '../deliveries/address-policy.ts';
-import type { Resolver } from '../deliveries/address-policy.ts';
-import { deliveryRow, deliveryUuid } from '../deliveries/enqueue.ts';
-import type { NewDelivery } from '../deliveries/enqueue.ts';
-import { newSigningSecret } from '../deliveries/signing.ts';
+import type { Actor } from '../../auth/credentials.ts';
+import type { SecretBox } from '../../outbound/secret-box.ts';
+import { refuseUrl } from '../../outbound/address-policy.ts';
+import type { Resolver } from '../../outbound/address-policy.ts';
+import { deliveryRow, deliveryUuid } from '../../outbox/deliveries.ts';
+import type { NewDelivery } from '../../outbox/deliveries.ts';
+import { newSigningSecret } from '../../outbound/signing.ts';
 import type { CreateSubscriptionInput, SampleInput } from './schema.ts';
 
 export interface SubscriptionRow {

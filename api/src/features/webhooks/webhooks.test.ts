@@ -4,7 +4,7 @@ import { startTestApp } from '../../../test/harness.ts';
 import type { TestApp } from '../../../test/harness.ts';
 import { TEST_CA, startHttpsReceiver } from '../../../test/receivers.ts';
 import type { HttpsReceiver } from '../../../test/receivers.ts';
-import { recordEvent } from '../outbox/enqueue.ts';
+import { recordEvent } from '../../outbox/events.ts';
 import { DISPATCHED_EVENT_RETENTION_DAYS, dispatchEvents } from './service.ts';
 import { pruneOrganizationEvents } from '../../jobs/index.ts';
 

@@ -1,9 +1,9 @@
 import PQueue from 'p-queue';
-import type { Db, Trx } from '../../db/connection.ts';
-import type { Clock } from '../../lib/clock.ts';
-import type { Logger } from '../../logger.ts';
-import { uuidv7 } from '../../lib/ids.ts';
-import { writeJson } from '../../lib/json.ts';
+import type { Db, Trx } from '../db/connection.ts';
+import type { Clock } from '../lib/clock.ts';
+import type { Logger } from '../lib/logger.ts';
+import { uuidv7 } from '../lib/ids.ts';
+import { writeJson } from '../lib/json.ts';
 import type { Channel, DeliveryHook, DeliveryRow, SendResult, Sender } from './types.ts';
 
 export interface DeliveryWorkerOptions {

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, DEFAULT_RETRY_SCHEDULE_MS, loadConfig } from '../../config.ts';
+import { ConfigError, DEFAULT_RETRY_SCHEDULE_MS, loadConfig } from '../lib/config.ts';
 import { loadSecretBox } from './secret-box.ts';
 
 describe('Delivery configuration and secrets at rest', () => {

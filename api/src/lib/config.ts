@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { API_KEY_PATTERN } from './lib/secrets.ts';
+import { API_KEY_PATTERN } from './secrets.ts';
 
 /**
  * Every setting comes from the environment, parsed once at start. A bad value throws a ConfigError naming

@@ -1,4 +1,4 @@
-import type { Executor } from '../../db/connection.ts';
+import type { Executor } from './connection.ts';
 
 /** Instance-wide operator switches, stored as JSON values (`plan_read_only` is for the Plan surface to come). */
 export async function setSetting(db: Executor, key: string, value: unknown, now: Date): Promise<void> {

@@ -1,6 +1,6 @@
-import type { Executor } from '../../db/connection.ts';
-import { uuidv7 } from '../../lib/ids.ts';
-import { newCliTokenSecret, sha256Hex } from '../../lib/secrets.ts';
+import type { Executor } from '../db/connection.ts';
+import { uuidv7 } from '../lib/ids.ts';
+import { newCliTokenSecret, sha256Hex } from '../lib/secrets.ts';
 
 /** CLI Bearer tokens last 30 days (CONTRACT §4); afterwards they answer 401 `credential_expired`. */
 export const CLI_TOKEN_LIFETIME_MS = 30 * 24 * 3600 * 1000;

@@ -1,7 +1,7 @@
 import type { Transporter } from 'nodemailer';
-import type { EmailMessage } from '../outbox/enqueue.ts';
-import type { DeliveryRow, SendResult } from '../deliveries/types.ts';
-import { readJson } from '../../lib/json.ts';
+import type { EmailMessage } from '../outbox/events.ts';
+import type { DeliveryRow, SendResult } from './types.ts';
+import { readJson } from '../lib/json.ts';
 
 export interface Mailer {
   send(message: EmailMessage): Promise<{ messageId: string; response: string }>;

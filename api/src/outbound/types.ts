@@ -1,4 +1,4 @@
-import type { Trx } from '../../db/connection.ts';
+import type { Trx } from '../db/connection.ts';
 
 export const CHANNELS = ['email', 'webhook', 'agent_webhook', 'chat'] as const;
 export type Channel = (typeof CHANNELS)[number];

@@ -1,11 +1,11 @@
-import type { Config } from './config.ts';
-import type { Db } from './db/connection.ts';
-import type { Clock } from './lib/clock.ts';
-import type { Logger } from './logger.ts';
-import type { CredentialCache } from './features/auth/cache.ts';
-import type { RateCounters } from './http/rate-counters.ts';
-import type { DeliveryServices } from './features/deliveries/setup.ts';
-import type { GroupCommit } from './db/group-commit.ts';
+import type { Config } from '../lib/config.ts';
+import type { Db } from '../db/connection.ts';
+import type { Clock } from '../lib/clock.ts';
+import type { Logger } from '../lib/logger.ts';
+import type { CredentialCache } from '../auth/cache.ts';
+import type { RateCounters } from './rate-counters.ts';
+import type { DeliveryServices } from '../wiring.ts';
+import type { GroupCommit } from '../db/group-commit.ts';
 
 /**
  * Everything a route factory may use. Built once by createApp; tests build it with their own clock and db.

@@ -1,7 +1,7 @@
-import type { Executor } from '../../db/connection.ts';
-import { uuidv7 } from '../../lib/ids.ts';
-import { writeJson } from '../../lib/json.ts';
-import { isEventWanted } from '../webhooks/service.ts';
+import type { Executor } from '../db/connection.ts';
+import { uuidv7 } from '../lib/ids.ts';
+import { writeJson } from '../lib/json.ts';
+import { isEventWanted } from '../features/webhooks/service.ts';
 
 /**
  * Writing side of the outbox. Call these inside the transaction of the change that causes the message, so a

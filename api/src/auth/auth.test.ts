@@ -4,12 +4,12 @@ import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import Router from '@koa/router';
-import { makeAuthenticate } from '../../http/auth.ts';
-import { errorHandler } from '../../http/errors.ts';
-import { startTestApp } from '../../../test/harness.ts';
-import type { TestApp } from '../../../test/harness.ts';
-import { setPlanCommand } from '../../admin/commands.ts';
-import { setUserActive } from '../users/repository.ts';
+import { makeAuthenticate } from '../http/auth.ts';
+import { errorHandler } from '../http/errors.ts';
+import { startTestApp } from '../../test/harness.ts';
+import type { TestApp } from '../../test/harness.ts';
+import { setPlanCommand } from '../admin/commands.ts';
+import { setUserActive } from '../features/users/repository.ts';
 import { revokeCliToken } from './tokens.ts';
 
 const DETAIL = 'Authentication credentials were not provided.';

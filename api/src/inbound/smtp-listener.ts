@@ -1,7 +1,7 @@
 import type { SMTPServerAddress } from 'smtp-server';
-import type { Logger } from '../../logger.ts';
+import type { Logger } from '../lib/logger.ts';
 import { parseInbound } from './parse.ts';
-import type { InboundRoutes } from './routes-registry.ts';
+import type { InboundRoutes } from './registry.ts';
 
 export const MAX_INBOUND_BYTES = 10 * 1024 * 1024;
 

@@ -1,8 +1,8 @@
-import type { Executor } from '../../db/connection.ts';
-import { uuidv7 } from '../../lib/ids.ts';
-import { writeJson } from '../../lib/json.ts';
-import type { SecretBox } from './secret-box.ts';
-import type { Channel } from './types.ts';
+import type { Executor } from '../db/connection.ts';
+import { uuidv7 } from '../lib/ids.ts';
+import { writeJson } from '../lib/json.ts';
+import type { SecretBox } from '../outbound/secret-box.ts';
+import type { Channel } from '../outbound/types.ts';
 
 export interface NewDelivery {
   organizationUuid: string | null;

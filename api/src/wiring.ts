@@ -1,19 +1,19 @@
-import type { Config } from '../../config.ts';
-import type { Db } from '../../db/connection.ts';
-import type { Clock } from '../../lib/clock.ts';
-import type { Logger } from '../../logger.ts';
-import { loadSecretBox } from './secret-box.ts';
-import type { SecretBox } from './secret-box.ts';
-import { OutboundHttp } from './outbound-http.ts';
-import type { Resolver } from './address-policy.ts';
-import { DeliveryWorker } from './worker.ts';
-import { logHeldEmails } from './service.ts';
-import { InboundRoutes } from '../inbound/routes-registry.ts';
-import { emailSender, smtpMailer } from '../email/mailer.ts';
-import type { Mailer } from '../email/mailer.ts';
-import { agentWebhookSender, organizationWebhookSender } from '../webhooks/sender.ts';
-import { disableSubscription, dispatchEvents } from '../webhooks/service.ts';
-import { chatSender } from '../chat/sender.ts';
+import type { Config } from './lib/config.ts';
+import type { Db } from './db/connection.ts';
+import type { Clock } from './lib/clock.ts';
+import type { Logger } from './lib/logger.ts';
+import { loadSecretBox } from './outbound/secret-box.ts';
+import type { SecretBox } from './outbound/secret-box.ts';
+import { OutboundHttp } from './outbound/outbound-http.ts';
+import type { Resolver } from './outbound/address-policy.ts';
+import { DeliveryWorker } from './outbound/worker.ts';
+import { logHeldEmails } from './features/deliveries/service.ts';
+import { InboundRoutes } from './inbound/registry.ts';
+import { emailSender, smtpMailer } from './outbound/mailer.ts';
+import type { Mailer } from './outbound/mailer.ts';
+import { agentWebhookSender, organizationWebhookSender } from './features/webhooks/sender.ts';
+import { disableSubscription, dispatchEvents } from './features/webhooks/service.ts';
+import { chatSender } from './features/chat/sender.ts';
 
 /** Test and benchmark seams for the delivery services; production passes none. */
 export interface DeliveryOptions {

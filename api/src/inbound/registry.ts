@@ -1,4 +1,4 @@
-import type { Logger } from '../../logger.ts';
+import type { Logger } from '../lib/logger.ts';
 import type { InboundEmail } from './parse.ts';
 
 /**

@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startTestApp } from '../../../test/harness.ts';
-import type { TestApp } from '../../../test/harness.ts';
-import { TEST_CA, startHttpsReceiver } from '../../../test/receivers.ts';
-import type { HttpsReceiver } from '../../../test/receivers.ts';
-import { enqueueDelivery } from './enqueue.ts';
+import { startTestApp } from '../../test/harness.ts';
+import type { TestApp } from '../../test/harness.ts';
+import { TEST_CA, startHttpsReceiver } from '../../test/receivers.ts';
+import type { HttpsReceiver } from '../../test/receivers.ts';
+import { enqueueDelivery } from '../outbox/deliveries.ts';
 import type { ResolvedAddress } from './address-policy.ts';
 import { isForbiddenAddress, refuseUrl } from './address-policy.ts';
 

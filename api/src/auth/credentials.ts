@@ -1,8 +1,8 @@
-import type { Executor } from '../../db/connection.ts';
-import { API_KEY_PATTERN, CLI_TOKEN_PATTERN, sha256Hex } from '../../lib/secrets.ts';
-import { readJson, bool } from '../../lib/json.ts';
-import type { OrganizationRow } from '../organization/service.ts';
-import type { UserRow } from '../users/repository.ts';
+import type { Executor } from '../db/connection.ts';
+import { API_KEY_PATTERN, CLI_TOKEN_PATTERN, sha256Hex } from '../lib/secrets.ts';
+import { readJson, bool } from '../lib/json.ts';
+import type { OrganizationRow } from '../features/organization/service.ts';
+import type { UserRow } from '../features/users/repository.ts';
 
 export type CredentialKind = 'api_key' | 'bearer';
 export type KeyKind = 'personal' | 'agent' | 'organization';
