@@ -51,7 +51,7 @@ describe('Authentication (spec "Authentication", CONTRACT §4)', () => {
     expect((await t.request('GET', '/v1/me/', { token })).body).toEqual({ detail: DETAIL, code: 'credential_expired' });
 
     const second = await t.seedToken(org.uuid, admin.uuid);
-    const row = await t.db('cli_tokens').orderBy('created_at', 'desc').first();
+    const row = (await t.db('cli_tokens').orderBy('created_at', 'desc').first())!;
     await revokeCliToken(t.db, row.uuid, t.clock.now());
     t.deps.credentialCache.clear();
     expect((await t.request('GET', '/v1/me/', { token: second })).body).toEqual({ detail: DETAIL, code: 'invalid_credentials' });

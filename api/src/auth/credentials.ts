@@ -1,11 +1,9 @@
 import type { Executor } from '../db/connection.ts';
 import { API_KEY_PATTERN, CLI_TOKEN_PATTERN, sha256Hex } from '../lib/secrets.ts';
 import { readJson, bool } from '../lib/json.ts';
-import type { OrganizationRow } from '../features/organization/service.ts';
-import type { UserRow } from '../features/users/repository.ts';
+import type { KeyKind, OrganizationRow, UserRow } from '../db/tables.ts';
 
 export type CredentialKind = 'api_key' | 'bearer';
-export type KeyKind = 'personal' | 'agent' | 'organization';
 
 /** Who is calling: the owner person, their organization, and the credential used. */
 export interface Actor {
@@ -62,8 +60,8 @@ function splitJoined(row: Record<string, unknown>): { user: UserRow; organizatio
   return { user: user as unknown as UserRow, organization: organization as unknown as OrganizationRow };
 }
 
-const USER_COLUMNS = ['uuid', 'organization_uuid', 'email', 'first_name', 'last_name', 'role', 'is_active', 'timezone', 'occupation', 'image', 'created_at', 'updated_at'];
-const ORG_COLUMNS = ['uuid', 'name', 'slug', 'timezone', 'plan', 'plan_beta_enabled', 'exchange_enabled', 'image', 'created_at', 'updated_at'];
+const USER_COLUMNS: readonly (keyof UserRow)[] = ['uuid', 'organization_uuid', 'email', 'first_name', 'last_name', 'role', 'is_active', 'timezone', 'occupation', 'image', 'created_at', 'updated_at'];
+const ORG_COLUMNS: readonly (keyof OrganizationRow)[] = ['uuid', 'name', 'slug', 'timezone', 'plan', 'plan_beta_enabled', 'exchange_enabled', 'image', 'created_at', 'updated_at'];
 const joinedColumns = [...USER_COLUMNS.map((c) => `u.${c} as u__${c}`), ...ORG_COLUMNS.map((c) => `o.${c} as o__${c}`)];
 
 /** One indexed lookup: the credential row joined with its owner and organization. */

@@ -1,7 +1,8 @@
 import type { Transporter } from 'nodemailer';
 import type { EmailMessage } from '../outbox/events.ts';
-import type { DeliveryRow, SendResult } from './types.ts';
+import type { SendResult } from './types.ts';
 import { readJson } from '../lib/json.ts';
+import type { DeliveryRow } from '../db/tables.ts';
 
 export interface Mailer {
   send(message: EmailMessage): Promise<{ messageId: string; response: string }>;

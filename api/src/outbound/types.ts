@@ -1,31 +1,5 @@
 import type { Trx } from '../db/connection.ts';
-
-export const CHANNELS = ['email', 'webhook', 'agent_webhook', 'chat'] as const;
-export type Channel = (typeof CHANNELS)[number];
-export const STATUSES = ['pending', 'delivered', 'failed', 'cancelled'] as const;
-
-export interface DeliveryRow {
-  uuid: string;
-  organization_uuid: string | null;
-  channel: Channel;
-  kind: string;
-  destination: string;
-  payload: string;
-  status: (typeof STATUSES)[number];
-  attempts: number;
-  next_attempt_at: string;
-  last_error: string | null;
-  last_status_code: number | null;
-  created_at: string;
-  updated_at: string;
-  delivered_at: string | null;
-  webhook_id: string | null;
-  ordering_key: string | null;
-  ref_uuid: string | null;
-  subject_uuid: string | null;
-  secret_encrypted: string | null;
-  held_at: string | null;
-}
+import type { DeliveryRow } from '../db/tables.ts';
 
 /** What one attempt came to. `retry` is scheduled again (or fails when the schedule is exhausted). */
 export interface SendResult {

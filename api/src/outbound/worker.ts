@@ -4,7 +4,8 @@ import type { Clock } from '../lib/clock.ts';
 import type { Logger } from '../lib/logger.ts';
 import { uuidv7 } from '../lib/ids.ts';
 import { writeJson } from '../lib/json.ts';
-import type { Channel, DeliveryHook, DeliveryRow, SendResult, Sender } from './types.ts';
+import type { DeliveryHook, SendResult, Sender } from './types.ts';
+import type { Channel, DeliveryRow, DeliveryStatus } from '../db/tables.ts';
 
 export interface DeliveryWorkerOptions {
   db: Db;
@@ -31,7 +32,7 @@ interface Outcome {
   resolve: () => void;
   reject: (err: unknown) => void;
 }
-type Decided = Outcome & { attempt: number; outcome: SendResult['outcome']; nextAttemptAt: string; status: string; error: string | null };
+type Decided = Outcome & { attempt: number; outcome: SendResult['outcome']; nextAttemptAt: string; status: DeliveryStatus; error: string | null };
 
 /**
  * The delivery worker pool (CONTRACT §10). Reads due pending rows, sends each through its channel's sender
@@ -248,7 +249,7 @@ export class DeliveryWorker {
       if (delay === null) outcome = 'failed';
       else nextAttemptAt = new Date(now.getTime() + delay).toISOString();
     }
-    const status = outcome === 'delivered' ? 'delivered' : outcome === 'retry' ? 'pending' : 'failed';
+    const status: DeliveryStatus = outcome === 'delivered' ? 'delivered' : outcome === 'retry' ? 'pending' : 'failed';
     const error = outcome === 'gone' ? (result.error ?? 'gone: the destination answered 410; endpoint disabled') : (result.error ?? null);
     return { attempt, outcome, nextAttemptAt, status, error };
   }
@@ -280,7 +281,7 @@ export class DeliveryWorker {
         });
       // Cancelled or redelivered meanwhile: the attempt is on record, the row is someone else's now.
       if (!changed) continue;
-      const updated = { ...o.row, status: o.status, attempts: o.attempt } as DeliveryRow;
+      const updated: DeliveryRow = { ...o.row, status: o.status, attempts: o.attempt };
       const hooks = o.outcome === 'delivered' ? this.#delivered : o.outcome === 'gone' ? this.#gone : o.outcome === 'failed' ? this.#failed : null;
       for (const hook of hooks?.get(o.row.channel) ?? []) await hook(trx, updated, now);
       if (o.outcome === 'gone') for (const hook of this.#failed.get(o.row.channel) ?? []) await hook(trx, updated, now);

@@ -2,7 +2,7 @@ import type { Executor } from '../db/connection.ts';
 import { uuidv7 } from '../lib/ids.ts';
 import { writeJson } from '../lib/json.ts';
 import type { SecretBox } from '../outbound/secret-box.ts';
-import type { Channel } from '../outbound/types.ts';
+import type { Channel } from '../db/tables.ts';
 
 export interface NewDelivery {
   organizationUuid: string | null;
@@ -57,7 +57,7 @@ export function deliveryRow(uuid: string, d: NewDelivery, now: Date) {
     kind: d.kind,
     destination: d.destination,
     payload: writeJson(d.payload),
-    status: 'pending',
+    status: 'pending' as const,
     attempts: 0,
     next_attempt_at: now.toISOString(),
     created_at: now.toISOString(),

@@ -9,9 +9,9 @@ import { htmlToText } from '../email/service.ts';
 import type { InboundEmail } from '../../inbound/parse.ts';
 import { enqueueEmail } from '../../outbox/events.ts';
 import { ensureAgent, inboxAddress } from './identity.ts';
-import type { AgentRow } from './identity.ts';
 import { createMessage } from './messages-service.ts';
 import type { AgentEmailInput } from './schema.ts';
+import type { AgentRow } from '../../db/tables.ts';
 
 const HOUR_MS = 3_600_000;
 

@@ -3,11 +3,10 @@ import type { PageRequest } from '../../http/pagination.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import type { Actor } from '../../auth/credentials.ts';
 import { ensureAgent, requireAgent } from './identity.ts';
-import type { AgentRow } from './identity.ts';
 import { PENDING_LIMIT, markDelivered, pendingMessages, undeliveredQuery } from './messages-service.ts';
 import { presentHealth, presentHistoryItem, presentMessage } from './presenter.ts';
-import type { HealthCheckRow, MessageRow } from './presenter.ts';
 import type { HealthInput } from './schema.ts';
+import type { AgentRow, HealthCheckRow, MessageRow } from '../../db/tables.ts';
 
 export const HISTORY_LENGTH = 20;
 

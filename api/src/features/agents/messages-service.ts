@@ -3,15 +3,13 @@ import { uuidv7 } from '../../lib/ids.ts';
 import { writeJson } from '../../lib/json.ts';
 import type { SecretBox } from '../../outbound/secret-box.ts';
 import { enqueueAgentWebhook } from '../../outbox/deliveries.ts';
-import type { AgentRow } from './identity.ts';
 import { ensureAgent } from './identity.ts';
 import type { Actor } from '../../auth/credentials.ts';
 import type { MessageInput } from './schema.ts';
 import { presentMessage } from './presenter.ts';
-import type { AgentMessage, MessageRow } from './presenter.ts';
-
-export const MESSAGE_TYPES = ['text', 'command', 'system', 'email'] as const;
-export const SENDER_TYPES = ['human', 'agent', 'system'] as const;
+import type { AgentMessage } from './presenter.ts';
+import { MESSAGE_TYPES, SENDER_TYPES } from '../../db/tables.ts';
+import type { AgentRow, MessageRow } from '../../db/tables.ts';
 
 export interface NewMessage {
   senderType: (typeof SENDER_TYPES)[number];

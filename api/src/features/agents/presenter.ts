@@ -1,45 +1,6 @@
 import { bool, readJson } from '../../lib/json.ts';
 import { iso } from '../../lib/time.ts';
-import type { AgentRow } from './identity.ts';
-
-export interface MessageRow {
-  uuid: string;
-  organization_uuid: string;
-  agent_uuid: string;
-  sender_type: string;
-  sender_name: string;
-  sender_user_uuid: string | null;
-  message_type: string;
-  content: string;
-  metadata: string | null;
-  email_message_id: string | null;
-  delivered: boolean | number;
-  delivered_at: string | null;
-  read_at: string | null;
-  expires_at: string | null;
-  created_at: string;
-}
-
-export interface ReportRow {
-  uuid: string;
-  organization_uuid: string;
-  agent_uuid: string;
-  reported_by_uuid: string | null;
-  content: string;
-  structured: string | null;
-  metadata: string | null;
-  is_milestone: boolean | number;
-  co_authors: string;
-  created_at: string;
-}
-
-export interface HealthCheckRow {
-  uuid: string;
-  agent_uuid: string;
-  status: string;
-  message: string | null;
-  created_at: string;
-}
+import type { AgentRow, HealthCheckRow, MessageRow, ReportRow } from '../../db/tables.ts';
 
 export interface CoAuthor {
   uuid: string;

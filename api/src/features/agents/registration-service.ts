@@ -9,8 +9,8 @@ import { issueKey } from '../api-keys/service.ts';
 import { createOrganization } from '../organization/service.ts';
 import { createUser } from '../users/repository.ts';
 import { assertAgentName, ensureAgent, inboxAddress } from './identity.ts';
-import type { AgentRow } from './identity.ts';
 import type { ClaimInput, RegisterInput } from './schema.ts';
+import type { AgentRow } from '../../db/tables.ts';
 
 export const CHALLENGE_TTL_MS = 10 * 60_000;
 export const CHALLENGE_FACTOR = 52;

@@ -6,12 +6,12 @@ import type { Actor } from '../../auth/credentials.ts';
 import { activeDailyStandup, mergeIntoTodaysResponse } from '../checkins/standup.ts';
 import type { MergeLines } from '../checkins/standup.ts';
 import { fullName } from '../users/repository.ts';
-import type { UserRow } from '../users/repository.ts';
 import { assertAgentName, ensureAgent, findAgent } from './identity.ts';
 import { presentMessage, presentReport } from './presenter.ts';
-import type { CoAuthor, ReportRow } from './presenter.ts';
+import type { CoAuthor } from './presenter.ts';
 import { pendingMessages } from './messages-service.ts';
 import type { ReportInput } from './schema.ts';
+import type { ReportRow, UserRow } from '../../db/tables.ts';
 
 export const FREE_PLAN_AGENT_REPORTS_DAILY_CAP = 50;
 const looksLikeUuid = (value: string): boolean => isUuid(value);

@@ -1,5 +1,5 @@
 import { yup } from '../../http/validation.ts';
-import { MESSAGE_TYPES, SENDER_TYPES } from './messages-service.ts';
+import { MESSAGE_TYPES, SENDER_TYPES } from '../../db/tables.ts';
 
 const EMAIL = /^[^\s@<>(),;:"]+@[^\s@<>(),;:"]+\.[^\s@<>(),;:"]+$/;
 export const MAX_EMAIL_RECIPIENTS = 50;

@@ -1,6 +1,6 @@
 import { uuidField, yup } from '../../http/validation.ts';
+import { KEY_KINDS } from '../../db/tables.ts';
 
-export const KEY_KINDS = ['personal', 'agent', 'organization'] as const;
 export const PLAN_SCOPES = ['tasks:read', 'tasks:write', 'tasks:admin'] as const;
 
 const scopes = yup.array(yup.string().oneOf(PLAN_SCOPES).required()).max(3);

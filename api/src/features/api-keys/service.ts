@@ -4,25 +4,10 @@ import { newApiKeySecret, sha256Hex } from '../../lib/secrets.ts';
 import { writeJson } from '../../lib/json.ts';
 import { ApiError, ValidationFailed, badRequest, forbidden, notFound } from '../../http/errors.ts';
 import type { PageRequest } from '../../http/pagination.ts';
-import type { Actor, KeyKind } from '../../auth/credentials.ts';
+import type { Actor } from '../../auth/credentials.ts';
 import { findUserInOrganization } from '../users/repository.ts';
 import type { CreateKeyInput, UpdateKeyInput } from './schema.ts';
-
-export interface ApiKeyRow {
-  uuid: string;
-  organization_uuid: string;
-  owner_uuid: string;
-  created_by_uuid: string | null;
-  name: string;
-  kind: KeyKind;
-  secret_hash: string;
-  key_suffix: string;
-  scopes: string;
-  expires_at: string | null;
-  last_used_at: string | null;
-  created_at: string;
-  updated_at: string;
-}
+import type { ApiKeyRow, KeyKind } from '../../db/tables.ts';
 
 /** A key row with the names its presenter shows. */
 export interface ApiKeyView extends ApiKeyRow {

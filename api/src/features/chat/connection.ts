@@ -5,7 +5,8 @@ import { readJson, writeJson } from '../../lib/json.ts';
 import type { SecretBox } from '../../outbound/secret-box.ts';
 import { refuseUrl } from '../../outbound/address-policy.ts';
 import type { Resolver } from '../../outbound/address-policy.ts';
-import type { Platform, PlatformConnectionInput } from './schema.ts';
+import type { PlatformConnectionInput } from './schema.ts';
+import type { Platform } from '../../db/tables.ts';
 
 export interface ChatConnection {
   platform: Platform;

@@ -4,12 +4,12 @@ import { readJson, writeJson } from '../../lib/json.ts';
 import type { SecretBox } from '../../outbound/secret-box.ts';
 import type { OutboundHttp } from '../../outbound/outbound-http.ts';
 import { errorResult } from '../../outbound/http-sender.ts';
-import type { DeliveryRow, SendResult } from '../../outbound/types.ts';
+import type { SendResult } from '../../outbound/types.ts';
 import { getConnection } from './connection.ts';
 import type { ChatConnection } from './connection.ts';
 import { PlatformError, SlackApi, discordMessage, googleChatMessage, postWebhook, slackMessage, teamsMessage } from './platforms.ts';
 import type { ChatPost } from './platforms.ts';
-import type { Platform } from './schema.ts';
+import type { DeliveryRow, Platform } from '../../db/tables.ts';
 
 export type ChatTarget = { type: 'channel'; id: string } | { type: 'user'; email: string } | { type: 'webhook' };
 

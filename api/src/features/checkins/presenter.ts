@@ -2,9 +2,10 @@ import { bool, readJson } from '../../lib/json.ts';
 import { iso } from '../../lib/time.ts';
 import { userRef } from '../users/presenter.ts';
 import { isoToSundayZero, parseDays } from './dates.ts';
-import type { CheckinRow, ParticipantUser, QuestionRow } from './repository.ts';
+import type { ParticipantUser } from './repository.ts';
 import { STORED_SETTINGS } from './schema.ts';
 import type { Answer, ResponseView } from './responses-service.ts';
+import type { CheckinRow, QuestionRow } from '../../db/tables.ts';
 
 export interface ReportChannel {
   id: string;

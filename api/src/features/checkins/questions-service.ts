@@ -4,9 +4,9 @@ import { uuidv7 } from '../../lib/ids.ts';
 import type { Actor } from '../../auth/credentials.ts';
 import { isManager, managerRequired } from '../users/access.ts';
 import { getVisibleCheckin, questionsOf } from './repository.ts';
-import type { QuestionRow } from './repository.ts';
 import { questionColumns } from './service.ts';
 import type { AddQuestionInput, ReorderQuestionsInput, UpdateQuestionInput } from './schema.ts';
+import type { QuestionRow } from '../../db/tables.ts';
 
 /** Question edits are check-in set-up: admins and managers, on a check-in they can see (404 first). */
 async function manageable(db: Executor, actor: Actor, checkinUuid: string): Promise<void> {

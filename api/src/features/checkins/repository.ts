@@ -2,47 +2,7 @@ import type { Executor } from '../../db/connection.ts';
 import { notFound } from '../../http/errors.ts';
 import type { Actor } from '../../auth/credentials.ts';
 import { isManager } from '../users/access.ts';
-import type { UserRow } from '../users/repository.ts';
-import type { QuestionType } from './schema.ts';
-
-export interface CheckinRow {
-  uuid: string;
-  organization_uuid: string;
-  name: string;
-  active: boolean | number;
-  is_archived: boolean | number;
-  archived_at: string | null;
-  frequency_type: string;
-  days: string;
-  time: string;
-  timezone: string;
-  start_on: string | null;
-  end_on: string | null;
-  is_anonymous: boolean | number;
-  allow_past_responses: boolean | number;
-  allow_future_responses: boolean | number;
-  template_uuid: string | null;
-  report_channels: string;
-  settings: string;
-  created_by_uuid: string | null;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface QuestionRow {
-  uuid: string;
-  checkin_uuid: string;
-  position: number;
-  question: string;
-  short_question: string | null;
-  question_type: QuestionType;
-  required: boolean | number;
-  is_blocker: boolean | number;
-  choices: string;
-  extras: string;
-  created_at: string;
-  updated_at: string;
-}
+import type { CheckinRow, QuestionRow, QuestionType, UserRow } from '../../db/tables.ts';
 
 export type ParticipantUser = Pick<UserRow, 'uuid' | 'first_name' | 'last_name' | 'email'>;
 

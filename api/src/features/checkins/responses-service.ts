@@ -10,8 +10,9 @@ import { isManager } from '../users/access.ts';
 import { fullName } from '../users/repository.ts';
 import { localDate } from './dates.ts';
 import { getVisibleCheckin, isParticipant, questionsOf } from './repository.ts';
-import type { CheckinRow, ParticipantUser, QuestionRow } from './repository.ts';
+import type { ParticipantUser } from './repository.ts';
 import type { EditResponseInput, ResponseInput } from './schema.ts';
+import type { CheckinRow, QuestionRow, ResponseRow } from '../../db/tables.ts';
 
 export type AnswerValue = string | number | boolean | string[];
 export interface Answer {
@@ -19,20 +20,6 @@ export interface Answer {
   index: number;
   question: string;
   response: AnswerValue;
-}
-
-export interface ResponseRow {
-  uuid: string;
-  organization_uuid: string;
-  checkin_uuid: string;
-  user_uuid: string;
-  response_date: string;
-  answers: string;
-  response_completed: boolean | number;
-  has_issue: boolean | number;
-  last_question_index: number | null;
-  created_at: string;
-  updated_at: string;
 }
 
 /** A response with its author's names (never shown for anonymous check-ins). */

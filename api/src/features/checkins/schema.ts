@@ -1,9 +1,7 @@
 import { uuidField, yup } from '../../http/validation.ts';
 import { timezoneField } from '../organization/schema.ts';
 import { isCalendarDate } from '../users/filters.ts';
-
-export const QUESTION_TYPES = ['text', 'multiple_choice', 'boolean', 'numeric'] as const;
-export type QuestionType = (typeof QUESTION_TYPES)[number];
+import { QUESTION_TYPES } from '../../db/tables.ts';
 
 const TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
 const timeField = () => yup.string().matches(TIME, { message: 'Must be a time as HH:MM (24-hour).' });

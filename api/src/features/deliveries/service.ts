@@ -3,31 +3,22 @@ import type { Logger } from '../../lib/logger.ts';
 import { invalidFilter, notFound } from '../../http/errors.ts';
 import type { PageRequest } from '../../http/pagination.ts';
 import type { Actor } from '../../auth/credentials.ts';
-import { CHANNELS, STATUSES } from '../../outbound/types.ts';
-import type { DeliveryRow } from '../../outbound/types.ts';
-
-export interface AttemptRow {
-  uuid: string;
-  delivery_uuid: string;
-  attempt: number;
-  outcome: string;
-  status_code: number | null;
-  error: string | null;
-  duration_ms: number;
-  started_at: string;
-}
+import { CHANNELS, DELIVERY_STATUSES } from '../../db/tables.ts';
+import type { Channel, DeliveryAttemptRow, DeliveryRow, DeliveryStatus } from '../../db/tables.ts';
 
 export interface DeliveryFilters {
-  status?: string;
-  channel?: string;
+  status?: DeliveryStatus;
+  channel?: Channel;
 }
+
+const isOneOf = <T extends string>(values: readonly T[], value: string): value is T => (values as readonly string[]).includes(value);
 
 export function parseFilters(query: Record<string, unknown>): DeliveryFilters {
   const status = typeof query.status === 'string' && query.status !== '' ? query.status : undefined;
   const channel = typeof query.channel === 'string' && query.channel !== '' ? query.channel : undefined;
-  if (status && !(STATUSES as readonly string[]).includes(status)) throw invalidFilter('status', `status must be one of: ${STATUSES.join(', ')}.`);
-  if (channel && !(CHANNELS as readonly string[]).includes(channel)) throw invalidFilter('channel', `channel must be one of: ${CHANNELS.join(', ')}.`);
-  return { status, channel };
+  if (status && !isOneOf(DELIVERY_STATUSES, status)) throw invalidFilter('status', `status must be one of: ${DELIVERY_STATUSES.join(', ')}.`);
+  if (channel && !isOneOf(CHANNELS, channel)) throw invalidFilter('channel', `channel must be one of: ${CHANNELS.join(', ')}.`);
+  return { status: status as DeliveryStatus | undefined, channel: channel as Channel | undefined };
 }
 
 function visible(db: Executor, actor: Actor, filters: DeliveryFilters) {
@@ -43,10 +34,10 @@ export async function listDeliveries(db: Executor, actor: Actor, filters: Delive
   return { count: Number(count), rows };
 }
 
-export async function getDelivery(db: Executor, actor: Actor, uuid: string): Promise<{ row: DeliveryRow; attempts: AttemptRow[] }> {
+export async function getDelivery(db: Executor, actor: Actor, uuid: string): Promise<{ row: DeliveryRow; attempts: DeliveryAttemptRow[] }> {
   const row: DeliveryRow | undefined = await visible(db, actor, {}).andWhere({ uuid }).first();
   if (!row) throw notFound();
-  const attempts: AttemptRow[] = await db('delivery_attempts').where({ delivery_uuid: uuid }).orderBy('attempt');
+  const attempts: DeliveryAttemptRow[] = await db('delivery_attempts').where({ delivery_uuid: uuid }).orderBy('attempt');
   return { row, attempts };
 }
 

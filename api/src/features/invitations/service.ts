@@ -7,24 +7,8 @@ import type { Actor } from '../../auth/credentials.ts';
 import { enqueueEmail, recordEvent } from '../../outbox/events.ts';
 import { isAdmin, isManager, managerRequired } from '../users/access.ts';
 import { createUser, fullName } from '../users/repository.ts';
-import type { Role, UserRow } from '../users/repository.ts';
 import type { InviteUserInput } from './schema.ts';
-
-export interface InvitationRow {
-  uuid: string;
-  organization_uuid: string;
-  user_uuid: string;
-  invited_by_uuid: string | null;
-  email: string;
-  role: Role;
-  team_uuids: string;
-  token_hash: string;
-  sent_count: number;
-  last_sent_at: string;
-  accepted_at: string | null;
-  created_at: string;
-  updated_at: string;
-}
+import type { InvitationRow, Role, UserRow } from '../../db/tables.ts';
 
 export interface InvitationResult {
   invitation: InvitationRow;
@@ -115,7 +99,8 @@ export async function inviteUser(db: Executor, actor: Actor, input: InviteUserIn
     await db('team_members').insert({ team_uuid: teamUuid, user_uuid: user.uuid, created_at: stamp }).onConflict(['team_uuid', 'user_uuid']).ignore();
   }
   await enqueueEmail(db, { organizationUuid: actor.organization.uuid, kind: 'invitation', message: invitationEmail(actor, user, token, publicUrl) }, now);
-  invitation = (await db('invitations').where({ user_uuid: user.uuid }).first()) as InvitationRow;
+  invitation = await db('invitations').where({ user_uuid: user.uuid }).first();
+  if (!invitation) throw notFound();
   return { invitation, user, resent };
 }
 
@@ -130,8 +115,10 @@ export async function acceptInvitation(db: Executor, token: string, now: Date): 
   const stamp = now.toISOString();
   await db('invitations').where({ uuid: invitation.uuid }).update({ accepted_at: stamp, updated_at: stamp });
   await db('users').where({ uuid: invitation.user_uuid }).update({ is_active: true, updated_at: stamp });
-  const user = (await db('users').where({ uuid: invitation.user_uuid }).first()) as UserRow;
+  const user = await db('users').where({ uuid: invitation.user_uuid }).first();
   const organization = await db('organizations').where({ uuid: invitation.organization_uuid }).first('uuid', 'name');
+  // Both exist: the invitation row references them (foreign keys, ON DELETE CASCADE).
+  if (!user || !organization) throw notFound();
   await recordEvent(db, { organizationUuid: invitation.organization_uuid, event: 'organization.user_activated', payload: { user: { uuid: user.uuid, full_name: fullName(user), email: user.email }, by: null } }, now);
   return { user, organization };
 }

@@ -5,16 +5,7 @@ import type { Actor } from '../../auth/credentials.ts';
 import { localDate } from '../checkins/dates.ts';
 import { isManager } from '../users/access.ts';
 import type { TrackMoodInput } from './schema.ts';
-
-export interface MoodRow {
-  uuid: string;
-  organization_uuid: string;
-  user_uuid: string;
-  date: string;
-  score: number;
-  created_at: string;
-  updated_at: string;
-}
+import type { MoodRow } from '../../db/tables.ts';
 
 /** "Today" for a person: their own time zone, else the organization's. */
 export const personalToday = (actor: Actor, now: Date): string => localDate(now, actor.user.timezone ?? actor.organization.timezone);
@@ -30,7 +21,7 @@ export async function readMood(db: Executor, actor: Actor, date: string | undefi
   const entry: MoodRow | undefined = await db('mood_entries').where({ user_uuid: actor.user.uuid, date: day }).first();
   let summary: MoodReading['summary'] = null;
   if (isManager(actor)) {
-    const [row] = await db('mood_entries').where({ organization_uuid: actor.organization.uuid, date: day }).select(db.raw('count(*) as count'), db.raw('avg(score) as average'));
+    const [row] = await db('mood_entries').where({ organization_uuid: actor.organization.uuid, date: day }).count({ count: '*' }).avg({ average: 'score' });
     const count = Number(row.count);
     summary = { count, average: count ? Math.round(Number(row.average) * 100) / 100 : null };
   }

@@ -1,6 +1,6 @@
 import { bool } from '../../lib/json.ts';
 import { iso } from '../../lib/time.ts';
-import type { OrganizationRow } from './service.ts';
+import type { OrganizationRow } from '../../db/tables.ts';
 
 /** CONTRACT §3: `{uuid, id, name, timezone, plan, plan_beta_enabled, platform, image, created_at}`. */
 export function presentOrganization(org: OrganizationRow, platform: string | null = null) {

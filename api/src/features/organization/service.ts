@@ -1,22 +1,7 @@
 import type { Executor } from '../../db/connection.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import { notFound } from '../../http/errors.ts';
-
-export const PLANS = ['free', 'basic', 'pro', 'enterprise'] as const;
-export type PlanName = (typeof PLANS)[number];
-
-export interface OrganizationRow {
-  uuid: string;
-  name: string;
-  slug: string;
-  timezone: string;
-  plan: PlanName;
-  plan_beta_enabled: boolean | number;
-  exchange_enabled: boolean | number;
-  image: string | null;
-  created_at: string;
-  updated_at: string;
-}
+import type { OrganizationRow, PlanName } from '../../db/tables.ts';
 
 /** Lower-case ASCII letters, digits and dashes: used in agent inbox addresses (CONTRACT §6). */
 export function slugify(name: string): string {

@@ -7,18 +7,9 @@ import { recordEvent } from '../../outbox/events.ts';
 import { isManager, managerRequired } from '../users/access.ts';
 import { likePattern } from '../users/filters.ts';
 import { fullName } from '../users/repository.ts';
-import type { UserRow } from '../users/repository.ts';
 import type { AddMembersInput, CreateTeamInput, UpdateTeamInput } from './schema.ts';
+import type { TeamRow, UserRow } from '../../db/tables.ts';
 
-export interface TeamRow {
-  uuid: string;
-  organization_uuid: string;
-  name: string;
-  active: boolean | number;
-  is_default: boolean | number;
-  created_at: string;
-  updated_at: string;
-}
 export interface TeamView extends TeamRow {
   members_count: number | string;
 }

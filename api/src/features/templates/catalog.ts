@@ -1,4 +1,4 @@
-import type { QuestionType } from '../checkins/schema.ts';
+import type { QuestionType } from '../../db/tables.ts';
 
 export interface TemplateQuestion {
   question: string;

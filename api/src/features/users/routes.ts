@@ -9,9 +9,9 @@ import { uuidParam } from '../../http/params.ts';
 import { dateRange, ordering, queryBool, queryValue, searchTerm } from './filters.ts';
 import { getUser, listUsers, mayShowEmail, updateUser } from './service.ts';
 import { presentUser } from './presenter.ts';
-import { ROLES } from './repository.ts';
 import { updateUserSchema } from './schema.ts';
 import type { UpdateUserInput } from './schema.ts';
+import { ROLES } from '../../db/tables.ts';
 
 const USER_ORDERING = { first_name: 'u.first_name', last_name: 'u.last_name', email: 'u.email', created_at: 'u.created_at', role: 'u.role' };
 

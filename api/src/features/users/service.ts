@@ -7,8 +7,8 @@ import { recordEvent } from '../../outbox/events.ts';
 import { likePattern } from './filters.ts';
 import { isAdmin, isGuest, isManager } from './access.ts';
 import { fullName } from './repository.ts';
-import type { UserRow } from './repository.ts';
 import type { UpdateUserInput } from './schema.ts';
+import type { UserRow } from '../../db/tables.ts';
 
 export interface UserListFilters {
   search?: string;
@@ -112,5 +112,7 @@ export async function updateUser(db: Executor, actor: Actor, uuid: string, input
       now,
     );
   }
-  return (await db('users').where({ uuid }).first()) as UserRow;
+  const updated = await db('users').where({ uuid }).first();
+  if (!updated) throw notFound();
+  return updated;
 }

@@ -1,6 +1,6 @@
 import { bool, readJson } from '../../lib/json.ts';
 import { iso } from '../../lib/time.ts';
-import type { SubscriptionRow } from './service.ts';
+import type { SubscriptionRow } from '../../db/tables.ts';
 
 /** CONTRACT §7 `{hook_id, id, hook_url, name, subscriptions, created_at}`, plus filters and state; secrets never. */
 export function presentSubscription(row: SubscriptionRow, signingSecret: string | null = null) {

@@ -3,8 +3,8 @@ import type { SecretBox } from '../../outbound/secret-box.ts';
 import type { OutboundHttp } from '../../outbound/outbound-http.ts';
 import { postJson } from '../../outbound/http-sender.ts';
 import { standardWebhookHeaders } from '../../outbound/signing.ts';
-import type { DeliveryRow, SendResult } from '../../outbound/types.ts';
-import type { SubscriptionRow } from './service.ts';
+import type { SendResult } from '../../outbound/types.ts';
+import type { DeliveryRow, SubscriptionRow } from '../../db/tables.ts';
 
 /** Organization webhooks: Standard Webhooks headers with the subscription's secret, plus X-BEARER when set. */
 export function organizationWebhookSender(db: Db, box: SecretBox, http: OutboundHttp) {

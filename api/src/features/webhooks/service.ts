@@ -11,23 +11,7 @@ import { deliveryRow, deliveryUuid } from '../../outbox/deliveries.ts';
 import type { NewDelivery } from '../../outbox/deliveries.ts';
 import { newSigningSecret } from '../../outbound/signing.ts';
 import type { CreateSubscriptionInput, SampleInput } from './schema.ts';
-
-export interface SubscriptionRow {
-  uuid: string;
-  organization_uuid: string;
-  created_by_uuid: string | null;
-  hook_url: string;
-  name: string;
-  subscriptions: string;
-  subscribed_objects: string;
-  secret_encrypted: string;
-  secret_generated: boolean | number;
-  bearer_encrypted: string | null;
-  disabled_at: string | null;
-  disabled_reason: string | null;
-  created_at: string;
-  updated_at: string;
-}
+import type { SubscriptionRow } from '../../db/tables.ts';
 
 export interface UrlPolicy {
   allowPrivate: boolean;
@@ -171,7 +155,7 @@ export async function dispatchEvents(db: Executor, now: Date, batch = 200): Prom
   if (events.length === 0) return 0;
   await db.transaction(async (trx) => {
     const orgs = [...new Set(events.map((e) => e.organization_uuid))];
-    const subs = ((await enabledSubscriptions(trx, orgs)) as SubscriptionRow[]).map((sub) => ({
+    const subs = (await enabledSubscriptions(trx, orgs)).map((sub) => ({
       row: sub,
       events: readJson<string[]>(sub.subscriptions, []),
       objects: readJson<string[]>(sub.subscribed_objects, []),
