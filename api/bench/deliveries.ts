@@ -9,7 +9,7 @@ import { migrateLatest } from '../src/db/migrate.ts';
 import { systemClock } from '../src/lib/clock.ts';
 import { createLogger } from '../src/lib/logger.ts';
 import { createOrganization } from '../src/features/organization/service.ts';
-import { recordEvent } from '../src/outbox/events.ts';
+import { recordEvent } from '../src/features/webhooks/events.ts';
 import { uuidv7 } from '../src/lib/ids.ts';
 
 const here = path.dirname(new URL(import.meta.url).pathname);

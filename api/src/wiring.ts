@@ -7,12 +7,13 @@ import type { SecretBox } from './outbound/secret-box.ts';
 import { OutboundHttp } from './outbound/outbound-http.ts';
 import type { Resolver } from './outbound/address-policy.ts';
 import { DeliveryWorker } from './outbound/worker.ts';
-import { logHeldEmails } from './features/deliveries/service.ts';
+
 import { InboundRoutes } from './inbound/registry.ts';
-import { emailSender, smtpMailer } from './outbound/mailer.ts';
+import { emailSender, logHeldEmails, smtpMailer } from './outbound/mailer.ts';
 import type { Mailer } from './outbound/mailer.ts';
 import { agentWebhookSender, organizationWebhookSender } from './features/webhooks/sender.ts';
-import { disableSubscription, dispatchEvents } from './features/webhooks/service.ts';
+import { disableSubscription } from './features/webhooks/service.ts';
+import { dispatchEvents } from './features/webhooks/dispatch.ts';
 import { chatSender } from './features/chat/sender.ts';
 
 /** Test and benchmark seams for the delivery services; production passes none. */

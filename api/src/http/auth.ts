@@ -2,7 +2,7 @@ import type { Context, Next } from 'koa';
 import type { Deps } from './deps.ts';
 import { sha256Hex } from '../lib/secrets.ts';
 import { bool } from '../lib/json.ts';
-import { ApiError, forbidden, unauthorized } from './errors.ts';
+import { ApiError, forbidden, unauthorized } from '../lib/errors.ts';
 import { lookupCredential, presentedCredential } from '../auth/credentials.ts';
 import type { Actor, CredentialKind } from '../auth/credentials.ts';
 

@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
 import type { Executor } from '../db/connection.ts';
 import type { Logger } from '../lib/logger.ts';
-import { ApiError } from './errors.ts';
+import { ApiError } from '../lib/errors.ts';
 import { secondsToUtcMidnight } from '../lib/time.ts';
 
 /**

@@ -1,15 +1,8 @@
 import type { Context } from 'koa';
-import { invalidFilter } from './errors.ts';
+import { invalidFilter } from '../lib/errors.ts';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../lib/page.ts';
+import type { PageRequest } from '../lib/page.ts';
 
-export const DEFAULT_PAGE_SIZE = 50;
-export const MAX_PAGE_SIZE = 100;
-
-export interface PageRequest {
-  limit: number;
-  offset: number;
-  /** Which style the caller used, so `next`/`previous` answer in the same style. */
-  style: 'page' | 'offset';
-}
 
 export interface Page<T> {
   count: number;

@@ -2,7 +2,7 @@ import type { Context, Next } from 'koa';
 import type { Executor } from '../db/connection.ts';
 import type { Deps } from './deps.ts';
 import type { RateLimitScope } from '../lib/config.ts';
-import { throttled } from './errors.ts';
+import { throttled } from '../lib/errors.ts';
 import { actorOf } from './auth.ts';
 
 export interface Window {

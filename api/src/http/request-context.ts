@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from '../lib/logger.ts';
 import type { Metrics } from './metrics.ts';
 import type { AccessLog } from './access-log.ts';
-import { forbidden } from './errors.ts';
+import { forbidden } from '../lib/errors.ts';
 
 const INCOMING_ID = /^[\w.:-]{1,128}$/;
 

@@ -1,6 +1,6 @@
 import * as yup from 'yup';
 import type { Context, Next } from 'koa';
-import { ValidationFailed, unknownField } from './errors.ts';
+import { ValidationFailed, unknownField } from '../lib/errors.ts';
 import { accepts } from './fast-validation.ts';
 
 // Messages a person can act on, in the style of the field map the spec shows ("field": ["message"]).

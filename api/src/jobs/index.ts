@@ -2,7 +2,7 @@ import cron from 'node-cron';
 import type { Deps } from '../http/deps.ts';
 import { pruneCounters } from '../http/rate-limit.ts';
 import { closeFinishedDays } from '../http/daily-cap.ts';
-import { pruneDispatchedEvents } from '../features/webhooks/service.ts';
+import { pruneDispatchedEvents } from '../outbox/events.ts';
 import { startInboundSmtp } from '../inbound/smtp-listener.ts';
 import type { InboundSmtp } from '../inbound/smtp-listener.ts';
 

@@ -1,5 +1,8 @@
 import type { Transporter } from 'nodemailer';
-import type { EmailMessage } from '../outbox/events.ts';
+import type { Executor } from '../db/connection.ts';
+import type { Logger } from '../lib/logger.ts';
+import { markHeld } from '../outbox/deliveries.ts';
+import type { EmailMessage } from '../outbox/deliveries.ts';
 import type { SendResult } from './types.ts';
 import { readJson } from '../lib/json.ts';
 import type { DeliveryRow } from '../db/tables.ts';
@@ -55,4 +58,25 @@ export function emailSender(mailer: Mailer) {
       return { outcome: 'retry', statusCode: e.responseCode ?? null, error, durationMs };
     }
   };
+}
+
+/**
+ * Without SMTP_URL, e-mail stays in the outbox (the embedded default): each held message is logged once
+ * (recipients, subject, kind; never the body, which may carry a sign-in code) and admins see it in
+ * GET /v1/deliveries/?channel=email&status=pending.
+ */
+export async function logHeldEmails(db: Executor, logger: Logger, now: Date): Promise<number> {
+  const rows: DeliveryRow[] = await db('deliveries').where({ channel: 'email', status: 'pending' }).whereNull('held_at').limit(200);
+  for (const row of rows) {
+    const subject = (() => {
+      try {
+        return String(JSON.parse(row.payload).subject ?? '');
+      } catch {
+        return '';
+      }
+    })();
+    logger.info({ delivery: row.uuid, kind: row.kind, to: row.destination, subject }, 'e-mail kept in the outbox (no SMTP_URL)');
+  }
+  await markHeld(db, rows.map((r) => r.uuid), now);
+  return rows.length;
 }

@@ -3,7 +3,7 @@ import { startTestApp } from '../../test/harness.ts';
 import type { TestApp } from '../../test/harness.ts';
 import { TEST_CA, startHttpsReceiver } from '../../test/receivers.ts';
 import type { HttpsReceiver } from '../../test/receivers.ts';
-import { enqueueDelivery } from '../outbox/deliveries.ts';
+import { enqueue as enqueueDelivery } from '../outbox/deliveries.ts';
 import type { ResolvedAddress } from './address-policy.ts';
 import { isForbiddenAddress, refuseUrl } from './address-policy.ts';
 

@@ -2,8 +2,8 @@ import PQueue from 'p-queue';
 import type { Db, Trx } from '../db/connection.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { Logger } from '../lib/logger.ts';
-import { uuidv7 } from '../lib/ids.ts';
-import { writeJson } from '../lib/json.ts';
+import { recordAttempts, settle } from '../outbox/deliveries.ts';
+import type { SettledAttempt } from '../outbox/deliveries.ts';
 import type { DeliveryHook, SendResult, Sender } from './types.ts';
 import type { Channel, DeliveryRow, DeliveryStatus } from '../db/tables.ts';
 
@@ -255,36 +255,25 @@ export class DeliveryWorker {
   }
 
   async #write(trx: Trx, batch: Decided[], now: Date): Promise<void> {
-    const attempts = batch.map((o) => ({
-      uuid: uuidv7(o.started.getTime()),
-      delivery_uuid: o.row.uuid,
+    const settled = batch.map((o): SettledAttempt => ({
+      delivery: o.row,
       attempt: o.attempt,
       outcome: o.outcome,
-      status_code: o.result.statusCode ?? null,
+      status: o.status,
+      nextAttemptAt: o.nextAttemptAt,
+      statusCode: o.result.statusCode ?? null,
       error: o.error,
-      duration_ms: o.result.durationMs,
-      started_at: o.started.toISOString(),
+      durationMs: o.result.durationMs,
+      started: o.started,
+      payload: o.result.payload,
     }));
-    for (let i = 0; i < attempts.length; i += 50) await trx('delivery_attempts').insert(attempts.slice(i, i + 50));
-    for (const o of batch) {
-      const changed = await trx('deliveries')
-        .where({ uuid: o.row.uuid, status: 'pending' })
-        .update({
-          status: o.status,
-          attempts: o.attempt,
-          next_attempt_at: o.nextAttemptAt,
-          last_error: o.outcome === 'delivered' ? null : o.error,
-          last_status_code: o.result.statusCode ?? null,
-          delivered_at: o.outcome === 'delivered' ? now.toISOString() : null,
-          updated_at: now.toISOString(),
-          ...(o.result.payload !== undefined ? { payload: writeJson(o.result.payload) } : {}),
-        });
-      // Cancelled or redelivered meanwhile: the attempt is on record, the row is someone else's now.
-      if (!changed) continue;
-      const updated: DeliveryRow = { ...o.row, status: o.status, attempts: o.attempt };
-      const hooks = o.outcome === 'delivered' ? this.#delivered : o.outcome === 'gone' ? this.#gone : o.outcome === 'failed' ? this.#failed : null;
-      for (const hook of hooks?.get(o.row.channel) ?? []) await hook(trx, updated, now);
-      if (o.outcome === 'gone') for (const hook of this.#failed.get(o.row.channel) ?? []) await hook(trx, updated, now);
+    await recordAttempts(trx, settled);
+    for (const a of settled) {
+      if (!(await settle(trx, a, now))) continue;
+      const updated: DeliveryRow = { ...a.delivery, status: a.status, attempts: a.attempt };
+      const hooks = a.outcome === 'delivered' ? this.#delivered : a.outcome === 'gone' ? this.#gone : a.outcome === 'failed' ? this.#failed : null;
+      for (const hook of hooks?.get(a.delivery.channel) ?? []) await hook(trx, updated, now);
+      if (a.outcome === 'gone') for (const hook of this.#failed.get(a.delivery.channel) ?? []) await hook(trx, updated, now);
     }
   }
 

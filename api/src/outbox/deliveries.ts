@@ -1,55 +1,45 @@
-import type { Executor } from '../db/connection.ts';
+import type { Executor, Trx } from '../db/connection.ts';
+import type { AttemptOutcome, Channel, DeliveryRow, DeliveryStatus } from '../db/tables.ts';
 import { uuidv7 } from '../lib/ids.ts';
 import { writeJson } from '../lib/json.ts';
-import type { SecretBox } from '../outbound/secret-box.ts';
-import type { Channel } from '../db/tables.ts';
 
+/**
+ * The outbox (CONTRACT §10): the only module that writes `deliveries` and `delivery_attempts` rows. A feature
+ * enqueues inside the transaction of the change that causes the message, so the message exists exactly when
+ * its cause does; the delivery worker (outbound/worker.ts) sends it after the commit (kick it then).
+ */
 export interface NewDelivery {
   organizationUuid: string | null;
   channel: Channel;
+  /** What caused it (invitation, agent.message, followups.response.completed, …): shown in /v1/deliveries/. */
   kind: string;
   /** Where it goes (address or URL); never a secret. */
   destination: string;
   payload: unknown;
+  /** Deliveries sharing a key go out one at a time, in the order they were enqueued. */
   orderingKey?: string | null;
   refUuid?: string | null;
   subjectUuid?: string | null;
   secretEncrypted?: string | null;
-  /** Standard Webhooks id; a fresh `msg_<uuid>` by default, kept across every retry. */
-  webhookId?: string;
+  /** Standard Webhooks id, kept across every retry: a fresh `msg_<uuid>` by default, null for e-mail. */
+  webhookId?: string | null;
 }
 
-let lastMs = -1;
-let counter = 0;
-/**
- * UUIDv7 ids that sort in creation order within this process even inside one millisecond (RFC 9562 §6.2
- * method 1: a 12-bit counter in rand_a), so rows sharing an ordering key go out in the order they were written.
- */
-export function deliveryUuid(now: Date): string {
-  let ms = now.getTime();
-  if (ms <= lastMs) {
-    counter++;
-    if (counter > 0xfff) {
-      lastMs++;
-      counter = 0;
-    }
-    ms = lastMs;
-  } else {
-    lastMs = ms;
-    counter = 0;
-  }
-  const id = uuidv7(ms);
-  return `${id.slice(0, 14)}7${counter.toString(16).padStart(3, '0')}${id.slice(18)}`;
+/** An e-mail as the `email` channel sends it (outbound/mailer.ts). */
+export interface EmailMessage {
+  to: string[];
+  subject: string;
+  text: string;
+  html?: string;
+  replyTo?: string;
+  headers?: Record<string, string>;
 }
 
-/** Writes one outbox row. Call inside the transaction of the change that causes it. */
-export async function enqueueDelivery(db: Executor, delivery: NewDelivery, now: Date): Promise<string> {
-  const uuid = deliveryUuid(now);
-  await db('deliveries').insert(deliveryRow(uuid, delivery, now));
-  return uuid;
-}
-
-export function deliveryRow(uuid: string, d: NewDelivery, now: Date) {
+// uuidv7 orders ids made in one process even within a millisecond, so rows sharing an ordering key are sent
+// in the order they were enqueued (the worker reads due rows by next_attempt_at, then uuid).
+function deliveryRow(d: NewDelivery, now: Date) {
+  const uuid = uuidv7(now.getTime());
+  const stamp = now.toISOString();
   return {
     uuid,
     organization_uuid: d.organizationUuid,
@@ -59,10 +49,10 @@ export function deliveryRow(uuid: string, d: NewDelivery, now: Date) {
     payload: writeJson(d.payload),
     status: 'pending' as const,
     attempts: 0,
-    next_attempt_at: now.toISOString(),
-    created_at: now.toISOString(),
-    updated_at: now.toISOString(),
-    webhook_id: d.webhookId ?? `msg_${uuid}`,
+    next_attempt_at: stamp,
+    created_at: stamp,
+    updated_at: stamp,
+    webhook_id: d.webhookId === undefined ? `msg_${uuid}` : d.webhookId,
     ordering_key: d.orderingKey ?? null,
     ref_uuid: d.refUuid ?? null,
     subject_uuid: d.subjectUuid ?? null,
@@ -70,36 +60,104 @@ export function deliveryRow(uuid: string, d: NewDelivery, now: Date) {
   };
 }
 
-export interface AgentWebhookDelivery {
-  organizationUuid: string;
-  agentName: string;
-  /** The agent's registered https:// URL (checked at registration with `refuseUrl`, again at connect time). */
-  url: string;
-  /** The agent's webhook secret in clear: sent as X-Webhook-Secret and used for Standard Webhooks signing. */
-  secret: string;
-  /** The agent message as the API shows it (CONTRACT §6); `message.uuid` ties the delivery to it. */
-  message: { uuid: string } & Record<string, unknown>;
+/** Writes one outbox row; returns its uuid. */
+export async function enqueue(db: Executor, delivery: NewDelivery, now: Date): Promise<string> {
+  const row = deliveryRow(delivery, now);
+  await db('deliveries').insert(row);
+  return row.uuid;
+}
+
+/** Writes many outbox rows in multi-row inserts (40 rows each: well under SQLite's bound-parameter limit). */
+export async function enqueueMany(db: Executor, deliveries: NewDelivery[], now: Date): Promise<string[]> {
+  const rows = deliveries.map((d) => deliveryRow(d, now));
+  for (let i = 0; i < rows.length; i += 40) await db('deliveries').insert(rows.slice(i, i + 40));
+  return rows.map((row) => row.uuid);
+}
+
+/** An e-mail into the outbox. Without SMTP_URL it is held there (and logged once) until a mailer is configured. */
+export function enqueueEmail(db: Executor, params: { organizationUuid: string | null; kind: string; message: EmailMessage }, now: Date): Promise<string> {
+  const { organizationUuid, kind, message } = params;
+  return enqueue(db, { organizationUuid, channel: 'email', kind, destination: message.to.join(', '), payload: message, webhookId: null }, now);
+}
+
+/** Which pending deliveries to cancel: one channel, narrowed by what they belong to. */
+export interface PendingSelection {
+  channel: Channel;
+  refUuid?: string;
+  orderingKey?: string;
+  subjectUuids?: string[];
+}
+
+/** Cancels pending deliveries that should not go out any more (their endpoint was removed, or they are moot). */
+export async function cancelPending(db: Executor, selection: PendingSelection, reason: string | null, now: Date): Promise<number> {
+  const query = db('deliveries').where({ channel: selection.channel, status: 'pending' });
+  if (selection.refUuid !== undefined) query.andWhere({ ref_uuid: selection.refUuid });
+  if (selection.orderingKey !== undefined) query.andWhere({ ordering_key: selection.orderingKey });
+  if (selection.subjectUuids !== undefined) query.whereIn('subject_uuid', selection.subjectUuids);
+  return query.update({ status: 'cancelled', updated_at: now.toISOString(), ...(reason === null ? {} : { last_error: reason }) });
+}
+
+/** Puts a delivery back at the start of its retry schedule (same payload, same webhook-id). */
+export async function resetForRedelivery(db: Executor, uuid: string, now: Date): Promise<void> {
+  await db('deliveries').where({ uuid }).update({ status: 'pending', attempts: 0, next_attempt_at: now.toISOString(), delivered_at: null, updated_at: now.toISOString() });
+}
+
+/** Marks held e-mails as logged, so each is logged once. */
+export async function markHeld(db: Executor, uuids: string[], now: Date): Promise<void> {
+  if (uuids.length) await db('deliveries').whereIn('uuid', uuids).update({ held_at: now.toISOString() });
+}
+
+/** Replaces a delivery's payload while it is being sent (a multi-step chat post records how far it got). */
+export async function saveProgress(db: Executor, uuid: string, payload: unknown): Promise<void> {
+  await db('deliveries').where({ uuid }).update({ payload: writeJson(payload) });
+}
+
+/** One attempt, as the worker decided it. */
+export interface SettledAttempt {
+  delivery: DeliveryRow;
+  attempt: number;
+  outcome: AttemptOutcome;
+  status: DeliveryStatus;
+  nextAttemptAt: string;
+  statusCode: number | null;
+  error: string | null;
+  durationMs: number;
+  started: Date;
+  /** Replaces the stored payload when set. */
+  payload?: unknown;
+}
+
+/** The attempt log rows of a batch (50 rows per insert). */
+export async function recordAttempts(trx: Trx, attempts: SettledAttempt[]): Promise<void> {
+  const rows = attempts.map((a) => ({
+    uuid: uuidv7(a.started.getTime()),
+    delivery_uuid: a.delivery.uuid,
+    attempt: a.attempt,
+    outcome: a.outcome,
+    status_code: a.statusCode,
+    error: a.error,
+    duration_ms: a.durationMs,
+    started_at: a.started.toISOString(),
+  }));
+  for (let i = 0; i < rows.length; i += 50) await trx('delivery_attempts').insert(rows.slice(i, i + 50));
 }
 
 /**
- * For the agents issue: POSTs `{event: "agent.message", message}` to the agent's webhook, with
- * X-Webhook-Secret and Standard Webhooks headers. Messages of one agent go out in order. Register
- * `deps.delivery.onDelivered('agent_webhook', (trx, row) => …)` to mark the message delivered; `row.subject_uuid`
- * is `message.uuid`. `onGone('agent_webhook', …)` is called when the endpoint answers 410 (disable it).
+ * Writes what an attempt came to on its delivery. False when the row was no longer pending (cancelled or sent
+ * again meanwhile): the attempt is on record, the row is someone else's now.
  */
-export async function enqueueAgentWebhook(db: Executor, box: SecretBox, params: AgentWebhookDelivery, now: Date): Promise<string> {
-  return enqueueDelivery(
-    db,
-    {
-      organizationUuid: params.organizationUuid,
-      channel: 'agent_webhook',
-      kind: 'agent.message',
-      destination: params.url,
-      payload: { event: 'agent.message', message: params.message },
-      orderingKey: `agent:${params.organizationUuid}:${params.agentName}`,
-      subjectUuid: params.message.uuid,
-      secretEncrypted: box.encrypt(params.secret),
-    },
-    now,
-  );
+export async function settle(trx: Trx, a: SettledAttempt, now: Date): Promise<boolean> {
+  const changed = await trx('deliveries')
+    .where({ uuid: a.delivery.uuid, status: 'pending' })
+    .update({
+      status: a.status,
+      attempts: a.attempt,
+      next_attempt_at: a.nextAttemptAt,
+      last_error: a.outcome === 'delivered' ? null : a.error,
+      last_status_code: a.statusCode,
+      delivered_at: a.outcome === 'delivered' ? now.toISOString() : null,
+      updated_at: now.toISOString(),
+      ...(a.payload !== undefined ? { payload: writeJson(a.payload) } : {}),
+    });
+  return changed > 0;
 }

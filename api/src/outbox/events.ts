@@ -1,64 +1,50 @@
 import type { Executor } from '../db/connection.ts';
 import { uuidv7 } from '../lib/ids.ts';
 import { writeJson } from '../lib/json.ts';
-import { isEventWanted } from '../features/webhooks/service.ts';
 
 /**
- * Writing side of the outbox. Call these inside the transaction of the change that causes the message, so a
- * message exists exactly when its cause does; the delivery workers (jobs/) send it afterwards.
+ * Organization events (CONTRACT §7): the only module that writes `organization_events` rows. The webhook
+ * dispatcher turns each into deliveries for the subscriptions that want it (features/webhooks/dispatch.ts).
  */
-export interface EmailMessage {
-  to: string[];
-  subject: string;
-  text: string;
-  html?: string;
-  replyTo?: string;
-  headers?: Record<string, string>;
+export interface NewEvent {
+  organizationUuid: string;
+  event: string;
+  payload: Record<string, unknown>;
 }
 
-export async function enqueueEmail(
-  db: Executor,
-  params: { organizationUuid: string | null; kind: string; message: EmailMessage },
-  now: Date,
-): Promise<string> {
-  const uuid = uuidv7(now.getTime());
-  await db('deliveries').insert({
-    uuid,
-    organization_uuid: params.organizationUuid,
-    channel: 'email',
-    kind: params.kind,
-    destination: params.message.to.join(', '),
-    payload: writeJson(params.message),
-    status: 'pending',
-    attempts: 0,
-    next_attempt_at: now.toISOString(),
-    created_at: now.toISOString(),
-    updated_at: now.toISOString(),
-  });
-  return uuid;
-}
+/** Whether anyone will receive `event` from this organization: the webhooks feature answers it. */
+export type EventWanted = (db: Executor, organizationUuid: string, event: string) => Promise<boolean>;
 
 /**
- * Records an organization event (CONTRACT §7) for the webhook dispatcher, which fans it out to subscriptions.
- * Only when an enabled subscription of the organization asks for the event: organization events exist for
- * webhooks alone, most organizations subscribe to few events or none, and a payload can be a whole day's
- * check-in response (each co-authored agent report wrote one). A subscription receives the events that happen
- * after it was created. Returns the event's uuid, or null when nobody wanted it.
+ * Records an event in the transaction of its cause, only when `wanted` says someone will receive it: events
+ * exist for webhooks alone, most organizations subscribe to few events or none, and a payload can be a whole
+ * day's check-in response. Returns the event's uuid, or null when nobody wanted it.
  */
-export async function recordEvent(
-  db: Executor,
-  params: { organizationUuid: string; event: string; payload: Record<string, unknown> },
-  now: Date,
-): Promise<string | null> {
-  if (!(await isEventWanted(db, params.organizationUuid, params.event))) return null;
+export async function recordEvent(db: Executor, event: NewEvent, now: Date, wanted: EventWanted): Promise<string | null> {
+  if (!(await wanted(db, event.organizationUuid, event.event))) return null;
   const uuid = uuidv7(now.getTime());
   await db('organization_events').insert({
     uuid,
-    organization_uuid: params.organizationUuid,
-    event: params.event,
-    payload: writeJson(params.payload),
+    organization_uuid: event.organizationUuid,
+    event: event.event,
+    payload: writeJson(event.payload),
     created_at: now.toISOString(),
     dispatched_at: null,
   });
   return uuid;
+}
+
+/** Marks events handed to the dispatcher (50 per statement). */
+export async function markDispatched(db: Executor, uuids: string[], now: Date): Promise<void> {
+  for (let i = 0; i < uuids.length; i += 50) {
+    await db('organization_events').whereIn('uuid', uuids.slice(i, i + 50)).update({ dispatched_at: now.toISOString() });
+  }
+}
+
+/** Dispatched events older than this are deleted by the hourly maintenance job; deliveries keep their own copy. */
+export const DISPATCHED_EVENT_RETENTION_DAYS = 7;
+
+export async function pruneDispatchedEvents(db: Executor, now: Date): Promise<number> {
+  const before = new Date(now.getTime() - DISPATCHED_EVENT_RETENTION_DAYS * 86_400_000).toISOString();
+  return db('organization_events').where('dispatched_at', '<', before).delete();
 }

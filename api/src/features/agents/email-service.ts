@@ -1,5 +1,5 @@
 import type { Db } from '../../db/connection.ts';
-import { CustomThrottle } from '../../http/errors.ts';
+import { CustomThrottle } from '../../lib/errors.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import { writeJson } from '../../lib/json.ts';
 import type { Logger } from '../../lib/logger.ts';
@@ -7,7 +7,7 @@ import type { Actor } from '../../auth/credentials.ts';
 import type { SecretBox } from '../../outbound/secret-box.ts';
 import { htmlToText } from '../email/service.ts';
 import type { InboundEmail } from '../../inbound/parse.ts';
-import { enqueueEmail } from '../../outbox/events.ts';
+import { enqueueEmail } from '../../outbox/deliveries.ts';
 import { ensureAgent, inboxAddress } from './identity.ts';
 import { createMessage } from './messages-service.ts';
 import type { AgentEmailInput } from './schema.ts';

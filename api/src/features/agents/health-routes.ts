@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import type { Deps } from '../../http/deps.ts';
 import type { Middlewares } from '../../http/middlewares.ts';
 import { actorOf } from '../../http/auth.ts';
-import { ValidationFailed } from '../../http/errors.ts';
+import { ValidationFailed } from '../../lib/errors.ts';
 import { validateBody } from '../../http/validation.ts';
 import { pageEnvelope, pageRequest } from '../../http/pagination.ts';
 import { listAgentHealth, readHealth, recordHealth } from './health-service.ts';

@@ -1,5 +1,5 @@
 import type { Executor, Trx } from '../../db/connection.ts';
-import type { PageRequest } from '../../http/pagination.ts';
+import type { PageRequest } from '../../lib/page.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import type { Actor } from '../../auth/credentials.ts';
 import { ensureAgent, requireAgent } from './identity.ts';

@@ -1,5 +1,5 @@
 import type { Executor } from '../../db/connection.ts';
-import { badRequest, notFound } from '../../http/errors.ts';
+import { badRequest, notFound } from '../../lib/errors.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import { bool } from '../../lib/json.ts';
 import { slugify } from '../organization/service.ts';

@@ -3,7 +3,7 @@ import type { Context } from 'koa';
 import type { Deps } from '../../http/deps.ts';
 import type { Middlewares } from '../../http/middlewares.ts';
 import { actorOf } from '../../http/auth.ts';
-import { invalidFilter } from '../../http/errors.ts';
+import { invalidFilter } from '../../lib/errors.ts';
 import { validateBody } from '../../http/validation.ts';
 import { assertAgentName } from './identity.ts';
 import { MESSAGE_LIST_LIMIT, listMessages, readMessages, sendMessage } from './messages-service.ts';

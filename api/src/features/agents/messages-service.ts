@@ -2,7 +2,8 @@ import type { Db, Executor, Trx } from '../../db/connection.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import { writeJson } from '../../lib/json.ts';
 import type { SecretBox } from '../../outbound/secret-box.ts';
-import { enqueueAgentWebhook } from '../../outbox/deliveries.ts';
+import { cancelPending } from '../../outbox/deliveries.ts';
+import { enqueueAgentWebhook } from './webhook-delivery.ts';
 import { ensureAgent } from './identity.ts';
 import type { Actor } from '../../auth/credentials.ts';
 import type { MessageInput } from './schema.ts';
@@ -95,10 +96,7 @@ export async function markDelivered(trx: Executor, uuids: string[], now: Date, r
     if (read) changes.read_at = now.toISOString();
     updated += await trx('agent_messages').whereIn('uuid', chunk).update(changes);
     await trx('agent_messages').whereIn('uuid', chunk).whereNull('delivered_at').update({ delivered_at: now.toISOString() });
-    await trx('deliveries')
-      .where({ channel: 'agent_webhook', status: 'pending' })
-      .whereIn('subject_uuid', chunk)
-      .update({ status: 'cancelled', updated_at: now.toISOString() });
+    await cancelPending(trx, { channel: 'agent_webhook', subjectUuids: chunk }, null, now);
   }
   return updated;
 }

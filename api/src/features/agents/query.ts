@@ -1,5 +1,5 @@
 import type { Context } from 'koa';
-import { invalidFilter } from '../../http/errors.ts';
+import { invalidFilter } from '../../lib/errors.ts';
 
 /** A single-valued query parameter, or null when absent. */
 export function queryText(ctx: Context, name: string): string | null {

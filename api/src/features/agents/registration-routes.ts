@@ -3,7 +3,7 @@ import type { Context, Next } from 'koa';
 import type { Deps } from '../../http/deps.ts';
 import type { Middlewares } from '../../http/middlewares.ts';
 import { actorOf } from '../../http/auth.ts';
-import { notFound } from '../../http/errors.ts';
+import { notFound } from '../../lib/errors.ts';
 import { enforce } from '../../http/rate-limit.ts';
 import { validateBody } from '../../http/validation.ts';
 import { claim, createChallenge, register } from './registration-service.ts';

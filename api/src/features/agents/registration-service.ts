@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import type { Db } from '../../db/connection.ts';
-import { ValidationFailed, badRequest, conflict, notFound } from '../../http/errors.ts';
+import { ValidationFailed, badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import { randomBase62, sha256Hex } from '../../lib/secrets.ts';
 import { isValidTimeZone } from '../../lib/time.ts';

@@ -1,10 +1,12 @@
 import type { Db } from '../../db/connection.ts';
-import { ValidationFailed } from '../../http/errors.ts';
+import { ValidationFailed } from '../../lib/errors.ts';
 import type { Actor } from '../../auth/credentials.ts';
 import { refuseUrl } from '../../outbound/address-policy.ts';
 import type { Resolver } from '../../outbound/address-policy.ts';
 import type { SecretBox } from '../../outbound/secret-box.ts';
+import { cancelPending } from '../../outbox/deliveries.ts';
 import { assertAgentName, ensureAgent, requireAgent } from './identity.ts';
+import { agentOrderingKey } from './webhook-delivery.ts';
 import type { WebhookDeleteInput, WebhookInput } from './schema.ts';
 
 /**
@@ -41,9 +43,7 @@ export async function unregisterWebhook(db: Db, actor: Actor, input: WebhookDele
     await trx('agents')
       .where({ uuid: agent.uuid })
       .update({ webhook_url: null, webhook_secret_encrypted: null, webhook_registered_at: null, updated_at: now.toISOString() });
-    await trx('deliveries')
-      .where({ channel: 'agent_webhook', status: 'pending', ordering_key: `agent:${agent.organization_uuid}:${agent.name}` })
-      .update({ status: 'cancelled', updated_at: now.toISOString() });
+    await cancelPending(trx, { channel: 'agent_webhook', orderingKey: agentOrderingKey(agent.organization_uuid, agent.name) }, null, now);
     return { detail: agent.webhook_url ? `Webhook unregistered for agent "${agent.name}".` : `Agent "${agent.name}" had no webhook.` };
   });
 }

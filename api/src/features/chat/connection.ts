@@ -1,6 +1,6 @@
 import type { Config } from '../../lib/config.ts';
 import type { Executor } from '../../db/connection.ts';
-import { ValidationFailed, badRequest } from '../../http/errors.ts';
+import { ValidationFailed, badRequest } from '../../lib/errors.ts';
 import { readJson, writeJson } from '../../lib/json.ts';
 import type { SecretBox } from '../../outbound/secret-box.ts';
 import { refuseUrl } from '../../outbound/address-policy.ts';

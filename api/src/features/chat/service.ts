@@ -1,11 +1,11 @@
 import type { Config } from '../../lib/config.ts';
 import type { Db } from '../../db/connection.ts';
-import { ApiError, ValidationFailed, notFound } from '../../http/errors.ts';
+import { ApiError, ValidationFailed, notFound } from '../../lib/errors.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import type { Actor } from '../../auth/credentials.ts';
 import type { SecretBox } from '../../outbound/secret-box.ts';
 import type { OutboundHttp } from '../../outbound/outbound-http.ts';
-import { deliveryRow, deliveryUuid } from '../../outbox/deliveries.ts';
+import { enqueueMany } from '../../outbox/deliveries.ts';
 import { fullName } from '../users/repository.ts';
 import { requireConnection } from './connection.ts';
 import { PlatformError, SlackApi } from './platforms.ts';
@@ -80,7 +80,7 @@ export async function sendMessage(db: Db, box: SecretBox, actor: Actor, input: S
     if (!edit) {
       await trx('chat_messages').insert({ uuid: botMessageId, organization_uuid: actor.organization.uuid, platform: connection.platform, refs: '{}', created_at: now.toISOString(), updated_at: now.toISOString() });
     }
-    const rows = targets.map((target) => {
+    const deliveries = targets.map((target) => {
       const payload: ChatPayload = {
         platform: connection.platform,
         bot_message_id: botMessageId,
@@ -91,22 +91,18 @@ export async function sendMessage(db: Db, box: SecretBox, actor: Actor, input: S
         slack_extra: slackExtra,
         progress: { step: 0 },
       };
-      return deliveryRow(
-        deliveryUuid(now),
-        {
-          organizationUuid: actor.organization.uuid,
-          channel: 'chat',
-          kind: edit ? 'chat.update' : 'chat.message',
-          destination: `${connection.platform}:${targetKey(target)}`,
-          payload,
-          // Posts of one organization go out in order (an edit never overtakes its message).
-          orderingKey: `chat:${actor.organization.uuid}`,
-          refUuid: botMessageId,
-        },
-        now,
-      );
+      return {
+        organizationUuid: actor.organization.uuid,
+        channel: 'chat' as const,
+        kind: edit ? 'chat.update' : 'chat.message',
+        destination: `${connection.platform}:${targetKey(target)}`,
+        payload,
+        // Posts of one organization go out in order (an edit never overtakes its message).
+        orderingKey: `chat:${actor.organization.uuid}`,
+        refUuid: botMessageId,
+      };
     });
-    for (let i = 0; i < rows.length; i += 40) await trx('deliveries').insert(rows.slice(i, i + 40));
+    await enqueueMany(trx, deliveries, now);
   });
   return { botMessageId, targets: targets.length, threadResponses: input.thread_responses ?? [] };
 }

@@ -1,5 +1,5 @@
 import type { Executor } from '../../db/connection.ts';
-import { ValidationFailed, badRequest, notFound } from '../../http/errors.ts';
+import { ValidationFailed, badRequest, notFound } from '../../lib/errors.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import type { Actor } from '../../auth/credentials.ts';
 import { isManager, managerRequired } from '../users/access.ts';

@@ -1,5 +1,5 @@
 import type { Executor } from '../../db/connection.ts';
-import { notFound } from '../../http/errors.ts';
+import { notFound } from '../../lib/errors.ts';
 import type { Actor } from '../../auth/credentials.ts';
 import { isManager } from '../users/access.ts';
 import type { CheckinRow, QuestionRow, QuestionType, UserRow } from '../../db/tables.ts';

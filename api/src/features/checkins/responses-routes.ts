@@ -6,7 +6,7 @@ import { noBody, validateBody } from '../../http/validation.ts';
 import { pageEnvelope, pageRequest } from '../../http/pagination.ts';
 import { uuidParam } from '../../http/params.ts';
 import { isUuid } from '../../lib/ids.ts';
-import { invalidFilter } from '../../http/errors.ts';
+import { invalidFilter } from '../../lib/errors.ts';
 import { requirePerson } from '../users/access.ts';
 import { dateRange, queryValue } from '../users/filters.ts';
 import { editResponse, listResponses, resetResponses, submitResponse } from './responses-service.ts';

@@ -1,11 +1,11 @@
 import type { Executor } from '../../db/connection.ts';
-import { ValidationFailed, badRequest, conflict, forbidden, invalidFilter, notFound } from '../../http/errors.ts';
-import type { PageRequest } from '../../http/pagination.ts';
+import { ValidationFailed, badRequest, conflict, forbidden, invalidFilter, notFound } from '../../lib/errors.ts';
+import type { PageRequest } from '../../lib/page.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import { bool, readJson, writeJson } from '../../lib/json.ts';
 import { iso } from '../../lib/time.ts';
 import type { Actor } from '../../auth/credentials.ts';
-import { recordEvent } from '../../outbox/events.ts';
+import { recordEvent } from '../webhooks/events.ts';
 import { isManager } from '../users/access.ts';
 import { fullName } from '../users/repository.ts';
 import { localDate } from './dates.ts';

@@ -1,6 +1,6 @@
 import type { Executor } from '../../db/connection.ts';
-import { ValidationFailed } from '../../http/errors.ts';
-import type { PageRequest } from '../../http/pagination.ts';
+import { ValidationFailed } from '../../lib/errors.ts';
+import type { PageRequest } from '../../lib/page.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import { bool, readJson, writeJson } from '../../lib/json.ts';
 import type { Actor } from '../../auth/credentials.ts';

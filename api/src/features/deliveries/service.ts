@@ -1,7 +1,8 @@
 import type { Executor } from '../../db/connection.ts';
-import type { Logger } from '../../lib/logger.ts';
-import { invalidFilter, notFound } from '../../http/errors.ts';
-import type { PageRequest } from '../../http/pagination.ts';
+import { invalidFilter, notFound } from '../../lib/errors.ts';
+import type { PageRequest } from '../../lib/page.ts';
+import { resetForRedelivery } from '../../outbox/deliveries.ts';
+import { enableSubscription } from '../webhooks/service.ts';
 import type { Actor } from '../../auth/credentials.ts';
 import { CHANNELS, DELIVERY_STATUSES } from '../../db/tables.ts';
 import type { Channel, DeliveryAttemptRow, DeliveryRow, DeliveryStatus } from '../../db/tables.ts';
@@ -47,38 +48,7 @@ export async function getDelivery(db: Executor, actor: Actor, uuid: string): Pro
  */
 export async function redeliver(db: Executor, actor: Actor, uuid: string, now: Date) {
   const { row } = await getDelivery(db, actor, uuid);
-  await db('deliveries').where({ uuid }).update({
-    status: 'pending',
-    attempts: 0,
-    next_attempt_at: now.toISOString(),
-    delivered_at: null,
-    updated_at: now.toISOString(),
-  });
-  if (row.channel === 'webhook' && row.ref_uuid) {
-    await db('webhook_subscriptions')
-      .where({ uuid: row.ref_uuid, organization_uuid: actor.organization.uuid })
-      .update({ disabled_at: null, disabled_reason: null, updated_at: now.toISOString() });
-  }
+  await resetForRedelivery(db, uuid, now);
+  if (row.channel === 'webhook' && row.ref_uuid) await enableSubscription(db, actor.organization.uuid, row.ref_uuid, now);
   return getDelivery(db, actor, uuid);
-}
-
-/**
- * Without SMTP_URL, e-mail stays in the outbox (the embedded default): each held message is logged once
- * (recipients, subject, kind; never the body, which may carry a sign-in code) and admins see it in
- * GET /v1/deliveries/?channel=email&status=pending.
- */
-export async function logHeldEmails(db: Executor, logger: Logger, now: Date): Promise<number> {
-  const rows: DeliveryRow[] = await db('deliveries').where({ channel: 'email', status: 'pending' }).whereNull('held_at').limit(200);
-  for (const row of rows) {
-    const subject = (() => {
-      try {
-        return String(JSON.parse(row.payload).subject ?? '');
-      } catch {
-        return '';
-      }
-    })();
-    logger.info({ delivery: row.uuid, kind: row.kind, to: row.destination, subject }, 'e-mail kept in the outbox (no SMTP_URL)');
-  }
-  if (rows.length) await db('deliveries').whereIn('uuid', rows.map((r) => r.uuid)).update({ held_at: now.toISOString() });
-  return rows.length;
 }

@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { Deps } from '../../http/deps.ts';
 import type { Middlewares } from '../../http/middlewares.ts';
-import { ApiError, unauthorized } from '../../http/errors.ts';
+import { ApiError, unauthorized } from '../../lib/errors.ts';
 import { safeEqual } from '../../lib/secrets.ts';
 import { parseInbound } from '../../inbound/parse.ts';
 import { MAX_INBOUND_BYTES } from '../../inbound/smtp-listener.ts';

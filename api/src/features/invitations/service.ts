@@ -1,10 +1,11 @@
 import type { Executor } from '../../db/connection.ts';
-import { ValidationFailed, badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
+import { ValidationFailed, badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import { readJson, writeJson, bool } from '../../lib/json.ts';
 import { randomBase62, sha256Hex } from '../../lib/secrets.ts';
 import type { Actor } from '../../auth/credentials.ts';
-import { enqueueEmail, recordEvent } from '../../outbox/events.ts';
+import { enqueueEmail } from '../../outbox/deliveries.ts';
+import { recordEvent } from '../webhooks/events.ts';
 import { isAdmin, isManager, managerRequired } from '../users/access.ts';
 import { createUser, fullName } from '../users/repository.ts';
 import type { InviteUserInput } from './schema.ts';

@@ -7,7 +7,7 @@ import type { Middlewares } from '../../http/middlewares.ts';
 import { actorOf } from '../../http/auth.ts';
 import { pageEnvelope, pageRequest } from '../../http/pagination.ts';
 import { pendingMigrations } from '../../db/migrate.ts';
-import { notFound } from '../../http/errors.ts';
+import { notFound } from '../../lib/errors.ts';
 import { CHANGELOG } from './changelog.ts';
 import type { Metrics } from '../../http/metrics.ts';
 import { VERSION } from '../../lib/version.ts';

@@ -1,5 +1,5 @@
 import type { Executor } from '../../db/connection.ts';
-import { badRequest } from '../../http/errors.ts';
+import { badRequest } from '../../lib/errors.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import type { Actor } from '../../auth/credentials.ts';
 import { localDate } from '../checkins/dates.ts';

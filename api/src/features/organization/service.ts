@@ -1,6 +1,6 @@
 import type { Executor } from '../../db/connection.ts';
 import { uuidv7 } from '../../lib/ids.ts';
-import { notFound } from '../../http/errors.ts';
+import { notFound } from '../../lib/errors.ts';
 import type { OrganizationRow, PlanName } from '../../db/tables.ts';
 
 /** Lower-case ASCII letters, digits and dashes: used in agent inbox addresses (CONTRACT §6). */

@@ -1,9 +1,9 @@
 import type { Executor } from '../../db/connection.ts';
-import { ValidationFailed, notFound } from '../../http/errors.ts';
-import type { PageRequest } from '../../http/pagination.ts';
+import { ValidationFailed, notFound } from '../../lib/errors.ts';
+import type { PageRequest } from '../../lib/page.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import type { Actor } from '../../auth/credentials.ts';
-import { recordEvent } from '../../outbox/events.ts';
+import { recordEvent } from '../webhooks/events.ts';
 import { isManager, managerRequired } from '../users/access.ts';
 import { likePattern } from '../users/filters.ts';
 import { fullName } from '../users/repository.ts';

@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import type { Deps } from '../../http/deps.ts';
 import type { Middlewares } from '../../http/middlewares.ts';
-import { notFound } from '../../http/errors.ts';
+import { notFound } from '../../lib/errors.ts';
 import { pageEnvelope, pageRequest } from '../../http/pagination.ts';
 import { uuidParam } from '../../http/params.ts';
 import { searchTerm } from '../users/filters.ts';

@@ -1,6 +1,6 @@
 import type { Context, Next } from 'koa';
 import { actorOf } from '../../http/auth.ts';
-import { forbidden } from '../../http/errors.ts';
+import { forbidden } from '../../lib/errors.ts';
 import type { Actor } from '../../auth/credentials.ts';
 
 /** CONTRACT §3 roles: admin > manager > member > guest. */

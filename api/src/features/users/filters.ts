@@ -1,5 +1,5 @@
 import type { Context } from 'koa';
-import { badRequest, invalidFilter } from '../../http/errors.ts';
+import { badRequest, invalidFilter } from '../../lib/errors.ts';
 
 /** Query parameters of the list conventions (CONTRACT §2, §12), shared by the people and check-in lists. */
 export function queryValue(ctx: Context, name: string): string | undefined {

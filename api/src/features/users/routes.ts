@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import type { Deps } from '../../http/deps.ts';
 import type { Middlewares } from '../../http/middlewares.ts';
 import { actorOf } from '../../http/auth.ts';
-import { invalidFilter } from '../../http/errors.ts';
+import { invalidFilter } from '../../lib/errors.ts';
 import { validateBody } from '../../http/validation.ts';
 import { pageEnvelope, pageRequest } from '../../http/pagination.ts';
 import { uuidParam } from '../../http/params.ts';

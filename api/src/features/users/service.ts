@@ -1,9 +1,9 @@
 import type { Executor } from '../../db/connection.ts';
-import { badRequest, forbidden, notFound } from '../../http/errors.ts';
-import type { PageRequest } from '../../http/pagination.ts';
+import { badRequest, forbidden, notFound } from '../../lib/errors.ts';
+import type { PageRequest } from '../../lib/page.ts';
 import { bool } from '../../lib/json.ts';
 import type { Actor } from '../../auth/credentials.ts';
-import { recordEvent } from '../../outbox/events.ts';
+import { recordEvent } from '../webhooks/events.ts';
 import { likePattern } from './filters.ts';
 import { isAdmin, isGuest, isManager } from './access.ts';
 import { fullName } from './repository.ts';
