@@ -23,12 +23,16 @@ export type Resolution =
   | { ok: true; actor: Actor }
   | { ok: false; code: 'credential_absent' | 'credential_malformed' | 'credential_expired' | 'invalid_credentials' };
 
-interface PresentedCredential {
+/** A credential as the request presents it: its kind and the SHA-256 of its secret (the cache and the lookup key). */
+export interface PresentedCredential {
   kind: CredentialKind;
-  secret: string;
+  hash: string;
 }
 
-/** Reads X-API-KEY or `Authorization: Bearer`; a header that is there but unreadable is malformed. */
+/**
+ * Reads X-API-KEY or `Authorization: Bearer`; a header that is there but unreadable is malformed. The secret is
+ * hashed here, once per request: only its SHA-256 is stored, cached or compared.
+ */
 export function presentedCredential(headers: Record<string, string | string[] | undefined>):
   | PresentedCredential
   | 'absent'
@@ -36,15 +40,15 @@ export function presentedCredential(headers: Record<string, string | string[] | 
   const apiKey = headers['x-api-key'];
   const authorization = headers['authorization'];
   if (typeof apiKey === 'string' && apiKey !== '') {
-    return API_KEY_PATTERN.test(apiKey.trim()) ? { kind: 'api_key', secret: apiKey.trim() } : 'malformed';
+    return API_KEY_PATTERN.test(apiKey.trim()) ? { kind: 'api_key', hash: sha256Hex(apiKey.trim()) } : 'malformed';
   }
   if (typeof authorization === 'string' && authorization !== '') {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
     if (!match) return 'malformed';
     const token = match[1];
-    if (CLI_TOKEN_PATTERN.test(token)) return { kind: 'bearer', secret: token };
+    if (CLI_TOKEN_PATTERN.test(token)) return { kind: 'bearer', hash: sha256Hex(token) };
     // Some clients send API keys as Bearer tokens; treat them as the API key they are.
-    if (API_KEY_PATTERN.test(token)) return { kind: 'api_key', secret: token };
+    if (API_KEY_PATTERN.test(token)) return { kind: 'api_key', hash: sha256Hex(token) };
     return 'malformed';
   }
   return 'absent';
@@ -66,7 +70,7 @@ const joinedColumns = [...USER_COLUMNS.map((c) => `u.${c} as u__${c}`), ...ORG_C
 
 /** One indexed lookup: the credential row joined with its owner and organization. */
 export async function lookupCredential(db: Executor, presented: PresentedCredential, now: Date): Promise<Resolution> {
-  const hash = sha256Hex(presented.secret);
+  const { hash } = presented;
   if (presented.kind === 'api_key') {
     const row = await db('api_keys as k')
       .join('users as u', 'u.uuid', 'k.owner_uuid')

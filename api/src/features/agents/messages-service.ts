@@ -6,6 +6,7 @@ import { cancelPending } from '../../outbox/deliveries.ts';
 import { enqueueAgentWebhook } from './webhook-delivery.ts';
 import { ensureAgent } from './identity.ts';
 import type { Actor } from '../../auth/credentials.ts';
+import { actsAsPerson } from '../../auth/policy.ts';
 import type { MessageInput } from './schema.ts';
 import { presentMessage } from './presenter.ts';
 import type { AgentMessage } from './presenter.ts';
@@ -137,7 +138,7 @@ export async function sendMessage(
       {
         senderType,
         senderName,
-        senderUserUuid: actor.credential.keyKind === 'personal' || actor.credential.kind === 'bearer' ? actor.user.uuid : null,
+        senderUserUuid: actsAsPerson(actor) ? actor.user.uuid : null,
         messageType: input.message_type ?? 'text',
         content: input.content,
         metadata: input.metadata ?? {},

@@ -5,6 +5,7 @@ import { uuidv7 } from '../../lib/ids.ts';
 import { randomBase62, sha256Hex } from '../../lib/secrets.ts';
 import { isValidTimeZone } from '../../lib/time.ts';
 import type { Actor } from '../../auth/credentials.ts';
+import { assertActor } from '../../auth/policy.ts';
 import { issueKey } from '../api-keys/service.ts';
 import { createOrganization } from '../organization/service.ts';
 import { createUser } from '../users/repository.ts';
@@ -82,9 +83,7 @@ export async function register(db: Db, input: RegisterInput, options: { inboundD
  * reports, messages and e-mails, and its agent keys move over; the keys are owned by the claimer from then on.
  */
 export async function claim(db: Db, actor: Actor, input: ClaimInput, now: Date) {
-  if (actor.credential.kind === 'api_key' && actor.credential.keyKind !== 'personal') {
-    throw badRequest('actor_required', 'Claiming an agent needs a person: sign in, or use a personal API key.');
-  }
+  assertActor(actor, 'Claiming an agent needs a person: sign in, or use a personal API key.');
   return db.transaction(async (trx) => {
     const agent: AgentRow | undefined = await trx('agents').where({ claim_token_hash: sha256Hex(input.claim_token.trim()) }).first();
     if (!agent) throw notFound();

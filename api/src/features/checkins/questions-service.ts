@@ -2,7 +2,7 @@ import type { Executor } from '../../db/connection.ts';
 import { ValidationFailed, badRequest, notFound } from '../../lib/errors.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import type { Actor } from '../../auth/credentials.ts';
-import { isManager, managerRequired } from '../users/access.ts';
+import { assertCan } from '../../auth/policy.ts';
 import { getVisibleCheckin, questionsOf } from './repository.ts';
 import { questionColumns } from './service.ts';
 import type { AddQuestionInput, ReorderQuestionsInput, UpdateQuestionInput } from './schema.ts';
@@ -11,7 +11,7 @@ import type { QuestionRow } from '../../db/tables.ts';
 /** Question edits are check-in set-up: admins and managers, on a check-in they can see (404 first). */
 async function manageable(db: Executor, actor: Actor, checkinUuid: string): Promise<void> {
   await getVisibleCheckin(db, actor, checkinUuid);
-  if (!isManager(actor)) throw managerRequired();
+  assertCan(actor, 'checkins.manage');
 }
 
 async function question(db: Executor, checkinUuid: string, uuid: string): Promise<QuestionRow> {

@@ -1,7 +1,7 @@
 import type { Executor } from '../../db/connection.ts';
 import { notFound } from '../../lib/errors.ts';
 import type { Actor } from '../../auth/credentials.ts';
-import { isManager } from '../users/access.ts';
+import { can } from '../../auth/policy.ts';
 import type { CheckinRow, QuestionRow, QuestionType, UserRow } from '../../db/tables.ts';
 
 export type ParticipantUser = Pick<UserRow, 'uuid' | 'first_name' | 'last_name' | 'email'>;
@@ -24,7 +24,7 @@ export function participatingCheckinUuids(db: Executor, userUuid: string) {
 /** Admins and managers see every check-in of the organization; others the ones they take part in. */
 export function visibleCheckins(db: Executor, actor: Actor) {
   const query = db('checkins as c').where('c.organization_uuid', actor.organization.uuid);
-  if (!isManager(actor)) query.whereIn('c.uuid', participatingCheckinUuids(db, actor.user.uuid));
+  if (!can(actor, 'checkins.see_all')) query.whereIn('c.uuid', participatingCheckinUuids(db, actor.user.uuid));
   return query;
 }
 

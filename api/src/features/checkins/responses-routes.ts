@@ -1,13 +1,12 @@
 import Router from '@koa/router';
 import type { Deps } from '../../http/deps.ts';
 import type { Middlewares } from '../../http/middlewares.ts';
-import { actorOf } from '../../http/auth.ts';
+import { actorOf, requirePerson } from '../../http/auth.ts';
 import { noBody, validateBody } from '../../http/validation.ts';
 import { pageEnvelope, pageRequest } from '../../http/pagination.ts';
 import { uuidParam } from '../../http/params.ts';
 import { isUuid } from '../../lib/ids.ts';
 import { invalidFilter } from '../../lib/errors.ts';
-import { requirePerson } from '../users/access.ts';
 import { dateRange, queryValue } from '../users/filters.ts';
 import { editResponse, listResponses, resetResponses, submitResponse } from './responses-service.ts';
 import { presentResponse } from './presenter.ts';

@@ -6,7 +6,7 @@ import { bool, readJson, writeJson } from '../../lib/json.ts';
 import { iso } from '../../lib/time.ts';
 import type { Actor } from '../../auth/credentials.ts';
 import { recordEvent } from '../webhooks/events.ts';
-import { isManager } from '../users/access.ts';
+import { can } from '../../auth/policy.ts';
 import { fullName } from '../users/repository.ts';
 import { localDate } from './dates.ts';
 import { getVisibleCheckin, isParticipant, questionsOf } from './repository.ts';
@@ -173,7 +173,7 @@ export async function saveResponse(
 /** The answering rules: participant, live check-in, and the day within the configured backfill/future window. */
 async function answerableDay(db: Executor, actor: Actor, checkin: CheckinRow, requested: string | undefined, now: Date): Promise<string> {
   // Members and guests only see the check-ins they take part in; admins and managers see every one.
-  if (isManager(actor) && !(await isParticipant(db, checkin.uuid, actor.user.uuid))) {
+  if (can(actor, 'checkins.see_all') && !(await isParticipant(db, checkin.uuid, actor.user.uuid))) {
     throw forbidden('not_a_participant', 'You do not take part in this check-in.');
   }
   if (bool(checkin.is_archived)) throw badRequest('checkin_archived', 'This check-in is archived.');
@@ -255,8 +255,9 @@ export async function listResponses(db: Executor, actor: Actor, checkinUuid: str
   if (anonymous && filters.user && filters.user !== actor.user.uuid) {
     throw invalidFilter('user', 'This check-in is anonymous: responses cannot be filtered by author.');
   }
-  const userUuid = isManager(actor) ? filters.user : actor.user.uuid;
-  if (!isManager(actor) && filters.user && filters.user !== actor.user.uuid) {
+  const readsAll = can(actor, 'checkins.read_all_responses');
+  const userUuid = readsAll ? filters.user : actor.user.uuid;
+  if (!readsAll && filters.user && filters.user !== actor.user.uuid) {
     // Another person's responses are not visible to members: the filter matches nothing.
     return { checkin, count: 0, rows: [] as ResponseView[] };
   }

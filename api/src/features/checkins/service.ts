@@ -4,7 +4,7 @@ import type { PageRequest } from '../../lib/page.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import { bool, readJson, writeJson } from '../../lib/json.ts';
 import type { Actor } from '../../auth/credentials.ts';
-import { isManager, managerRequired } from '../users/access.ts';
+import { assertCan } from '../../auth/policy.ts';
 import { likePattern } from '../users/filters.ts';
 import { DEFAULT_TEMPLATE, findTemplate } from '../templates/catalog.ts';
 import { formatDays, localDate, parseDays, sundayZeroToIso } from './dates.ts';
@@ -124,7 +124,7 @@ function templateQuestions(templateUuid: string | null | undefined): QuestionInp
 }
 
 export async function createCheckin(db: Executor, actor: Actor, input: CreateCheckinInput, now: Date): Promise<CheckinDetail> {
-  if (!isManager(actor)) throw managerRequired();
+  assertCan(actor, 'checkins.manage');
   const problems: Record<string, string[]> = {};
   if (input.template_uuid && !findTemplate(input.template_uuid)) problems.template_uuid = ['No template with this id.'];
   const { userUuids, teamUuids } = await checkParticipants(db, actor, input, problems);
@@ -171,7 +171,7 @@ export async function createCheckin(db: Executor, actor: Actor, input: CreateChe
 /** PATCH …/config/: what is present changes; `questions` replaces the list (a `uuid` keeps a question's identity). */
 export async function updateCheckin(db: Executor, actor: Actor, uuid: string, input: UpdateCheckinInput, now: Date): Promise<CheckinDetail> {
   const current = await getVisibleCheckin(db, actor, uuid);
-  if (!isManager(actor)) throw managerRequired();
+  assertCan(actor, 'checkins.manage');
   const problems: Record<string, string[]> = {};
   if (input.template_uuid && !findTemplate(input.template_uuid)) problems.template_uuid = ['No template with this id.'];
   const { userUuids, teamUuids } = await checkParticipants(db, actor, input, problems);
@@ -206,7 +206,7 @@ export async function updateCheckin(db: Executor, actor: Actor, uuid: string, in
 
 export async function archiveCheckin(db: Executor, actor: Actor, uuid: string, now: Date): Promise<void> {
   await getVisibleCheckin(db, actor, uuid);
-  if (!isManager(actor)) throw managerRequired();
+  assertCan(actor, 'checkins.manage');
   await db('checkins').where({ uuid }).update({ is_archived: true, archived_at: now.toISOString(), updated_at: now.toISOString() });
 }
 

@@ -6,7 +6,7 @@ import { randomBase62, sha256Hex } from '../../lib/secrets.ts';
 import type { Actor } from '../../auth/credentials.ts';
 import { enqueueEmail } from '../../outbox/deliveries.ts';
 import { recordEvent } from '../webhooks/events.ts';
-import { isAdmin, isManager, managerRequired } from '../users/access.ts';
+import { assertCan, can } from '../../auth/policy.ts';
 import { createUser, fullName } from '../users/repository.ts';
 import type { InviteUserInput } from './schema.ts';
 import type { InvitationRow, Role, UserRow } from '../../db/tables.ts';
@@ -34,12 +34,12 @@ function invitationEmail(actor: Actor, user: UserRow, token: string, publicUrl: 
  * deactivated user answers 409 with a code that says which.
  */
 export async function inviteUser(db: Executor, actor: Actor, input: InviteUserInput, now: Date, publicUrl: string | null): Promise<InvitationResult> {
-  if (!isManager(actor)) throw managerRequired();
+  assertCan(actor, 'users.invite');
   if (input.is_guest && input.role && input.role !== 'guest') {
     throw new ValidationFailed({ role: ['Contradicts is_guest: true.'] });
   }
   const role: Role = input.is_guest ? 'guest' : (input.role ?? 'member');
-  if (role === 'admin' && !isAdmin(actor)) throw forbidden('org_admin_required', 'Only organization admins can invite admins.');
+  if (role === 'admin' && !can(actor, 'users.invite_admin')) throw forbidden('org_admin_required', 'Only organization admins can invite admins.');
 
   const teamUuids = [...new Set(input.team_uuids ?? [])];
   if (teamUuids.length) {

@@ -1,9 +1,8 @@
 import Router from '@koa/router';
 import type { Deps } from '../../http/deps.ts';
 import type { Middlewares } from '../../http/middlewares.ts';
-import { actorOf } from '../../http/auth.ts';
+import { actorOf, requirePerson } from '../../http/auth.ts';
 import { validateBody } from '../../http/validation.ts';
-import { requirePerson } from '../users/access.ts';
 import { dateParam } from '../users/filters.ts';
 import { readMood, trackMood } from './service.ts';
 import { presentMood, presentMoodReading } from './presenter.ts';

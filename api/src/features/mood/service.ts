@@ -3,7 +3,7 @@ import { badRequest } from '../../lib/errors.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import type { Actor } from '../../auth/credentials.ts';
 import { localDate } from '../checkins/dates.ts';
-import { isManager } from '../users/access.ts';
+import { can } from '../../auth/policy.ts';
 import type { TrackMoodInput } from './schema.ts';
 import type { MoodRow } from '../../db/tables.ts';
 
@@ -20,7 +20,7 @@ export async function readMood(db: Executor, actor: Actor, date: string | undefi
   const day = date ?? personalToday(actor, now);
   const entry: MoodRow | undefined = await db('mood_entries').where({ user_uuid: actor.user.uuid, date: day }).first();
   let summary: MoodReading['summary'] = null;
-  if (isManager(actor)) {
+  if (can(actor, 'mood.see_summary')) {
     const [row] = await db('mood_entries').where({ organization_uuid: actor.organization.uuid, date: day }).count({ count: '*' }).avg({ average: 'score' });
     const count = Number(row.count);
     summary = { count, average: count ? Math.round(Number(row.average) * 100) / 100 : null };

@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import type { Deps } from '../../http/deps.ts';
 import type { Middlewares } from '../../http/middlewares.ts';
-import { actorOf, requireAdmin } from '../../http/auth.ts';
+import { actorOf, allow } from '../../http/auth.ts';
 import { validateBody } from '../../http/validation.ts';
 import { getOrganization, updateOrganization } from './service.ts';
 import { presentOrganization } from './presenter.ts';
@@ -21,7 +21,7 @@ export function organizationRoutes(deps: Deps, { authenticate, rateLimit, clears
     '/v1/organization/',
     authenticate(),
     rateLimit('writes'),
-    requireAdmin,
+    allow('organization.update'),
     validateBody(updateOrganizationSchema),
     clearsCredentialCache,
     async (ctx) => {

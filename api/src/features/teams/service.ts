@@ -4,7 +4,7 @@ import type { PageRequest } from '../../lib/page.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import type { Actor } from '../../auth/credentials.ts';
 import { recordEvent } from '../webhooks/events.ts';
-import { isManager, managerRequired } from '../users/access.ts';
+import { assertCan, can } from '../../auth/policy.ts';
 import { likePattern } from '../users/filters.ts';
 import { fullName } from '../users/repository.ts';
 import type { AddMembersInput, CreateTeamInput, UpdateTeamInput } from './schema.ts';
@@ -18,7 +18,7 @@ export type TeamMemberView = Pick<UserRow, 'uuid' | 'first_name' | 'last_name' |
 /** Admins and managers see every team; members and guests the teams they belong to (CONTRACT §3). */
 function visibleTeams(db: Executor, actor: Actor) {
   const query = db('teams as t').where('t.organization_uuid', actor.organization.uuid);
-  if (!isManager(actor)) {
+  if (!can(actor, 'teams.see_all')) {
     query.whereIn('t.uuid', db('team_members').select('team_uuid').where('user_uuid', actor.user.uuid));
   }
   return query;
@@ -53,7 +53,7 @@ export async function getTeam(db: Executor, actor: Actor, uuid: string): Promise
 /** A team the caller can see and manage: 404 when invisible, then 403 for members. */
 async function manageableTeam(db: Executor, actor: Actor, uuid: string): Promise<TeamView> {
   const team = await getTeam(db, actor, uuid);
-  if (!isManager(actor)) throw managerRequired();
+  assertCan(actor, 'teams.manage');
   return team;
 }
 
@@ -63,7 +63,7 @@ async function clearOtherDefaults(db: Executor, organizationUuid: string, keep: 
 }
 
 export async function createTeam(db: Executor, actor: Actor, input: CreateTeamInput, now: Date): Promise<TeamView> {
-  if (!isManager(actor)) throw managerRequired();
+  assertCan(actor, 'teams.manage');
   const uuid = uuidv7(now.getTime());
   await db('teams').insert({
     uuid,

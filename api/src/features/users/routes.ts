@@ -7,7 +7,8 @@ import { validateBody } from '../../http/validation.ts';
 import { pageEnvelope, pageRequest } from '../../http/pagination.ts';
 import { uuidParam } from '../../http/params.ts';
 import { dateRange, ordering, queryBool, queryValue, searchTerm } from './filters.ts';
-import { getUser, listUsers, mayShowEmail, updateUser } from './service.ts';
+import { canSeeEmailOf } from '../../auth/policy.ts';
+import { getUser, listUsers, updateUser } from './service.ts';
 import { presentUser } from './presenter.ts';
 import { updateUserSchema } from './schema.ts';
 import type { UpdateUserInput } from './schema.ts';
@@ -35,20 +36,20 @@ export function userRoutes(deps: Deps, { authenticate, rateLimit, clearsCredenti
     };
     const includeEmail = queryBool(ctx, 'include_email') === true;
     const { count, rows } = await listUsers(deps.db, actor, filters, page);
-    const results = rows.map((row) => presentUser(row, { email: includeEmail && mayShowEmail(actor, row) }));
+    const results = rows.map((row) => presentUser(row, { email: includeEmail && canSeeEmailOf(actor, row) }));
     ctx.body = pageEnvelope(ctx, page, count, results, deps.config.publicUrl);
   });
 
   router.get('/v1/users/:uuid/', authenticate(), rateLimit('reads'), async (ctx) => {
     const actor = actorOf(ctx);
     const row = await getUser(deps.db, actor, ctx.params.uuid);
-    ctx.body = presentUser(row, { email: queryBool(ctx, 'include_email') === true && mayShowEmail(actor, row) });
+    ctx.body = presentUser(row, { email: queryBool(ctx, 'include_email') === true && canSeeEmailOf(actor, row) });
   });
 
   router.patch('/v1/users/:uuid/', authenticate(), rateLimit('writes'), validateBody(updateUserSchema), clearsCredentialCache, async (ctx) => {
     const actor = actorOf(ctx);
     const row = await deps.db.transaction((trx) => updateUser(trx, actor, ctx.params.uuid, ctx.state.body as UpdateUserInput, deps.clock.now()));
-    ctx.body = presentUser(row, { email: mayShowEmail(actor, row) });
+    ctx.body = presentUser(row, { email: canSeeEmailOf(actor, row) });
   });
 
   return router;

@@ -5,7 +5,7 @@ import { bool } from '../../lib/json.ts';
 import type { Actor } from '../../auth/credentials.ts';
 import { recordEvent } from '../webhooks/events.ts';
 import { likePattern } from './filters.ts';
-import { isAdmin, isGuest, isManager } from './access.ts';
+import { can, canUpdateUser } from '../../auth/policy.ts';
 import { fullName } from './repository.ts';
 import type { UpdateUserInput } from './schema.ts';
 import type { UserRow } from '../../db/tables.ts';
@@ -26,13 +26,10 @@ export interface UserListFilters {
  */
 export function visibleUsers(db: Executor, actor: Actor) {
   const query = db('users as u').where('u.organization_uuid', actor.organization.uuid);
-  if (isGuest(actor)) query.andWhere('u.uuid', actor.user.uuid);
-  else if (!isManager(actor)) query.andWhere((q) => q.where('u.is_active', true).orWhere('u.uuid', actor.user.uuid));
+  if (!can(actor, 'users.see_directory')) query.andWhere('u.uuid', actor.user.uuid);
+  else if (!can(actor, 'users.see_everyone')) query.andWhere((q) => q.where('u.is_active', true).orWhere('u.uuid', actor.user.uuid));
   return query;
 }
-
-/** Whether `email` may be shown for `row` to this caller (admins, or the user themselves). */
-export const mayShowEmail = (actor: Actor, row: UserRow): boolean => isAdmin(actor) || row.uuid === actor.user.uuid;
 
 export async function listUsers(db: Executor, actor: Actor, filters: UserListFilters, page: PageRequest): Promise<{ count: number; rows: UserRow[] }> {
   const filtered = () => {
@@ -88,7 +85,7 @@ export async function updateUser(db: Executor, actor: Actor, uuid: string, input
   const row = await getUser(db, actor, uuid);
   const self = row.uuid === actor.user.uuid;
   const touchesAdminFields = input.role !== undefined || input.is_active !== undefined;
-  if (!isAdmin(actor) && (!self || touchesAdminFields)) {
+  if (!canUpdateUser(actor, row, touchesAdminFields)) {
     throw forbidden('org_admin_required', self ? 'Only organization admins can change roles or deactivate users.' : 'Only organization admins can change another user.');
   }
   const losesAdmin = row.role === 'admin' && bool(row.is_active) && ((input.role !== undefined && input.role !== 'admin') || input.is_active === false);
