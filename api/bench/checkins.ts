@@ -20,7 +20,7 @@ import { issueKey } from '../src/features/api-keys/service.ts';
 import { lookupCredential } from '../src/auth/credentials.ts';
 import { sha256Hex } from '../src/lib/secrets.ts';
 import { createCheckin } from '../src/features/checkins/service.ts';
-import { addDays, localDate } from '../src/features/checkins/dates.ts';
+import { addDays, localDate } from '../src/lib/dates.ts';
 
 export interface Measurement {
   name: string;

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { yup } from './validation.ts';
+import * as yup from 'yup';
 import { accepts } from './fast-validation.ts';
 import { healthSchema, reportSchema } from '../features/agents/schema.ts';
 

@@ -4,11 +4,12 @@ import type { Middlewares } from '../../http/middlewares.ts';
 import { actorOf } from '../../http/auth.ts';
 import { ValidationFailed } from '../../lib/errors.ts';
 import { validateBody } from '../../http/validation.ts';
-import { pageEnvelope, pageRequest } from '../../http/pagination.ts';
+import { pageEnvelope } from '../../http/pagination.ts';
+import { pageRequest } from '../../http/query.ts';
 import { listAgentHealth, readHealth, recordHealth } from './health-service.ts';
 import { healthSchema } from './schema.ts';
 import type { HealthInput } from './schema.ts';
-import { queryText } from './query.ts';
+import { queryText } from '../../http/query.ts';
 
 /** Agent health (CONTRACT §6, §12). Only GET /v1/agent/health/ is on the free-plan CLI Bearer allow-list. */
 export function agentHealthRoutes(deps: Deps, { authenticate, rateLimit }: Middlewares): Router {
@@ -21,7 +22,7 @@ export function agentHealthRoutes(deps: Deps, { authenticate, rateLimit }: Middl
 
   router.get('/v1/agent-health/', authenticate(), rateLimit('agent'), async (ctx) => {
     const agentName = queryText(ctx, 'agent_name');
-    if (agentName === null || agentName === '') throw new ValidationFailed({ agent_name: ['This query parameter is required.'] });
+    if (agentName === undefined || agentName === '') throw new ValidationFailed({ agent_name: ['This query parameter is required.'] });
     ctx.body = await readHealth(deps.db, actorOf(ctx), agentName, deps.clock.now());
   });
 

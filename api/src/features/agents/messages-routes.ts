@@ -3,21 +3,12 @@ import type { Context } from 'koa';
 import type { Deps } from '../../http/deps.ts';
 import type { Middlewares } from '../../http/middlewares.ts';
 import { actorOf } from '../../http/auth.ts';
-import { invalidFilter } from '../../lib/errors.ts';
 import { validateBody } from '../../http/validation.ts';
 import { assertAgentName } from './identity.ts';
 import { MESSAGE_LIST_LIMIT, listMessages, readMessages, sendMessage } from './messages-service.ts';
 import { messageSchema, readSchema } from './schema.ts';
 import type { MessageInput, ReadInput } from './schema.ts';
-import { queryBoolean, queryText } from './query.ts';
-
-function listLimit(ctx: Context): number {
-  const raw = queryText(ctx, 'limit');
-  if (raw === null || raw === '') return MESSAGE_LIST_LIMIT;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1 || value > MESSAGE_LIST_LIMIT) throw invalidFilter('limit', `limit must be a whole number from 1 to ${MESSAGE_LIST_LIMIT}.`);
-  return value;
-}
+import { queryBoolean, queryInteger, queryText } from '../../http/query.ts';
 
 /** Agent messages (CONTRACT §6): all on the free-plan CLI Bearer allow-list. */
 export function agentMessageRoutes(deps: Deps, { authenticate, rateLimit }: Middlewares): Router {
@@ -32,8 +23,12 @@ export function agentMessageRoutes(deps: Deps, { authenticate, rateLimit }: Midd
 
   router.get('/v1/agent-messages/', authenticate({ freePlanBearer: true }), rateLimit('agent'), async (ctx) => {
     const agentName = queryText(ctx, 'agent_name');
-    if (agentName !== null && agentName !== '') assertAgentName(agentName);
-    const filters = { agentName: agentName || null, delivered: queryBoolean(ctx, 'delivered'), limit: listLimit(ctx) };
+    if (agentName !== undefined && agentName !== '') assertAgentName(agentName);
+    const filters = {
+      agentName: agentName || null,
+      delivered: queryBoolean(ctx, 'delivered') ?? null,
+      limit: queryInteger(ctx, 'limit', 1, MESSAGE_LIST_LIMIT) ?? MESSAGE_LIST_LIMIT,
+    };
     ctx.body = await listMessages(deps.db, actorOf(ctx).organization.uuid, filters, deps.clock.now());
   });
 

@@ -3,12 +3,13 @@ import type { Deps } from '../../http/deps.ts';
 import type { Middlewares } from '../../http/middlewares.ts';
 import { actorOf } from '../../http/auth.ts';
 import { validateBody } from '../../http/validation.ts';
-import { pageEnvelope, pageRequest } from '../../http/pagination.ts';
+import { pageEnvelope } from '../../http/pagination.ts';
+import { pageRequest } from '../../http/query.ts';
 import { enforceFreePlanDailyCap } from '../../http/daily-cap.ts';
 import { FREE_PLAN_AGENT_REPORTS_DAILY_CAP, createReport, listReports } from './reports-service.ts';
 import { reportSchema } from './schema.ts';
 import type { ReportInput } from './schema.ts';
-import { queryText } from './query.ts';
+import { queryText } from '../../http/query.ts';
 
 /** Agent reports (CONTRACT §6): on the free-plan CLI Bearer allow-list, 50 per organization per UTC day. */
 export function agentReportRoutes(deps: Deps, { authenticate, rateLimit }: Middlewares): Router {
@@ -36,7 +37,7 @@ export function agentReportRoutes(deps: Deps, { authenticate, rateLimit }: Middl
 
   router.get('/v1/agent-reports/', authenticate(), rateLimit('agent'), async (ctx) => {
     const page = pageRequest(ctx);
-    const { count, rows } = await listReports(deps.db, actorOf(ctx), queryText(ctx, 'agent_name'), page);
+    const { count, rows } = await listReports(deps.db, actorOf(ctx), queryText(ctx, 'agent_name') ?? null, page);
     ctx.body = pageEnvelope(ctx, page, count, rows, deps.config.publicUrl);
   });
 

@@ -1,7 +1,7 @@
 import { bool, readJson } from '../../lib/json.ts';
 import { iso } from '../../lib/time.ts';
 import { userRef } from '../users/presenter.ts';
-import { isoToSundayZero, parseDays } from './dates.ts';
+import { isoToSundayZero, parseDays } from './schedule-days.ts';
 import type { ParticipantUser } from './repository.ts';
 import { STORED_SETTINGS } from './schema.ts';
 import type { Answer, ResponseView } from './responses-service.ts';

@@ -3,20 +3,19 @@ import type { Deps } from '../../http/deps.ts';
 import type { Middlewares } from '../../http/middlewares.ts';
 import { actorOf, requirePerson } from '../../http/auth.ts';
 import { noBody, validateBody } from '../../http/validation.ts';
-import { pageEnvelope, pageRequest } from '../../http/pagination.ts';
+import { pageEnvelope } from '../../http/pagination.ts';
+import { pageRequest } from '../../http/query.ts';
 import { uuidParam } from '../../http/params.ts';
-import { isUuid } from '../../lib/ids.ts';
-import { invalidFilter } from '../../lib/errors.ts';
-import { dateRange, queryValue } from '../users/filters.ts';
+import { SINCE, UNTIL, queryDateRange, queryUuid } from '../../http/query.ts';
 import { editResponse, listResponses, resetResponses, submitResponse } from './responses-service.ts';
 import { presentResponse } from './presenter.ts';
 import { CHECKIN_BASES } from './routes.ts';
 import { editResponseSchema, responseSchema } from './schema.ts';
 import type { EditResponseInput, ResponseInput } from './schema.ts';
 
-/** date_start/date_end, also accepted as start_date/end_date and since/until (CONTRACT §12). */
-const RANGE_FROM = ['date_start', 'start_date', 'since'];
-const RANGE_TO = ['date_end', 'end_date', 'until'];
+/** date_start/date_end, also accepted as since/until and start_date/end_date (CONTRACT §12). */
+const RANGE_FROM = ['date_start', ...SINCE];
+const RANGE_TO = ['date_end', ...UNTIL];
 
 export function checkinResponseRoutes(deps: Deps, { authenticate, rateLimit }: Middlewares): Router {
   const router = new Router();
@@ -28,9 +27,8 @@ export function checkinResponseRoutes(deps: Deps, { authenticate, rateLimit }: M
 
     router.get(path, rateLimit('reads'), async (ctx) => {
       const page = pageRequest(ctx);
-      const { from, to } = dateRange(ctx, RANGE_FROM, RANGE_TO);
-      const user = queryValue(ctx, 'user') || undefined;
-      if (user !== undefined && !isUuid(user)) throw invalidFilter('user', 'user must be a user uuid.');
+      const { from, to } = queryDateRange(ctx, RANGE_FROM, RANGE_TO);
+      const user = queryUuid(ctx, 'user', 'user must be a user uuid.');
       const { checkin, count, rows } = await listResponses(deps.db, actorOf(ctx), ctx.params.uuid, { from, to, user }, page);
       ctx.body = pageEnvelope(ctx, page, count, rows.map((row) => presentResponse(checkin, row)), deps.config.publicUrl);
     });
@@ -49,7 +47,7 @@ export function checkinResponseRoutes(deps: Deps, { authenticate, rateLimit }: M
     });
 
     router.delete(path, rateLimit('writes'), requirePerson, noBody, async (ctx) => {
-      const range = dateRange(ctx, RANGE_FROM, RANGE_TO);
+      const range = queryDateRange(ctx, RANGE_FROM, RANGE_TO);
       await deps.db.transaction((trx) => resetResponses(trx, actorOf(ctx), ctx.params.uuid, range, deps.clock.now()));
       ctx.status = 204;
     });

@@ -8,7 +8,7 @@ import type { Actor } from '../../auth/credentials.ts';
 import { recordEvent } from '../webhooks/events.ts';
 import { can } from '../../auth/policy.ts';
 import { fullName } from '../users/repository.ts';
-import { localDate } from './dates.ts';
+import { localDate } from '../../lib/dates.ts';
 import { getVisibleCheckin, isParticipant, questionsOf } from './repository.ts';
 import type { ParticipantUser } from './repository.ts';
 import type { EditResponseInput, ResponseInput } from './schema.ts';

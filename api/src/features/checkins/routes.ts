@@ -3,9 +3,10 @@ import type { Deps } from '../../http/deps.ts';
 import type { Middlewares } from '../../http/middlewares.ts';
 import { actorOf } from '../../http/auth.ts';
 import { noBody, validateBody } from '../../http/validation.ts';
-import { pageEnvelope, pageRequest } from '../../http/pagination.ts';
+import { pageEnvelope } from '../../http/pagination.ts';
+import { pageRequest } from '../../http/query.ts';
 import { uuidParam } from '../../http/params.ts';
-import { dateParam, queryBool, searchTerm } from '../users/filters.ts';
+import { queryBoolean, queryDate, querySearch } from '../../http/query.ts';
 import { userRef } from '../users/presenter.ts';
 import { archiveCheckin, checkinDetail, createCheckin, listCheckins, updateCheckin } from './service.ts';
 import { presentCheckinDetail, presentCheckinItem } from './presenter.ts';
@@ -23,13 +24,13 @@ export function checkinRoutes(deps: Deps, { authenticate, rateLimit }: Middlewar
   for (const base of CHECKIN_BASES) {
     router.get(`${base}/`, rateLimit('reads'), async (ctx) => {
       const page = pageRequest(ctx);
-      const includeSummary = queryBool(ctx, 'include_summary') === true;
-      const includePendingUsers = queryBool(ctx, 'include_pending_users') === true;
+      const includeSummary = queryBoolean(ctx, 'include_summary') === true;
+      const includePendingUsers = queryBoolean(ctx, 'include_pending_users') === true;
       const filters = {
-        search: searchTerm(ctx),
-        includeArchived: queryBool(ctx, 'include_archived') === true,
-        active: queryBool(ctx, 'active'),
-        date: dateParam(ctx, 'date'),
+        search: querySearch(ctx),
+        includeArchived: queryBoolean(ctx, 'include_archived') === true,
+        active: queryBoolean(ctx, 'active'),
+        date: queryDate(ctx, 'date'),
         includeSummary,
         includePendingUsers,
       };

@@ -1,6 +1,6 @@
 import type { Executor } from '../../db/connection.ts';
 import { bool, readJson } from '../../lib/json.ts';
-import { isoWeekday, localDate } from './dates.ts';
+import { isoWeekday, localDate } from '../../lib/dates.ts';
 import { sortByThenUuid, questionsOf } from './repository.ts';
 import type { ParticipantUser } from './repository.ts';
 import { saveResponse } from './responses-service.ts';

@@ -1,25 +1,14 @@
 import type { Executor } from '../../db/connection.ts';
-import { invalidFilter, notFound } from '../../lib/errors.ts';
+import { notFound } from '../../lib/errors.ts';
 import type { PageRequest } from '../../lib/page.ts';
 import { resetForRedelivery } from '../../outbox/deliveries.ts';
 import { enableSubscription } from '../webhooks/service.ts';
 import type { Actor } from '../../auth/credentials.ts';
-import { CHANNELS, DELIVERY_STATUSES } from '../../db/tables.ts';
 import type { Channel, DeliveryAttemptRow, DeliveryRow, DeliveryStatus } from '../../db/tables.ts';
 
 export interface DeliveryFilters {
   status?: DeliveryStatus;
   channel?: Channel;
-}
-
-const isOneOf = <T extends string>(values: readonly T[], value: string): value is T => (values as readonly string[]).includes(value);
-
-export function parseFilters(query: Record<string, unknown>): DeliveryFilters {
-  const status = typeof query.status === 'string' && query.status !== '' ? query.status : undefined;
-  const channel = typeof query.channel === 'string' && query.channel !== '' ? query.channel : undefined;
-  if (status && !isOneOf(DELIVERY_STATUSES, status)) throw invalidFilter('status', `status must be one of: ${DELIVERY_STATUSES.join(', ')}.`);
-  if (channel && !isOneOf(CHANNELS, channel)) throw invalidFilter('channel', `channel must be one of: ${CHANNELS.join(', ')}.`);
-  return { status: status as DeliveryStatus | undefined, channel: channel as Channel | undefined };
 }
 
 function visible(db: Executor, actor: Actor, filters: DeliveryFilters) {

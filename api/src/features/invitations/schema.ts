@@ -1,4 +1,5 @@
-import { uuidField, yup } from '../../http/validation.ts';
+import * as yup from 'yup';
+import { uuidField } from '../../http/fields.ts';
 import { ROLES } from '../../db/tables.ts';
 
 /** POST /v1/invite-user/ (CONTRACT §3). */

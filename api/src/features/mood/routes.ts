@@ -3,7 +3,7 @@ import type { Deps } from '../../http/deps.ts';
 import type { Middlewares } from '../../http/middlewares.ts';
 import { actorOf, requirePerson } from '../../http/auth.ts';
 import { validateBody } from '../../http/validation.ts';
-import { dateParam } from '../users/filters.ts';
+import { queryDate } from '../../http/query.ts';
 import { readMood, trackMood } from './service.ts';
 import { presentMood, presentMoodReading } from './presenter.ts';
 import { trackMoodSchema } from './schema.ts';
@@ -14,7 +14,7 @@ export function moodRoutes(deps: Deps, { authenticate, rateLimit }: Middlewares)
 
   router.get('/v1/mood/track/', authenticate(), rateLimit('reads'), requirePerson, async (ctx) => {
     const actor = actorOf(ctx);
-    ctx.body = presentMoodReading(actor, await readMood(deps.db, actor, dateParam(ctx, 'date'), deps.clock.now()));
+    ctx.body = presentMoodReading(actor, await readMood(deps.db, actor, queryDate(ctx, 'date'), deps.clock.now()));
   });
 
   // 201 when the day's mood is new, 200 when it replaced that day's score.

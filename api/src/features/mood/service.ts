@@ -2,7 +2,7 @@ import type { Executor } from '../../db/connection.ts';
 import { badRequest } from '../../lib/errors.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import type { Actor } from '../../auth/credentials.ts';
-import { localDate } from '../checkins/dates.ts';
+import { localDate } from '../../lib/dates.ts';
 import { can } from '../../auth/policy.ts';
 import type { TrackMoodInput } from './schema.ts';
 import type { MoodRow } from '../../db/tables.ts';

@@ -3,9 +3,10 @@ import type { Deps } from '../../http/deps.ts';
 import type { Middlewares } from '../../http/middlewares.ts';
 import { actorOf } from '../../http/auth.ts';
 import { noBody, validateBody } from '../../http/validation.ts';
-import { pageEnvelope, pageRequest } from '../../http/pagination.ts';
+import { pageEnvelope } from '../../http/pagination.ts';
+import { pageRequest } from '../../http/query.ts';
 import { uuidParam } from '../../http/params.ts';
-import { queryBool, searchTerm } from '../users/filters.ts';
+import { queryBoolean, querySearch } from '../../http/query.ts';
 import { addMembers, createTeam, deleteTeam, getTeam, listTeams, removeMember, teamMembers, updateTeam } from './service.ts';
 import { presentMember, presentTeam } from './presenter.ts';
 import { addMembersSchema, createTeamSchema, updateTeamSchema } from './schema.ts';
@@ -19,7 +20,7 @@ export function teamRoutes(deps: Deps, { authenticate, rateLimit }: Middlewares)
 
   router.get('/v1/teams/', rateLimit('reads'), async (ctx) => {
     const page = pageRequest(ctx);
-    const filters = { search: searchTerm(ctx), active: queryBool(ctx, 'active') };
+    const filters = { search: querySearch(ctx), active: queryBoolean(ctx, 'active') };
     const { count, rows } = await listTeams(deps.db, actorOf(ctx), filters, page);
     ctx.body = pageEnvelope(ctx, page, count, rows.map(presentTeam), deps.config.publicUrl);
   });

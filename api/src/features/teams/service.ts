@@ -5,7 +5,7 @@ import { uuidv7 } from '../../lib/ids.ts';
 import type { Actor } from '../../auth/credentials.ts';
 import { recordEvent } from '../webhooks/events.ts';
 import { assertCan, can } from '../../auth/policy.ts';
-import { likePattern } from '../users/filters.ts';
+import { likePattern } from '../../db/sql.ts';
 import { fullName } from '../users/repository.ts';
 import type { AddMembersInput, CreateTeamInput, UpdateTeamInput } from './schema.ts';
 import type { TeamRow, UserRow } from '../../db/tables.ts';

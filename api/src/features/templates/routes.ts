@@ -2,9 +2,10 @@ import Router from '@koa/router';
 import type { Deps } from '../../http/deps.ts';
 import type { Middlewares } from '../../http/middlewares.ts';
 import { notFound } from '../../lib/errors.ts';
-import { pageEnvelope, pageRequest } from '../../http/pagination.ts';
+import { pageEnvelope } from '../../http/pagination.ts';
+import { pageRequest } from '../../http/query.ts';
 import { uuidParam } from '../../http/params.ts';
-import { searchTerm } from '../users/filters.ts';
+import { querySearch } from '../../http/query.ts';
 import { TEMPLATES, findTemplate, presentTemplate } from './catalog.ts';
 
 export function templateRoutes(deps: Deps, { authenticate, rateLimit }: Middlewares): Router {
@@ -13,7 +14,7 @@ export function templateRoutes(deps: Deps, { authenticate, rateLimit }: Middlewa
 
   router.get('/v1/templates/', authenticate(), rateLimit('reads'), (ctx) => {
     const page = pageRequest(ctx);
-    const term = searchTerm(ctx)?.toLowerCase();
+    const term = querySearch(ctx)?.toLowerCase();
     const matching = term ? TEMPLATES.filter((t) => t.name.toLowerCase().includes(term)) : TEMPLATES;
     const results = matching.slice(page.offset, page.offset + page.limit).map(presentTemplate);
     ctx.body = pageEnvelope(ctx, page, matching.length, results, deps.config.publicUrl);

@@ -2,11 +2,11 @@ import Router from '@koa/router';
 import type { Deps } from '../../http/deps.ts';
 import type { Middlewares } from '../../http/middlewares.ts';
 import { actorOf } from '../../http/auth.ts';
-import { invalidFilter } from '../../lib/errors.ts';
 import { validateBody } from '../../http/validation.ts';
-import { pageEnvelope, pageRequest } from '../../http/pagination.ts';
+import { pageEnvelope } from '../../http/pagination.ts';
+import { pageRequest } from '../../http/query.ts';
 import { uuidParam } from '../../http/params.ts';
-import { dateRange, ordering, queryBool, queryValue, searchTerm } from './filters.ts';
+import { queryBoolean, queryChoice, queryDateRange, queryOrdering, querySearch } from '../../http/query.ts';
 import { canSeeEmailOf } from '../../auth/policy.ts';
 import { getUser, listUsers, updateUser } from './service.ts';
 import { presentUser } from './presenter.ts';
@@ -23,18 +23,16 @@ export function userRoutes(deps: Deps, { authenticate, rateLimit, clearsCredenti
   router.get('/v1/users/', authenticate(), rateLimit('reads'), async (ctx) => {
     const actor = actorOf(ctx);
     const page = pageRequest(ctx);
-    const role = queryValue(ctx, 'role');
-    if (role !== undefined && role !== '' && !(ROLES as readonly string[]).includes(role)) throw invalidFilter('role', `role must be one of: ${ROLES.join(', ')}.`);
-    const { from, to } = dateRange(ctx, ['since', 'start_date'], ['until', 'end_date']);
+    const { from, to } = queryDateRange(ctx);
     const filters = {
-      search: searchTerm(ctx),
-      role: role || undefined,
-      isActive: queryBool(ctx, 'is_active'),
+      search: querySearch(ctx),
+      role: queryChoice(ctx, 'role', ROLES),
+      isActive: queryBoolean(ctx, 'is_active'),
       since: from,
       until: to,
-      ordering: ordering(ctx, USER_ORDERING, { column: 'u.first_name', order: 'asc' }),
+      ordering: queryOrdering(ctx, USER_ORDERING, { column: 'u.first_name', order: 'asc' }),
     };
-    const includeEmail = queryBool(ctx, 'include_email') === true;
+    const includeEmail = queryBoolean(ctx, 'include_email') === true;
     const { count, rows } = await listUsers(deps.db, actor, filters, page);
     const results = rows.map((row) => presentUser(row, { email: includeEmail && canSeeEmailOf(actor, row) }));
     ctx.body = pageEnvelope(ctx, page, count, results, deps.config.publicUrl);
@@ -43,7 +41,7 @@ export function userRoutes(deps: Deps, { authenticate, rateLimit, clearsCredenti
   router.get('/v1/users/:uuid/', authenticate(), rateLimit('reads'), async (ctx) => {
     const actor = actorOf(ctx);
     const row = await getUser(deps.db, actor, ctx.params.uuid);
-    ctx.body = presentUser(row, { email: queryBool(ctx, 'include_email') === true && canSeeEmailOf(actor, row) });
+    ctx.body = presentUser(row, { email: queryBoolean(ctx, 'include_email') === true && canSeeEmailOf(actor, row) });
   });
 
   router.patch('/v1/users/:uuid/', authenticate(), rateLimit('writes'), validateBody(updateUserSchema), clearsCredentialCache, async (ctx) => {

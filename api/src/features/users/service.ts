@@ -4,7 +4,7 @@ import type { PageRequest } from '../../lib/page.ts';
 import { bool } from '../../lib/json.ts';
 import type { Actor } from '../../auth/credentials.ts';
 import { recordEvent } from '../webhooks/events.ts';
-import { likePattern } from './filters.ts';
+import { likePattern } from '../../db/sql.ts';
 import { can, canUpdateUser } from '../../auth/policy.ts';
 import { fullName } from './repository.ts';
 import type { UpdateUserInput } from './schema.ts';

@@ -8,7 +8,8 @@ type Described = SchemaDescription & {
   tests: { name?: string; params?: Record<string, unknown> }[];
 };
 
-const FORMATS: Record<string, string> = { email: 'email', url: 'uri', uuid: 'uuid', datetime: 'date-time' };
+/** yup test name → JSON Schema format (`date` and `date-time` are the tests of http/fields.ts). */
+const FORMATS: Record<string, string> = { email: 'email', url: 'uri', uuid: 'uuid', datetime: 'date-time', 'date-time': 'date-time', date: 'date' };
 
 /** Request-body schemas in the OpenAPI document come from the same yup schemas that validate them. */
 function convert(d: Described): JsonSchema {
