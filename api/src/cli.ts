@@ -91,7 +91,7 @@ async function precompile(): Promise<void> {
   if (!directory) fail('the compile cache is off: run this through bin/rollcall.js (npx rollcall precompile)');
   const { migrations } = await import('./db/migrations/index.ts');
   for (const migration of migrations) await migration.load();
-  await import('./openapi/catalog.ts');
+  await (await import('./openapi/catalog.ts')).loadParts();
   module.flushCompileCache();
   process.stdout.write(`compile cache: ${directory}\n`);
 }

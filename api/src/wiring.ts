@@ -1,20 +1,16 @@
-import type { Config } from './lib/config.ts';
 import type { Db } from './db/connection.ts';
-import type { Clock } from './lib/clock.ts';
-import type { Logger } from './lib/logger.ts';
-import { loadSecretBox } from './outbound/secret-box.ts';
-import type { SecretBox } from './outbound/secret-box.ts';
-import { OutboundHttp } from './outbound/outbound-http.ts';
-import type { Resolver } from './outbound/address-policy.ts';
-import { DeliveryWorker } from './outbound/worker.ts';
-
+import type { Deps, DeliveryServices } from './http/deps.ts';
+import type { Feature } from './http/feature.ts';
 import { InboundRoutes } from './inbound/registry.ts';
+import type { Clock } from './lib/clock.ts';
+import type { Config } from './lib/config.ts';
+import type { Logger } from './lib/logger.ts';
+import type { Resolver } from './outbound/address-policy.ts';
 import { emailSender, logHeldEmails, smtpMailer } from './outbound/mailer.ts';
 import type { Mailer } from './outbound/mailer.ts';
-import { agentWebhookSender, organizationWebhookSender } from './features/webhooks/sender.ts';
-import { disableSubscription } from './features/webhooks/service.ts';
-import { dispatchEvents } from './features/webhooks/dispatch.ts';
-import { chatSender } from './features/chat/sender.ts';
+import { OutboundHttp } from './outbound/outbound-http.ts';
+import { loadSecretBox } from './outbound/secret-box.ts';
+import { DeliveryWorker } from './outbound/worker.ts';
 
 /** Test and benchmark seams for the delivery services; production passes none. */
 export interface DeliveryOptions {
@@ -27,18 +23,12 @@ export interface DeliveryOptions {
   random?: () => number;
 }
 
-export interface DeliveryServices {
-  secretBox: SecretBox;
-  mailer: Mailer | null;
-  delivery: DeliveryWorker;
-  inboundRoutes: InboundRoutes;
-  outbound: { http: OutboundHttp; resolve?: Resolver };
-}
-
-export function buildDeliveryServices(
-  base: { db: Db; clock: Clock; config: Config; logger: Logger },
-  options: DeliveryOptions = {},
-): DeliveryServices {
+/**
+ * The services that carry messages in and out: the secret box, SMTP (or none), outbound HTTP with the address
+ * policy, the delivery worker, the inbound mail routes. E-mail is the one channel of its own: several features
+ * send it, and SMTP_URL decides whether it goes out or is held in the outbox (logged once, listed for admins).
+ */
+export function buildDeliveryServices(base: { db: Db; clock: Clock; config: Config; logger: Logger }, options: DeliveryOptions = {}): DeliveryServices {
   const { db, clock, config, logger } = base;
   const secretBox = loadSecretBox(config);
   const mailer = options.mailer !== undefined ? options.mailer : config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom, config.delivery.timeoutMs) : null;
@@ -59,14 +49,15 @@ export function buildDeliveryServices(
     held: () => (mailer ? [] : ['email']),
     random: options.random,
   });
-  delivery.beforeRound(() => dispatchEvents(db, clock.now()));
-  if (!mailer) delivery.beforeRound(() => logHeldEmails(db, logger, clock.now()));
   if (mailer) delivery.registerSender('email', emailSender(mailer));
-  delivery.registerSender('webhook', organizationWebhookSender(db, secretBox, http));
-  delivery.registerSender('agent_webhook', agentWebhookSender(secretBox, http));
-  delivery.registerSender('chat', chatSender(db, secretBox, http, config));
-  delivery.onGone('webhook', async (trx, row, now) => {
-    if (row.ref_uuid) await disableSubscription(trx, row.ref_uuid, now);
-  });
+  else delivery.beforeRound(() => logHeldEmails(db, logger, clock.now()));
   return { secretBox, mailer, delivery, inboundRoutes: new InboundRoutes(logger), outbound: { http, resolve: options.resolve } };
+}
+
+/** Each feature's delivery part (senders, hooks, work before a round) and inbound mail routes, in the list's order. */
+export function connectFeatures(deps: Deps, features: Feature[]): void {
+  for (const feature of features) {
+    if (feature.delivery) deps.delivery.register(feature.delivery(deps));
+    for (const [route, handler] of Object.entries(feature.inbound?.(deps) ?? {})) deps.inboundRoutes.register(route, handler);
+  }
 }

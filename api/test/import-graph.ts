@@ -64,9 +64,12 @@ export function importEdges(srcDir: string, files = sourceFiles(srcDir)): Edge[]
 /** `features/agents/x.ts` → `features/agents`; `http/x.ts` → `http`; a top-level file is its own unit. */
 export function unitOf(file: string): string {
   const parts = file.split('/');
-  if (parts[0] === 'features' && parts.length > 2) return `features/${parts[1]}`;
+  if (parts[0] === 'features') return parts.length > 2 ? `features/${parts[1]}` : file;
   return parts.length > 1 ? parts[0] : file;
 }
+
+/** A file inside a feature's folder (not the feature list, features/index.ts). */
+export const inFeature = (file: string) => file.startsWith('features/') && file.split('/').length > 2;
 
 export function layerOf(file: string): number {
   const top = file.split('/')[0];
@@ -121,7 +124,7 @@ export function loops(edges: { from: string; to: string }[]): string[][] {
 export function summary(srcDir: string) {
   const edges = importEdges(srcDir).filter((e) => !isTest(e.from));
   const upward = edges.filter((e) => layerOf(e.to) > layerOf(e.from));
-  const betweenFeatures = edges.filter((e) => e.from.startsWith('features/') && e.to.startsWith('features/') && unitOf(e.from) !== unitOf(e.to));
+  const betweenFeatures = edges.filter((e) => inFeature(e.from) && inFeature(e.to) && unitOf(e.from) !== unitOf(e.to));
   const unitEdges = edges.filter((e) => unitOf(e.from) !== unitOf(e.to)).map((e) => ({ from: unitOf(e.from), to: unitOf(e.to) }));
   const count = (list: { from: string; to: string }[]) => {
     const counts = new Map<string, number>();

@@ -4,7 +4,7 @@ import type { Clock } from '../lib/clock.ts';
 import type { Logger } from '../lib/logger.ts';
 import { recordAttempts, settle } from '../outbox/deliveries.ts';
 import type { SettledAttempt } from '../outbox/deliveries.ts';
-import type { DeliveryHook, SendResult, Sender } from './types.ts';
+import type { DeliveryHook, DeliveryPart, SendResult, Sender } from './types.ts';
 import type { Channel, DeliveryRow, DeliveryStatus } from '../db/tables.ts';
 
 export interface DeliveryWorkerOptions {
@@ -82,6 +82,14 @@ export class DeliveryWorker {
   }
   beforeRound(task: BeforeRound): void {
     this.#before.push(task);
+  }
+  /** A feature's senders, hooks and pre-round work (the registry every channel is sent through). */
+  register(part: DeliveryPart): void {
+    for (const [channel, sender] of entries(part.senders)) this.registerSender(channel, sender);
+    for (const [channel, hook] of entries(part.onDelivered)) this.onDelivered(channel, hook);
+    for (const [channel, hook] of entries(part.onGone)) this.onGone(channel, hook);
+    for (const [channel, hook] of entries(part.onFailed)) this.onFailed(channel, hook);
+    for (const task of part.beforeRound ?? []) this.beforeRound(task);
   }
 
   /** Starts polling; the first round resumes every pending row left by a previous process. */
@@ -306,3 +314,5 @@ export class DeliveryWorker {
     return this.#inFlight.size;
   }
 }
+
+const entries = <T>(byChannel: Partial<Record<Channel, T>> | undefined) => Object.entries(byChannel ?? {}) as [Channel, T][];

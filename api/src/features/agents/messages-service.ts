@@ -102,23 +102,6 @@ export async function markDelivered(trx: Executor, uuids: string[], now: Date, r
   return updated;
 }
 
-/** The delivery hooks: a 2xx from the agent's webhook marks the message delivered; a 410 removes the webhook. */
-export function registerAgentDeliveryHooks(deps: { delivery: { onDelivered(c: 'agent_webhook', h: (trx: Trx, row: { subject_uuid: string | null }, now: Date) => Promise<void>): void; onGone(c: 'agent_webhook', h: (trx: Trx, row: { subject_uuid: string | null; destination: string }, now: Date) => Promise<void>): void }; db: Db }): void {
-  deps.delivery.onDelivered('agent_webhook', async (trx, row, now) => {
-    if (!row.subject_uuid) return;
-    await trx('agent_messages').where({ uuid: row.subject_uuid }).update({ delivered: true });
-    await trx('agent_messages').where({ uuid: row.subject_uuid }).whereNull('delivered_at').update({ delivered_at: now.toISOString() });
-  });
-  deps.delivery.onGone('agent_webhook', async (trx, row, now) => {
-    if (!row.subject_uuid) return;
-    const message = await trx('agent_messages').where({ uuid: row.subject_uuid }).first('agent_uuid');
-    if (!message) return;
-    await trx('agents')
-      .where({ uuid: message.agent_uuid, webhook_url: row.destination })
-      .update({ webhook_url: null, webhook_secret_encrypted: null, webhook_registered_at: null, updated_at: now.toISOString() });
-  });
-}
-
 /** POST /v1/agent-messages/ : a message for an agent; people send with `sender_type: human` (the default). */
 export async function sendMessage(
   db: Db,

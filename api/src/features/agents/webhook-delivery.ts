@@ -1,5 +1,10 @@
-import type { Executor } from '../../db/connection.ts';
+import type { Executor, Trx } from '../../db/connection.ts';
 import type { SecretBox } from '../../outbound/secret-box.ts';
+import type { DeliveryRow } from '../../db/tables.ts';
+import { postJson } from '../../outbound/http-sender.ts';
+import type { OutboundHttp } from '../../outbound/outbound-http.ts';
+import { standardWebhookHeaders } from '../../outbound/signing.ts';
+import type { SendResult } from '../../outbound/types.ts';
 import { enqueue } from '../../outbox/deliveries.ts';
 
 export interface AgentWebhookDelivery {
@@ -36,4 +41,31 @@ export async function enqueueAgentWebhook(db: Executor, box: SecretBox, params: 
     },
     now,
   );
+}
+
+/** Agent webhooks (spec "Webhook secrets"): X-Webhook-Secret plus Standard Webhooks signing with the same secret. */
+export function agentWebhookSender(box: SecretBox, http: OutboundHttp) {
+  return async function sendAgentWebhook(row: DeliveryRow, now: Date): Promise<SendResult> {
+    if (!row.secret_encrypted) return { outcome: 'failed', error: 'agent webhook delivery without a secret', durationMs: 0 };
+    const secret = box.decrypt(row.secret_encrypted);
+    const headers = { ...standardWebhookHeaders(secret, row.webhook_id ?? `msg_${row.uuid}`, now, row.payload), 'X-Webhook-Secret': secret };
+    return postJson(http, row.destination, headers, row.payload, now);
+  };
+}
+
+/** A 2xx from the agent's webhook delivers the message it pushed. */
+export async function markPushDelivered(trx: Trx, row: DeliveryRow, now: Date): Promise<void> {
+  if (!row.subject_uuid) return;
+  await trx('agent_messages').where({ uuid: row.subject_uuid }).update({ delivered: true });
+  await trx('agent_messages').where({ uuid: row.subject_uuid }).whereNull('delivered_at').update({ delivered_at: now.toISOString() });
+}
+
+/** A 410 from the agent's webhook removes the webhook (when it is still the one the push went to). */
+export async function removeGoneWebhook(trx: Trx, row: DeliveryRow, now: Date): Promise<void> {
+  if (!row.subject_uuid) return;
+  const message = await trx('agent_messages').where({ uuid: row.subject_uuid }).first('agent_uuid');
+  if (!message) return;
+  await trx('agents')
+    .where({ uuid: message.agent_uuid, webhook_url: row.destination })
+    .update({ webhook_url: null, webhook_secret_encrypted: null, webhook_registered_at: null, updated_at: now.toISOString() });
 }

@@ -4,14 +4,12 @@ import type { Middlewares } from '../../http/middlewares.ts';
 import { actorOf } from '../../http/auth.ts';
 import { validateBody } from '../../http/validation.ts';
 import { registerWebhook, unregisterWebhook } from './webhook-service.ts';
-import { registerAgentDeliveryHooks } from './messages-service.ts';
 import { webhookDeleteSchema, webhookSchema } from './schema.ts';
 import type { WebhookDeleteInput, WebhookInput } from './schema.ts';
 
 /** Agent webhook (CONTRACT §6, §10): new messages are pushed through the delivery outbox, delivered on 2xx. */
 export function agentWebhookRoutes(deps: Deps, { authenticate, rateLimit }: Middlewares): Router {
   const router = new Router();
-  registerAgentDeliveryHooks(deps);
 
   router.post('/v1/agent-webhook/', authenticate(), rateLimit('agent'), validateBody(webhookSchema), async (ctx) => {
     const policy = { allowPrivate: deps.config.allowPrivateWebhooks, resolve: deps.outbound.resolve };

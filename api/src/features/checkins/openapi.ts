@@ -18,7 +18,7 @@ const itemProperties = {
   start_on: { type: ['string', 'null'], format: 'date' }, end_on: { type: ['string', 'null'], format: 'date' }, created_at: dateTime,
 };
 
-export const checkinSchemas: Record<string, JsonSchema> = {
+export const schemas: Record<string, JsonSchema> = {
   CheckinQuestion: {
     type: 'object',
     properties: {
@@ -91,4 +91,4 @@ function operationsFor(base: string): Operation[] {
   ];
 }
 
-export const checkinOperations: Operation[] = CHECKIN_BASES.flatMap(operationsFor);
+export const operations: Operation[] = CHECKIN_BASES.flatMap(operationsFor);

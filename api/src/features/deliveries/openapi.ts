@@ -4,7 +4,7 @@ import { page } from '../../http/openapi/components.ts';
 import { CHANNELS, DELIVERY_STATUSES } from '../../db/tables.ts';
 
 const tag = 'Deliveries';
-export const deliveryOperations: Operation[] = [
+export const operations: Operation[] = [
   {
     method: 'get', path: '/v1/deliveries/', tag, scope: 'reads', summary: 'The organization’s outbound deliveries, newest first (admins)',
     query: [
@@ -19,7 +19,7 @@ export const deliveryOperations: Operation[] = [
 
 const str = { type: 'string' };
 const nullableStr = { type: ['string', 'null'] };
-export const deliverySchemas: Record<string, JsonSchema> = {
+export const schemas: Record<string, JsonSchema> = {
   Delivery: {
     type: 'object',
     properties: {

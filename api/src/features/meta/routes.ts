@@ -10,7 +10,6 @@ import { pageRequest } from '../../http/query.ts';
 import { pendingMigrations } from '../../db/migrate.ts';
 import { notFound } from '../../lib/errors.ts';
 import { CHANGELOG } from './changelog.ts';
-import type { Metrics } from '../../http/metrics.ts';
 import { VERSION } from '../../lib/version.ts';
 
 const require = createRequire(import.meta.url);
@@ -39,13 +38,8 @@ const DOCS_PAGE = `<!doctype html>
 // A separate file (not inline) so the page works under a strict Content-Security-Policy.
 const DOCS_INIT = `window.ui = SwaggerUIBundle({ url: '/v1/openapi.json', dom_id: '#reference', deepLinking: true, persistAuthorization: true });`;
 
-export interface MetaOptions {
-  metrics: Metrics;
-  openApi: () => Promise<unknown>;
-}
-
 /** Operational endpoints: health, readiness, metrics, the OpenAPI document, its reference page, the changelog. */
-export function metaRoutes(deps: Deps, { authenticate, rateLimit }: Middlewares, options: MetaOptions): Router {
+export function metaRoutes(deps: Deps, { authenticate, rateLimit }: Middlewares): Router {
   const router = new Router();
 
   router.get('/healthz', (ctx) => {
@@ -66,13 +60,13 @@ export function metaRoutes(deps: Deps, { authenticate, rateLimit }: Middlewares,
   });
 
   router.get('/metrics', async (ctx) => {
-    ctx.type = options.metrics.registry.contentType;
-    ctx.body = await options.metrics.registry.metrics();
+    ctx.type = deps.metrics.registry.contentType;
+    ctx.body = await deps.metrics.registry.metrics();
   });
 
   router.get('/v1/openapi.json', async (ctx) => {
     ctx.set('Cache-Control', 'no-cache');
-    ctx.body = await options.openApi();
+    ctx.body = await deps.openApiDocument();
   });
 
   router.get('/docs', (ctx) => {

@@ -33,13 +33,3 @@ export function organizationWebhookSender(db: Db, box: SecretBox, http: Outbound
     return postJson(http, row.destination, headers, row.payload, now);
   };
 }
-
-/** Agent webhooks (spec "Webhook secrets"): X-Webhook-Secret plus Standard Webhooks signing with the same secret. */
-export function agentWebhookSender(box: SecretBox, http: OutboundHttp) {
-  return async function sendAgentWebhook(row: DeliveryRow, now: Date): Promise<SendResult> {
-    if (!row.secret_encrypted) return { outcome: 'failed', error: 'agent webhook delivery without a secret', durationMs: 0 };
-    const secret = box.decrypt(row.secret_encrypted);
-    const headers = { ...standardWebhookHeaders(secret, row.webhook_id ?? `msg_${row.uuid}`, now, row.payload), 'X-Webhook-Secret': secret };
-    return postJson(http, row.destination, headers, row.payload, now);
-  };
-}
