@@ -4,6 +4,7 @@ import type { Middlewares } from '../../http/middlewares.ts';
 import { actorOf } from '../../http/auth.ts';
 import { validateBody } from '../../http/validation.ts';
 import { sendAgentEmail } from './email-service.ts';
+import { presentAgentEmailSent } from './presenter.ts';
 import { agentEmailSchema } from './schema.ts';
 import type { AgentEmailInput } from './schema.ts';
 
@@ -17,7 +18,7 @@ export function agentEmailRoutes(deps: Deps, { authenticate, rateLimit }: Middle
     const sent = await sendAgentEmail(deps.db, actor, ctx.state.body as AgentEmailInput, options, deps.clock.now());
     deps.delivery.kick();
     ctx.status = 201;
-    ctx.body = sent;
+    ctx.body = presentAgentEmailSent(sent);
   });
 
   return router;

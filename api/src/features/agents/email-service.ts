@@ -68,7 +68,7 @@ export async function sendAgentEmail(
       delivery_uuid: deliveryUuid,
       created_at: now.toISOString(),
     });
-    return { sent_count: to.length, total_recipients: to.length, reply_to: replyTo, message_id: messageId };
+    return { to, replyTo, messageId };
   });
 }
 

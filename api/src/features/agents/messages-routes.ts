@@ -6,6 +6,7 @@ import { actorOf } from '../../http/auth.ts';
 import { validateBody } from '../../http/validation.ts';
 import { assertAgentName } from './identity.ts';
 import { MESSAGE_LIST_LIMIT, listMessages, readMessages, sendMessage } from './messages-service.ts';
+import { presentMessage, presentReadCount } from './presenter.ts';
 import { messageSchema, readSchema } from './schema.ts';
 import type { MessageInput, ReadInput } from './schema.ts';
 import { queryBoolean, queryInteger, queryText } from '../../http/query.ts';
@@ -15,10 +16,10 @@ export function agentMessageRoutes(deps: Deps, { authenticate, rateLimit }: Midd
   const router = new Router();
 
   router.post('/v1/agent-messages/', authenticate({ freePlanBearer: true }), rateLimit('agent'), validateBody(messageSchema), async (ctx) => {
-    const message = await sendMessage(deps.db, deps.secretBox, actorOf(ctx), ctx.state.body as MessageInput, deps.clock.now());
+    const { message, agentName } = await sendMessage(deps.db, deps.secretBox, actorOf(ctx), ctx.state.body as MessageInput, deps.clock.now());
     deps.delivery.kick();
     ctx.status = 201;
-    ctx.body = message;
+    ctx.body = presentMessage(message, agentName);
   });
 
   router.get('/v1/agent-messages/', authenticate({ freePlanBearer: true }), rateLimit('agent'), async (ctx) => {
@@ -29,12 +30,13 @@ export function agentMessageRoutes(deps: Deps, { authenticate, rateLimit }: Midd
       delivered: queryBoolean(ctx, 'delivered') ?? null,
       limit: queryInteger(ctx, 'limit', 1, MESSAGE_LIST_LIMIT) ?? MESSAGE_LIST_LIMIT,
     };
-    ctx.body = await listMessages(deps.db, actorOf(ctx).organization.uuid, filters, deps.clock.now());
+    const rows = await listMessages(deps.db, actorOf(ctx).organization.uuid, filters, deps.clock.now());
+    ctx.body = rows.map((row) => presentMessage(row, row.agent_name));
   });
 
   const markRead = async (ctx: Context) => {
     const { message_ids } = ctx.state.body as ReadInput;
-    ctx.body = { updated: await readMessages(deps.db, actorOf(ctx).organization.uuid, message_ids, deps.clock.now()) };
+    ctx.body = presentReadCount(await readMessages(deps.db, actorOf(ctx).organization.uuid, message_ids, deps.clock.now()));
   };
   router.post('/v1/agent-messages/read/', authenticate({ freePlanBearer: true }), rateLimit('agent'), validateBody(readSchema), markRead);
   router.patch('/v1/agent-messages/read/', authenticate({ freePlanBearer: true }), rateLimit('agent'), validateBody(readSchema), markRead);

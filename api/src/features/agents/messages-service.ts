@@ -4,12 +4,12 @@ import { writeJson } from '../../lib/json.ts';
 import type { SecretBox } from '../../outbound/secret-box.ts';
 import { cancelPending } from '../../outbox/deliveries.ts';
 import { enqueueAgentWebhook } from './webhook-delivery.ts';
+import { fullName } from '../users/repository.ts';
 import { ensureAgent } from './identity.ts';
 import type { Actor } from '../../auth/credentials.ts';
 import { actsAsPerson } from '../../auth/policy.ts';
 import type { MessageInput } from './schema.ts';
 import { presentMessage } from './presenter.ts';
-import type { AgentMessage } from './presenter.ts';
 import { MESSAGE_TYPES, SENDER_TYPES } from '../../db/tables.ts';
 import type { AgentRow, MessageRow } from '../../db/tables.ts';
 
@@ -50,10 +50,11 @@ export async function pendingMessages(db: Executor, agentUuid: string, now: Date
 }
 
 /**
- * Writes a message for `agent`; when the agent has a webhook, the push goes into the delivery outbox in the same
- * transaction (CONTRACT §6, §10). The caller kicks the delivery workers after committing.
+ * Writes a message for `agent`; when the agent has a webhook, the push (the message as the API shows it) goes
+ * into the delivery outbox in the same transaction (CONTRACT §6, §10). The caller kicks the delivery workers
+ * after committing.
  */
-export async function createMessage(trx: Executor, box: SecretBox, agent: AgentRow, input: NewMessage, now: Date): Promise<AgentMessage> {
+export async function createMessage(trx: Executor, box: SecretBox, agent: AgentRow, input: NewMessage, now: Date): Promise<MessageRow> {
   const row: MessageRow = {
     uuid: uuidv7(now.getTime()),
     organization_uuid: agent.organization_uuid,
@@ -72,8 +73,8 @@ export async function createMessage(trx: Executor, box: SecretBox, agent: AgentR
     created_at: now.toISOString(),
   };
   await trx('agent_messages').insert(row);
-  const message = presentMessage(row, agent.name);
   if (agent.webhook_url && agent.webhook_secret_encrypted) {
+    const message = presentMessage(row, agent.name);
     await enqueueAgentWebhook(
       trx,
       box,
@@ -81,7 +82,7 @@ export async function createMessage(trx: Executor, box: SecretBox, agent: AgentR
       now,
     );
   }
-  return message;
+  return row;
 }
 
 /**
@@ -109,12 +110,12 @@ export async function sendMessage(
   actor: Actor,
   input: MessageInput,
   now: Date,
-): Promise<AgentMessage> {
+): Promise<{ message: MessageRow; agentName: string }> {
   return db.transaction(async (trx) => {
     const agent = await ensureAgent(trx, actor.organization.uuid, input.agent_name, now);
     const senderType = input.sender_type ?? 'human';
-    const senderName = input.sender_name ?? (senderType === 'human' ? personName(actor) : senderType === 'system' ? 'Rollcall' : '');
-    return createMessage(
+    const senderName = input.sender_name ?? (senderType === 'human' ? fullName(actor.user) : senderType === 'system' ? 'Rollcall' : '');
+    const message = await createMessage(
       trx,
       box,
       agent,
@@ -129,12 +130,8 @@ export async function sendMessage(
       },
       now,
     );
+    return { message, agentName: agent.name };
   });
-}
-
-function personName(actor: Actor): string {
-  const name = `${actor.user.first_name ?? ''} ${actor.user.last_name ?? ''}`.trim();
-  return name || actor.user.email;
 }
 
 export const MESSAGE_LIST_LIMIT = 100;
@@ -148,7 +145,7 @@ export async function listMessages(
   organizationUuid: string,
   filters: { agentName: string | null; delivered: boolean | null; limit: number },
   now: Date,
-): Promise<AgentMessage[]> {
+): Promise<(MessageRow & { agent_name: string })[]> {
   const q = db('agent_messages as m')
     .join('agents as a', 'a.uuid', 'm.agent_uuid')
     .where('m.organization_uuid', organizationUuid)
@@ -160,7 +157,7 @@ export async function listMessages(
     .orderBy('m.created_at')
     .orderBy('m.uuid')
     .limit(filters.limit);
-  return rows.map((r) => presentMessage(r, r.agent_name));
+  return rows;
 }
 
 /** POST|PATCH /v1/agent-messages/read/ : marks the caller's organization's messages read (and delivered). */

@@ -28,18 +28,14 @@ export async function createChallenge(db: Db, now: Date) {
     used_at: null,
     created_at: now.toISOString(),
   });
-  return {
-    challenge_id: uuid,
-    instruction: `The number for this session is ${n}. Multiply it by ${CHALLENGE_FACTOR} and send the result as "answer", with this challenge_id, to POST /v1/agent/register/ within 10 minutes.`,
-    expires_at: expiresAt,
-  };
+  return { uuid, number: n, expiresAt };
 }
 
 /**
  * POST /v1/agent/register/ : a solved challenge creates a free-plan organization owned by an unclaimed agent key
  * (the agent's own user, named after it, with the agent's inbox as its address). The claim token is shown once.
  */
-export async function register(db: Db, input: RegisterInput, options: { inboundDomain: string; baseUrl: string }, now: Date) {
+export async function register(db: Db, input: RegisterInput, options: { inboundDomain: string }, now: Date) {
   assertAgentName(input.agent_name);
   if (!isValidTimeZone(input.timezone)) throw new ValidationFailed({ timezone: ['Enter a valid IANA time zone, for example Europe/Paris.'] });
   return db.transaction(async (trx) => {
@@ -67,14 +63,7 @@ export async function register(db: Db, input: RegisterInput, options: { inboundD
     await trx('agents')
       .where({ uuid: agent.uuid })
       .update({ claim_token_hash: sha256Hex(claimToken), contact_email: input.contact_email ?? null, updated_at: now.toISOString() });
-    return {
-      agent_name: agent.name,
-      agent_email: agentEmail,
-      org_name: org.name,
-      api_key: key.secret,
-      claim_token: claimToken,
-      claim_url: `${options.baseUrl}/v1/agent/claim/?claim_token=${claimToken}`,
-    };
+    return { agentName: agent.name, agentEmail, orgName: org.name, apiKey: key.secret, claimToken };
   });
 }
 
@@ -108,6 +97,6 @@ export async function claim(db: Db, actor: Actor, input: ClaimInput, now: Date) 
     await trx('agents')
       .where({ uuid: agent.uuid })
       .update({ organization_uuid: target, slug, claim_token_hash: null, claimed_at: now.toISOString(), updated_at: now.toISOString() });
-    return { agent_name: agent.name, organization: { uuid: actor.organization.uuid, name: actor.organization.name }, claimed_at: now.toISOString() };
+    return { agentName: agent.name, organization: actor.organization, claimedAt: now };
   });
 }

@@ -7,6 +7,7 @@ import { pageEnvelope } from '../../http/pagination.ts';
 import { pageRequest } from '../../http/query.ts';
 import { enforceFreePlanDailyCap } from '../../http/daily-cap.ts';
 import { FREE_PLAN_AGENT_REPORTS_DAILY_CAP, createReport, listReports } from './reports-service.ts';
+import { presentReport, presentReportAnswer } from './presenter.ts';
 import { reportSchema } from './schema.ts';
 import type { ReportInput } from './schema.ts';
 import { queryText } from '../../http/query.ts';
@@ -31,14 +32,14 @@ export function agentReportRoutes(deps: Deps, { authenticate, rateLimit }: Middl
     async (ctx) => {
       ctx.status = 201;
       const [actor, input, now] = [actorOf(ctx), ctx.state.body as ReportInput, deps.clock.now()];
-      ctx.body = await deps.writes.run((trx) => createReport(trx, actor, input, now));
+      ctx.body = presentReportAnswer(await createReport(deps.writes, actor, input, now));
     },
   );
 
   router.get('/v1/agent-reports/', authenticate(), rateLimit('agent'), async (ctx) => {
     const page = pageRequest(ctx);
     const { count, rows } = await listReports(deps.db, actorOf(ctx), queryText(ctx, 'agent_name') ?? null, page);
-    ctx.body = pageEnvelope(ctx, page, count, rows, deps.config.publicUrl);
+    ctx.body = pageEnvelope(ctx, page, count, rows.map((row) => presentReport(row, row.agent_name)), deps.config.publicUrl);
   });
 
   return router;

@@ -4,6 +4,7 @@ import type { Middlewares } from '../../http/middlewares.ts';
 import { actorOf } from '../../http/auth.ts';
 import { validateBody } from '../../http/validation.ts';
 import { registerWebhook, unregisterWebhook } from './webhook-service.ts';
+import { presentWebhookRegistered, presentWebhookRemoved } from './presenter.ts';
 import { webhookDeleteSchema, webhookSchema } from './schema.ts';
 import type { WebhookDeleteInput, WebhookInput } from './schema.ts';
 
@@ -14,11 +15,11 @@ export function agentWebhookRoutes(deps: Deps, { authenticate, rateLimit }: Midd
   router.post('/v1/agent-webhook/', authenticate(), rateLimit('agent'), validateBody(webhookSchema), async (ctx) => {
     const policy = { allowPrivate: deps.config.allowPrivateWebhooks, resolve: deps.outbound.resolve };
     ctx.status = 201;
-    ctx.body = await registerWebhook(deps.db, deps.secretBox, policy, actorOf(ctx), ctx.state.body as WebhookInput, deps.clock.now());
+    ctx.body = presentWebhookRegistered(await registerWebhook(deps.db, deps.secretBox, policy, actorOf(ctx), ctx.state.body as WebhookInput, deps.clock.now()));
   });
 
   router.delete('/v1/agent-webhook/', authenticate(), rateLimit('agent'), validateBody(webhookDeleteSchema), async (ctx) => {
-    ctx.body = await unregisterWebhook(deps.db, actorOf(ctx), ctx.state.body as WebhookDeleteInput, deps.clock.now());
+    ctx.body = presentWebhookRemoved(await unregisterWebhook(deps.db, actorOf(ctx), ctx.state.body as WebhookDeleteInput, deps.clock.now()));
   });
 
   return router;

@@ -32,7 +32,7 @@ export async function registerWebhook(
       webhook_registered_at: now.toISOString(),
       updated_at: now.toISOString(),
     });
-    return { agent_name: agent.name, webhook_url: input.webhook_url };
+    return { agentName: agent.name, webhookUrl: input.webhook_url };
   });
 }
 
@@ -44,6 +44,6 @@ export async function unregisterWebhook(db: Db, actor: Actor, input: WebhookDele
       .where({ uuid: agent.uuid })
       .update({ webhook_url: null, webhook_secret_encrypted: null, webhook_registered_at: null, updated_at: now.toISOString() });
     await cancelPending(trx, { channel: 'agent_webhook', orderingKey: agentOrderingKey(agent.organization_uuid, agent.name) }, null, now);
-    return { detail: agent.webhook_url ? `Webhook unregistered for agent "${agent.name}".` : `Agent "${agent.name}" had no webhook.` };
+    return { agentName: agent.name, hadWebhook: agent.webhook_url !== null };
   });
 }

@@ -112,7 +112,15 @@ function platformFailure(err: unknown): never {
   throw new ApiError(502, 'platform_unreachable', 'The chat platform could not be reached.');
 }
 
-export async function reportChannels(db: Db, box: SecretBox, http: OutboundHttp, config: Config, actor: Actor) {
+/** A channel reports can go to. */
+export interface ReportChannel {
+  id: string;
+  name: string;
+  platform: string;
+  type: 'webhook' | 'private' | 'public';
+}
+
+export async function reportChannels(db: Db, box: SecretBox, http: OutboundHttp, config: Config, actor: Actor): Promise<ReportChannel[]> {
   const connection = await requireConnection(db, box, actor.organization.uuid);
   if (connection.platform !== 'slack') {
     return [{ id: 'default', name: connection.channelName ?? 'Incoming webhook channel', platform: connection.platform, type: 'webhook' }];
@@ -125,16 +133,16 @@ export async function reportChannels(db: Db, box: SecretBox, http: OutboundHttp,
   }
 }
 
-/** POST /v1/open-conversation/ `{users_uuids}` → `{channel}`: a Slack group DM (or DM); webhook platforms have one channel. */
-export async function openConversation(db: Db, box: SecretBox, http: OutboundHttp, config: Config, actor: Actor, input: OpenConversationInput) {
+/** POST /v1/open-conversation/ `{users_uuids}`: the channel of a Slack group DM (or DM); webhook platforms have one channel. */
+export async function openConversation(db: Db, box: SecretBox, http: OutboundHttp, config: Config, actor: Actor, input: OpenConversationInput): Promise<string> {
   const connection = await requireConnection(db, box, actor.organization.uuid);
   const users = await usersOf(db, actor.organization.uuid, input.users_uuids, []);
-  if (connection.platform !== 'slack') return { channel: 'default' };
+  if (connection.platform !== 'slack') return 'default';
   const slack = new SlackApi(http, config.chat.slackApiUrl, connection.botToken ?? '');
   try {
     const ids: string[] = [];
     for (const u of users) ids.push(await slack.userIdByEmail(u.email));
-    return { channel: await slack.openConversation(ids) };
+    return await slack.openConversation(ids);
   } catch (err) {
     return platformFailure(err);
   }

@@ -5,6 +5,7 @@ import { isoToSundayZero, parseDays } from './schedule-days.ts';
 import type { ParticipantUser } from './repository.ts';
 import { STORED_SETTINGS } from './schema.ts';
 import type { Answer, ResponseView } from './responses-service.ts';
+import type { CheckinListItem } from './service.ts';
 import type { CheckinRow, QuestionRow } from '../../db/tables.ts';
 
 export interface ReportChannel {
@@ -97,3 +98,21 @@ export function presentResponse(checkin: CheckinRow, row: ResponseView) {
     responses: readJson<Answer[]>(row.answers, []).map((a) => ({ uuid: a.uuid, index: a.index, question: a.question, response: a.response })),
   };
 }
+
+/** An item of the check-in list, with the day's summary and pending people when the caller asked for them. */
+export function presentCheckinListItem(item: CheckinListItem, include: { summary: boolean }) {
+  const { summary, pendingUsers } = item;
+  return {
+    ...presentCheckinItem(item.row, item.participantsCount),
+    ...(summary && include.summary
+      ? {
+          response_completed: summary.responseCompleted,
+          summary: { date: summary.date, participants: summary.participants, responded: summary.responded, pending: summary.pending },
+        }
+      : {}),
+    ...(pendingUsers ? { pending_users: pendingUsers.map(userRef) } : {}),
+  };
+}
+
+/** PUT …/questions/reorder/: the questions in their new order. */
+export const presentQuestions = (rows: QuestionRow[]) => ({ questions: rows.map(presentQuestion) });

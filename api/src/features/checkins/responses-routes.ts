@@ -35,20 +35,20 @@ export function checkinResponseRoutes(deps: Deps, { authenticate, rateLimit }: M
 
     router.post(path, rateLimit('writes'), requirePerson, validateBody(responseSchema), async (ctx) => {
       const input = ctx.state.body as ResponseInput;
-      const { checkin, row } = await deps.db.transaction((trx) => submitResponse(trx, actorOf(ctx), ctx.params.uuid, input, deps.clock.now()));
+      const { checkin, row } = await submitResponse(deps.db, actorOf(ctx), ctx.params.uuid, input, deps.clock.now());
       ctx.status = 201;
       ctx.body = presentResponse(checkin, row);
     });
 
     router.put(path, rateLimit('writes'), requirePerson, validateBody(editResponseSchema), async (ctx) => {
       const input = ctx.state.body as EditResponseInput;
-      const { checkin, row } = await deps.db.transaction((trx) => editResponse(trx, actorOf(ctx), ctx.params.uuid, input, deps.clock.now()));
+      const { checkin, row } = await editResponse(deps.db, actorOf(ctx), ctx.params.uuid, input, deps.clock.now());
       ctx.body = presentResponse(checkin, row);
     });
 
     router.delete(path, rateLimit('writes'), requirePerson, noBody, async (ctx) => {
       const range = queryDateRange(ctx, RANGE_FROM, RANGE_TO);
-      await deps.db.transaction((trx) => resetResponses(trx, actorOf(ctx), ctx.params.uuid, range, deps.clock.now()));
+      await resetResponses(deps.db, actorOf(ctx), ctx.params.uuid, range, deps.clock.now());
       ctx.status = 204;
     });
   }

@@ -197,45 +197,51 @@ const ownResponse = (db: Executor, checkinUuid: string, userUuid: string, date: 
 
 /** POST …/responses/: one response per user, check-in and local day (409 `response_already_exists`). */
 export async function submitResponse(db: Executor, actor: Actor, checkinUuid: string, input: ResponseInput, now: Date) {
-  const checkin = await getVisibleCheckin(db, actor, checkinUuid);
-  const date = await answerableDay(db, actor, checkin, input.response_date, now);
-  const existing = await ownResponse(db, checkinUuid, actor.user.uuid, date);
-  if (existing) {
-    throw conflict('response_already_exists', `You already answered this check-in for ${date}; edit it with PUT.`, { uuid: existing.uuid, response_date: date });
-  }
-  const questions = await questionsOf(db, checkinUuid);
-  const answers = applyAnswers(questions, [], input.responses);
-  const row = await saveResponse(db, { checkin, questions, userUuid: actor.user.uuid, date, answers, lastQuestionIndex: input.last_question_index, author: actor.user }, now);
-  return { checkin, row: { ...row, first_name: actor.user.first_name, last_name: actor.user.last_name, email: actor.user.email } as ResponseView };
+  return db.transaction(async (trx) => {
+    const checkin = await getVisibleCheckin(trx, actor, checkinUuid);
+    const date = await answerableDay(trx, actor, checkin, input.response_date, now);
+    const existing = await ownResponse(trx, checkinUuid, actor.user.uuid, date);
+    if (existing) {
+      throw conflict('response_already_exists', `You already answered this check-in for ${date}; edit it with PUT.`, { uuid: existing.uuid, response_date: date });
+    }
+    const questions = await questionsOf(trx, checkinUuid);
+    const answers = applyAnswers(questions, [], input.responses);
+    const row = await saveResponse(trx, { checkin, questions, userUuid: actor.user.uuid, date, answers, lastQuestionIndex: input.last_question_index, author: actor.user }, now);
+    return { checkin, row: { ...row, first_name: actor.user.first_name, last_name: actor.user.last_name, email: actor.user.email } as ResponseView };
+  });
 }
 
 /** PUT …/responses/: edits the caller's response for `response_date` (default today); the given answers replace theirs. */
 export async function editResponse(db: Executor, actor: Actor, checkinUuid: string, input: EditResponseInput, now: Date) {
-  const checkin = await getVisibleCheckin(db, actor, checkinUuid);
-  const date = await answerableDay(db, actor, checkin, input.response_date, now);
-  const existing = await ownResponse(db, checkinUuid, actor.user.uuid, date);
-  if (!existing) throw notFound();
-  const questions = await questionsOf(db, checkinUuid);
-  const answers = applyAnswers(questions, readJson<Answer[]>(existing.answers, []), input.responses ?? []);
-  const row = await saveResponse(db, { checkin, questions, userUuid: actor.user.uuid, date, answers, lastQuestionIndex: input.last_question_index, existing, author: actor.user }, now);
-  return { checkin, row: { ...row, first_name: actor.user.first_name, last_name: actor.user.last_name, email: actor.user.email } as ResponseView };
+  return db.transaction(async (trx) => {
+    const checkin = await getVisibleCheckin(trx, actor, checkinUuid);
+    const date = await answerableDay(trx, actor, checkin, input.response_date, now);
+    const existing = await ownResponse(trx, checkinUuid, actor.user.uuid, date);
+    if (!existing) throw notFound();
+    const questions = await questionsOf(trx, checkinUuid);
+    const answers = applyAnswers(questions, readJson<Answer[]>(existing.answers, []), input.responses ?? []);
+    const row = await saveResponse(trx, { checkin, questions, userUuid: actor.user.uuid, date, answers, lastQuestionIndex: input.last_question_index, existing, author: actor.user }, now);
+    return { checkin, row: { ...row, first_name: actor.user.first_name, last_name: actor.user.last_name, email: actor.user.email } as ResponseView };
+  });
 }
 
 /** DELETE …/responses/?date_start=&date_end= (default today): resets the caller's own responses. */
 export async function resetResponses(db: Executor, actor: Actor, checkinUuid: string, range: { from?: string; to?: string }, now: Date): Promise<number> {
-  const checkin = await getVisibleCheckin(db, actor, checkinUuid);
-  const today = localDate(now, checkin.timezone);
-  const from = range.from ?? range.to ?? today;
-  const to = range.to ?? range.from ?? today;
-  const rows: ResponseRow[] = await db('checkin_responses')
-    .where({ checkin_uuid: checkinUuid, user_uuid: actor.user.uuid })
-    .andWhere('response_date', '>=', from)
-    .andWhere('response_date', '<=', to);
-  for (const row of rows) {
-    await db('checkin_responses').where({ uuid: row.uuid }).delete();
-    await recordResponseEvent(db, 'followups.response.deleted', checkin, row, now, actor.user);
-  }
-  return rows.length;
+  return db.transaction(async (trx) => {
+    const checkin = await getVisibleCheckin(trx, actor, checkinUuid);
+    const today = localDate(now, checkin.timezone);
+    const from = range.from ?? range.to ?? today;
+    const to = range.to ?? range.from ?? today;
+    const rows: ResponseRow[] = await trx('checkin_responses')
+      .where({ checkin_uuid: checkinUuid, user_uuid: actor.user.uuid })
+      .andWhere('response_date', '>=', from)
+      .andWhere('response_date', '<=', to);
+    for (const row of rows) {
+      await trx('checkin_responses').where({ uuid: row.uuid }).delete();
+      await recordResponseEvent(trx, 'followups.response.deleted', checkin, row, now, actor.user);
+    }
+    return rows.length;
+  });
 }
 
 export interface HistoryFilters {

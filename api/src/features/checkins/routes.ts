@@ -7,9 +7,8 @@ import { pageEnvelope } from '../../http/pagination.ts';
 import { pageRequest } from '../../http/query.ts';
 import { uuidParam } from '../../http/params.ts';
 import { queryBoolean, queryDate, querySearch } from '../../http/query.ts';
-import { userRef } from '../users/presenter.ts';
 import { archiveCheckin, checkinDetail, createCheckin, listCheckins, updateCheckin } from './service.ts';
-import { presentCheckinDetail, presentCheckinItem } from './presenter.ts';
+import { presentCheckinDetail, presentCheckinListItem } from './presenter.ts';
 import { createCheckinSchema, updateCheckinSchema } from './schema.ts';
 import type { CreateCheckinInput, UpdateCheckinInput } from './schema.ts';
 
@@ -35,22 +34,13 @@ export function checkinRoutes(deps: Deps, { authenticate, rateLimit }: Middlewar
         includePendingUsers,
       };
       const { count, items } = await listCheckins(deps.db, actorOf(ctx), filters, page, deps.clock.now());
-      const results = items.map((item) => ({
-        ...presentCheckinItem(item.row, item.participantsCount),
-        ...(item.summary && includeSummary
-          ? {
-              response_completed: item.summary.responseCompleted,
-              summary: { date: item.summary.date, participants: item.summary.participants, responded: item.summary.responded, pending: item.summary.pending },
-            }
-          : {}),
-        ...(item.pendingUsers ? { pending_users: item.pendingUsers.map(userRef) } : {}),
-      }));
+      const results = items.map((item) => presentCheckinListItem(item, { summary: includeSummary }));
       ctx.body = pageEnvelope(ctx, page, count, results, deps.config.publicUrl);
     });
 
     router.post(`${base}/create/`, rateLimit('writes'), validateBody(createCheckinSchema), async (ctx) => {
       const input = ctx.state.body as CreateCheckinInput;
-      const detail = await deps.db.transaction((trx) => createCheckin(trx, actorOf(ctx), input, deps.clock.now()));
+      const detail = await createCheckin(deps.db, actorOf(ctx), input, deps.clock.now());
       ctx.status = 201;
       ctx.body = presentCheckinDetail(detail);
     });
@@ -65,7 +55,7 @@ export function checkinRoutes(deps: Deps, { authenticate, rateLimit }: Middlewar
 
     router.patch(`${base}/:uuid/config/`, rateLimit('writes'), validateBody(updateCheckinSchema), async (ctx) => {
       const input = ctx.state.body as UpdateCheckinInput;
-      const detail = await deps.db.transaction((trx) => updateCheckin(trx, actorOf(ctx), ctx.params.uuid, input, deps.clock.now()));
+      const detail = await updateCheckin(deps.db, actorOf(ctx), ctx.params.uuid, input, deps.clock.now());
       ctx.body = presentCheckinDetail(detail);
     });
 

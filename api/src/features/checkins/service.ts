@@ -125,84 +125,88 @@ function templateQuestions(templateUuid: string | null | undefined): QuestionInp
 }
 
 export async function createCheckin(db: Executor, actor: Actor, input: CreateCheckinInput, now: Date): Promise<CheckinDetail> {
-  assertCan(actor, 'checkins.manage');
-  const problems: Record<string, string[]> = {};
-  if (input.template_uuid && !findTemplate(input.template_uuid)) problems.template_uuid = ['No template with this id.'];
-  const { userUuids, teamUuids } = await checkParticipants(db, actor, input, problems);
-  const columns = settingsColumns(input, null, problems);
-  const questions = input.questions && input.questions.length > 0 ? input.questions : templateQuestions(input.template_uuid);
-  const questionRows = questions.map((q, i) => {
-    const { columns: qc, problems: qp } = questionColumns(q, `questions.${i}.`, undefined, input.generate_short_question ?? false);
-    Object.assign(problems, qp);
-    return qc;
-  });
-  if (Object.keys(problems).length) throw new ValidationFailed(problems);
+  return db.transaction(async (trx) => {
+    assertCan(actor, 'checkins.manage');
+    const problems: Record<string, string[]> = {};
+    if (input.template_uuid && !findTemplate(input.template_uuid)) problems.template_uuid = ['No template with this id.'];
+    const { userUuids, teamUuids } = await checkParticipants(trx, actor, input, problems);
+    const columns = settingsColumns(input, null, problems);
+    const questions = input.questions && input.questions.length > 0 ? input.questions : templateQuestions(input.template_uuid);
+    const questionRows = questions.map((q, i) => {
+      const { columns: qc, problems: qp } = questionColumns(q, `questions.${i}.`, undefined, input.generate_short_question ?? false);
+      Object.assign(problems, qp);
+      return qc;
+    });
+    if (Object.keys(problems).length) throw new ValidationFailed(problems);
 
-  const uuid = uuidv7(now.getTime());
-  const stamp = now.toISOString();
-  const template = input.template_uuid ? findTemplate(input.template_uuid) : undefined;
-  await db('checkins').insert({
-    uuid,
-    organization_uuid: actor.organization.uuid,
-    name: input.name,
-    active: true,
-    is_archived: false,
-    archived_at: null,
-    frequency_type: template?.frequency_type ?? 'daily',
-    days: '1,2,3,4,5',
-    time: '09:00',
-    timezone: actor.organization.timezone,
-    start_on: null,
-    end_on: null,
-    is_anonymous: false,
-    allow_past_responses: false,
-    allow_future_responses: false,
-    template_uuid: null,
-    report_channels: '[]',
-    created_by_uuid: actor.user.uuid,
-    created_at: stamp,
-    updated_at: stamp,
-    ...columns,
+    const uuid = uuidv7(now.getTime());
+    const stamp = now.toISOString();
+    const template = input.template_uuid ? findTemplate(input.template_uuid) : undefined;
+    await trx('checkins').insert({
+      uuid,
+      organization_uuid: actor.organization.uuid,
+      name: input.name,
+      active: true,
+      is_archived: false,
+      archived_at: null,
+      frequency_type: template?.frequency_type ?? 'daily',
+      days: '1,2,3,4,5',
+      time: '09:00',
+      timezone: actor.organization.timezone,
+      start_on: null,
+      end_on: null,
+      is_anonymous: false,
+      allow_past_responses: false,
+      allow_future_responses: false,
+      template_uuid: null,
+      report_channels: '[]',
+      created_by_uuid: actor.user.uuid,
+      created_at: stamp,
+      updated_at: stamp,
+      ...columns,
+    });
+    await trx('checkin_questions').insert(questionRows.map((q, position) => ({ uuid: uuidv7(now.getTime()), checkin_uuid: uuid, position, ...q, created_at: stamp, updated_at: stamp })));
+    await replaceParticipants(trx, uuid, input, userUuids, teamUuids);
+    return checkinDetail(trx, actor, uuid);
   });
-  await db('checkin_questions').insert(questionRows.map((q, position) => ({ uuid: uuidv7(now.getTime()), checkin_uuid: uuid, position, ...q, created_at: stamp, updated_at: stamp })));
-  await replaceParticipants(db, uuid, input, userUuids, teamUuids);
-  return checkinDetail(db, actor, uuid);
 }
 
 /** PATCH …/config/: what is present changes; `questions` replaces the list (a `uuid` keeps a question's identity). */
 export async function updateCheckin(db: Executor, actor: Actor, uuid: string, input: UpdateCheckinInput, now: Date): Promise<CheckinDetail> {
-  const current = await getVisibleCheckin(db, actor, uuid);
-  assertCan(actor, 'checkins.manage');
-  const problems: Record<string, string[]> = {};
-  if (input.template_uuid && !findTemplate(input.template_uuid)) problems.template_uuid = ['No template with this id.'];
-  const { userUuids, teamUuids } = await checkParticipants(db, actor, input, problems);
-  const columns = settingsColumns(input, current, problems);
-  const stamp = now.toISOString();
-  let questionPlan: { uuid: string | null; columns: Record<string, unknown> }[] | null = null;
-  if (input.questions) {
-    const existing = new Map((await questionsOf(db, uuid)).map((q) => [q.uuid, q]));
-    questionPlan = input.questions.map((q, i) => {
-      const current = q.uuid ? existing.get(q.uuid) : undefined;
-      if (q.uuid && !current) problems[`questions.${i}.uuid`] = ['No question with this id in the check-in.'];
-      const { columns: qc, problems: qp } = questionColumns(q, `questions.${i}.`, current, input.generate_short_question ?? false);
-      Object.assign(problems, qp);
-      return { uuid: current ? current.uuid : null, columns: qc };
-    });
-    if (questionPlan.length === 0) problems.questions = ['A check-in needs at least one question.'];
-  }
-  if (Object.keys(problems).length) throw new ValidationFailed(problems);
-
-  await db('checkins').where({ uuid }).update({ ...columns, updated_at: stamp });
-  if (questionPlan) {
-    const keep = questionPlan.map((q) => q.uuid).filter((u): u is string => u !== null);
-    await db('checkin_questions').where('checkin_uuid', uuid).whereNotIn('uuid', keep).delete();
-    for (const [position, q] of questionPlan.entries()) {
-      if (q.uuid) await db('checkin_questions').where({ uuid: q.uuid }).update({ ...q.columns, position, updated_at: stamp });
-      else await db('checkin_questions').insert({ uuid: uuidv7(now.getTime()), checkin_uuid: uuid, position, ...q.columns, created_at: stamp, updated_at: stamp });
+  return db.transaction(async (trx) => {
+    const current = await getVisibleCheckin(trx, actor, uuid);
+    assertCan(actor, 'checkins.manage');
+    const problems: Record<string, string[]> = {};
+    if (input.template_uuid && !findTemplate(input.template_uuid)) problems.template_uuid = ['No template with this id.'];
+    const { userUuids, teamUuids } = await checkParticipants(trx, actor, input, problems);
+    const columns = settingsColumns(input, current, problems);
+    const stamp = now.toISOString();
+    let questionPlan: { uuid: string | null; columns: Record<string, unknown> }[] | null = null;
+    if (input.questions) {
+      const existing = new Map((await questionsOf(trx, uuid)).map((q) => [q.uuid, q]));
+      questionPlan = input.questions.map((q, i) => {
+        const current = q.uuid ? existing.get(q.uuid) : undefined;
+        if (q.uuid && !current) problems[`questions.${i}.uuid`] = ['No question with this id in the check-in.'];
+        const { columns: qc, problems: qp } = questionColumns(q, `questions.${i}.`, current, input.generate_short_question ?? false);
+        Object.assign(problems, qp);
+        return { uuid: current ? current.uuid : null, columns: qc };
+      });
+      if (questionPlan.length === 0) problems.questions = ['A check-in needs at least one question.'];
     }
-  }
-  await replaceParticipants(db, uuid, input, userUuids, teamUuids);
-  return checkinDetail(db, actor, uuid);
+    if (Object.keys(problems).length) throw new ValidationFailed(problems);
+
+    await trx('checkins').where({ uuid }).update({ ...columns, updated_at: stamp });
+    if (questionPlan) {
+      const keep = questionPlan.map((q) => q.uuid).filter((u): u is string => u !== null);
+      await trx('checkin_questions').where('checkin_uuid', uuid).whereNotIn('uuid', keep).delete();
+      for (const [position, q] of questionPlan.entries()) {
+        if (q.uuid) await trx('checkin_questions').where({ uuid: q.uuid }).update({ ...q.columns, position, updated_at: stamp });
+        else await trx('checkin_questions').insert({ uuid: uuidv7(now.getTime()), checkin_uuid: uuid, position, ...q.columns, created_at: stamp, updated_at: stamp });
+      }
+    }
+    await replaceParticipants(trx, uuid, input, userUuids, teamUuids);
+    return checkinDetail(trx, actor, uuid);
+  });
 }
 
 export async function archiveCheckin(db: Executor, actor: Actor, uuid: string, now: Date): Promise<void> {

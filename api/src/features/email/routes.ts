@@ -5,6 +5,7 @@ import { actorOf } from '../../http/auth.ts';
 import { validateBody } from '../../http/validation.ts';
 import { enforceFreePlanDailyCap } from '../../http/daily-cap.ts';
 import { FREE_PLAN_SEND_EMAIL_DAILY_CAP, sendEmail } from './service.ts';
+import { presentEmailQueued } from './presenter.ts';
 import { sendEmailSchema } from './schema.ts';
 import type { SendEmailInput } from './schema.ts';
 
@@ -27,15 +28,7 @@ export function emailRoutes(deps: Deps, { authenticate, rateLimit }: Middlewares
       const sent = await sendEmail(deps.db, actorOf(ctx), ctx.state.body as SendEmailInput, deps.clock.now());
       deps.delivery.kick();
       ctx.status = 201;
-      ctx.body = {
-        id: sent.uuid,
-        uuid: sent.uuid,
-        status: 'pending',
-        to: sent.to,
-        subject: sent.subject,
-        sent_count: sent.to.length,
-        total_recipients: sent.to.length,
-      };
+      ctx.body = presentEmailQueued(sent);
     },
   );
 

@@ -26,7 +26,7 @@ export function teamRoutes(deps: Deps, { authenticate, rateLimit }: Middlewares)
   });
 
   router.post('/v1/teams/', rateLimit('writes'), validateBody(createTeamSchema), async (ctx) => {
-    const team = await deps.db.transaction((trx) => createTeam(trx, actorOf(ctx), ctx.state.body as CreateTeamInput, deps.clock.now()));
+    const team = await createTeam(deps.db, actorOf(ctx), ctx.state.body as CreateTeamInput, deps.clock.now());
     ctx.status = 201;
     ctx.body = presentTeam(team);
   });
@@ -37,7 +37,7 @@ export function teamRoutes(deps: Deps, { authenticate, rateLimit }: Middlewares)
 
   router.patch('/v1/teams/:uuid/', rateLimit('writes'), validateBody(updateTeamSchema), async (ctx) => {
     const input = ctx.state.body as UpdateTeamInput;
-    const team = await deps.db.transaction((trx) => updateTeam(trx, actorOf(ctx), ctx.params.uuid, input, deps.clock.now()));
+    const team = await updateTeam(deps.db, actorOf(ctx), ctx.params.uuid, input, deps.clock.now());
     ctx.body = presentTeam(team);
   });
 
@@ -53,12 +53,12 @@ export function teamRoutes(deps: Deps, { authenticate, rateLimit }: Middlewares)
 
   router.post('/v1/teams/:uuid/member/', rateLimit('writes'), validateBody(addMembersSchema), async (ctx) => {
     const input = ctx.state.body as AddMembersInput;
-    const team = await deps.db.transaction((trx) => addMembers(trx, actorOf(ctx), ctx.params.uuid, input, deps.clock.now()));
+    const team = await addMembers(deps.db, actorOf(ctx), ctx.params.uuid, input, deps.clock.now());
     ctx.body = presentTeam(team);
   });
 
   router.delete('/v1/teams/:uuid/member/:user_uuid/', rateLimit('writes'), noBody, async (ctx) => {
-    await deps.db.transaction((trx) => removeMember(trx, actorOf(ctx), ctx.params.uuid, ctx.params.user_uuid, deps.clock.now()));
+    await removeMember(deps.db, actorOf(ctx), ctx.params.uuid, ctx.params.user_uuid, deps.clock.now());
     ctx.status = 204;
   });
 

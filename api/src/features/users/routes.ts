@@ -46,7 +46,7 @@ export function userRoutes(deps: Deps, { authenticate, rateLimit, clearsCredenti
 
   router.patch('/v1/users/:uuid/', authenticate(), rateLimit('writes'), validateBody(updateUserSchema), clearsCredentialCache, async (ctx) => {
     const actor = actorOf(ctx);
-    const row = await deps.db.transaction((trx) => updateUser(trx, actor, ctx.params.uuid, ctx.state.body as UpdateUserInput, deps.clock.now()));
+    const row = await updateUser(deps.db, actor, ctx.params.uuid, ctx.state.body as UpdateUserInput, deps.clock.now());
     ctx.body = presentUser(row, { email: canSeeEmailOf(actor, row) });
   });
 

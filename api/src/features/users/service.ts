@@ -82,34 +82,36 @@ async function activeAdminCount(db: Executor, organizationUuid: string): Promise
  * their keys and tokens stop at once (the credential check reads `is_active`).
  */
 export async function updateUser(db: Executor, actor: Actor, uuid: string, input: UpdateUserInput, now: Date): Promise<UserRow> {
-  const row = await getUser(db, actor, uuid);
-  const self = row.uuid === actor.user.uuid;
-  const touchesAdminFields = input.role !== undefined || input.is_active !== undefined;
-  if (!canUpdateUser(actor, row, touchesAdminFields)) {
-    throw forbidden('org_admin_required', self ? 'Only organization admins can change roles or deactivate users.' : 'Only organization admins can change another user.');
-  }
-  const losesAdmin = row.role === 'admin' && bool(row.is_active) && ((input.role !== undefined && input.role !== 'admin') || input.is_active === false);
-  if (losesAdmin && (await activeAdminCount(db, actor.organization.uuid)) <= 1) {
-    throw badRequest('last_admin', 'An organization keeps at least one active admin.');
-  }
-  const changes: Record<string, unknown> = { updated_at: now.toISOString() };
-  for (const field of ['first_name', 'last_name', 'timezone', 'occupation', 'image', 'role', 'is_active'] as const) {
-    if (input[field] !== undefined) changes[field] = input[field];
-  }
-  await db('users').where({ uuid }).update(changes);
-  if (input.is_active !== undefined && input.is_active !== bool(row.is_active)) {
-    if (input.is_active) await db('invitations').where({ user_uuid: uuid }).whereNull('accepted_at').update({ accepted_at: now.toISOString(), updated_at: now.toISOString() });
-    await recordEvent(
-      db,
-      {
-        organizationUuid: actor.organization.uuid,
-        event: input.is_active ? 'organization.user_activated' : 'organization.user_deactivated',
-        payload: { user: { uuid: row.uuid, full_name: fullName(row), email: row.email }, by: { uuid: actor.user.uuid, full_name: fullName(actor.user) } },
-      },
-      now,
-    );
-  }
-  const updated = await db('users').where({ uuid }).first();
-  if (!updated) throw notFound();
-  return updated;
+  return db.transaction(async (trx) => {
+    const row = await getUser(trx, actor, uuid);
+    const self = row.uuid === actor.user.uuid;
+    const touchesAdminFields = input.role !== undefined || input.is_active !== undefined;
+    if (!canUpdateUser(actor, row, touchesAdminFields)) {
+      throw forbidden('org_admin_required', self ? 'Only organization admins can change roles or deactivate users.' : 'Only organization admins can change another user.');
+    }
+    const losesAdmin = row.role === 'admin' && bool(row.is_active) && ((input.role !== undefined && input.role !== 'admin') || input.is_active === false);
+    if (losesAdmin && (await activeAdminCount(trx, actor.organization.uuid)) <= 1) {
+      throw badRequest('last_admin', 'An organization keeps at least one active admin.');
+    }
+    const changes: Record<string, unknown> = { updated_at: now.toISOString() };
+    for (const field of ['first_name', 'last_name', 'timezone', 'occupation', 'image', 'role', 'is_active'] as const) {
+      if (input[field] !== undefined) changes[field] = input[field];
+    }
+    await trx('users').where({ uuid }).update(changes);
+    if (input.is_active !== undefined && input.is_active !== bool(row.is_active)) {
+      if (input.is_active) await trx('invitations').where({ user_uuid: uuid }).whereNull('accepted_at').update({ accepted_at: now.toISOString(), updated_at: now.toISOString() });
+      await recordEvent(
+        trx,
+        {
+          organizationUuid: actor.organization.uuid,
+          event: input.is_active ? 'organization.user_activated' : 'organization.user_deactivated',
+          payload: { user: { uuid: row.uuid, full_name: fullName(row), email: row.email }, by: { uuid: actor.user.uuid, full_name: fullName(actor.user) } },
+        },
+        now,
+      );
+    }
+    const updated = await trx('users').where({ uuid }).first();
+    if (!updated) throw notFound();
+    return updated;
+  });
 }

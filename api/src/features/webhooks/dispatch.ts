@@ -3,8 +3,7 @@ import type { SubscriptionRow } from '../../db/tables.ts';
 import { readJson } from '../../lib/json.ts';
 import { enqueueMany } from '../../outbox/deliveries.ts';
 import type { NewDelivery } from '../../outbox/deliveries.ts';
-import type { Deps } from '../../http/deps.ts';
-import { markDispatched, pruneDispatchedEvents } from '../../outbox/events.ts';
+import { markDispatched } from '../../outbox/events.ts';
 import { enabledSubscriptions, matchesEvent } from './events.ts';
 
 /** The object an event is about, for `subscribed_objects` filtering. */
@@ -84,9 +83,4 @@ export async function dispatchEvents(db: Executor, now: Date, batch = 200): Prom
     await markDispatched(trx, events.map((e) => e.uuid), now);
   });
   return events.length;
-}
-
-/** Hourly: events dispatched more than DISPATCHED_EVENT_RETENTION_DAYS ago (the deliveries keep their own copy). */
-export function pruneOrganizationEvents(deps: Pick<Deps, 'db' | 'clock'>): Promise<number> {
-  return pruneDispatchedEvents(deps.db, deps.clock.now());
 }

@@ -1,8 +1,15 @@
+import type { Deps } from '../../http/deps.ts';
 import type { Feature } from '../../http/feature.ts';
-import { dispatchEvents, pruneOrganizationEvents } from './dispatch.ts';
+import { pruneDispatchedEvents } from '../../outbox/events.ts';
+import { dispatchEvents } from './dispatch.ts';
 import { webhookRoutes } from './routes.ts';
 import { organizationWebhookSender } from './sender.ts';
 import { disableSubscription } from './service.ts';
+
+/** Hourly: events dispatched more than DISPATCHED_EVENT_RETENTION_DAYS ago (the deliveries keep their own copy). */
+export function pruneOrganizationEvents(deps: Deps): Promise<number> {
+  return pruneDispatchedEvents(deps.db, deps.clock.now());
+}
 
 /** Organization webhooks (CONTRACT §7): subscriptions, the event dispatcher and the `webhook` delivery channel. */
 export const webhooks: Feature = {

@@ -21,3 +21,10 @@ export function presentSubscription(row: SubscriptionRow, signingSecret: string 
   // A secret Rollcall generated is shown once, in the create answer, so the receiver can verify signatures.
   return signingSecret && bool(row.secret_generated) ? { ...body, signing_secret: signingSecret } : body;
 }
+
+export const presentSubscriptionDeleted = (hookId: string) => ({ detail: 'Webhook subscription deleted.', hook_id: hookId });
+
+/** POST /v1/webhook-subscription/sample/: one delivery per subscription the sample went to. */
+export function presentSampleQueued(event: string, deliveries: string[]) {
+  return { detail: `Sample ${event} queued for ${deliveries.length} subscription(s).`, event, queued: deliveries.length, deliveries };
+}

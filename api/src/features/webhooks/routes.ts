@@ -6,7 +6,7 @@ import { validateBody } from '../../http/validation.ts';
 import { pageEnvelope } from '../../http/pagination.ts';
 import { pageRequest } from '../../http/query.ts';
 import { createSubscription, deleteSubscription, listSubscriptions, sendSample } from './service.ts';
-import { presentSubscription } from './presenter.ts';
+import { presentSampleQueued, presentSubscription, presentSubscriptionDeleted } from './presenter.ts';
 import { createSubscriptionSchema, deleteSubscriptionSchema, sampleSchema } from './schema.ts';
 import type { CreateSubscriptionInput, DeleteSubscriptionInput, SampleInput } from './schema.ts';
 
@@ -31,7 +31,7 @@ export function webhookRoutes(deps: Deps, { authenticate, rateLimit }: Middlewar
   router.delete('/v1/webhook-subscription/', authenticate(), rateLimit('writes'), allow('webhooks.manage'), validateBody(deleteSubscriptionSchema), async (ctx) => {
     const input = ctx.state.body as DeleteSubscriptionInput;
     await deleteSubscription(deps.db, actorOf(ctx), input.hook_id, deps.clock.now());
-    ctx.body = { detail: 'Webhook subscription deleted.', hook_id: input.hook_id };
+    ctx.body = presentSubscriptionDeleted(input.hook_id);
   });
 
   router.post('/v1/webhook-subscription/sample/', authenticate(), rateLimit('writes'), allow('webhooks.manage'), validateBody(sampleSchema), async (ctx) => {
@@ -39,7 +39,7 @@ export function webhookRoutes(deps: Deps, { authenticate, rateLimit }: Middlewar
     const deliveries = await sendSample(deps.db, actorOf(ctx), input, deps.clock.now());
     deps.delivery.kick();
     ctx.status = 202;
-    ctx.body = { detail: `Sample ${input.event} queued for ${deliveries.length} subscription(s).`, event: input.event, queued: deliveries.length, deliveries };
+    ctx.body = presentSampleQueued(input.event, deliveries);
   });
 
   return router;

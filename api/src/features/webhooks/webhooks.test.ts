@@ -7,7 +7,7 @@ import type { HttpsReceiver } from '../../../test/receivers.ts';
 import { recordEvent } from './events.ts';
 import { dispatchEvents } from './dispatch.ts';
 import { DISPATCHED_EVENT_RETENTION_DAYS } from '../../outbox/events.ts';
-import { pruneOrganizationEvents } from './dispatch.ts';
+import { pruneOrganizationEvents } from './feature.ts';
 
 const EVENT = 'followups.response.completed';
 
