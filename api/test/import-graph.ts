@@ -56,7 +56,11 @@ export function importEdges(srcDir: string, files = sourceFiles(srcDir)): Edge[]
       edges.push({ from: file, to, typeOnly });
     };
     for (const m of text.matchAll(STATIC)) add(m[3], m[2] !== undefined);
-    for (const m of text.matchAll(DYNAMIC)) add(m[1], false);
+    for (const m of text.matchAll(DYNAMIC)) {
+      // Skip examples in comments (`openapi: () => import('./openapi.ts')` in a doc comment).
+      const line = text.slice(text.lastIndexOf('\n', m.index) + 1, text.indexOf('\n', m.index)).trim();
+      if (!/^(\*|\/\/|\/\*)/.test(line)) add(m[1], false);
+    }
   }
   return edges;
 }

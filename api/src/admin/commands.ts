@@ -1,7 +1,8 @@
 import type { Db } from '../db/connection.ts';
 import { backupSqlite } from '../db/connection.ts';
 import type { Clock } from '../lib/clock.ts';
-import { createOrganization, findOrganization, presentOrganizationForOperator, updateOrganization } from '../features/organization/service.ts';
+import { createOrganization, findOrganization, updateOrganization } from '../features/organization/service.ts';
+import { presentOrganizationForOperator } from '../features/organization/presenter.ts';
 import { createUser, findUserByRef, setUserActive } from '../features/users/repository.ts';
 import { issueKey } from '../features/api-keys/service.ts';
 import { setSetting } from '../db/settings.ts';

@@ -5,15 +5,8 @@ import { isoToSundayZero, parseDays } from './schedule-days.ts';
 import type { ParticipantUser } from './repository.ts';
 import { STORED_SETTINGS } from './schema.ts';
 import type { Answer, ResponseView } from './responses-service.ts';
-import type { CheckinListItem } from './service.ts';
+import type { CheckinDetail, CheckinListItem, ReportChannel } from './service.ts';
 import type { CheckinRow, QuestionRow } from '../../db/tables.ts';
-
-export interface ReportChannel {
-  id: string;
-  name: string | null;
-  platform: string | null;
-  type: string | null;
-}
 
 /** CONTRACT §7 question: `{uuid, index, question, question_type, required, is_blocker, choices}` and more. */
 export function presentQuestion(row: QuestionRow) {
@@ -52,14 +45,6 @@ export function presentCheckinItem(row: CheckinRow, participantsCount: number) {
     end_on: row.end_on ?? null,
     created_at: iso(row.created_at),
   };
-}
-
-export interface CheckinDetail {
-  row: CheckinRow;
-  questions: QuestionRow[];
-  participants: { users: ParticipantUser[]; teams: { uuid: string; name: string }[] };
-  participantsCount: number;
-  createdBy: ParticipantUser | null;
 }
 
 /** `GET …/detail/`: the item plus settings, questions, participants and report channels. */

@@ -11,10 +11,24 @@ import { localDate } from '../../lib/dates.ts';
 import { formatDays, parseDays, sundayZeroToIso } from './schedule-days.ts';
 import { configuredParticipants, getVisibleCheckin, participantsOf, questionsOf, visibleCheckins } from './repository.ts';
 import type { ParticipantUser } from './repository.ts';
-import type { CheckinDetail, ReportChannel } from './presenter.ts';
 import { STORED_SETTINGS } from './schema.ts';
 import type { CheckinSettingsInput, CreateCheckinInput, QuestionInput, UpdateCheckinInput } from './schema.ts';
 import type { CheckinRow, QuestionRow } from '../../db/tables.ts';
+
+export interface ReportChannel {
+  id: string;
+  name: string | null;
+  platform: string | null;
+  type: string | null;
+}
+
+export interface CheckinDetail {
+  row: CheckinRow;
+  questions: QuestionRow[];
+  participants: { users: ParticipantUser[]; teams: { uuid: string; name: string }[] };
+  participantsCount: number;
+  createdBy: ParticipantUser | null;
+}
 
 /** A question body turned into column values; problems are reported under `path` (e.g. "questions.2"). */
 export function questionColumns(input: Partial<QuestionInput>, path: string, current?: QuestionRow, generateShort = false) {
