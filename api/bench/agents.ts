@@ -1,5 +1,5 @@
 /**
- * Agents benchmark (issue 6): 50 agents, each with its own key, post reports and health checks concurrently for
+ * Agents benchmark: 50 agents, each with its own key, post reports and health checks concurrently for
  * BENCH_AGENT_SECONDS (default 30 s); prints req/s and p99 for both endpoints and the ratio of their combined
  * throughput to the GET /v1/me/ baseline measured in the same run with the same 50 clients
  * (BENCH_BASELINE_SECONDS, default 10 s).

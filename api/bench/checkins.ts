@@ -1,5 +1,5 @@
 /**
- * Check-in benchmark (issue 4): 200 users submitting to one check-in concurrently, and a 90-day history read
+ * Check-in benchmark: 200 users submitting to one check-in concurrently, and a 90-day history read
  * of 50 users, against the GET /v1/me/ baseline measured in the same run; then the same history read with
  * 10× more rows in the table, which must stay index-backed (≤ 2× slower).
  *

@@ -65,6 +65,13 @@ describe('the structure of api/src', () => {
     expect(offenders).toEqual([]);
   });
 
+  it("is what the README's code map says: every folder and file of api/src has its line", () => {
+    const readme = fs.readFileSync(path.resolve(SRC, '../../README.md'), 'utf8');
+    const map = readme.slice(readme.indexOf('## How the code is laid out'), readme.indexOf('## Tests and benchmarks'));
+    const entries = fs.readdirSync(SRC, { withFileTypes: true }).map((e) => (e.isDirectory() ? `api/src/${e.name}/` : `api/src/${e.name}`));
+    expect(entries.filter((entry) => !map.includes(entry))).toEqual([]);
+  });
+
   it("reads the caller's role and credential kind only in the policy module", () => {
     const ROLE_CHECK = /actor\.user\.role|actor\.credential\.keyKind/;
     expect(files.filter((file) => file !== 'auth/policy.ts' && ROLE_CHECK.test(text(file)))).toEqual([]);

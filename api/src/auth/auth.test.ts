@@ -77,7 +77,7 @@ describe('Authentication (spec "Authentication", CONTRACT §4)', () => {
 
   it('gives the same refusals as 401 on the Plan surface', async () => {
     const free = await t.seedOrganization({ name: 'Free Co', plan: 'free' });
-    // The Plan sub-API arrives in a later issue; its routes will use this same option.
+    // A route on the Plan surface declares it with this option.
     const router = new Router();
     router.get('/v1/plan/probe/', makeAuthenticate(t.deps)({ surface: 'plan' }), (ctx) => {
       ctx.body = { ok: true };

@@ -39,7 +39,7 @@ export async function dailyCount(db: Executor, bucket: string, now: Date): Promi
 /**
  * Throws the spec's 429 `free_plan_daily_limit_exceeded` (Retry-After: seconds to 00:00 UTC) when the
  * organization's daily cap for `what` is used up; only a refusal leaves the counter past the limit.
- * Example (agents issue): `await enforceFreePlanDailyCap(ctx, deps.db, {organizationUuid, what: 'agent-reports', limit: 50}, now)`.
+ * Example (agent reports): `await enforceFreePlanDailyCap(ctx, deps.db, {organizationUuid, what: 'agent-reports', limit: 50}, now)`.
  */
 export async function enforceFreePlanDailyCap(
   ctx: Context | null,

@@ -8,12 +8,13 @@ import { healthSchema, reportSchema } from '../features/agents/schema.ts';
 
 const FEATURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../features');
 
-/** Every yup object schema exported by a feature's schema.ts, by "area.name". */
+/** Every yup object schema exported by a feature's schema.ts (features/<area>/ or deeper), by "area.name". */
 async function appSchemas(): Promise<[string, yup.AnyObjectSchema][]> {
   const found: [string, yup.AnyObjectSchema][] = [];
-  for (const area of fs.readdirSync(FEATURES).sort()) {
-    const file = path.join(FEATURES, area, 'schema.ts');
-    if (!fs.existsSync(file)) continue;
+  const schemaFiles = (fs.readdirSync(FEATURES, { recursive: true }) as string[]).filter((f) => path.basename(f) === 'schema.ts').sort();
+  for (const relative of schemaFiles) {
+    const area = path.dirname(relative).split(path.sep).join('/');
+    const file = path.join(FEATURES, relative);
     const module = (await import(file)) as Record<string, unknown>;
     for (const [name, value] of Object.entries(module)) {
       if (value instanceof yup.ObjectSchema) found.push([`${area}.${name}`, value]);

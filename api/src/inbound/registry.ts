@@ -2,11 +2,10 @@ import type { Logger } from '../lib/logger.ts';
 import type { InboundEmail } from './parse.ts';
 
 /**
- * Where received e-mail goes. A handler returns true when it took the message (for example the agents issue:
- * a reply to `<agent-slug>.<org-slug>@<INBOUND_EMAIL_DOMAIN>` becomes an agent message); handlers are asked in
- * registration order and the first that takes the message wins. Register from a route factory:
- *
- *   deps.inboundRoutes.register('agent-inbox', async (mail) => { …; return true; });
+ * Where received e-mail goes. A handler returns true when it took the message (for example the agents'
+ * inbox: a reply to `<agent-slug>.<org-slug>@<INBOUND_EMAIL_DOMAIN>` becomes an agent message); handlers are
+ * asked in registration order and the first that takes the message wins. A feature declares its routes in its
+ * feature.ts (`inbound: (deps) => ({ 'agent-inbox': handler })`); wiring.ts registers them.
  */
 export type InboundHandler = (mail: InboundEmail) => Promise<boolean>;
 

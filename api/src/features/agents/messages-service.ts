@@ -1,4 +1,4 @@
-import type { Db, Executor, Trx } from '../../db/connection.ts';
+import type { Db, Executor } from '../../db/connection.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import { writeJson } from '../../lib/json.ts';
 import type { SecretBox } from '../../outbound/secret-box.ts';

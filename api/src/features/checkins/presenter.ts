@@ -2,7 +2,6 @@ import { bool, readJson } from '../../lib/json.ts';
 import { iso } from '../../lib/time.ts';
 import { userRef } from '../users/presenter.ts';
 import { isoToSundayZero, parseDays } from './schedule-days.ts';
-import type { ParticipantUser } from './repository.ts';
 import { STORED_SETTINGS } from './schema.ts';
 import type { Answer, ResponseView } from './responses-service.ts';
 import type { CheckinDetail, CheckinListItem, ReportChannel } from './service.ts';

@@ -2,7 +2,7 @@ import type { Executor } from '../../db/connection.ts';
 import { notFound } from '../../lib/errors.ts';
 import type { Actor } from '../../auth/credentials.ts';
 import { can } from '../../auth/policy.ts';
-import type { CheckinRow, QuestionRow, QuestionType, UserRow } from '../../db/tables.ts';
+import type { CheckinRow, QuestionRow, UserRow } from '../../db/tables.ts';
 
 export type ParticipantUser = Pick<UserRow, 'uuid' | 'first_name' | 'last_name' | 'email'>;
 
