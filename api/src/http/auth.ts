@@ -7,8 +7,6 @@ import type { Action, Admission } from '../auth/policy.ts';
 import { unauthorized } from '../lib/errors.ts';
 import type { Deps } from './deps.ts';
 
-export type AuthOptions = Admission;
-
 export function actorOf(ctx: Context): Actor {
   const actor = ctx.state.actor as Actor | undefined;
   if (!actor) throw new Error('actorOf() used on a route without authenticate()');

@@ -10,14 +10,13 @@ import type { Actor } from '../../auth/credentials.ts';
 import { actsAsPerson } from '../../auth/policy.ts';
 import type { MessageInput } from './schema.ts';
 import { presentMessage } from './presenter.ts';
-import { MESSAGE_TYPES, SENDER_TYPES } from '../../db/tables.ts';
-import type { AgentRow, MessageRow } from '../../db/tables.ts';
+import type { AgentRow, MessageRow, MessageType, SenderType } from '../../db/tables.ts';
 
 export interface NewMessage {
-  senderType: (typeof SENDER_TYPES)[number];
+  senderType: SenderType;
   senderName: string;
   senderUserUuid?: string | null;
-  messageType: (typeof MESSAGE_TYPES)[number];
+  messageType: MessageType;
   content: string;
   metadata?: Record<string, unknown> | null;
   emailMessageId?: string | null;

@@ -5,7 +5,6 @@ import { actorOf } from '../../http/auth.ts';
 import { validateBody } from '../../http/validation.ts';
 import { pageEnvelope } from '../../http/pagination.ts';
 import { pageRequest } from '../../http/query.ts';
-import { enforceFreePlanDailyCap } from '../../http/daily-cap.ts';
 import { FREE_PLAN_AGENT_REPORTS_DAILY_CAP, createReport, listReports } from './reports-service.ts';
 import { presentReport, presentReportAnswer } from './presenter.ts';
 import { reportSchema } from './schema.ts';
@@ -13,7 +12,7 @@ import type { ReportInput } from './schema.ts';
 import { queryText } from '../../http/query.ts';
 
 /** Agent reports (CONTRACT §6): on the free-plan CLI Bearer allow-list, 50 per organization per UTC day. */
-export function agentReportRoutes(deps: Deps, { authenticate, rateLimit }: Middlewares): Router {
+export function agentReportRoutes(deps: Deps, { authenticate, rateLimit, freePlanDailyCap }: Middlewares): Router {
   const router = new Router();
 
   router.post(
@@ -21,14 +20,7 @@ export function agentReportRoutes(deps: Deps, { authenticate, rateLimit }: Middl
     authenticate({ freePlanBearer: true }),
     rateLimit('agent'),
     validateBody(reportSchema),
-    async (ctx, next) => {
-      const actor = actorOf(ctx);
-      if (actor.organization.plan === 'free' && actor.credential.kind === 'bearer') {
-        const params = { organizationUuid: actor.organization.uuid, what: 'agent-reports', limit: FREE_PLAN_AGENT_REPORTS_DAILY_CAP };
-        await enforceFreePlanDailyCap(ctx, deps.db, params, deps.clock.now());
-      }
-      await next();
-    },
+    freePlanDailyCap('agent-reports', FREE_PLAN_AGENT_REPORTS_DAILY_CAP, { credential: 'bearer' }),
     async (ctx) => {
       ctx.status = 201;
       const [actor, input, now] = [actorOf(ctx), ctx.state.body as ReportInput, deps.clock.now()];
