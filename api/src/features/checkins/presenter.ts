@@ -4,7 +4,8 @@ import { userRef } from '../users/presenter.ts';
 import { isoToSundayZero, parseDays } from './schedule-days.ts';
 import { STORED_SETTINGS } from './schema.ts';
 import type { Answer, ResponseView } from './responses-service.ts';
-import type { CheckinDetail, CheckinListItem, ReportChannel } from './service.ts';
+import type { ReportChannel } from './columns.ts';
+import type { CheckinDetail, CheckinListItem } from './service.ts';
 import type { CheckinRow, QuestionRow } from '../../db/tables.ts';
 
 /** CONTRACT §7 question: `{uuid, index, question, question_type, required, is_blocker, choices}` and more. */

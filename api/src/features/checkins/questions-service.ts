@@ -4,7 +4,7 @@ import { uuidv7 } from '../../lib/ids.ts';
 import type { Actor } from '../../auth/credentials.ts';
 import { assertCan } from '../../auth/policy.ts';
 import { getVisibleCheckin, questionsOf } from './repository.ts';
-import { questionColumns } from './service.ts';
+import { questionColumns } from './columns.ts';
 import type { AddQuestionInput, ReorderQuestionsInput, UpdateQuestionInput } from './schema.ts';
 import type { QuestionRow } from '../../db/tables.ts';
 

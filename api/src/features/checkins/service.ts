@@ -2,25 +2,18 @@ import type { Executor } from '../../db/connection.ts';
 import { ValidationFailed } from '../../lib/errors.ts';
 import type { PageRequest } from '../../lib/page.ts';
 import { uuidv7 } from '../../lib/ids.ts';
-import { bool, readJson, writeJson } from '../../lib/json.ts';
+import { bool } from '../../lib/json.ts';
 import type { Actor } from '../../auth/credentials.ts';
 import { assertCan } from '../../auth/policy.ts';
 import { likePattern } from '../../db/sql.ts';
 import { DEFAULT_TEMPLATE, findTemplate } from '../templates/catalog.ts';
 import { localDate } from '../../lib/dates.ts';
-import { formatDays, parseDays, sundayZeroToIso } from './schedule-days.ts';
+import { parseDays } from './schedule-days.ts';
+import { questionColumns, settingsColumns } from './columns.ts';
 import { configuredParticipants, getVisibleCheckin, participantsOf, questionsOf, visibleCheckins } from './repository.ts';
 import type { ParticipantUser } from './repository.ts';
-import { STORED_SETTINGS } from './schema.ts';
 import type { CheckinSettingsInput, CreateCheckinInput, QuestionInput, UpdateCheckinInput } from './schema.ts';
 import type { CheckinRow, QuestionRow } from '../../db/tables.ts';
-
-export interface ReportChannel {
-  id: string;
-  name: string | null;
-  platform: string | null;
-  type: string | null;
-}
 
 export interface CheckinDetail {
   row: CheckinRow;
@@ -28,43 +21,6 @@ export interface CheckinDetail {
   participants: { users: ParticipantUser[]; teams: { uuid: string; name: string }[] };
   participantsCount: number;
   createdBy: ParticipantUser | null;
-}
-
-/** A question body turned into column values; problems are reported under `path` (e.g. "questions.2"). */
-export function questionColumns(input: Partial<QuestionInput>, path: string, current?: QuestionRow, generateShort = false) {
-  const problems: Record<string, string[]> = {};
-  const type = input.question_type ?? current?.question_type ?? 'text';
-  const existingChoices = current ? readJson<{ label: string; value: string }[]>(current.choices, []) : [];
-  let choices = input.options ? [...new Set(input.options)].map((label) => ({ label, value: label })) : type === current?.question_type ? existingChoices : [];
-  if (type === 'multiple_choice' && choices.length < 2) problems[`${path}options`] = ['A multiple-choice question needs at least 2 options.'];
-  if (type !== 'multiple_choice') {
-    if (input.options && input.options.length > 0) problems[`${path}options`] = ['Only multiple-choice questions take options.'];
-    choices = [];
-  }
-  const question = input.question ?? current?.question ?? '';
-  if (input.question !== undefined && input.question.trim() === '') problems[`${path}question`] = ['This field may not be blank.'];
-  const extras = { ...(current ? readJson<Record<string, unknown>>(current.extras, {}) : {}) };
-  if (input.variations !== undefined) extras.variations = input.variations;
-  if (input.logic !== undefined) extras.logic = input.logic;
-  let shortQuestion = input.short_question !== undefined ? input.short_question : (current?.short_question ?? null);
-  if (!shortQuestion && generateShort) shortQuestion = question.replace(/[?.!:\s]+$/, '').slice(0, 60);
-  const columns = {
-    question,
-    short_question: shortQuestion,
-    question_type: type,
-    required: input.required ?? (current ? bool(current.required) : true),
-    is_blocker: input.is_blocker ?? (current ? bool(current.is_blocker) : false),
-    choices: writeJson(choices),
-    extras: writeJson(extras),
-  };
-  return { columns, problems };
-}
-
-function normalizeReportChannels(channels: CheckinSettingsInput['report_channels']): ReportChannel[] | undefined {
-  if (!channels) return undefined;
-  return channels.map((c) =>
-    typeof c === 'string' ? { id: c, name: null, platform: null, type: null } : { id: c.id, name: c.name ?? null, platform: c.platform ?? null, type: c.type ?? null },
-  );
 }
 
 async function checkParticipants(db: Executor, actor: Actor, input: CheckinSettingsInput, problems: Record<string, string[]>) {
@@ -83,43 +39,6 @@ async function checkParticipants(db: Executor, actor: Actor, input: CheckinSetti
     });
   }
   return { userUuids, teamUuids };
-}
-
-/** Column values for the schedule and settings present in `input`; `current` fills what is absent. */
-function settingsColumns(input: CheckinSettingsInput, current: CheckinRow | null, problems: Record<string, string[]>) {
-  const columns: Record<string, unknown> = {};
-  let isoDays: number[] | undefined;
-  if (input.schedule?.days) isoDays = sundayZeroToIso(input.schedule.days);
-  if (input.frequency_on_days) {
-    const fromIso = [...new Set(input.frequency_on_days)].sort((a, b) => a - b);
-    if (isoDays && formatDays(isoDays) !== formatDays(fromIso)) {
-      problems.frequency_on_days = ['Names other days than schedule.days (0 = Sunday there, 7 = Sunday here).'];
-    }
-    isoDays ??= fromIso;
-  }
-  if (isoDays) columns.days = formatDays(isoDays);
-  if (input.schedule?.time) columns.time = input.schedule.time;
-  if (input.schedule?.timezone) columns.timezone = input.schedule.timezone;
-  for (const field of ['name', 'active', 'frequency_type', 'start_on', 'end_on', 'is_anonymous', 'allow_past_responses', 'allow_future_responses', 'template_uuid'] as const) {
-    const value = (input as Record<string, unknown>)[field];
-    if (value !== undefined) columns[field] = value;
-  }
-  const startOn = (columns.start_on ?? current?.start_on ?? null) as string | null;
-  const endOn = (columns.end_on ?? current?.end_on ?? null) as string | null;
-  if (startOn && endOn && startOn > endOn) problems.end_on = ['Must be on or after start_on.'];
-  const reportChannels = normalizeReportChannels(input.report_channels);
-  if (reportChannels) columns.report_channels = writeJson(reportChannels);
-  const settings = current ? readJson<Record<string, unknown>>(current.settings, {}) : {};
-  let settingsChanged = false;
-  for (const key of Object.keys(STORED_SETTINGS)) {
-    const value = (input as Record<string, unknown>)[key];
-    if (value !== undefined) {
-      settings[key] = value;
-      settingsChanged = true;
-    }
-  }
-  if (settingsChanged || !current) columns.settings = writeJson(settings);
-  return columns;
 }
 
 async function replaceParticipants(db: Executor, checkinUuid: string, input: CheckinSettingsInput, userUuids: string[], teamUuids: string[]) {

@@ -4,7 +4,7 @@ import { startTestApp } from '../../../test/harness.ts';
 import type { TestApp } from '../../../test/harness.ts';
 import { TEST_CA, startHttpsReceiver } from '../../../test/receivers.ts';
 import type { HttpsReceiver } from '../../../test/receivers.ts';
-import { enqueueAgentWebhook } from '../agents/webhook-delivery.ts';
+import { enqueueAgentWebhook } from './webhook-delivery.ts';
 
 describe('Agent webhook deliveries (spec "Webhook secrets", CONTRACT §6, §10)', () => {
   let t: TestApp;
