@@ -65,10 +65,13 @@ export function importEdges(srcDir: string, files = sourceFiles(srcDir)): Edge[]
   return edges;
 }
 
-/** `features/agents/x.ts` → `features/agents`; `http/x.ts` → `http`; a top-level file is its own unit. */
+/**
+ * The unit a file belongs to: each folder under features/ (`features/agents`, and for a sub-API each resource,
+ * `features/plan/tasks`), each top-level folder (`http`), and each top-level file on its own.
+ */
 export function unitOf(file: string): string {
   const parts = file.split('/');
-  if (parts[0] === 'features') return parts.length > 2 ? `features/${parts[1]}` : file;
+  if (parts[0] === 'features') return parts.length > 2 ? parts.slice(0, -1).join('/') : file;
   return parts.length > 1 ? parts[0] : file;
 }
 
