@@ -9,7 +9,7 @@ import type { Resolver } from './outbound/address-policy.ts';
 import { emailSender, logHeldEmails, smtpMailer } from './outbound/mailer.ts';
 import type { Mailer } from './outbound/mailer.ts';
 import { OutboundHttp } from './outbound/outbound-http.ts';
-import { loadSecretBox } from './outbound/secret-box.ts';
+import { loadSecretBox } from './outbound/encryption-key.ts';
 import { DeliveryWorker } from './outbound/worker.ts';
 
 /** Test and benchmark seams for the delivery services; production passes none. */

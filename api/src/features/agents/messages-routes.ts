@@ -16,7 +16,7 @@ export function agentMessageRoutes(deps: Deps, { authenticate, rateLimit }: Midd
   const router = new Router();
 
   router.post('/v1/agent-messages/', authenticate({ freePlanBearer: true }), rateLimit('agent'), validateBody(messageSchema), async (ctx) => {
-    const { message, agentName } = await sendMessage(deps.db, deps.secretBox, actorOf(ctx), ctx.state.body as MessageInput, deps.clock.now());
+    const { message, agentName } = await sendMessage(deps.db, actorOf(ctx), ctx.state.body as MessageInput, deps.clock.now());
     deps.delivery.kick();
     ctx.status = 201;
     ctx.body = presentMessage(message, agentName);
