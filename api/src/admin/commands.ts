@@ -1,5 +1,4 @@
 import type { Db } from '../db/connection.ts';
-import { backupSqlite } from '../db/connection.ts';
 import type { Clock } from '../lib/clock.ts';
 import { createOrganization, findOrganization, updateOrganization } from '../features/organization/service.ts';
 import { presentOrganizationForOperator } from '../features/organization/presenter.ts';
@@ -11,6 +10,8 @@ import type { KeyKind, PlanName, Role } from '../db/tables.ts';
 
 /** Operator commands (`rollcall admin …`, CONTRACT §1). Each returns plain data; cli.ts prints it. */
 export class CommandError extends Error {}
+/** No organization or user by that name: the message gains the database it looked in (a wrong DATA_DIR shows). */
+export class NotFoundError extends CommandError {}
 
 const onOff = (value: string | undefined): boolean => {
   if (value === 'on') return true;
@@ -21,14 +22,14 @@ const onOff = (value: string | undefined): boolean => {
 async function organization(db: Db, ref: string | undefined) {
   if (!ref) throw new CommandError('name the organization (uuid, slug or name)');
   const org = await findOrganization(db, ref);
-  if (!org) throw new CommandError(`no organization "${ref}"`);
+  if (!org) throw new NotFoundError(`no organization "${ref}"`);
   return org;
 }
 
 async function user(db: Db, ref: string | undefined) {
   if (!ref) throw new CommandError('name the user (uuid or e-mail)');
   const matches = await findUserByRef(db, ref);
-  if (matches.length === 0) throw new CommandError(`no user "${ref}"`);
+  if (matches.length === 0) throw new NotFoundError(`no user "${ref}"`);
   if (matches.length > 1) throw new CommandError(`"${ref}" is in several organizations; use the user's uuid`);
   return matches[0];
 }
@@ -88,10 +89,4 @@ export async function createKeyCommand(db: Db, clock: Clock, opts: { user?: stri
   if (!['personal', 'agent', 'organization'].includes(kind)) throw new CommandError('--kind must be personal, agent or organization');
   const key = await issueKey(db, { organizationUuid: owner.organization_uuid, ownerUuid: owner.uuid, kind, name: opts.name ?? 'Operator key' }, clock.now());
   return { uuid: key.uuid, kind, owner_uuid: owner.uuid, key: key.secret };
-}
-
-export async function backupCommand(db: Db, file?: string) {
-  if (!file) throw new CommandError('name the backup file');
-  await backupSqlite(db, file);
-  return { backup: file };
 }

@@ -98,14 +98,3 @@ export function sqliteFilename(databaseUrl: string): string {
 }
 
 export const isSqlite = (db: Db): boolean => (db.client as { driverName?: string }).driverName === 'better-sqlite3';
-
-/** Online backup of a SQLite database to `file` (consistent while the server keeps writing). */
-export async function backupSqlite(db: Db, file: string): Promise<void> {
-  if (!isSqlite(db)) throw new Error('backup is for SQLite databases; use pg_dump for PostgreSQL');
-  const conn = (await db.client.acquireConnection()) as { backup(file: string): Promise<unknown> };
-  try {
-    await conn.backup(path.resolve(file));
-  } finally {
-    await db.client.releaseConnection(conn);
-  }
-}

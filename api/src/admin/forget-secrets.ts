@@ -1,0 +1,42 @@
+import type { Db } from '../db/connection.ts';
+import type { Clock } from '../lib/clock.ts';
+import { cancelPending } from '../outbox/deliveries.ts';
+import { FINGERPRINT_SETTING } from '../outbound/encryption-key.ts';
+import { CommandError } from './commands.ts';
+
+const REASON = 'the encryption key was lost, and the secrets it sealed were removed (rollcall admin forget-secrets)';
+
+/**
+ * `rollcall admin forget-secrets --yes`: the way on when the encryption key is lost for good. Removes what only
+ * that key could open: agents' webhooks (their messages stay, pulled by health checks until a webhook is
+ * registered again), organization webhook subscriptions (recreated with new signing secrets), chat connections
+ * (connected again), and cancels their pending deliveries. The next start records the new key.
+ */
+export async function forgetSecretsCommand(db: Db, clock: Clock, confirmed: boolean) {
+  const count = async (table: 'agents' | 'webhook_subscriptions' | 'chat_connections', column: string) =>
+    Number((await db(table).whereNotNull(column).count({ n: '*' }))[0].n);
+  const found = {
+    agent_webhooks: await count('agents', 'webhook_secret_encrypted'),
+    organization_webhooks: await count('webhook_subscriptions', 'secret_encrypted'),
+    chat_connections: await count('chat_connections', 'credentials_encrypted'),
+  };
+  if (!confirmed) {
+    throw new CommandError(
+      `this removes ${found.agent_webhooks} agent webhook(s), ${found.organization_webhooks} organization webhook subscription(s) and ` +
+        `${found.chat_connections} chat connection(s), whose secrets no key can open any more; run it again with --yes`,
+    );
+  }
+  const now = clock.now();
+  const cancelled = await db.transaction(async (trx) => {
+    await trx('agents')
+      .whereNotNull('webhook_secret_encrypted')
+      .update({ webhook_url: null, webhook_secret_encrypted: null, webhook_registered_at: null, updated_at: now.toISOString() });
+    await trx('webhook_subscriptions').delete();
+    await trx('chat_connections').delete();
+    let pending = 0;
+    for (const channel of ['agent_webhook', 'webhook', 'chat'] as const) pending += await cancelPending(trx, { channel }, REASON, now);
+    await trx('instance_settings').where({ key: FINGERPRINT_SETTING }).delete();
+    return pending;
+  });
+  return { removed: found, cancelled_deliveries: cancelled, next: 'start the server: it records the key it starts with' };
+}
