@@ -1,6 +1,7 @@
 import type { Context, Next } from 'koa';
 import type { Logger } from '../lib/logger.ts';
 import { ApiError, CustomThrottle, ValidationFailed, badRequest, notFound } from '../lib/errors.ts';
+import { UnreadableSecretError } from '../outbound/secret-box.ts';
 
 /** Errors from koa-body / co-body carry a `type`; map them to the contract's codes. */
 function fromBodyParser(err: { status?: number; type?: string; body?: unknown }): ApiError | null {
@@ -40,6 +41,14 @@ export function errorHandler(logger: Logger) {
         ctx.status = known.status;
         for (const [name, value] of Object.entries(known.headers ?? {})) ctx.set(name, value);
         ctx.body = known.extra ? { detail: known.message, code: known.code, extra: known.extra } : { detail: known.message, code: known.code };
+        return;
+      }
+      if (err instanceof UnreadableSecretError) {
+        // Only a request that must use a stored secret now (a call to the chat platform) gets here: the server
+        // cannot do it until an operator gives it back the key, which the start-time check normally ensures.
+        logger.error({ err, request_id: ctx.state.requestId, method: ctx.method, path: ctx.path }, 'stored secret unreadable');
+        ctx.status = 503;
+        ctx.body = { detail: 'A stored secret cannot be decrypted with this server\'s encryption key (ENCRYPTION_KEY); an operator must restore the key it was stored with.', code: 'stored_secret_unreadable' };
         return;
       }
       if (err.status === 405 || err.status === 501) {

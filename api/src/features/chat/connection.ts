@@ -27,12 +27,20 @@ export async function getConnection(db: Executor, box: SecretBox, organizationUu
   return { platform: row.platform, botToken: credentials.bot_token ?? null, webhookUrl: credentials.webhook_url ?? null, channelName: row.channel_name };
 }
 
+const notConnected = () =>
+  badRequest('platform_not_connected', 'No chat platform is connected. Connect Slack, Microsoft Teams, Discord or Google Chat in PATCH /v1/organization/ (platform).');
+
 export async function requireConnection(db: Executor, box: SecretBox, organizationUuid: string): Promise<ChatConnection> {
   const connection = await getConnection(db, box, organizationUuid);
-  if (!connection) {
-    throw badRequest('platform_not_connected', 'No chat platform is connected. Connect Slack, Microsoft Teams, Discord or Google Chat in PATCH /v1/organization/ (platform).');
-  }
+  if (!connection) throw notConnected();
   return connection;
+}
+
+/** The connected platform, without opening its credentials: a send only queues, and its sender opens them. */
+export async function requirePlatform(db: Executor, organizationUuid: string): Promise<Platform> {
+  const platform = await platformName(db, organizationUuid);
+  if (!platform) throw notConnected();
+  return platform;
 }
 
 function baseFor(config: Config, platform: Platform): string | null {

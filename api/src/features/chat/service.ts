@@ -7,7 +7,7 @@ import type { SecretBox } from '../../outbound/secret-box.ts';
 import type { OutboundHttp } from '../../outbound/outbound-http.ts';
 import { enqueueMany } from '../../outbox/deliveries.ts';
 import { fullName } from '../users/repository.ts';
-import { requireConnection } from './connection.ts';
+import { requireConnection, requirePlatform } from './connection.ts';
 import { PlatformError, SlackApi } from './platforms.ts';
 import type { ChatPayload, ChatTarget } from './sender.ts';
 import { targetKey } from './sender.ts';
@@ -45,8 +45,8 @@ async function usersOf(db: Db, organizationUuid: string, userUuids: string[], te
  * platforms: the one connected channel, naming the users). `bot_message_id` of an earlier message edits it
  * where the platform allows (Slack chat.update, Discord message edit) and posts anew where it does not.
  */
-export async function sendMessage(db: Db, box: SecretBox, actor: Actor, input: SendMessageInput, now: Date) {
-  const connection = await requireConnection(db, box, actor.organization.uuid);
+export async function sendMessage(db: Db, actor: Actor, input: SendMessageInput, now: Date) {
+  const platform = await requirePlatform(db, actor.organization.uuid);
   const text = input.message ?? input.messages?.join('\n\n');
   if (!text) throw new ValidationFailed({ message: ['Give message or messages.'] });
   const users = await usersOf(db, actor.organization.uuid, input.target_users ?? [], input.target_teams ?? []);
@@ -65,7 +65,7 @@ export async function sendMessage(db: Db, box: SecretBox, actor: Actor, input: S
 
   const targets: ChatTarget[] = [];
   let body = text;
-  if (connection.platform === 'slack') {
+  if (platform === 'slack') {
     for (const id of channels) targets.push({ type: 'channel', id });
     for (const u of users) targets.push({ type: 'user', email: u.email });
   } else {
@@ -78,11 +78,11 @@ export async function sendMessage(db: Db, box: SecretBox, actor: Actor, input: S
 
   await db.transaction(async (trx) => {
     if (!edit) {
-      await trx('chat_messages').insert({ uuid: botMessageId, organization_uuid: actor.organization.uuid, platform: connection.platform, refs: '{}', created_at: now.toISOString(), updated_at: now.toISOString() });
+      await trx('chat_messages').insert({ uuid: botMessageId, organization_uuid: actor.organization.uuid, platform: platform, refs: '{}', created_at: now.toISOString(), updated_at: now.toISOString() });
     }
     const deliveries = targets.map((target) => {
       const payload: ChatPayload = {
-        platform: connection.platform,
+        platform: platform,
         bot_message_id: botMessageId,
         target,
         edit,
@@ -95,7 +95,7 @@ export async function sendMessage(db: Db, box: SecretBox, actor: Actor, input: S
         organizationUuid: actor.organization.uuid,
         channel: 'chat' as const,
         kind: edit ? 'chat.update' : 'chat.message',
-        destination: `${connection.platform}:${targetKey(target)}`,
+        destination: `${platform}:${targetKey(target)}`,
         payload,
         // Posts of one organization go out in order (an edit never overtakes its message).
         orderingKey: `chat:${actor.organization.uuid}`,
