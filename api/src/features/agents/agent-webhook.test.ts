@@ -73,7 +73,10 @@ describe('Agent webhook push (spec "Events / Agent webhook", CONTRACT §6, §10)
     expect((await t.request('DELETE', '/v1/agent-webhook/', { key: acme.adminKey, body: { agent_name: 'ghost' } })).status).toBe(404);
 
     const http = await t.request('POST', '/v1/agent-webhook/', { key: acme.adminKey, body: { agent_name: 'builder', webhook_url: 'http://example.com/hook', webhook_secret: 'x' } });
-    expect(http.body).toEqual({ webhook_url: ['Must be an HTTPS URL.'] });
+    expect(http.body).toEqual({ webhook_url: ['Must be an HTTPS URL (ALLOW_PRIVATE_WEBHOOKS allows private addresses, not http://).'] });
+    // With private addresses allowed, an https:// loopback URL is accepted (the local recipe of docs/agents.md).
+    const loopback = await t.request('POST', '/v1/agent-webhook/', { key: acme.adminKey, body: { agent_name: 'builder', webhook_url: 'https://127.0.0.1:8443/hook', webhook_secret: 'x' } });
+    expect(loopback.status).toBe(201);
     const strict = await startTestApp();
     try {
       const org = await strict.seedOrganization();

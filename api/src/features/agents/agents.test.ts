@@ -174,6 +174,18 @@ describe('Agents: reports, co-author merge, health, messages (spec "Agent endpoi
     expect(invalid.body).toEqual({ message_type: ['Must be one of: text, command, system, email.'], sender_type: ['Must be one of: human, agent, system.'] });
   });
 
+  it('agent_name names the recipient: one agent\'s message to another waits in the other\'s queue, never the sender\'s', async () => {
+    const sent = await t.request('POST', '/v1/agent-messages/', {
+      key: p.adminKey,
+      body: { agent_name: 'review-bot', sender_type: 'agent', sender_name: 'deploy-bot', content: 'Run the checks again, please' },
+    });
+    expect(sent.status).toBe(201);
+    expect(sent.body).toMatchObject({ agent_name: 'review-bot', sender_type: 'agent', sender_name: 'deploy-bot', delivered: false });
+    const health = async (agent: string) => (await t.request('POST', '/v1/agent-health/', { key: p.adminKey, body: { agent_name: agent, ok: true } })).body;
+    expect((await health('deploy-bot')).pending_messages).toEqual([]);
+    expect((await health('review-bot')).pending_messages.map((m: { id: string }) => m.id)).toEqual([sent.body.id]);
+  });
+
   it('API key and CLI Bearer of the same user get identical bodies (spec Versioning 5)', async () => {
     const token = await t.seedToken(p.org.uuid, p.member.user.uuid);
     await t.request('POST', '/v1/agent-messages/', { key: p.adminKey, body: { agent_name: 'twin', content: 'hello' } });

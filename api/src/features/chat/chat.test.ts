@@ -157,7 +157,7 @@ describe('Chat platforms (CONTRACT §7, §10, §12)', () => {
   });
 
   it('Microsoft Teams: an Adaptive Card message to the incoming webhook', async () => {
-    expect((await connect({ kind: 'microsoft_teams', webhook_url: 'http://example.com/x' })).body).toEqual({ 'platform.webhook_url': ['Must be an HTTPS URL.'] });
+    expect((await connect({ kind: 'microsoft_teams', webhook_url: 'http://example.com/x' })).body).toEqual({ 'platform.webhook_url': ['Must be an HTTPS URL (ALLOW_PRIVATE_WEBHOOKS allows private addresses, not http://).'] });
     await connect({ kind: 'microsoft_teams', webhook_url: `${rx.url}/webhookb2/abc`, channel_name: 'Engineering' });
     expect((await t.request('GET', '/v1/report-channels/', { key: acme.adminKey })).body).toEqual({ channels: [{ id: 'default', name: 'Engineering', platform: 'microsoft_teams', type: 'webhook' }], total: 1 });
     await t.request('POST', '/v1/send-message/', { key: acme.adminKey, body: { message: 'Stand-up in 5', target_channels: ['default'], buttons: [{ text: 'Join', url: 'https://meet.example/x' }] } });
