@@ -8,6 +8,7 @@ import { createUser } from '../src/features/users/repository.ts';
 import { issueKey } from '../src/features/api-keys/service.ts';
 import { issueCliToken } from '../src/auth/tokens.ts';
 import { startAppOnPort } from './app-on-port.ts';
+import { recordExchange } from './exchanges.ts';
 import type { KeyKind, PlanName, Role } from '../src/db/tables.ts';
 
 export interface TestResponse {
@@ -24,6 +25,8 @@ export interface RequestOptions {
   /** Sent verbatim, for malformed-JSON and size tests. */
   raw?: string | Buffer;
   headers?: Record<string, string>;
+  /** Make this exchange its operation's example in the OpenAPI document (`npm run examples -w api`). */
+  example?: boolean;
 }
 
 /**
@@ -62,6 +65,14 @@ export async function startTestApp(
     } catch {
       parsed = undefined;
     }
+    recordExchange(
+      routes,
+      method,
+      pathname,
+      body === undefined ? undefined : { content_type: headers['content-type'], body: options.raw === undefined ? options.body : String(options.raw) },
+      { status: res.status, content_type: res.headers.get('content-type') ?? '', body: parsed ?? text },
+      options.example === true,
+    );
     return { status: res.status, headers: res.headers, body: parsed, text };
   }
 

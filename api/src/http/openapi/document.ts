@@ -1,5 +1,5 @@
 import { baseSchemas, ref } from './components.ts';
-import type { Operation } from './types.ts';
+import type { Operation, OperationExample } from './types.ts';
 import type { JsonSchema } from './yup-to-json-schema.ts';
 import { yupToJsonSchema } from './yup-to-json-schema.ts';
 
@@ -13,10 +13,30 @@ const STANDARD_ERRORS: Record<number, string> = {
 
 const toOpenApiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}');
 
-function response(schema: string | JsonSchema | null, description: string) {
+/** The operation's id in the document, and the name of its example file (api/src/openapi/examples/<id>.json). */
+export const operationId = (op: { method: string; path: string }) => `${op.method}_${op.path.replace(/[/:{}-]+/g, '_').replace(/^_|_$/g, '')}`;
+
+/** `GET /v1/teams/:uuid/`: how people and failure messages name an operation. */
+export const operationName = (op: { method: string; path: string }) => `${op.method.toUpperCase()} ${op.path}`;
+
+function response(schema: string | JsonSchema | null, description: string, mediaType = 'application/json', example?: unknown) {
   if (schema === null) return { description };
   const content = typeof schema === 'string' ? ref(schema) : schema;
-  return { description, content: { 'application/json': { schema: content } } };
+  return { description, content: { [mediaType]: { schema: content, ...(example === undefined ? {} : { example }) } } };
+}
+
+/** The request body: JSON from the route's yup schema, or a raw body (inbound e-mail), with its example. */
+function requestBody(op: Operation, example: OperationExample | undefined) {
+  const sample = example?.request === undefined ? {} : { example: example.request.body };
+  if (op.body) return { required: true, content: { 'application/json': { schema: yupToJsonSchema(op.body), ...sample } } };
+  if (op.rawBody) {
+    return {
+      required: true,
+      ...(op.rawBody.description ? { description: op.rawBody.description } : {}),
+      content: { [op.rawBody.contentType]: { schema: op.rawBody.schema, ...sample } },
+    };
+  }
+  return null;
 }
 
 export function buildOpenApi(
@@ -24,6 +44,7 @@ export function buildOpenApi(
   extraSchemas: Record<string, JsonSchema>,
   serverUrl: string,
   tags: { name: string; description: string }[] = [],
+  examples: Record<string, OperationExample> = {},
 ) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const op of operations) {
@@ -35,9 +56,14 @@ export function buildOpenApi(
       schema: { type: 'string' },
     }));
     const query = (op.query ?? []).map((q) => ({ name: q.name, in: 'query', description: q.description, schema: q.schema ?? { type: 'string' } }));
+    const id = operationId(op);
+    const exampleId = Object.hasOwn(examples, id) || !op.alias ? id : operationId({ method: op.method, path: op.alias });
+    const example = Object.hasOwn(examples, exampleId) ? examples[exampleId] : undefined;
     const responses: Record<string, unknown> = {};
     for (const [status, schema] of Object.entries(op.responses)) {
-      responses[status] = response(schema, Number(status) === 204 ? 'No content' : 'Success');
+      const sample = example && String(example.response.status) === status ? example.response.body : undefined;
+      const success = Number(status) < 400;
+      responses[status] = response(schema, Number(status) === 204 ? 'No content' : success ? 'Success' : 'Error', success ? (op.responseType ?? 'application/json') : 'application/json', sample);
     }
     for (const [status, description] of Object.entries(STANDARD_ERRORS)) {
       if (op.auth === false && (status === '401' || status === '403')) continue;
@@ -46,15 +72,16 @@ export function buildOpenApi(
       }
     }
     paths[path] ??= {};
+    const body = requestBody(op, example);
     paths[path][op.method] = {
-      operationId: `${op.method}_${op.path.replace(/[/:{}-]+/g, '_').replace(/^_|_$/g, '')}`,
+      operationId: id,
       summary: op.summary,
       ...(op.description ? { description: op.description } : {}),
       tags: [op.tag],
       ...(op.auth === false ? { security: [] } : {}),
       ...(op.scope ? { 'x-rate-limit-scope': op.scope } : {}),
       parameters: [...params, ...query],
-      ...(op.body ? { requestBody: { required: true, content: { 'application/json': { schema: yupToJsonSchema(op.body) } } } } : {}),
+      ...(body ? { requestBody: body } : {}),
       responses,
     };
   }
