@@ -1,12 +1,11 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fencedBlocks } from './doc-blocks.ts';
 import type { DocBlock } from './doc-blocks.ts';
-import { REPO_DIR, cleanEnv, exitOf, outputOf, tempDir, waitFor } from './processes.ts';
+import { REPO_DIR, cleanEnv, exitOf, freePort, outputOf, tempDir, waitFor } from './processes.ts';
 
 const KEY = `rk_${'AgentsDoc0'.repeat(4)}`;
 const AGENTS = 'docs/agents.md';
@@ -16,15 +15,6 @@ const NOT_RUN: Record<string, string> = {
   'curl -s -X POST "$ROLLCALL/v1/inbound-email/"': 'needs a mail provider and a raw reply (the inbound tests post one)',
   'curl -s "$ROLLCALL/v1/agent/register/challenge/"': 'needs AGENT_SELF_REGISTRATION=true and a computed answer (registration.test.ts)',
 };
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 describe('docs/agents.md works as written, webhooks included', () => {
   const work = tempDir('rollcall-agents-doc-');

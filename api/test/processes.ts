@@ -1,6 +1,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -10,6 +11,16 @@ export const REPO_DIR = path.resolve(API_DIR, '..');
 export const CLI = path.join(API_DIR, 'src/cli.ts');
 /** The installed entry (`npx rollcall`): checks the Node version, turns on the compile cache, runs src/cli.ts. */
 export const BIN = path.join(API_DIR, 'bin/rollcall.js');
+
+/** A port free on 127.0.0.1 right now (for a process that must be told its port in advance). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
 
 export function tempDir(prefix = 'rollcall-cli-'): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
