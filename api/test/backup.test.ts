@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CERT_FILE, startHttpsReceiver } from './receivers.ts';
 import type { HttpsReceiver } from './receivers.ts';
 import { runBlock, runnableBlocks } from './doc-blocks.ts';
-import { admin, rollcall, serve, stop, tempDir } from './processes.ts';
+import { REPO_DIR, admin, rollcall, serve, stop, tempDir } from './processes.ts';
 
 const KEY = `rk_${'Backup0000'.repeat(4)}`;
 const PAGE = 'content/help/en/database-and-backups.mdx';
@@ -54,6 +54,9 @@ describe('backup and restore (the database with its encryption key)', () => {
       expect(runnableBlocks(`content/help/${language}/database-and-backups.mdx`).map((b) => b.code), language).toEqual(blocks.map((b) => b.code));
     }
     const [backupBlock, tarBlock, restoreBlock] = blocks;
+    // The README's operator commands are the same ones (its block lists commands without npx).
+    const readme = fs.readFileSync(path.join(REPO_DIR, 'README.md'), 'utf8');
+    for (const block of [backupBlock, restoreBlock]) expect(readme).toContain(block.code.replace(/^npx /, ''));
 
     const first = tempDir('rollcall-data-');
     const a = await serve(serverEnv(first), children);
