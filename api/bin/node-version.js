@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT_PACKAGE = fileURLToPath(new URL('../../package.json', import.meta.url));
 
-/** `engines.node` of the root package.json: `^22.19.0 || >=23.6.0`. */
+/** `engines.node` of the root package.json: `^22.19.0 || >=23.8.0`. */
 export function supportedRange() {
   return JSON.parse(fs.readFileSync(ROOT_PACKAGE, 'utf8')).engines.node;
 }

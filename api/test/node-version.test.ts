@@ -18,14 +18,15 @@ describe('the Node.js versions Rollcall runs on, stated once', () => {
   const range: string = supportedRange();
 
   it('is the range engines.node states, the lowest that runs the API and its dependencies', () => {
-    expect(range).toBe('^22.19.0 || >=23.6.0');
+    expect(range).toBe('^22.19.0 || >=23.8.0');
     expect(minimumVersion(range)).toBe('22.19');
-    // 22.18 strips types but undici 8 declares 22.19; 23.0–23.5 strip types only behind a flag.
-    for (const version of ['20.19.5', '22.12.0', '22.18.0', '23.5.0']) expect(satisfies(version, range), version).toBe(false);
-    for (const version of ['22.19.0', '22.22.3', '23.6.0', '24.0.0', '26.1.0']) expect(satisfies(version, range), version).toBe(true);
+    // 22.18 strips types but undici 8 declares 22.19; 23.0–23.5 strip types only behind a flag, and undici needs
+    // the zlib zstd functions of 23.8 (checked on node@23.5.0, 23.6.0, 23.7.0 and 23.8.0).
+    for (const version of ['20.19.5', '22.12.0', '22.18.0', '23.5.0', '23.7.0']) expect(satisfies(version, range), version).toBe(false);
+    for (const version of ['22.19.0', '22.22.3', '23.8.0', '24.0.0', '26.1.0']) expect(satisfies(version, range), version).toBe(true);
     expect(satisfies(process.versions.node, range)).toBe(true);
     expect(unsupportedNodeMessage('22.12.0', range)).toBe(
-      'rollcall: Node.js 22.19 or later is needed (^22.19.0 || >=23.6.0); this is 22.12.0. ' +
+      'rollcall: Node.js 22.19 or later is needed (^22.19.0 || >=23.8.0); this is 22.12.0. ' +
         'Install Node.js 24 LTS from https://nodejs.org/ or run `nvm install` in the repository (it reads .nvmrc).',
     );
   });
@@ -50,7 +51,7 @@ describe('the Node.js versions Rollcall runs on, stated once', () => {
     const node = olderNode()!;
     const direct = spawnSync(node, [BIN, 'serve'], { encoding: 'utf8' });
     expect(direct.status).toBe(1);
-    expect(direct.stderr).toMatch(/^rollcall: Node\.js 22\.19 or later is needed \(\^22\.19\.0 \|\| >=23\.6\.0\); this is [\d.]+\. Install Node\.js 24 LTS[^\n]*\n$/);
+    expect(direct.stderr).toMatch(/^rollcall: Node\.js 22\.19 or later is needed \(\^22\.19\.0 \|\| >=23\.8\.0\); this is [\d.]+\. Install Node\.js 24 LTS[^\n]*\n$/);
     // npm start runs `node` from PATH: the older one first.
     const env = { PATH: `${path.dirname(node)}:${process.env.PATH}`, HOME: process.env.HOME ?? '/tmp' };
     const started = spawnSync('npm', ['start', '--silent'], { cwd: REPO_DIR, env, encoding: 'utf8', timeout: 30_000 });
