@@ -68,7 +68,7 @@ export async function createMessage(trx: Executor, box: SecretBox, agent: AgentR
     delivered: false,
     delivered_at: null,
     read_at: null,
-    expires_at: input.expiresAt ? new Date(input.expiresAt).toISOString() : null,
+    expires_at: input.expiresAt ?? null,
     created_at: now.toISOString(),
   };
   await trx('agent_messages').insert(row);
