@@ -5,7 +5,7 @@ import type { TestApp } from '../../../test/harness.ts';
 import { TEST_CA, startHttpsReceiver } from '../../../test/receivers.ts';
 import type { HttpsReceiver } from '../../../test/receivers.ts';
 import { recordEvent } from './events.ts';
-import { dispatchEvents } from './dispatch.ts';
+import { dispatchEvents, withoutAnonymousPeople } from './dispatch.ts';
 import { DISPATCHED_EVENT_RETENTION_DAYS } from '../../outbox/events.ts';
 import { pruneOrganizationEvents } from './feature.ts';
 
@@ -230,5 +230,12 @@ describe('Organization webhooks (CONTRACT §7, §10)', () => {
       expect(dump).not.toContain(secret);
       expect(t.logs.join('')).not.toContain(secret);
     }
+  });
+});
+
+describe('event payloads: anonymity', () => {
+  it('drops people at any depth of an anonymous payload and keeps every other key as given, __proto__ included', () => {
+    const payload = JSON.parse('{"is_anonymous": true, "user": {"uuid": "u"}, "__proto__": {"email": "e", "x": 1}, "answers": [{"respondent": "r", "constructor": 2}]}');
+    expect(JSON.stringify(withoutAnonymousPeople(payload))).toBe('{"is_anonymous":true,"__proto__":{"x":1},"answers":[{"constructor":2}]}');
   });
 });
