@@ -167,6 +167,14 @@ describe('Agents: reports, co-author merge, health, messages (spec "Agent endpoi
     expect(post.body).toEqual({ updated: 1 });
     const patch = await t.request('PATCH', '/v1/agent-messages/read/', { key: p.adminKey, body: { message_ids: [ids[1], ids[2]] } });
     expect(patch.body).toEqual({ updated: 2 });
+    // Read again, nothing changes: the count says so. A message delivered by a health answer is still read once.
+    for (const method of ['POST', 'PATCH']) {
+      expect((await t.request(method, '/v1/agent-messages/read/', { key: p.adminKey, body: { message_ids: ids } })).body).toEqual({ updated: 0 });
+    }
+    const later = (await t.request('POST', '/v1/agent-messages/', { key: p.adminKey, body: { agent_name: 'reader', content: 'd' } })).body.id;
+    expect((await t.request('POST', '/v1/agent-health/', { key: p.adminKey, body: { agent_name: 'reader', ok: true } })).body.pending_messages).toHaveLength(1);
+    expect((await t.request('POST', '/v1/agent-messages/read/', { key: p.adminKey, body: { message_ids: [later, later, ids[0]] } })).body).toEqual({ updated: 1 });
+    expect((await t.request('POST', '/v1/agent-messages/read/', { key: p.adminKey, body: { message_ids: [later] } })).body).toEqual({ updated: 0 });
     expect((await t.request('GET', '/v1/agent-messages/?agent_name=reader&delivered=false', { key: p.adminKey })).body).toEqual([]);
     expect((await t.request('GET', '/v1/agent-messages/?agent_name=reader&delivered=false', { key: other.adminKey })).body.map((m: { id: string }) => m.id)).toEqual([foreign]);
     expect((await t.request('GET', '/v1/agent-messages/?delivered=maybe', { key: p.adminKey })).body).toMatchObject({ code: 'invalid_filter_value', extra: { parameter: 'delivered' } });
