@@ -34,3 +34,12 @@ export const timezoneField = () =>
  */
 export const jsonObjectField = () =>
   yup.mixed<Record<string, unknown>>().test('json-object', 'Must be an object.', (value) => value === undefined || value === null || isPlainObject(value));
+
+/** What an HTTP header value can carry as given: tab, printable ASCII and Latin-1, no space at either end (it would be trimmed). */
+const HEADER_VALUE = /^[\x21-\x7e\xa0-\xff](?:[\t\x20-\x7e\xa0-\xff]*[\x21-\x7e\xa0-\xff])?$/;
+
+/** A secret Rollcall sends back as a request header (X-Webhook-Secret, X-BEARER): refused at once if no request could carry it. */
+export const headerValueField = (header: string) =>
+  yup
+    .string()
+    .test('header-value', `Must fit in the ${header} header: no line breaks or other control characters, no characters beyond Latin-1, no spaces at either end.`, (value) => value === undefined || value === null || HEADER_VALUE.test(value));

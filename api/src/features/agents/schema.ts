@@ -1,5 +1,5 @@
 import * as yup from 'yup';
-import { dateTimeField, jsonObjectField } from '../../http/fields.ts';
+import { dateTimeField, headerValueField, jsonObjectField } from '../../http/fields.ts';
 import { MESSAGE_TYPES, SENDER_TYPES } from '../../db/tables.ts';
 
 const EMAIL = /^[^\s@<>(),;:"]+@[^\s@<>(),;:"]+\.[^\s@<>(),;:"]+$/;
@@ -62,7 +62,7 @@ export type AgentEmailInput = yup.InferType<typeof agentEmailSchema>;
 export const webhookSchema = yup.object({
   agent_name: agentName(),
   webhook_url: yup.string().required().max(2048),
-  webhook_secret: yup.string().required().min(1).max(512),
+  webhook_secret: headerValueField('X-Webhook-Secret').required().min(1).max(512),
 });
 export type WebhookInput = yup.InferType<typeof webhookSchema>;
 

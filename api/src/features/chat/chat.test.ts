@@ -139,6 +139,20 @@ describe('Chat platforms (CONTRACT §7, §10, §12)', () => {
     expect(failed.body.results[0]).toMatchObject({ destination: 'slack:channel:C1', last_error: 'slack chat.postMessage: invalid_auth' });
   });
 
+  it('credentials the key cannot open fail the chat delivery at once with the reason, never retried', async () => {
+    await connect({ kind: 'slack', bot_token: 'xoxb-test-token' });
+    await t.request('POST', '/v1/send-message/', { key: acme.adminKey, body: { message: 'x', target_channels: ['C1'] } });
+    await t.db('chat_connections').update({ credentials_encrypted: 'v1.damaged.sealed.value' });
+    await t.deps.delivery.runDue();
+    t.clock.advance(24 * 3_600_000);
+    await t.deps.delivery.runDue();
+    const failed = await t.request('GET', '/v1/deliveries/?channel=chat', { key: acme.adminKey });
+    expect(failed.body.results.map((d: { status: string; attempts: number; last_error: string }) => [d.status, d.attempts, d.last_error])).toEqual([
+      ['failed', 1, 'local error, not retried: cannot decrypt the chat platform credentials: ENCRYPTION_KEY is not the key it was stored with, or the stored value is damaged'],
+    ]);
+    expect(rx.received.filter((r) => r.url.startsWith('/api/chat.'))).toEqual([]);
+  });
+
   it('Microsoft Teams: an Adaptive Card message to the incoming webhook', async () => {
     expect((await connect({ kind: 'microsoft_teams', webhook_url: 'http://example.com/x' })).body).toEqual({ 'platform.webhook_url': ['Must be an HTTPS URL.'] });
     await connect({ kind: 'microsoft_teams', webhook_url: `${rx.url}/webhookb2/abc`, channel_name: 'Engineering' });
