@@ -60,6 +60,23 @@ describe('bad input: prototype-named keys, deep nesting, unreadable bodies (a 4x
     expect(array.body).toEqual({ detail: `The request body is nested more than ${MAX_JSON_DEPTH} levels deep.`, code: 'malformed_json', extra: { max_depth: MAX_JSON_DEPTH } });
   });
 
+  it('refuses the NUL character anywhere in a body, a query value or a path (PostgreSQL cannot store it)', async () => {
+    const message = 'Must not contain the NUL character (U+0000).';
+    for (const [raw, field] of [
+      ['{"name": "a\\u0000b"}', 'name'],
+      ['{"agent_name": "x", "content": "y", "metadata": {"k": ["v\\u0000"]}}', 'metadata'],
+      ['{"agent_name": "x", "content": "y", "metadata": {"k\\u0000": 1}}', 'metadata'],
+    ]) {
+      const res = await t.request('POST', raw.includes('agent_name') ? '/v1/agent-messages/' : '/v1/teams/', { key, raw });
+      expect([raw, res.status, res.body]).toEqual([raw, 400, { [field]: [message] }]);
+    }
+    // An escaped backslash before u0000 is six ordinary characters.
+    expect((await t.request('POST', '/v1/teams/', { key, raw: '{"name": "a\\\\u0000b"}' })).body.name).toBe('a\\u0000b');
+    const search = await t.request('GET', '/v1/teams/?search=ab%00cd', { key });
+    expect([search.status, search.body]).toEqual([400, { detail: 'search must not contain the NUL character (%00).', code: 'invalid_filter_value', extra: { parameter: 'search' } }]);
+    expect((await t.request('GET', '/v1/teams/%00/', { key })).status).toBe(404);
+  });
+
   it('answers the swagger files by name only: /docs/static/__proto__ and its kin are 404, without a credential', async () => {
     for (const name of [...PROTOTYPE_NAMES, '__defineGetter__', 'propertyIsEnumerable']) {
       const res = await t.request('GET', `/docs/static/${name}`);

@@ -1,7 +1,7 @@
 import type { Middleware } from 'koa';
 import { HttpMethodEnum, koaBody } from 'koa-body';
 import { ApiError, ValidationFailed, badRequest } from '../lib/errors.ts';
-import { MAX_JSON_DEPTH, tooDeepAt } from '../lib/json.ts';
+import { MAX_JSON_DEPTH, unusableJsonAt } from '../lib/json.ts';
 
 /** Some clients send JSON bodies on DELETE (CONTRACT §12). */
 const BODY_METHODS = [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH, HttpMethodEnum.DELETE];
@@ -18,6 +18,7 @@ const OBJECT_OR_ARRAY = /^[\x20\x09\x0a\x0d]*[[{]/;
  *   body looks keys up as own properties (`Object.hasOwn`) and never copies one with plain assignment.
  * - nesting is limited to MAX_JSON_DEPTH levels before anything walks the value recursively (validation,
  *   JSON.stringify when it is stored). V8's JSON.parse itself does not recurse, so parsing first is safe.
+ * - a NUL character (`\u0000`) is refused in any key or string: PostgreSQL's text cannot store it.
  * GET and the other methods skip koa-body: it would only find that there is nothing to parse, in an async frame
  * of its own (about 0.9 KB of garbage per request).
  */
@@ -51,7 +52,7 @@ function unreadableBody(err: unknown): unknown {
   return err;
 }
 
-/** The body as a value: `{}` when empty, 400 `malformed_json` when it is not a JSON object or array, 400 when nested too deep. */
+/** The body as a value: `{}` when empty; 400 `malformed_json` when it is not a JSON object or array; 400 naming the field nested too deep or holding a NUL character. */
 export function parseJsonBody(text: string): unknown {
   if (text === '') return {};
   let value: unknown;
@@ -61,10 +62,12 @@ export function parseJsonBody(text: string): unknown {
   } catch {
     throw badRequest('malformed_json', 'Malformed JSON in the request body.');
   }
-  const deep = tooDeepAt(value, MAX_JSON_DEPTH);
-  if (deep === null) return value;
-  const message = `Nested more than ${MAX_JSON_DEPTH} levels deep.`;
+  const problem = unusableJsonAt(value, MAX_JSON_DEPTH);
+  if (problem === null) return value;
+  const message = problem.reason === 'depth' ? `Nested more than ${MAX_JSON_DEPTH} levels deep.` : 'Must not contain the NUL character (U+0000).';
   // The body is an object (every endpoint takes one): name its field, as validation does.
-  if (deep !== '') throw new ValidationFailed({ [deep]: [message] });
-  throw badRequest('malformed_json', `The request body is nested more than ${MAX_JSON_DEPTH} levels deep.`, { max_depth: MAX_JSON_DEPTH });
+  if (problem.field !== '') throw new ValidationFailed({ [problem.field]: [message] });
+  throw problem.reason === 'depth'
+    ? badRequest('malformed_json', `The request body is nested more than ${MAX_JSON_DEPTH} levels deep.`, { max_depth: MAX_JSON_DEPTH })
+    : badRequest('malformed_json', 'The request body contains the NUL character (U+0000).');
 }

@@ -14,20 +14,30 @@ export const bool = (value: unknown): boolean => value === true || value === 1 |
 export const MAX_JSON_DEPTH = 64;
 
 /**
- * Where `value` nests more than `max` levels (the top-level object or array is level 1): the top-level key it
- * happens under, '' when the value is an array, or null when it stays within `max`. It walks with a stack of
- * its own, so any depth JSON.parse produced can be measured.
+ * The first thing in a parsed request body that no code after it should meet: nesting deeper than `max` levels
+ * (the top-level object or array is level 1; recursion over it, JSON.stringify included, could overflow the
+ * stack), or a NUL character in a key or a string (PostgreSQL's text cannot hold one; SQLite can, so both refuse
+ * it alike). Answers the top-level key it happens under ('' when the body is an array), or null. It walks with a
+ * stack of its own, so any depth JSON.parse produced can be measured.
  */
-export function tooDeepAt(value: unknown, max: number): string | null {
+export function unusableJsonAt(value: unknown, max: number): { field: string; reason: 'depth' | 'nul' } | null {
   const stack: { node: unknown; depth: number; field: string }[] = [{ node: value, depth: 1, field: '' }];
   while (stack.length > 0) {
     const { node, depth, field } = stack.pop()!;
+    if (typeof node === 'string') {
+      if (node.includes('\0')) return { field, reason: 'nul' };
+      continue;
+    }
     if (node === null || typeof node !== 'object') continue;
-    if (depth > max) return field;
+    if (depth > max) return { field, reason: 'depth' };
     if (Array.isArray(node)) {
       for (const item of node) stack.push({ node: item, depth: depth + 1, field });
-    } else {
-      for (const [key, child] of Object.entries(node)) stack.push({ node: child, depth: depth + 1, field: depth === 1 ? key : field });
+      continue;
+    }
+    for (const [key, child] of Object.entries(node)) {
+      const under = depth === 1 ? key : field;
+      if (key.includes('\0')) return { field: under, reason: 'nul' };
+      stack.push({ node: child, depth: depth + 1, field: under });
     }
   }
   return null;
