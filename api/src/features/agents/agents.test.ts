@@ -182,6 +182,20 @@ describe('Agents: reports, co-author merge, health, messages (spec "Agent endpoi
     expect(invalid.body).toEqual({ message_type: ['Must be one of: text, command, system, email.'], sender_type: ['Must be one of: human, agent, system.'] });
   });
 
+  it('a message expires_at is a date-time that exists, with Z or an offset; it is stored and shown in UTC', async () => {
+    for (const expires_at of ['2026-13-01T00:00:00Z', '9999-12-31T99:99:99Z', '2026-02-30T00:00:00Z', '2026-03-10T25:00:00+01:00']) {
+      const res = await t.request('POST', '/v1/agent-messages/', { key: p.adminKey, body: { agent_name: 'timer', content: 'x', expires_at } });
+      expect([expires_at, res.status, Object.keys(res.body)]).toEqual([expires_at, 400, ['expires_at']]);
+    }
+    // The clock stands at 2026-03-10T15:00Z: 17:30+02:00 is half an hour from now, 16:30+02:00 half an hour ago.
+    const later = await t.request('POST', '/v1/agent-messages/', { key: p.adminKey, body: { agent_name: 'timer', content: 'soon', expires_at: '2026-03-10T17:30:00+02:00' } });
+    expect([later.status, later.body.expires_at]).toEqual([201, '2026-03-10T15:30:00.000Z']);
+    await t.request('POST', '/v1/agent-messages/', { key: p.adminKey, body: { agent_name: 'timer', content: 'gone', expires_at: '2026-03-10T16:30:00.000000+02:00' } });
+    expect((await t.request('GET', '/v1/agent-messages/?agent_name=timer', { key: p.adminKey })).body.map((m: { content: string }) => m.content)).toEqual(['soon']);
+    t.clock.advance(31 * 60_000);
+    expect((await t.request('GET', '/v1/agent-messages/?agent_name=timer', { key: p.adminKey })).body).toEqual([]);
+  });
+
   it('API key and CLI Bearer of the same user get identical bodies (spec Versioning 5)', async () => {
     const token = await t.seedToken(p.org.uuid, p.member.user.uuid);
     await t.request('POST', '/v1/agent-messages/', { key: p.adminKey, body: { agent_name: 'twin', content: 'hello' } });
