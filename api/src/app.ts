@@ -36,6 +36,8 @@ import { emailRoutes } from './features/email/routes.ts';
 import { inboundRoutes } from './features/inbound/routes.ts';
 import { chatRoutes } from './features/chat/routes.ts';
 import { agentRoutes } from './features/agents/routes.ts';
+import { kudosRoutes } from './features/kudos/routes.ts';
+import { companyValueRoutes } from './features/kudos/values-routes.ts';
 
 export interface AppDependencies {
   db: Db;
@@ -93,6 +95,8 @@ export function createApp(dependencies: AppDependencies): { app: Koa; routes: Ro
     chatRoutes(deps, middlewares),
     // Agents (issue 6).
     ...agentRoutes(deps, middlewares),
+    kudosRoutes(deps, middlewares),
+    companyValueRoutes(deps, middlewares),
   ];
 
   const app = new Koa({ proxy: true });

@@ -42,11 +42,14 @@ describe('robustness: no 500 on bad input, anywhere', () => {
     const templates = await t.request('GET', '/v1/templates/', { key });
     await t.request('POST', '/v1/invite-user/', { key, body: { email: 'new@acme.test' } });
     const deliveries = await t.request('GET', '/v1/deliveries/', { key });
+    const value = await t.request('POST', '/v1/company-values/', { key, body: { value: 'Teamwork' } });
+    const kudos = await t.request('POST', '/v1/kudos/', { key, body: { content: 'Thanks', receivers: [team.body.uuid], company_value: value.body.uuid } });
     Object.assign(ids, {
       '/v1/api-keys': acme.adminKeyUuid, '/v1/users': member.user.uuid, '/v1/teams': team.body.uuid,
       '/v1/checkins': checkin.body.uuid, '/v1/followups': checkin.body.uuid, question: detail.body.questions[0].uuid,
       user_uuid: member.user.uuid, '/v1/templates': (templates.body.results ?? templates.body)[0].uuid,
       '/v1/deliveries': deliveries.body.results[0].uuid,
+      '/v1/kudos': kudos.body.uuid, '/v1/company-values': value.body.uuid,
     });
     expect(Object.values(ids).every((id) => typeof id === 'string' && id.length === 36)).toBe(true);
   });
