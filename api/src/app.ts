@@ -38,6 +38,7 @@ import { chatRoutes } from './features/chat/routes.ts';
 import { agentRoutes } from './features/agents/routes.ts';
 import { kudosRoutes } from './features/kudos/routes.ts';
 import { companyValueRoutes } from './features/kudos/values-routes.ts';
+import { workflowRoutes } from './features/workflows/routes.ts';
 
 export interface AppDependencies {
   db: Db;
@@ -97,6 +98,7 @@ export function createApp(dependencies: AppDependencies): { app: Koa; routes: Ro
     ...agentRoutes(deps, middlewares),
     kudosRoutes(deps, middlewares),
     companyValueRoutes(deps, middlewares),
+    workflowRoutes(deps, middlewares),
   ];
 
   const app = new Koa({ proxy: true });

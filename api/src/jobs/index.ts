@@ -5,6 +5,7 @@ import { closeFinishedDays } from '../http/daily-cap.ts';
 import { pruneDispatchedEvents } from '../features/webhooks/service.ts';
 import { startInboundSmtp } from '../features/inbound/smtp-listener.ts';
 import type { InboundSmtp } from '../features/inbound/smtp-listener.ts';
+import { runScheduledWorkflows } from '../features/workflows/scheduler.ts';
 
 /** Background jobs of one server process. Each job is a plain function, callable directly from a test. */
 export async function pruneRateLimitCounters(deps: Deps): Promise<number> {
@@ -19,6 +20,13 @@ export async function pruneOrganizationEvents(deps: Deps): Promise<number> {
 /** 00:00 UTC: the free-plan daily caps roll over; clear the finished day and log the reset (CONTRACT §5). */
 export async function closeDailyCaps(deps: Deps): Promise<number> {
   return closeFinishedDays(deps.db, deps.logger, deps.clock.now());
+}
+
+/** Every minute: schedule workflows whose cron expression matches the minute, in each workflow's time zone. */
+export async function fireWorkflowSchedules(deps: Deps): Promise<number> {
+  const started = await runScheduledWorkflows(deps.db, deps.clock.now());
+  if (started) deps.delivery.kick();
+  return started;
 }
 
 /** Sends every due delivery once (the worker pool does this continuously once started). */
@@ -38,6 +46,7 @@ export function startJobs(deps: Deps) {
     cron.schedule('7 * * * *', () => run('prune-rate-limit-counters', () => pruneRateLimitCounters(deps)), { timezone: 'UTC' }),
     cron.schedule('17 * * * *', () => run('prune-organization-events', () => pruneOrganizationEvents(deps)), { timezone: 'UTC' }),
     cron.schedule('0 0 * * *', () => run('close-daily-caps', () => closeDailyCaps(deps)), { timezone: 'UTC' }),
+    cron.schedule('* * * * *', () => run('workflow-schedules', () => fireWorkflowSchedules(deps)), { timezone: 'UTC', noOverlap: true }),
   ];
   // The delivery worker pool: resumes every pending row now, then polls (and is kicked after commits).
   deps.delivery.start();

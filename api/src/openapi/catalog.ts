@@ -22,6 +22,7 @@ import { inboundOperations } from '../features/inbound/openapi.ts';
 import { chatOperations, chatSchemas } from '../features/chat/openapi.ts';
 import { agentOperations, agentSchemas, agentTagDescription } from '../features/agents/openapi.ts';
 import { kudosOperations, kudosSchemas } from '../features/kudos/openapi.ts';
+import { workflowOperations, workflowSchemas } from '../features/workflows/openapi.ts';
 
 /** Every documented operation; the OpenAPI test checks this list against the routers' routes. */
 export const operations: Operation[] = [
@@ -45,6 +46,7 @@ export const operations: Operation[] = [
   // Agents (issue 6).
   ...agentOperations,
   ...kudosOperations,
+  ...workflowOperations,
 ];
 export const schemas = {
   ...metaSchemas,
@@ -62,6 +64,7 @@ export const schemas = {
   // Agents (issue 6).
   ...agentSchemas,
   ...kudosSchemas,
+  ...workflowSchemas,
 };
 /** Tag descriptions of the OpenAPI document. */
 export const tags = [{ name: 'Agents', description: agentTagDescription }];

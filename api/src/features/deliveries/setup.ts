@@ -14,6 +14,7 @@ import type { Mailer } from '../email/mailer.ts';
 import { agentWebhookSender, organizationWebhookSender } from '../webhooks/sender.ts';
 import { disableSubscription, dispatchEvents } from '../webhooks/service.ts';
 import { chatSender } from '../chat/sender.ts';
+import { workflowHttpSender } from '../workflows/sender.ts';
 
 /** Test and benchmark seams for the delivery services; production passes none. */
 export interface DeliveryOptions {
@@ -64,6 +65,7 @@ export function buildDeliveryServices(
   delivery.registerSender('webhook', organizationWebhookSender(db, secretBox, http));
   delivery.registerSender('agent_webhook', agentWebhookSender(secretBox, http));
   delivery.registerSender('chat', chatSender(db, secretBox, http, config));
+  delivery.registerSender('http_request', workflowHttpSender(secretBox, http));
   delivery.onGone('webhook', async (trx, row, now) => {
     if (row.ref_uuid) await disableSubscription(trx, row.ref_uuid, now);
   });

@@ -1,6 +1,6 @@
 import type { Trx } from '../../db/connection.ts';
 
-export const CHANNELS = ['email', 'webhook', 'agent_webhook', 'chat'] as const;
+export const CHANNELS = ['email', 'webhook', 'agent_webhook', 'chat', 'http_request'] as const;
 export type Channel = (typeof CHANNELS)[number];
 export const STATUSES = ['pending', 'delivered', 'failed', 'cancelled'] as const;
 

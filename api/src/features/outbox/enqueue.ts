@@ -2,6 +2,7 @@ import type { Executor } from '../../db/connection.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import { writeJson } from '../../lib/json.ts';
 import { isEventWanted } from '../webhooks/service.ts';
+import { startEventRuns } from '../workflows/events.ts';
 
 /**
  * Writing side of the outbox. Call these inside the transaction of the change that causes the message, so a
@@ -43,13 +44,15 @@ export async function enqueueEmail(
  * Only when an enabled subscription of the organization asks for the event: organization events exist for
  * webhooks alone, most organizations subscribe to few events or none, and a payload can be a whole day's
  * check-in response (each co-authored agent report wrote one). A subscription receives the events that happen
- * after it was created. Returns the event's uuid, or null when nobody wanted it.
+ * after it was created. Event workflows listening for it start their runs here, in the same transaction.
+ * Returns the event's uuid, or null when no webhook wanted it.
  */
 export async function recordEvent(
   db: Executor,
   params: { organizationUuid: string; event: string; payload: Record<string, unknown> },
   now: Date,
 ): Promise<string | null> {
+  await startEventRuns(db, params.organizationUuid, params.event, params.payload, now);
   if (!(await isEventWanted(db, params.organizationUuid, params.event))) return null;
   const uuid = uuidv7(now.getTime());
   await db('organization_events').insert({
