@@ -2,7 +2,7 @@ import { bool, readJson } from '../../lib/json.ts';
 import { iso } from '../../lib/time.ts';
 import { userRef } from '../users/presenter.ts';
 import { isoToSundayZero, parseDays } from './dates.ts';
-import type { CheckinRow, ParticipantUser, QuestionRow } from './repository.ts';
+import type { CheckinRow, ParticipantUser, QuestionFields, QuestionRow } from './repository.ts';
 import { STORED_SETTINGS } from './schema.ts';
 import type { Answer, ResponseView } from './responses-service.ts';
 
@@ -14,7 +14,7 @@ export interface ReportChannel {
 }
 
 /** CONTRACT §7 question: `{uuid, index, question, question_type, required, is_blocker, choices}` and more. */
-export function presentQuestion(row: QuestionRow) {
+export function presentQuestion(row: QuestionFields) {
   const extras = readJson<{ variations?: string[]; logic?: unknown }>(row.extras, {});
   return {
     uuid: row.uuid,

@@ -29,9 +29,9 @@ export interface CheckinRow {
   updated_at: string;
 }
 
-export interface QuestionRow {
+/** A question's own columns, the same for check-in and form questions. */
+export interface QuestionFields {
   uuid: string;
-  checkin_uuid: string;
   position: number;
   question: string;
   short_question: string | null;
@@ -43,6 +43,18 @@ export interface QuestionRow {
   created_at: string;
   updated_at: string;
 }
+
+export interface QuestionRow extends QuestionFields {
+  checkin_uuid: string;
+}
+
+/** Where a list of questions lives: check-ins and forms keep theirs the same way, in their own tables. */
+export interface QuestionStore {
+  table: 'checkin_questions' | 'form_questions';
+  parent: 'checkin_uuid' | 'form_uuid';
+  parentTable: 'checkins' | 'forms';
+}
+export const CHECKIN_QUESTIONS: QuestionStore = { table: 'checkin_questions', parent: 'checkin_uuid', parentTable: 'checkins' };
 
 export type ParticipantUser = Pick<UserRow, 'uuid' | 'first_name' | 'last_name' | 'email'>;
 
@@ -87,10 +99,12 @@ export const sortByThenUuid = <T extends { uuid: string }>(rows: T[], position: 
     return a.uuid < b.uuid ? -1 : a.uuid > b.uuid ? 1 : 0;
   });
 
-export async function questionsOf(db: Executor, checkinUuid: string): Promise<QuestionRow[]> {
-  const rows: QuestionRow[] = await db('checkin_questions').where('checkin_uuid', checkinUuid);
+export async function questionsIn<T extends QuestionFields>(db: Executor, store: QuestionStore, parentUuid: string): Promise<T[]> {
+  const rows: T[] = await db(store.table).where(store.parent, parentUuid);
   return sortByThenUuid(rows, (q) => q.position);
 }
+
+export const questionsOf = (db: Executor, checkinUuid: string): Promise<QuestionRow[]> => questionsIn<QuestionRow>(db, CHECKIN_QUESTIONS, checkinUuid);
 
 /** The effective participants (active users, direct or through active teams) of each check-in. */
 export async function participantsOf(db: Executor, checkinUuids: string[]): Promise<Map<string, Map<string, ParticipantUser>>> {

@@ -10,7 +10,7 @@ import { isManager } from '../users/access.ts';
 import { fullName } from '../users/repository.ts';
 import { localDate } from './dates.ts';
 import { getVisibleCheckin, isParticipant, questionsOf } from './repository.ts';
-import type { CheckinRow, ParticipantUser, QuestionRow } from './repository.ts';
+import type { CheckinRow, ParticipantUser, QuestionFields, QuestionRow } from './repository.ts';
 import type { EditResponseInput, ResponseInput } from './schema.ts';
 
 export type AnswerValue = string | number | boolean | string[];
@@ -56,7 +56,7 @@ export function signalsIssue(value: AnswerValue | undefined): boolean {
   return !NO_BLOCKER.test(text.trim());
 }
 
-export function evaluate(questions: QuestionRow[], answers: Answer[]): { completed: boolean; hasIssue: boolean } {
+export function evaluate(questions: QuestionFields[], answers: Answer[]): { completed: boolean; hasIssue: boolean } {
   const byUuid = new Map(answers.map((a) => [a.uuid, a.response]));
   return {
     completed: questions.every((q) => !bool(q.required) || isAnswered(byUuid.get(q.uuid))),
@@ -64,7 +64,7 @@ export function evaluate(questions: QuestionRow[], answers: Answer[]): { complet
   };
 }
 
-function checkType(q: QuestionRow, value: unknown): string | null {
+function checkType(q: QuestionFields, value: unknown): string | null {
   switch (q.question_type) {
     case 'text':
       return typeof value === 'string' && value.length <= 10_000 ? null : 'A text answer is a string of at most 10000 characters.';
@@ -86,7 +86,7 @@ function checkType(q: QuestionRow, value: unknown): string | null {
  * Applies `inputs` ({uuid | index, response}) over `existing` answers. A null response clears the answer.
  * Answers are kept as a snapshot in question order: {uuid, index, question, response}.
  */
-export function applyAnswers(questions: QuestionRow[], existing: Answer[], inputs: { uuid?: string; index?: number; response?: unknown }[]): Answer[] {
+export function applyAnswers(questions: QuestionFields[], existing: Answer[], inputs: { uuid?: string; index?: number; response?: unknown }[]): Answer[] {
   const problems: Record<string, string[]> = {};
   const byUuid = new Map(questions.map((q) => [q.uuid, q]));
   const byIndex = new Map(questions.map((q) => [q.position, q]));

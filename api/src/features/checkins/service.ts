@@ -9,13 +9,13 @@ import { likePattern } from '../users/filters.ts';
 import { DEFAULT_TEMPLATE, findTemplate } from '../templates/catalog.ts';
 import { formatDays, localDate, parseDays, sundayZeroToIso } from './dates.ts';
 import { configuredParticipants, getVisibleCheckin, participantsOf, questionsOf, visibleCheckins } from './repository.ts';
-import type { CheckinRow, ParticipantUser, QuestionRow } from './repository.ts';
+import type { CheckinRow, ParticipantUser, QuestionFields, QuestionRow } from './repository.ts';
 import type { CheckinDetail, ReportChannel } from './presenter.ts';
 import { STORED_SETTINGS } from './schema.ts';
 import type { CheckinSettingsInput, CreateCheckinInput, QuestionInput, UpdateCheckinInput } from './schema.ts';
 
 /** A question body turned into column values; problems are reported under `path` (e.g. "questions.2"). */
-export function questionColumns(input: Partial<QuestionInput>, path: string, current?: QuestionRow, generateShort = false) {
+export function questionColumns(input: Partial<QuestionInput>, path: string, current?: QuestionFields, generateShort = false) {
   const problems: Record<string, string[]> = {};
   const type = input.question_type ?? current?.question_type ?? 'text';
   const existingChoices = current ? readJson<{ label: string; value: string }[]>(current.choices, []) : [];
