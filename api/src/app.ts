@@ -39,6 +39,8 @@ import { agentRoutes } from './features/agents/routes.ts';
 import { kudosRoutes } from './features/kudos/routes.ts';
 import { companyValueRoutes } from './features/kudos/values-routes.ts';
 import { workflowRoutes } from './features/workflows/routes.ts';
+import { formRoutes } from './features/forms/routes.ts';
+import { formResponseRoutes } from './features/forms/responses-routes.ts';
 
 export interface AppDependencies {
   db: Db;
@@ -99,6 +101,8 @@ export function createApp(dependencies: AppDependencies): { app: Koa; routes: Ro
     kudosRoutes(deps, middlewares),
     companyValueRoutes(deps, middlewares),
     workflowRoutes(deps, middlewares),
+    formRoutes(deps, middlewares),
+    formResponseRoutes(deps, middlewares),
   ];
 
   const app = new Koa({ proxy: true });

@@ -23,6 +23,7 @@ import { chatOperations, chatSchemas } from '../features/chat/openapi.ts';
 import { agentOperations, agentSchemas, agentTagDescription } from '../features/agents/openapi.ts';
 import { kudosOperations, kudosSchemas } from '../features/kudos/openapi.ts';
 import { workflowOperations, workflowSchemas } from '../features/workflows/openapi.ts';
+import { formOperations, formSchemas } from '../features/forms/openapi.ts';
 
 /** Every documented operation; the OpenAPI test checks this list against the routers' routes. */
 export const operations: Operation[] = [
@@ -47,6 +48,7 @@ export const operations: Operation[] = [
   ...agentOperations,
   ...kudosOperations,
   ...workflowOperations,
+  ...formOperations,
 ];
 export const schemas = {
   ...metaSchemas,
@@ -65,6 +67,7 @@ export const schemas = {
   ...agentSchemas,
   ...kudosSchemas,
   ...workflowSchemas,
+  ...formSchemas,
 };
 /** Tag descriptions of the OpenAPI document. */
 export const tags = [{ name: 'Agents', description: agentTagDescription }];

@@ -44,4 +44,5 @@ export const migrations: Migration[] = [
   { name: '0306_agent_messages_pending_order_index', load: () => import('./0306_agent_messages_pending_order_index.ts') },
   { name: '0500_kudos', load: () => import('./0500_kudos.ts') },
   { name: '0501_workflows', load: () => import('./0501_workflows.ts') },
+  { name: '0502_forms', load: () => import('./0502_forms.ts') },
 ];

@@ -3,16 +3,12 @@ import type { Context } from 'koa';
 import type { Deps } from '../../deps.ts';
 import type { Middlewares } from '../../http/middlewares.ts';
 import { actorOf, requireAdmin } from '../../http/auth.ts';
-import { invalidFilter } from '../../http/errors.ts';
 import { noBody, validateBody } from '../../http/validation.ts';
 import { pageEnvelope, pageRequest } from '../../http/pagination.ts';
 import { uuidParam } from '../../http/params.ts';
-import { isUuid } from '../../lib/ids.ts';
 import type { Actor } from '../auth/credentials.ts';
-import { addDays } from '../checkins/dates.ts';
 import { requirePerson } from '../users/access.ts';
-import { dateParam, dateRange, queryValue, searchTerm } from '../users/filters.ts';
-import { startOfLocalDay } from './periods.ts';
+import { localDayRange, oneOfQuery, searchTerm, uuidQuery } from '../users/filters.ts';
 import { presentKudos, presentSettings, presentWallOfFame } from './presenter.ts';
 import { boostKudos, getKudos, giveKudos, givenOn, kudosSettings, listKudos, today, updateKudosSettings } from './service.ts';
 import type { KudosFilters } from './service.ts';
@@ -20,31 +16,13 @@ import { wallOfFame } from './wall-of-fame.ts';
 import { KUDOS_FILTERS, PERIODS, giveKudosSchema, kudosSettingsSchema } from './schema.ts';
 import type { GiveKudosInput, KudosSettingsInput, Period } from './schema.ts';
 
-function uuidQuery(ctx: Context, name: string): string | undefined {
-  const value = queryValue(ctx, name);
-  if (value === undefined || value === '') return undefined;
-  if (!isUuid(value)) throw invalidFilter(name, `${name} must be a uuid.`);
-  return value;
-}
-
 /** The list filters of CONTRACT §2 and §12 as instants: local days of the organization's time zone. */
 function listFilters(ctx: Context, actor: Actor): KudosFilters {
-  const zone = actor.organization.timezone || 'UTC';
-  const day = dateParam(ctx, 'date');
-  const range = day ? { from: day, to: day } : dateRange(ctx, ['since', 'start_date'], ['until', 'end_date']);
   return {
-    from: range.from ? startOfLocalDay(range.from, zone) : undefined,
-    to: range.to ? startOfLocalDay(addDays(range.to, 1), zone) : undefined,
+    ...localDayRange(ctx, actor.organization.timezone || 'UTC'),
     search: searchTerm(ctx),
     companyValue: uuidQuery(ctx, 'company_value'),
   };
-}
-
-function oneOf<T extends string>(ctx: Context, name: string, allowed: readonly T[]): T | undefined {
-  const value = queryValue(ctx, name);
-  if (value === undefined || value === '') return undefined;
-  if (!(allowed as readonly string[]).includes(value)) throw invalidFilter(name, `${name} must be one of: ${allowed.join(', ')}.`);
-  return value as T;
 }
 
 /** Kudos (CONTRACT §7, §12): give, lists, boost, timeline, wall of fame and the organization's kudos settings. */
@@ -61,7 +39,7 @@ export function kudosRoutes(deps: Deps, { authenticate, rateLimit }: Middlewares
   };
 
   router.get('/v1/kudos/', rateLimit('reads'), async (ctx) => {
-    const filter = oneOf(ctx, 'filter', KUDOS_FILTERS);
+    const filter = oneOfQuery(ctx, 'filter', KUDOS_FILTERS);
     await list(ctx, { side: filter === 'kudos_given' ? 'given' : filter === 'kudos_received' ? 'received' : 'both' });
   });
 
@@ -82,7 +60,7 @@ export function kudosRoutes(deps: Deps, { authenticate, rateLimit }: Middlewares
   });
 
   router.get('/v1/kudos/wall-of-fame/', rateLimit('reads'), async (ctx) => {
-    const period: Period = oneOf(ctx, 'period', PERIODS) ?? 'month';
+    const period: Period = oneOfQuery(ctx, 'period', PERIODS) ?? 'month';
     const page = pageRequest(ctx);
     const wall = await wallOfFame(deps.db, actorOf(ctx), period, page, deps.clock.now());
     ctx.body = presentWallOfFame(wall, (results) => pageEnvelope(ctx, page, wall.board.length, results, deps.config.publicUrl));

@@ -1,5 +1,7 @@
 import type { Context } from 'koa';
 import { badRequest, invalidFilter } from '../../http/errors.ts';
+import { startOfLocalDay } from '../../lib/time.ts';
+import { isUuid } from '../../lib/ids.ts';
 
 /** Query parameters of the list conventions (CONTRACT §2, §12), shared by the people and check-in lists. */
 export function queryValue(ctx: Context, name: string): string | undefined {
@@ -72,4 +74,45 @@ export function ordering(ctx: Context, allowed: Record<string, string>, fallback
     throw badRequest('invalid_sort', `ordering must be one of: ${Object.keys(allowed).join(', ')} (prefix - for descending).`, { parameter: 'ordering' });
   }
   return { column, order: descending ? ('desc' as const) : ('asc' as const) };
+}
+
+const nextDay = (date: string) => new Date(Date.parse(`${date}T00:00:00.000Z`) + 86_400_000).toISOString().slice(0, 10);
+
+/**
+ * `date`, or `since`/`until` (also `start_date`/`end_date`, CONTRACT §12) as instants: from the start of the
+ * first local day to the start of the day after the last, in `timeZone`. For lists of timestamped items.
+ */
+export function localDayRange(ctx: Context, timeZone: string): { from?: Date; to?: Date } {
+  const day = dateParam(ctx, 'date');
+  const range = day ? { from: day, to: day } : dateRange(ctx, ['since', 'start_date'], ['until', 'end_date']);
+  return {
+    from: range.from ? startOfLocalDay(range.from, timeZone) : undefined,
+    to: range.to ? startOfLocalDay(nextDay(range.to), timeZone) : undefined,
+  };
+}
+
+/** A uuid query value, or 400 `invalid_filter_value`. */
+export function uuidQuery(ctx: Context, name: string): string | undefined {
+  const value = queryValue(ctx, name);
+  if (value === undefined || value === '') return undefined;
+  if (!isUuid(value)) throw invalidFilter(name, `${name} must be a uuid.`);
+  return value;
+}
+
+/** A comma-separated list of uuids (at most `limit`: 400 `too_many_filter_values` past it). */
+export function uuidListQuery(ctx: Context, name: string, limit = 50): string[] | undefined {
+  const value = queryValue(ctx, name);
+  if (value === undefined || value === '') return undefined;
+  const list = [...new Set(value.split(',').map((v) => v.trim()).filter(Boolean))];
+  if (list.length > limit) throw badRequest('too_many_filter_values', `${name} takes at most ${limit} values.`, { parameter: name, limit });
+  if (!list.every(isUuid)) throw invalidFilter(name, `${name} must be uuids separated by commas.`);
+  return list;
+}
+
+/** One of `allowed`, or 400 `invalid_filter_value` naming them. */
+export function oneOfQuery<T extends string>(ctx: Context, name: string, allowed: readonly T[]): T | undefined {
+  const value = queryValue(ctx, name);
+  if (value === undefined || value === '') return undefined;
+  if (!(allowed as readonly string[]).includes(value)) throw invalidFilter(name, `${name} must be one of: ${allowed.join(', ')}.`);
+  return value as T;
 }

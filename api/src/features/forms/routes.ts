@@ -1,0 +1,117 @@
+import Router from '@koa/router';
+import type { Deps } from '../../deps.ts';
+import type { Middlewares } from '../../http/middlewares.ts';
+import { actorOf } from '../../http/auth.ts';
+import { invalidFilter } from '../../http/errors.ts';
+import { noBody, validateBody } from '../../http/validation.ts';
+import { pageEnvelope, pageRequest } from '../../http/pagination.ts';
+import { uuidParam } from '../../http/params.ts';
+import { presentQuestion } from '../checkins/presenter.ts';
+import { addQuestionIn, deleteQuestionIn, reorderQuestionsIn, updateQuestionIn } from '../checkins/questions-service.ts';
+import { addQuestionSchema, reorderQuestionsSchema, updateQuestionSchema } from '../checkins/schema.ts';
+import type { AddQuestionInput, ReorderQuestionsInput, UpdateQuestionInput } from '../checkins/schema.ts';
+import { oneOfQuery, queryBool, queryValue, searchTerm, uuidListQuery } from '../users/filters.ts';
+import { FORM_QUESTIONS } from './repository.ts';
+import type { FormQuestionRow } from './repository.ts';
+import { presentForm, presentOwner } from './presenter.ts';
+import { archiveForm, createForm, editableForm, formDetail, formOwners, listForms, updateForm } from './service.ts';
+import { FORM_FILTERS, createFormSchema, updateFormSchema } from './schema.ts';
+import type { CreateFormInput, UpdateFormInput } from './schema.ts';
+
+const ORDER_FIELDS: Record<string, string> = { name: 'name', created_at: 'created_at', updated_at: 'updated_at' };
+
+/** Forms (CONTRACT §7, §12): the list with its filters, form owners, CRUD and questions (owners and admins edit). */
+export function formRoutes(deps: Deps, { authenticate, rateLimit }: Middlewares): Router {
+  const router = new Router();
+  router.use(authenticate());
+  router.param('uuid', uuidParam);
+  router.param('question', uuidParam);
+
+  router.get('/v1/forms/', rateLimit('reads'), async (ctx) => {
+    const page = pageRequest(ctx);
+    const actor = actorOf(ctx);
+    const include = (queryValue(ctx, 'include') ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+    if (include.some((token) => token !== 'questions')) throw invalidFilter('include', 'include takes: questions.');
+    const owner = queryValue(ctx, 'owner');
+    if (owner !== undefined && owner !== '' && owner !== 'me') throw invalidFilter('owner', 'owner takes: me (or use owner_user_ids).');
+    const ordering = queryValue(ctx, 'ordering');
+    const orderField = oneOfQuery(ctx, 'order', Object.keys(ORDER_FIELDS)) ?? (ordering ? ordering.replace(/^-/, '') : 'created_at');
+    if (!ORDER_FIELDS[orderField]) throw invalidFilter('ordering', `ordering must be one of: ${Object.keys(ORDER_FIELDS).join(', ')} (prefix - for descending).`);
+    const ascending = queryBool(ctx, 'is_ascend') ?? (ordering ? !ordering.startsWith('-') : orderField === 'name');
+    const ownerUuids = [...(owner === 'me' ? [actor.user.uuid] : []), ...(uuidListQuery(ctx, 'owner_user_ids') ?? [])];
+    const filters = {
+      filter: oneOfQuery(ctx, 'filter', FORM_FILTERS) ?? 'all',
+      includeArchived: queryBool(ctx, 'include_archived') === true,
+      ownerUuids: ownerUuids.length ? ownerUuids : undefined,
+      search: searchTerm(ctx),
+      includeQuestions: include.includes('questions'),
+      order: { column: ORDER_FIELDS[orderField], direction: ascending ? ('asc' as const) : ('desc' as const) },
+    };
+    const { count, items } = await listForms(deps.db, actor, filters, page);
+    ctx.body = pageEnvelope(ctx, page, count, items.map(presentForm), deps.config.publicUrl);
+  });
+
+  router.get('/v1/forms/form-owners/', rateLimit('reads'), async (ctx) => {
+    const page = pageRequest(ctx);
+    const { count, rows } = await formOwners(deps.db, actorOf(ctx), page);
+    ctx.body = pageEnvelope(ctx, page, count, rows.map(presentOwner), deps.config.publicUrl);
+  });
+
+  router.post('/v1/forms/create/', rateLimit('writes'), validateBody(createFormSchema), async (ctx) => {
+    const detail = await deps.db.transaction((trx) => createForm(trx, actorOf(ctx), ctx.state.body as CreateFormInput, deps.clock.now()));
+    ctx.status = 201;
+    ctx.body = presentForm(detail);
+  });
+
+  router.get('/v1/forms/:uuid/', rateLimit('reads'), async (ctx) => {
+    ctx.body = presentForm(await formDetail(deps.db, actorOf(ctx), ctx.params.uuid));
+  });
+
+  router.patch('/v1/forms/:uuid/config/', rateLimit('writes'), validateBody(updateFormSchema), async (ctx) => {
+    const input = ctx.state.body as UpdateFormInput;
+    ctx.body = presentForm(await deps.db.transaction((trx) => updateForm(trx, actorOf(ctx), ctx.params.uuid, input, deps.clock.now())));
+  });
+
+  router.delete('/v1/forms/:uuid/archive/', rateLimit('writes'), noBody, async (ctx) => {
+    await archiveForm(deps.db, actorOf(ctx), ctx.params.uuid, deps.clock.now());
+    ctx.status = 204;
+  });
+
+  router.post('/v1/forms/:uuid/questions/', rateLimit('writes'), validateBody(addQuestionSchema), async (ctx) => {
+    const input = ctx.state.body as AddQuestionInput;
+    const row = await deps.db.transaction(async (trx) => {
+      await editableForm(trx, actorOf(ctx), ctx.params.uuid);
+      return addQuestionIn<FormQuestionRow>(trx, FORM_QUESTIONS, ctx.params.uuid, input, deps.clock.now());
+    });
+    ctx.status = 201;
+    ctx.body = presentQuestion(row);
+  });
+
+  router.put('/v1/forms/:uuid/questions/reorder/', rateLimit('writes'), validateBody(reorderQuestionsSchema), async (ctx) => {
+    const input = ctx.state.body as ReorderQuestionsInput;
+    const rows = await deps.db.transaction(async (trx) => {
+      await editableForm(trx, actorOf(ctx), ctx.params.uuid);
+      return reorderQuestionsIn<FormQuestionRow>(trx, FORM_QUESTIONS, ctx.params.uuid, input, deps.clock.now());
+    });
+    ctx.body = { questions: rows.map(presentQuestion) };
+  });
+
+  router.patch('/v1/forms/:uuid/questions/:question/', rateLimit('writes'), validateBody(updateQuestionSchema), async (ctx) => {
+    const input = ctx.state.body as UpdateQuestionInput;
+    const row = await deps.db.transaction(async (trx) => {
+      await editableForm(trx, actorOf(ctx), ctx.params.uuid);
+      return updateQuestionIn<FormQuestionRow>(trx, FORM_QUESTIONS, ctx.params.uuid, ctx.params.question, input, deps.clock.now());
+    });
+    ctx.body = presentQuestion(row);
+  });
+
+  router.delete('/v1/forms/:uuid/questions/:question/delete/', rateLimit('writes'), noBody, async (ctx) => {
+    await deps.db.transaction(async (trx) => {
+      await editableForm(trx, actorOf(ctx), ctx.params.uuid);
+      await deleteQuestionIn(trx, FORM_QUESTIONS, ctx.params.uuid, ctx.params.question, deps.clock.now());
+    });
+    ctx.status = 204;
+  });
+
+  return router;
+}
