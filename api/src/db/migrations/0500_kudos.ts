@@ -28,15 +28,14 @@ export async function up(db: Knex): Promise<void> {
     t.index(['giver_uuid', 'created_at']);
   });
 
-  // The people a kudos reached, teams already expanded (the giver never among them).
+  // The people a kudos reached, teams already expanded (the giver never among them). A kudos to a team writes
+  // one row per member, so the table keeps two indexes only: by kudos (the primary key) and by receiver.
   await db.schema.createTable('kudos_receivers', (t) => {
     t.string('kudos_uuid', 36).notNullable().references('uuid').inTable('kudos').onDelete('CASCADE');
     t.string('user_uuid', 36).notNullable().references('uuid').inTable('users').onDelete('CASCADE');
-    t.string('organization_uuid', 36).notNullable();
     t.string('created_at', 32).notNullable();
     t.primary(['kudos_uuid', 'user_uuid']);
     t.index(['user_uuid', 'created_at']);
-    t.index(['organization_uuid', 'created_at']);
   });
 
   // The teams a kudos named, as named (their members are in kudos_receivers).

@@ -67,9 +67,14 @@ async function resolveReceivers(db: Executor, actor: Actor, input: GiveKudosInpu
     throw new ValidationFailed({ receivers: ['Name at least one receiver: a user or team uuid.'] });
   }
   const org = actor.organization.uuid;
-  const candidates = [...new Set([...mixed, ...userIds, ...teamIds])];
-  const users: (PersonRef & { is_active: boolean | number })[] = await db('users').where('organization_uuid', org).whereIn('uuid', candidates).select(...PERSON_COLUMNS, 'is_active');
-  const teams: { uuid: string; name: string; active: boolean | number }[] = await db('teams').where('organization_uuid', org).whereIn('uuid', candidates).select('uuid', 'name', 'active');
+  const maybeUsers = [...new Set([...mixed, ...userIds])];
+  const maybeTeams = [...new Set([...mixed, ...teamIds])];
+  const users: (PersonRef & { is_active: boolean | number })[] = maybeUsers.length
+    ? await db('users').where('organization_uuid', org).whereIn('uuid', maybeUsers).select(...PERSON_COLUMNS, 'is_active')
+    : [];
+  const teams: { uuid: string; name: string; active: boolean | number }[] = maybeTeams.length
+    ? await db('teams').where('organization_uuid', org).whereIn('uuid', maybeTeams).select('uuid', 'name', 'active')
+    : [];
   const userById = new Map(users.map((u) => [u.uuid, u]));
   const teamById = new Map(teams.map((t) => [t.uuid, t]));
 
@@ -105,11 +110,12 @@ async function resolveReceivers(db: Executor, actor: Actor, input: GiveKudosInpu
   const activeTeams = namedTeamList.filter((t) => t.active === true || t.active === 1).map((t) => t.uuid);
   let giverInTeam = false;
   if (activeTeams.length) {
-    const members: PersonRef[] = await db('team_members as tm')
-      .join('users as u', 'u.uuid', 'tm.user_uuid')
-      .whereIn('tm.team_uuid', activeTeams)
-      .andWhere('u.is_active', true)
-      .select(...PERSON_COLUMNS.map((c) => `u.${c}`));
+    // Two single-table queries rather than a join: SQLite (STAT4) prepares a join again on every run (README).
+    const memberUuids = [...new Set((await db('team_members').whereIn('team_uuid', activeTeams).select('user_uuid')).map((m: { user_uuid: string }) => m.user_uuid))];
+    const members: PersonRef[] = [];
+    for (let i = 0; i < memberUuids.length; i += 500) {
+      members.push(...(await db('users').whereIn('uuid', memberUuids.slice(i, i + 500)).andWhere('is_active', true).select(...PERSON_COLUMNS)));
+    }
     for (const member of members) {
       if (member.uuid === actor.user.uuid) giverInTeam = true;
       else receivers.set(member.uuid, member);
@@ -197,7 +203,7 @@ export async function giveKudos(db: Executor, actor: Actor, input: GiveKudosInpu
     created_at: stamp,
   };
   await db('kudos').insert(row);
-  const receiverRows = receivers.map((r) => ({ kudos_uuid: row.uuid, user_uuid: r.uuid, organization_uuid: row.organization_uuid, created_at: stamp }));
+  const receiverRows = receivers.map((r) => ({ kudos_uuid: row.uuid, user_uuid: r.uuid, created_at: stamp }));
   for (let i = 0; i < receiverRows.length; i += 100) await db('kudos_receivers').insert(receiverRows.slice(i, i + 100));
   if (teams.length) await db('kudos_teams').insert(teams.map((t) => ({ kudos_uuid: row.uuid, team_uuid: t.uuid })));
 

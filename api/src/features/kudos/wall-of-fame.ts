@@ -40,10 +40,10 @@ export async function wallOfFame(db: Executor, actor: Actor, period: Period, pag
   const since = periodStart(period, now, actor.organization.timezone || 'UTC');
   const from = since?.toISOString() ?? '';
 
-  const receivedRows = await db('kudos_receivers as r')
-    .join('kudos as k', 'k.uuid', 'r.kudos_uuid')
-    .where('r.organization_uuid', org)
-    .andWhere('r.created_at', '>=', from)
+  const receivedRows = await db('kudos as k')
+    .join('kudos_receivers as r', 'r.kudos_uuid', 'k.uuid')
+    .where('k.organization_uuid', org)
+    .andWhere('k.created_at', '>=', from)
     .groupBy('r.user_uuid')
     .select('r.user_uuid as key', db.raw('count(*) as n'), db.raw('sum(k.boosts_count) as plus'));
   const received = counted(receivedRows);
