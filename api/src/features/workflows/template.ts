@@ -8,7 +8,9 @@ import Mustache from 'mustache';
  *   comments only: no partials, no delimiter changes, no unescaped `{{{…}}}` (each field escapes for where its
  *   text goes: HTML for e-mail bodies, JSON strings for JSON request bodies, nothing for chat text);
  * - sections do not nest, and a section repeats at most MAX_ITEMS times;
- * - names are plain property paths; inherited names (`constructor`, `toString`, `map`…) are refused;
+ * - names are plain property paths, looked up in a copy of the data whose objects and lists have no prototype,
+ *   so no built-in (`constructor`, `toString`, `map`…) is reachable; `constructor`, `prototype` and `__proto__`
+ *   are refused besides;
  * - at most MAX_TAGS tags per template, and a rendered text of at most MAX_OUTPUT characters.
  */
 export type Escaping = 'text' | 'html' | 'json';
@@ -21,10 +23,7 @@ export const MAX_OUTPUT = 65_536;
 export class TemplateError extends Error {}
 
 const SEGMENT = /^[A-Za-z0-9_-]+$/;
-const INHERITED = new Set(
-  [Object.prototype, Array.prototype, String.prototype, Number.prototype, Boolean.prototype, Function.prototype].flatMap((proto) => Object.getOwnPropertyNames(proto)),
-);
-INHERITED.delete('length');
+const REFUSED = new Set(['constructor', 'prototype', '__proto__']);
 
 type Token = [string, string, number, number, Token[]?, number?];
 
@@ -35,7 +34,7 @@ const writer = new Mustache.Writer();
 function checkName(name: string): void {
   if (name === '.') return;
   for (const segment of name.split('.')) {
-    if (!SEGMENT.test(segment) || INHERITED.has(segment)) throw new TemplateError(`{{${name}}} is not a name a template can use.`);
+    if (!SEGMENT.test(segment) || REFUSED.has(segment)) throw new TemplateError(`{{${name}}} is not a name a template can use.`);
   }
 }
 
@@ -73,10 +72,13 @@ export function checkTemplate(template: string): void {
   if (tags > MAX_TAGS) throw new TemplateError(`A template has at most ${MAX_TAGS} tags.`);
 }
 
-/** A copy of JSON data with null-prototype objects and arrays cut to MAX_ITEMS: what templates render from. */
+/**
+ * A copy of JSON data with prototype-less objects and lists (still lists to Array.isArray, so sections repeat
+ * over them), lists cut to MAX_ITEMS: what templates render from.
+ */
 function viewOf(value: unknown, depth = 0): unknown {
   if (depth > 32) return null;
-  if (Array.isArray(value)) return value.slice(0, MAX_ITEMS).map((v) => viewOf(v, depth + 1));
+  if (Array.isArray(value)) return Object.setPrototypeOf(value.slice(0, MAX_ITEMS).map((v) => viewOf(v, depth + 1)), null);
   if (value !== null && typeof value === 'object') {
     const copy = Object.create(null) as Record<string, unknown>;
     for (const [key, v] of Object.entries(value as Record<string, unknown>)) copy[key] = viewOf(v, depth + 1);
@@ -89,7 +91,8 @@ const HTML: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '
 
 /**
  * Objects and arrays render as JSON. In JSON bodies a string renders as the inside of a JSON string (write
- * `"{{payload.text}}"`), anything else as JSON text (`{{payload}}` is the whole object).
+ * `"{{payload.text}}"`), anything else as JSON text (`{{payload}}` is the whole object). A missing or null value
+ * renders as nothing (Mustache's rule).
  */
 function escaper(escaping: Escaping) {
   return (value: unknown): string => {
