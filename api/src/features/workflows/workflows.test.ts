@@ -232,6 +232,23 @@ describe('Workflows (CONTRACT §7, §10)', () => {
     expect(JSON.stringify(run)).not.toContain(p.member.user.uuid);
   });
 
+  it('runs an event workflow on a check-in answer that reports a blocker, and only then (match)', async () => {
+    const wf = (await create({ name: 'Blockers', trigger_type: 'event', trigger_config: { event: 'followups.response.completed', match: { has_issue: true } }, actions: [hook({ body: '{"blocked": {{payload.has_issue}}, "answers": {{payload.responses}}}' })] })).body;
+    const checkin = (await t.request('POST', '/v1/checkins/create/', {
+      key: p.adminKey,
+      body: {
+        name: 'Daily', schedule: { days: [0, 1, 2, 3, 4, 5, 6], time: '09:00', timezone: 'UTC' }, participants: { user_uuids: [p.member.user.uuid, p.other.user.uuid] },
+        questions: [{ question_type: 'text', question: 'Done?' }, { question_type: 'text', question: 'Blockers?', is_blocker: true, required: false }],
+      },
+    })).body;
+    await t.request('POST', `/v1/checkins/${checkin.uuid}/responses/`, { key: p.member.key, body: { responses: [{ index: 0, response: 'Shipped' }, { index: 1, response: 'none' }] } });
+    expect((await runs(wf.uuid)).count).toBe(0);
+    await t.request('POST', `/v1/checkins/${checkin.uuid}/responses/`, { key: p.other.key, body: { responses: [{ index: 0, response: 'Half' }, { index: 1, response: 'Waiting for the database' }] } });
+    await t.deps.delivery.runDue();
+    expect((await runs(wf.uuid)).results).toMatchObject([{ status: 'succeeded', trigger: 'event', event: 'followups.response.completed', payload: { has_issue: true } }]);
+    expect(rx.received[0].json).toMatchObject({ blocked: true, answers: [{ response: 'Half' }, { response: 'Waiting for the database' }] });
+  });
+
   it('records an action that cannot be queued as failed and still runs the others', async () => {
     const wf = (await create({ name: 'Half', trigger_type: 'api_trigger', actions: [{ type: 'send_email', to: ['{{payload.email}}'], subject: 's', body_html: 'b' }, hook()] })).body;
     await t.request('POST', `/v1/workflows/${wf.uuid}/trigger/`, { key: p.adminKey, body: { payload: { email: 'not an address' } } });
