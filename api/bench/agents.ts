@@ -14,14 +14,11 @@
  * (http-load.ts), closed-loop: each of the 50 clients sends its next request when the previous answer arrived.
  * `node api/bench/agents.ts`, or `benchAgents()` from the runner.
  */
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { runLoadProcess as runLoad, startProcess, startServe, stop, summarize, round1 } from './lib.ts';
+import { runLoadProcess as runLoad, summarize, round1, withSeededServe } from './lib.ts';
 import type { EndpointResult } from './lib.ts';
 import type { LoadClient } from './http-load.ts';
-import { loadConfig, RATE_LIMIT_SCOPES } from '../src/config.ts';
 import { createDb } from '../src/db/connection.ts';
 import { migrateLatest } from '../src/db/migrate.ts';
 import { createOrganization } from '../src/features/organization/service.ts';
@@ -86,23 +83,7 @@ export async function benchAgents(options: { seconds?: number; baselineSeconds?:
   const seconds = options.seconds ?? Number(process.env.BENCH_AGENT_SECONDS ?? 30);
   const baselineSeconds = options.baselineSeconds ?? Number(process.env.BENCH_BASELINE_SECONDS ?? 10);
   const log = options.print === false ? () => {} : (line: string) => console.log(line);
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rollcall-bench-agents-'));
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    NODE_ENV: 'production',
-    REQUIRE_HTTPS: 'false',
-    DATA_DIR: dir,
-    PORT: '0',
-    HOST: '127.0.0.1',
-    // Benchmarks measure the work, not the throttle: every hourly budget out of the way.
-    ...Object.fromEntries(RATE_LIMIT_SCOPES.map((scope) => [`RATE_LIMIT_${scope.toUpperCase()}`, '100000000'])),
-  };
-  let server: Awaited<ReturnType<typeof startProcess>> | null = null;
-  try {
-    const clients = await seed(loadConfig(env).databaseUrl);
-    server = await startServe(env, /"url":"(http:\/\/[\d.:]+)"/);
-    const url = server.match[1];
-
+  return withSeededServe('agents', seed, async (url, clients, dir) => {
     // Warm-up (credential cache, connections, JIT), then the baseline and the measurement with the same clients.
     await runLoad({ url, seconds: 2, mode: 'agents', clients, coAuthored: false });
     const baselineRun = await runLoad({ url, seconds: baselineSeconds, mode: 'me', clients });
@@ -153,10 +134,7 @@ export async function benchAgents(options: { seconds?: number; baselineSeconds?:
       `  targets: report p99 < 50 ms paced ${verdict(result.targets.reportP99Under50msPaced)}, closed loop ${verdict(result.targets.reportP99Under50msClosedLoop)}; ratio ≥ 0.3 ${verdict(result.targets.ratioAtLeast0_3)}`,
     );
     return result;
-  } finally {
-    if (server) await stop(server.child);
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
+  });
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {

@@ -9,14 +9,11 @@
  * process on a seeded temporary DATA_DIR; the load runs in another process (http-load.ts).
  * `node api/bench/kudos.ts`, or `benchKudos()` from the runner.
  */
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { runLoadProcess, startServe, stop, summarize } from './lib.ts';
+import { runLoadProcess, summarize, withSeededServe } from './lib.ts';
 import type { EndpointResult } from './lib.ts';
 import type { LoadClient } from './http-load.ts';
-import { loadConfig, RATE_LIMIT_SCOPES } from '../src/config.ts';
 import { createDb } from '../src/db/connection.ts';
 import { migrateLatest } from '../src/db/migrate.ts';
 import { uuidv7 } from '../src/lib/ids.ts';
@@ -70,21 +67,7 @@ export async function benchKudos(options: { seconds?: number; baselineSeconds?: 
   const seconds = options.seconds ?? Number(process.env.BENCH_KUDOS_SECONDS ?? process.env.BENCH_SECONDS ?? 20);
   const baselineSeconds = options.baselineSeconds ?? Number(process.env.BENCH_BASELINE_SECONDS ?? 10);
   const log = options.print === false ? () => {} : (line: string) => console.log(line);
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rollcall-bench-kudos-'));
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    NODE_ENV: 'production',
-    REQUIRE_HTTPS: 'false',
-    DATA_DIR: dir,
-    PORT: '0',
-    HOST: '127.0.0.1',
-    ...Object.fromEntries(RATE_LIMIT_SCOPES.map((scope) => [`RATE_LIMIT_${scope.toUpperCase()}`, '100000000'])),
-  };
-  let server: Awaited<ReturnType<typeof startServe>> | null = null;
-  try {
-    const clients = await seed(loadConfig(env).databaseUrl);
-    server = await startServe(env, /"url":"(http:\/\/[\d.:]+)"/);
-    const url = server.match[1];
+  return withSeededServe('kudos', seed, async (url, clients, dir) => {
     await runLoadProcess({ url, seconds: Math.min(2, seconds), mode: 'kudos', clients });
     const baselineRun = await runLoadProcess({ url, seconds: baselineSeconds, mode: 'me', clients });
     const kudosRun = await runLoadProcess({ url, seconds, mode: 'kudos', clients });
@@ -105,10 +88,7 @@ export async function benchKudos(options: { seconds?: number; baselineSeconds?: 
     const verdict = (ok: boolean) => (ok ? 'met' : 'MISSED');
     log(`  targets: p99 < 50 ms ${verdict(result.targets.p99Under50ms)}; ratio ≥ 0.2 ${verdict(result.targets.ratioAtLeast0_2)}`);
     return result;
-  } finally {
-    if (server) await stop(server.child);
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
+  });
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {

@@ -2,10 +2,12 @@ import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { serveCommand } from '../src/serve-flags.ts';
+import { loadConfig, RATE_LIMIT_SCOPES } from '../src/config.ts';
 import type { LoadJob, LoadOutput } from './http-load.ts';
 
 const API_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -111,4 +113,31 @@ export function runLoadProcess(job: LoadJob): Promise<LoadOutput> {
     child.once('exit', (code) => (code === 0 ? resolve(JSON.parse(output) as LoadOutput) : reject(new Error(`http-load exited ${code}`))));
     child.stdin!.end(JSON.stringify(job));
   });
+}
+
+/**
+ * A `rollcall serve` process, as `npm start` runs it, on a temporary DATA_DIR that `seed` fills first (given the
+ * database URL), with every hourly budget out of the way (benchmarks measure the work, not the throttle). Runs
+ * `measure` against its URL, then stops the server and removes the directory.
+ */
+export async function withSeededServe<S, R>(name: string, seed: (databaseUrl: string) => Promise<S>, measure: (url: string, seeded: S, dir: string) => Promise<R>): Promise<R> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `rollcall-bench-${name}-`));
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: 'production',
+    REQUIRE_HTTPS: 'false',
+    DATA_DIR: dir,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    ...Object.fromEntries(RATE_LIMIT_SCOPES.map((scope) => [`RATE_LIMIT_${scope.toUpperCase()}`, '100000000'])),
+  };
+  let server: Awaited<ReturnType<typeof startProcess>> | null = null;
+  try {
+    const seeded = await seed(loadConfig(env).databaseUrl);
+    server = await startServe(env, /"url":"(http:\/\/[\d.:]+)"/);
+    return await measure(server.match[1], seeded, dir);
+  } finally {
+    if (server) await stop(server.child);
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 }
