@@ -31,7 +31,7 @@ export function formResponseRoutes(deps: Deps, { authenticate, rateLimit }: Midd
 
   router.post('/v1/forms/:uuid/responses/', rateLimit('writes'), requirePerson, validateBody(formResponseSchema), async (ctx) => {
     const input = ctx.state.body as FormResponseInput;
-    const view = await deps.db.transaction((trx) => submitFormResponse(trx, actorOf(ctx), ctx.params.uuid, input, now()));
+    const view = await submitFormResponse(deps.db, actorOf(ctx), ctx.params.uuid, input, now());
     deps.delivery.kick();
     ctx.status = 201;
     ctx.body = presentFormResponse(view);
@@ -43,20 +43,20 @@ export function formResponseRoutes(deps: Deps, { authenticate, rateLimit }: Midd
 
   router.patch('/v1/forms/:uuid/responses/:response/', rateLimit('writes'), requirePerson, validateBody(formResponseSchema), async (ctx) => {
     const input = ctx.state.body as FormResponseInput;
-    const view = await deps.db.transaction((trx) => editFormResponse(trx, actorOf(ctx), ctx.params.uuid, ctx.params.response, input, now()));
+    const view = await editFormResponse(deps.db, actorOf(ctx), ctx.params.uuid, ctx.params.response, input, now());
     deps.delivery.kick();
     ctx.body = presentFormResponse(view);
   });
 
   router.delete('/v1/forms/:uuid/responses/:response/', rateLimit('writes'), requirePerson, noBody, async (ctx) => {
-    await deps.db.transaction((trx) => deleteFormResponse(trx, actorOf(ctx), ctx.params.uuid, ctx.params.response, now()));
+    await deleteFormResponse(deps.db, actorOf(ctx), ctx.params.uuid, ctx.params.response, now());
     deps.delivery.kick();
     ctx.status = 204;
   });
 
   router.post('/v1/forms/:uuid/responses/:response/transition/', rateLimit('writes'), requirePerson, validateBody(transitionRequestSchema), async (ctx) => {
     const input = ctx.state.body as TransitionRequest;
-    const view = await deps.db.transaction((trx) => transitionFormResponse(trx, actorOf(ctx), ctx.params.uuid, ctx.params.response, input, now()));
+    const view = await transitionFormResponse(deps.db, actorOf(ctx), ctx.params.uuid, ctx.params.response, input, now());
     deps.delivery.kick();
     ctx.body = presentFormResponse(view);
   });

@@ -119,7 +119,7 @@ async function visibleResponse(db: Executor, actor: Actor, formUuid: string, uui
 
 const locked = () => conflict('response_locked', 'This response is in a final state and can no longer change.');
 
-export async function submitFormResponse(db: Executor, actor: Actor, formUuid: string, input: FormResponseInput, now: Date): Promise<ResponseView> {
+async function submitFormResponseInTransaction(db: Executor, actor: Actor, formUuid: string, input: FormResponseInput, now: Date): Promise<ResponseView> {
   const form = await getVisibleForm(db, actor, formUuid);
   if (flag(form.is_archived)) throw badRequest('form_archived', 'This form is archived.');
   const questions = await questionsIn<FormQuestionRow>(db, FORM_QUESTIONS, formUuid);
@@ -136,13 +136,18 @@ export async function submitFormResponse(db: Executor, actor: Actor, formUuid: s
   return view;
 }
 
+/** In a transaction of its own (a savepoint when given one). */
+export function submitFormResponse(db: Executor, actor: Actor, formUuid: string, input: FormResponseInput, now: Date): Promise<ResponseView> {
+  return db.transaction((trx) => submitFormResponseInTransaction(trx, actor, formUuid, input, now));
+}
+
 export async function getFormResponse(db: Executor, actor: Actor, formUuid: string, uuid: string): Promise<ResponseView> {
   const { form, row } = await visibleResponse(db, actor, formUuid, uuid);
   return (await views(db, actor, form, [row]))[0];
 }
 
 /** PATCH: the author changes their answers (given ones replace theirs) until the response is in a final state. */
-export async function editFormResponse(db: Executor, actor: Actor, formUuid: string, uuid: string, input: FormResponseInput, now: Date): Promise<ResponseView> {
+async function editFormResponseInTransaction(db: Executor, actor: Actor, formUuid: string, uuid: string, input: FormResponseInput, now: Date): Promise<ResponseView> {
   const { form, row } = await visibleResponse(db, actor, formUuid, uuid);
   if (row.user_uuid !== actor.user.uuid) throw forbidden('not_response_author', 'Only the author of a response can change its answers.');
   if (isFinal(workflowOf(form), row.current_state)) throw locked();
@@ -155,8 +160,13 @@ export async function editFormResponse(db: Executor, actor: Actor, formUuid: str
   return view;
 }
 
+/** In a transaction of its own (a savepoint when given one). */
+export function editFormResponse(db: Executor, actor: Actor, formUuid: string, uuid: string, input: FormResponseInput, now: Date): Promise<ResponseView> {
+  return db.transaction((trx) => editFormResponseInTransaction(trx, actor, formUuid, uuid, input, now));
+}
+
 /** DELETE: the author, the form's owners and admins, until the response is in a final state. */
-export async function deleteFormResponse(db: Executor, actor: Actor, formUuid: string, uuid: string, now: Date): Promise<void> {
+async function deleteFormResponseInTransaction(db: Executor, actor: Actor, formUuid: string, uuid: string, now: Date): Promise<void> {
   const { form, row } = await visibleResponse(db, actor, formUuid, uuid);
   if (isFinal(workflowOf(form), row.current_state)) throw locked();
   const [view] = await views(db, actor, form, [row]);
@@ -164,11 +174,16 @@ export async function deleteFormResponse(db: Executor, actor: Actor, formUuid: s
   await record(db, 'forms.response.deleted', view, now);
 }
 
+/** In a transaction of its own (a savepoint when given one). */
+export function deleteFormResponse(db: Executor, actor: Actor, formUuid: string, uuid: string, now: Date): Promise<void> {
+  return db.transaction((trx) => deleteFormResponseInTransaction(trx, actor, formUuid, uuid, now));
+}
+
 /**
  * POST …/transition/ `{to_state, note?}`: moves a response along a transition of the form's workflow that one
  * of the caller's roles may make; a final state locks the response. The move is kept in state_history.
  */
-export async function transitionFormResponse(db: Executor, actor: Actor, formUuid: string, uuid: string, input: TransitionRequest, now: Date): Promise<ResponseView> {
+async function transitionFormResponseInTransaction(db: Executor, actor: Actor, formUuid: string, uuid: string, input: TransitionRequest, now: Date): Promise<ResponseView> {
   const { form, row } = await visibleResponse(db, actor, formUuid, uuid);
   const workflow = workflowOf(form);
   if (workflow.states.length === 0) throw badRequest('form_has_no_states', 'This form has no states to move a response through.');
@@ -189,6 +204,11 @@ export async function transitionFormResponse(db: Executor, actor: Actor, formUui
   const [view] = await views(db, actor, form, [{ ...row, current_state: input.to_state, updated_at: stamp }]);
   await record(db, 'forms.response.updated', view, now, { from_state: row.current_state, to_state: input.to_state, note });
   return view;
+}
+
+/** In a transaction of its own (a savepoint when given one). */
+export function transitionFormResponse(db: Executor, actor: Actor, formUuid: string, uuid: string, input: TransitionRequest, now: Date): Promise<ResponseView> {
+  return db.transaction((trx) => transitionFormResponseInTransaction(trx, actor, formUuid, uuid, input, now));
 }
 
 export interface ResponseFilters {

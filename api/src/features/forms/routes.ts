@@ -7,14 +7,12 @@ import { noBody, validateBody } from '../../http/validation.ts';
 import { pageEnvelope, pageRequest } from '../../http/pagination.ts';
 import { uuidParam } from '../../http/params.ts';
 import { presentQuestion } from '../checkins/presenter.ts';
-import { addQuestionIn, deleteQuestionIn, reorderQuestionsIn, updateQuestionIn } from '../checkins/questions-service.ts';
 import { addQuestionSchema, reorderQuestionsSchema, updateQuestionSchema } from '../checkins/schema.ts';
 import type { AddQuestionInput, ReorderQuestionsInput, UpdateQuestionInput } from '../checkins/schema.ts';
 import { oneOfQuery, queryBool, queryValue, searchTerm, uuidListQuery } from '../users/filters.ts';
-import { FORM_QUESTIONS } from './repository.ts';
-import type { FormQuestionRow } from './repository.ts';
+import { addFormQuestion, deleteFormQuestion, reorderFormQuestions, updateFormQuestion } from './questions-service.ts';
 import { presentForm, presentOwner } from './presenter.ts';
-import { archiveForm, createForm, editableForm, formDetail, formOwners, listForms, updateForm } from './service.ts';
+import { archiveForm, createForm, formDetail, formOwners, listForms, updateForm } from './service.ts';
 import { FORM_FILTERS, createFormSchema, updateFormSchema } from './schema.ts';
 import type { CreateFormInput, UpdateFormInput } from './schema.ts';
 
@@ -58,7 +56,7 @@ export function formRoutes(deps: Deps, { authenticate, rateLimit }: Middlewares)
   });
 
   router.post('/v1/forms/create/', rateLimit('writes'), validateBody(createFormSchema), async (ctx) => {
-    const detail = await deps.db.transaction((trx) => createForm(trx, actorOf(ctx), ctx.state.body as CreateFormInput, deps.clock.now()));
+    const detail = await createForm(deps.db, actorOf(ctx), ctx.state.body as CreateFormInput, deps.clock.now());
     ctx.status = 201;
     ctx.body = presentForm(detail);
   });
@@ -69,7 +67,7 @@ export function formRoutes(deps: Deps, { authenticate, rateLimit }: Middlewares)
 
   router.patch('/v1/forms/:uuid/config/', rateLimit('writes'), validateBody(updateFormSchema), async (ctx) => {
     const input = ctx.state.body as UpdateFormInput;
-    ctx.body = presentForm(await deps.db.transaction((trx) => updateForm(trx, actorOf(ctx), ctx.params.uuid, input, deps.clock.now())));
+    ctx.body = presentForm(await updateForm(deps.db, actorOf(ctx), ctx.params.uuid, input, deps.clock.now()));
   });
 
   router.delete('/v1/forms/:uuid/archive/', rateLimit('writes'), noBody, async (ctx) => {
@@ -79,37 +77,25 @@ export function formRoutes(deps: Deps, { authenticate, rateLimit }: Middlewares)
 
   router.post('/v1/forms/:uuid/questions/', rateLimit('writes'), validateBody(addQuestionSchema), async (ctx) => {
     const input = ctx.state.body as AddQuestionInput;
-    const row = await deps.db.transaction(async (trx) => {
-      await editableForm(trx, actorOf(ctx), ctx.params.uuid);
-      return addQuestionIn<FormQuestionRow>(trx, FORM_QUESTIONS, ctx.params.uuid, input, deps.clock.now());
-    });
+    const row = await addFormQuestion(deps.db, actorOf(ctx), ctx.params.uuid, input, deps.clock.now());
     ctx.status = 201;
     ctx.body = presentQuestion(row);
   });
 
   router.put('/v1/forms/:uuid/questions/reorder/', rateLimit('writes'), validateBody(reorderQuestionsSchema), async (ctx) => {
     const input = ctx.state.body as ReorderQuestionsInput;
-    const rows = await deps.db.transaction(async (trx) => {
-      await editableForm(trx, actorOf(ctx), ctx.params.uuid);
-      return reorderQuestionsIn<FormQuestionRow>(trx, FORM_QUESTIONS, ctx.params.uuid, input, deps.clock.now());
-    });
+    const rows = await reorderFormQuestions(deps.db, actorOf(ctx), ctx.params.uuid, input, deps.clock.now());
     ctx.body = { questions: rows.map(presentQuestion) };
   });
 
   router.patch('/v1/forms/:uuid/questions/:question/', rateLimit('writes'), validateBody(updateQuestionSchema), async (ctx) => {
     const input = ctx.state.body as UpdateQuestionInput;
-    const row = await deps.db.transaction(async (trx) => {
-      await editableForm(trx, actorOf(ctx), ctx.params.uuid);
-      return updateQuestionIn<FormQuestionRow>(trx, FORM_QUESTIONS, ctx.params.uuid, ctx.params.question, input, deps.clock.now());
-    });
+    const row = await updateFormQuestion(deps.db, actorOf(ctx), ctx.params.uuid, ctx.params.question, input, deps.clock.now());
     ctx.body = presentQuestion(row);
   });
 
   router.delete('/v1/forms/:uuid/questions/:question/delete/', rateLimit('writes'), noBody, async (ctx) => {
-    await deps.db.transaction(async (trx) => {
-      await editableForm(trx, actorOf(ctx), ctx.params.uuid);
-      await deleteQuestionIn(trx, FORM_QUESTIONS, ctx.params.uuid, ctx.params.question, deps.clock.now());
-    });
+    await deleteFormQuestion(deps.db, actorOf(ctx), ctx.params.uuid, ctx.params.question, deps.clock.now());
     ctx.status = 204;
   });
 

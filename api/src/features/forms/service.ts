@@ -61,7 +61,7 @@ function settingsColumns(input: FormSettingsInput, current: FormRow | null, prob
 }
 
 /** POST /v1/forms/create/ (admins and managers): the creator owns it unless owner_uuids names others. */
-export async function createForm(db: Executor, actor: Actor, input: CreateFormInput, now: Date): Promise<FormDetail> {
+async function createFormInTransaction(db: Executor, actor: Actor, input: CreateFormInput, now: Date): Promise<FormDetail> {
   if (!isManager(actor)) throw managerRequired();
   const problems: Record<string, string[]> = {};
   const owners = await checkOwners(db, actor, input.owner_uuids ?? [actor.user.uuid], problems);
@@ -83,8 +83,13 @@ export async function createForm(db: Executor, actor: Actor, input: CreateFormIn
   return formDetail(db, actor, uuid);
 }
 
+/** In a transaction of its own (a savepoint when given one). */
+export function createForm(db: Executor, actor: Actor, input: CreateFormInput, now: Date): Promise<FormDetail> {
+  return db.transaction((trx) => createFormInTransaction(trx, actor, input, now));
+}
+
 /** PATCH …/config/ (owners and admins). An anonymous form with responses stays anonymous: its authors were promised that. */
-export async function updateForm(db: Executor, actor: Actor, uuid: string, input: UpdateFormInput, now: Date): Promise<FormDetail> {
+async function updateFormInTransaction(db: Executor, actor: Actor, uuid: string, input: UpdateFormInput, now: Date): Promise<FormDetail> {
   const current = await editableForm(db, actor, uuid);
   const problems: Record<string, string[]> = {};
   const owners = input.owner_uuids ? await checkOwners(db, actor, input.owner_uuids, problems) : null;
@@ -106,6 +111,11 @@ export async function updateForm(db: Executor, actor: Actor, uuid: string, input
     if (owners.length) await db('form_owners').insert(owners.map((user_uuid) => ({ form_uuid: uuid, user_uuid })));
   }
   return formDetail(db, actor, uuid);
+}
+
+/** In a transaction of its own (a savepoint when given one). */
+export function updateForm(db: Executor, actor: Actor, uuid: string, input: UpdateFormInput, now: Date): Promise<FormDetail> {
+  return db.transaction((trx) => updateFormInTransaction(trx, actor, uuid, input, now));
 }
 
 export async function archiveForm(db: Executor, actor: Actor, uuid: string, now: Date): Promise<void> {

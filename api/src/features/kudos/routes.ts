@@ -10,7 +10,7 @@ import type { Actor } from '../auth/credentials.ts';
 import { requirePerson } from '../users/access.ts';
 import { localDayRange, oneOfQuery, searchTerm, uuidQuery } from '../users/filters.ts';
 import { presentKudos, presentSettings, presentWallOfFame } from './presenter.ts';
-import { boostKudos, getKudos, giveKudos, givenOn, kudosSettings, listKudos, today, updateKudosSettings } from './service.ts';
+import { boostKudos, getKudos, giveKudosBatched, listKudos, settingsFor, updateKudosSettings } from './service.ts';
 import type { KudosFilters } from './service.ts';
 import { wallOfFame } from './wall-of-fame.ts';
 import { KUDOS_FILTERS, PERIODS, giveKudosSchema, kudosSettingsSchema } from './schema.ts';
@@ -45,8 +45,7 @@ export function kudosRoutes(deps: Deps, { authenticate, rateLimit }: Middlewares
 
   router.post('/v1/kudos/', rateLimit('writes'), requirePerson, validateBody(giveKudosSchema), async (ctx) => {
     const input = ctx.state.body as GiveKudosInput;
-    // Group commit: kudos arrive at a high rate (bench/kudos.ts); the batch commits once (db/group-commit.ts).
-    const view = await deps.writes.run((trx) => giveKudos(trx, actorOf(ctx), input, deps.clock.now()));
+    const view = await giveKudosBatched(deps.writes, actorOf(ctx), input, deps.clock.now());
     deps.delivery.kick();
     ctx.status = 201;
     ctx.body = presentKudos(view);
@@ -68,15 +67,13 @@ export function kudosRoutes(deps: Deps, { authenticate, rateLimit }: Middlewares
   });
 
   router.get('/v1/kudos/settings/', rateLimit('reads'), async (ctx) => {
-    const actor = actorOf(ctx);
-    const settings = await kudosSettings(deps.db, actor.organization.uuid);
-    ctx.body = presentSettings(settings, await givenOn(deps.db, actor.user.uuid, today(actor, deps.clock.now())));
+    const { settings, givenToday } = await settingsFor(deps.db, actorOf(ctx), deps.clock.now());
+    ctx.body = presentSettings(settings, givenToday);
   });
 
   router.patch('/v1/kudos/settings/', rateLimit('writes'), requireAdmin, validateBody(kudosSettingsSchema), async (ctx) => {
-    const actor = actorOf(ctx);
-    const settings = await updateKudosSettings(deps.db, actor, ctx.state.body as KudosSettingsInput, deps.clock.now());
-    ctx.body = presentSettings(settings, await givenOn(deps.db, actor.user.uuid, today(actor, deps.clock.now())));
+    const { settings, givenToday } = await updateKudosSettings(deps.db, actorOf(ctx), ctx.state.body as KudosSettingsInput, deps.clock.now());
+    ctx.body = presentSettings(settings, givenToday);
   });
 
   router.get('/v1/kudos/:uuid/', rateLimit('reads'), async (ctx) => {
@@ -84,7 +81,7 @@ export function kudosRoutes(deps: Deps, { authenticate, rateLimit }: Middlewares
   });
 
   router.post('/v1/kudos/:uuid/boost/', rateLimit('writes'), requirePerson, noBody, async (ctx) => {
-    const view = await deps.db.transaction((trx) => boostKudos(trx, actorOf(ctx), ctx.params.uuid, deps.clock.now()));
+    const view = await boostKudos(deps.db, actorOf(ctx), ctx.params.uuid, deps.clock.now());
     ctx.status = 201;
     ctx.body = presentKudos(view);
   });

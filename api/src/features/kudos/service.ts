@@ -1,4 +1,5 @@
 import type { Executor } from '../../db/connection.ts';
+import type { GroupCommit } from '../../db/group-commit.ts';
 import { ApiError, ValidationFailed, badRequest, conflict, notFound } from '../../http/errors.ts';
 import type { PageRequest } from '../../http/pagination.ts';
 import { uuidv7 } from '../../lib/ids.ts';
@@ -38,7 +39,12 @@ export async function givenOn(db: Executor, giverUuid: string, day: string): Pro
 
 export const today = (actor: Actor, now: Date) => localDate(now, actor.organization.timezone || 'UTC');
 
-export async function updateKudosSettings(db: Executor, actor: Actor, input: KudosSettingsInput, now: Date): Promise<KudosSettings> {
+/** The organization's settings and how many kudos the caller gave today. */
+export async function settingsFor(db: Executor, actor: Actor, now: Date): Promise<{ settings: KudosSettings; givenToday: number }> {
+  return { settings: await kudosSettings(db, actor.organization.uuid), givenToday: await givenOn(db, actor.user.uuid, today(actor, now)) };
+}
+
+export async function updateKudosSettings(db: Executor, actor: Actor, input: KudosSettingsInput, now: Date): Promise<{ settings: KudosSettings; givenToday: number }> {
   const current = await kudosSettings(db, actor.organization.uuid);
   const row = {
     daily_limit: input.daily_limit ?? current.dailyLimit,
@@ -47,7 +53,7 @@ export async function updateKudosSettings(db: Executor, actor: Actor, input: Kud
     updated_at: now.toISOString(),
   };
   await db('kudos_settings').insert({ organization_uuid: actor.organization.uuid, ...row }).onConflict('organization_uuid').merge(row);
-  return kudosSettings(db, actor.organization.uuid);
+  return settingsFor(db, actor, now);
 }
 
 interface Resolved {
@@ -220,6 +226,13 @@ export async function giveKudos(db: Executor, actor: Actor, input: GiveKudosInpu
   return view;
 }
 
+/**
+ * POST /v1/kudos/ through the group commit: kudos to teams arrive at a high rate (bench/kudos.ts) and a batch
+ * commits once (db/group-commit.ts). giveKudos touches nothing but its transaction, so a batch can run it again.
+ */
+export const giveKudosBatched = (writes: GroupCommit, actor: Actor, input: GiveKudosInput, now: Date): Promise<KudosView> =>
+  writes.run((trx) => giveKudos(trx, actor, input, now));
+
 export async function getKudos(db: Executor, actor: Actor, uuid: string): Promise<KudosView> {
   const row: KudosRow | undefined = await visibleKudos(db, actor).andWhere('k.uuid', uuid).first('k.*');
   if (!row) throw notFound();
@@ -227,7 +240,7 @@ export async function getKudos(db: Executor, actor: Actor, uuid: string): Promis
 }
 
 /** POST /v1/kudos/{uuid}/boost/: once per person per kudos, never your own. */
-export async function boostKudos(db: Executor, actor: Actor, uuid: string, now: Date): Promise<KudosView> {
+async function boostKudosInTransaction(db: Executor, actor: Actor, uuid: string, now: Date): Promise<KudosView> {
   const row: KudosRow | undefined = await visibleKudos(db, actor).andWhere('k.uuid', uuid).first('k.*');
   if (!row) throw notFound();
   if (row.giver_uuid === actor.user.uuid) throw badRequest('self_boost', 'You cannot boost a kudos you gave.');
@@ -239,6 +252,11 @@ export async function boostKudos(db: Executor, actor: Actor, uuid: string, now: 
   if (inserted.length === 0) throw conflict('already_boosted', 'You already boosted this kudos.');
   await db('kudos').where({ uuid }).increment('boosts_count', 1);
   return (await viewsOf(db, [{ ...row, boosts_count: Number(row.boosts_count) + 1 }], actor.user.uuid))[0];
+}
+
+/** In a transaction of its own (a savepoint when given one). */
+export function boostKudos(db: Executor, actor: Actor, uuid: string, now: Date): Promise<KudosView> {
+  return db.transaction((trx) => boostKudosInTransaction(trx, actor, uuid, now));
 }
 
 export interface KudosFilters {

@@ -38,7 +38,7 @@ export function companyValueRoutes(deps: Deps, { authenticate, rateLimit }: Midd
   });
 
   router.delete('/v1/company-values/:uuid/', rateLimit('writes'), requireAdmin, noBody, async (ctx) => {
-    await deps.db.transaction((trx) => deleteCompanyValue(trx, actorOf(ctx), ctx.params.uuid));
+    await deleteCompanyValue(deps.db, actorOf(ctx), ctx.params.uuid);
     ctx.status = 204;
   });
 

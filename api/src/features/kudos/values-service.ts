@@ -52,8 +52,13 @@ export async function updateCompanyValue(db: Executor, actor: Actor, uuid: strin
 }
 
 /** Deleting a value keeps the kudos that named it; they simply name no value any more. */
-export async function deleteCompanyValue(db: Executor, actor: Actor, uuid: string): Promise<void> {
+async function deleteCompanyValueInTransaction(db: Executor, actor: Actor, uuid: string): Promise<void> {
   await getCompanyValue(db, actor, uuid);
   await db('kudos').where({ company_value_uuid: uuid }).update({ company_value_uuid: null });
   await db('company_values').where({ uuid }).delete();
+}
+
+/** In a transaction of its own (a savepoint when given one). */
+export function deleteCompanyValue(db: Executor, actor: Actor, uuid: string): Promise<void> {
+  return db.transaction((trx) => deleteCompanyValueInTransaction(trx, actor, uuid));
 }

@@ -1,7 +1,7 @@
 import { readJson } from '../../lib/json.ts';
 import { iso } from '../../lib/time.ts';
 import { isActive } from './repository.ts';
-import type { StoredAction, TriggerConfig, WorkflowRow } from './repository.ts';
+import type { RunRow, StoredAction, TriggerConfig, WorkflowRow } from './repository.ts';
 import type { RunView } from './run-status.ts';
 
 const MASK = '••••••••';
@@ -60,3 +60,11 @@ export function presentRun(view: RunView) {
     log: view.log,
   };
 }
+
+/** The 202 answer of POST …/trigger/ (CONTRACT §7), with the run to follow. */
+export const presentQueued = (run: Pick<RunRow, 'uuid' | 'workflow_uuid'>) => ({
+  queued: true,
+  workflow_uuid: run.workflow_uuid,
+  run_uuid: run.uuid,
+  detail: 'The workflow run is queued; follow it at GET /v1/workflows/{uuid}/runs/.',
+});

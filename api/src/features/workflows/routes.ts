@@ -7,7 +7,7 @@ import { noBody, validateBody } from '../../http/validation.ts';
 import { pageEnvelope, pageRequest } from '../../http/pagination.ts';
 import { uuidParam } from '../../http/params.ts';
 import { queryBool, queryValue, searchTerm } from '../users/filters.ts';
-import { presentRun, presentWorkflow } from './presenter.ts';
+import { presentQueued, presentRun, presentWorkflow } from './presenter.ts';
 import { createWorkflow, deleteWorkflow, getRun, getWorkflow, listRuns, listWorkflows, triggerWorkflow, updateWorkflow } from './service.ts';
 import { TRIGGER_TYPES, createWorkflowSchema, triggerSchema, updateWorkflowSchema } from './schema.ts';
 import type { CreateWorkflowInput, TriggerType, UpdateWorkflowInput } from './schema.ts';
@@ -48,16 +48,16 @@ export function workflowRoutes(deps: Deps, { authenticate, rateLimit }: Middlewa
   });
 
   router.delete('/v1/workflows/:uuid/', rateLimit('writes'), requireAdmin, noBody, async (ctx) => {
-    await deps.db.transaction((trx) => deleteWorkflow(trx, actorOf(ctx), ctx.params.uuid, deps.clock.now()));
+    await deleteWorkflow(deps.db, actorOf(ctx), ctx.params.uuid, deps.clock.now());
     ctx.status = 204;
   });
 
   router.post('/v1/workflows/:uuid/trigger/', rateLimit('workflow_triggers'), validateBody(triggerSchema), async (ctx) => {
     const { payload } = ctx.state.body as { payload?: Record<string, unknown> };
-    const run = await deps.db.transaction((trx) => triggerWorkflow(trx, actorOf(ctx), ctx.params.uuid, payload, deps.clock.now()));
+    const run = await triggerWorkflow(deps.db, actorOf(ctx), ctx.params.uuid, payload, deps.clock.now());
     deps.delivery.kick();
     ctx.status = 202;
-    ctx.body = { queued: true, workflow_uuid: run.workflow_uuid, run_uuid: run.uuid, detail: 'The workflow run is queued; follow it at GET /v1/workflows/{uuid}/runs/.' };
+    ctx.body = presentQueued(run);
   });
 
   router.get('/v1/workflows/:uuid/runs/', rateLimit('reads'), async (ctx) => {

@@ -99,11 +99,16 @@ export async function updateWorkflow(db: Executor, box: SecretBox, policy: UrlPo
 }
 
 /** DELETE (admins): the workflow and its runs go; deliveries still waiting are cancelled. */
-export async function deleteWorkflow(db: Executor, actor: Actor, uuid: string, now: Date): Promise<void> {
+async function deleteWorkflowInTransaction(db: Executor, actor: Actor, uuid: string, now: Date): Promise<void> {
   await getWorkflow(db, actor, uuid);
   const actions = db('workflow_run_actions').select('uuid').whereIn('run_uuid', db('workflow_runs').select('uuid').where({ workflow_uuid: uuid }));
   await db('deliveries').whereIn('subject_uuid', actions).andWhere({ status: 'pending' }).update({ status: 'cancelled', last_error: 'workflow deleted', updated_at: now.toISOString() });
   await db('workflows').where({ uuid }).delete();
+}
+
+/** In a transaction of its own (a savepoint when given one). */
+export function deleteWorkflow(db: Executor, actor: Actor, uuid: string, now: Date): Promise<void> {
+  return db.transaction((trx) => deleteWorkflowInTransaction(trx, actor, uuid, now));
 }
 
 function payloadProblems(payload: unknown): string | null {
@@ -115,7 +120,7 @@ function payloadProblems(payload: unknown): string | null {
 }
 
 /** POST …/trigger/: only active api_trigger workflows (400 workflow_not_triggerable, workflow_inactive). */
-export async function triggerWorkflow(db: Executor, actor: Actor, uuid: string, payload: Record<string, unknown> | undefined, now: Date): Promise<RunRow> {
+async function triggerWorkflowInTransaction(db: Executor, actor: Actor, uuid: string, payload: Record<string, unknown> | undefined, now: Date): Promise<RunRow> {
   const workflow = await getWorkflow(db, actor, uuid);
   if (workflow.trigger_type !== 'api_trigger') {
     throw badRequest('workflow_not_triggerable', `Only api_trigger workflows can be triggered through the API; this one runs on ${workflow.trigger_type === 'schedule' ? 'its schedule' : 'an event'}.`);
@@ -124,6 +129,11 @@ export async function triggerWorkflow(db: Executor, actor: Actor, uuid: string, 
   const problem = payloadProblems(payload ?? {});
   if (problem) throw new ValidationFailed({ payload: [problem] });
   return startRun(db, workflow, { type: 'api_trigger', payload: payload ?? {}, triggeredBy: actor.credential.kind === 'api_key' && actor.credential.keyKind !== 'personal' ? null : actor.user.uuid }, now);
+}
+
+/** In a transaction of its own (a savepoint when given one). */
+export function triggerWorkflow(db: Executor, actor: Actor, uuid: string, payload: Record<string, unknown> | undefined, now: Date): Promise<RunRow> {
+  return db.transaction((trx) => triggerWorkflowInTransaction(trx, actor, uuid, payload, now));
 }
 
 export async function listRuns(db: Executor, actor: Actor, workflowUuid: string, page: PageRequest): Promise<{ count: number; views: RunView[] }> {
