@@ -62,6 +62,7 @@ describe('Kudos (CONTRACT §7, §12)', () => {
     expect((await give(p.member.key, { content: 'x' })).body).toEqual({ receivers: ['Name at least one receiver: a user or team uuid.'] });
     expect((await give(p.member.key, { content: 'x', receivers: [p.other.user.uuid], stars: 5 })).body).toEqual({ detail: 'Unknown field: stars.', code: 'unknown_field', extra: { parameter: 'stars' } });
     expect((await give(p.member.key, { receivers: [p.other.user.uuid] })).body).toEqual({ content: ['This field is required.'] });
+    expect((await give(p.member.key, { content: '  ', receivers: [p.other.user.uuid] })).body).toEqual({ content: ['This field may not be blank.'] });
     expect(await t.db('kudos')).toHaveLength(0);
     expect(await t.db('kudos_daily_counts').sum({ n: 'count' }).first()).toEqual({ n: null });
   });

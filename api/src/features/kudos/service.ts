@@ -192,6 +192,8 @@ function announcement(view: KudosView): string {
  * chat platform connected, the announcement, all in the caller's transaction.
  */
 export async function giveKudos(db: Executor, actor: Actor, input: GiveKudosInput, now: Date): Promise<KudosView> {
+  const content = input.content.trim();
+  if (!content) throw new ValidationFailed({ content: ['This field may not be blank.'] });
   const { receivers, teams } = await resolveReceivers(db, actor, input);
   const value = await companyValue(db, actor, input.company_value);
   const settings = await kudosSettings(db, actor.organization.uuid);
@@ -202,7 +204,7 @@ export async function giveKudos(db: Executor, actor: Actor, input: GiveKudosInpu
     uuid: uuidv7(now.getTime()),
     organization_uuid: actor.organization.uuid,
     giver_uuid: actor.user.uuid,
-    content: input.content,
+    content,
     company_value_uuid: value?.uuid ?? null,
     is_anonymous: input.is_anonymous ?? false,
     boosts_count: 0,
