@@ -7,7 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { serveCommand } from '../src/serve-flags.ts';
-import { loadConfig, RATE_LIMIT_SCOPES } from '../src/config.ts';
+import { loadConfig, RATE_LIMIT_SCOPES } from '../src/lib/config.ts';
 import type { LoadJob, LoadOutput } from './http-load.ts';
 
 const API_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

@@ -1,18 +1,19 @@
-import type { Config } from '../../config.ts';
+import type { Config } from '../../lib/config.ts';
 import type { Db, Executor } from '../../db/connection.ts';
-import { ApiError, ValidationFailed, notFound } from '../../http/errors.ts';
+import { ApiError, ValidationFailed, notFound } from '../../lib/errors.ts';
 import { uuidv7 } from '../../lib/ids.ts';
-import type { Actor } from '../auth/credentials.ts';
-import type { SecretBox } from '../deliveries/secret-box.ts';
-import type { OutboundHttp } from '../deliveries/outbound-http.ts';
-import { deliveryRow, deliveryUuid } from '../deliveries/enqueue.ts';
-import { fullName } from '../users/repository.ts';
+import type { Actor } from '../../auth/credentials.ts';
+import type { SecretBox } from '../../outbound/secret-box.ts';
+import type { OutboundHttp } from '../../outbound/outbound-http.ts';
+import { enqueueMany } from '../../outbox/deliveries.ts';
+import { fullName } from '../../lib/names.ts';
 import { requireConnection } from './connection.ts';
 import { PlatformError, SlackApi } from './platforms.ts';
 import type { ChatPost } from './platforms.ts';
 import type { ChatPayload, ChatTarget } from './sender.ts';
 import { targetKey } from './sender.ts';
-import type { OpenConversationInput, Platform, SendMessageInput } from './schema.ts';
+import type { OpenConversationInput, SendMessageInput } from './schema.ts';
+import type { Platform } from '../../db/tables.ts';
 
 const SLACK_EXTRA_KEYS = ['unfurl_links', 'unfurl_media', 'icon_emoji', 'icon_url', 'username', 'link_names', 'mrkdwn'];
 
@@ -67,24 +68,9 @@ export async function sendMessage(db: Db, box: SecretBox, actor: Actor, input: S
   const settings = (input.platform_settings ?? {}) as Record<string, unknown>;
   const slackExtra = Object.fromEntries(Object.entries(settings).filter(([k]) => SLACK_EXTRA_KEYS.includes(k)));
   if (input.send_as_user) slackExtra.username = fullName(actor.user);
-
+  const post = { buttons: input.buttons ?? [], imageUrl: input.image_url ?? null };
   const targets = await db.transaction((trx) =>
-    enqueueChatPost(
-      trx,
-      {
-        organizationUuid: actor.organization.uuid,
-        platform: connection.platform,
-        botMessageId,
-        edit,
-        text,
-        channels,
-        users,
-        post: { buttons: input.buttons ?? [], imageUrl: input.image_url ?? null },
-        thread: input.thread_responses ?? [],
-        slackExtra,
-      },
-      now,
-    ),
+    enqueueChatPost(trx, { organizationUuid: actor.organization.uuid, platform: connection.platform, botMessageId, edit, text, channels, users, post, thread: input.thread_responses ?? [], slackExtra }, now),
   );
   return { botMessageId, targets, threadResponses: input.thread_responses ?? [] };
 }
@@ -104,14 +90,14 @@ export interface ChatPostRequest {
   thread?: string[];
   slackExtra?: Record<string, unknown>;
   kind?: string;
-  /** The object the deliveries report to (a workflow run's action, for instance). */
+  /** The object the deliveries report to (a workflow run's action, a kudos). */
   subjectUuid?: string | null;
 }
 
 /**
  * Writes the outbox rows of one chat post: one per target (Slack: each channel and each person's DM; webhook
  * platforms: the connected channel, naming the people). Call inside the transaction of the change that causes
- * the post. Returns the number of deliveries written.
+ * the post: send-message, kudos announcements and workflow actions share it. Returns the number of deliveries.
  */
 export async function enqueueChatPost(trx: Executor, request: ChatPostRequest, now: Date): Promise<number> {
   const botMessageId = request.botMessageId ?? uuidv7(now.getTime());
@@ -128,7 +114,7 @@ export async function enqueueChatPost(trx: Executor, request: ChatPostRequest, n
     targets.push({ type: 'webhook' });
     if (request.users.length) body = `${request.users.map((u) => `@${fullName(u)}`).join(' ')} ${request.text}`;
   }
-  const rows = targets.map((target) => {
+  const deliveries = targets.map((target) => {
     const payload: ChatPayload = {
       platform: request.platform,
       bot_message_id: botMessageId,
@@ -139,24 +125,20 @@ export async function enqueueChatPost(trx: Executor, request: ChatPostRequest, n
       slack_extra: request.slackExtra ?? {},
       progress: { step: 0 },
     };
-    return deliveryRow(
-      deliveryUuid(now),
-      {
-        organizationUuid: request.organizationUuid,
-        channel: 'chat',
-        kind: request.kind ?? (edit ? 'chat.update' : 'chat.message'),
-        destination: `${request.platform}:${targetKey(target)}`,
-        payload,
-        // Posts of one organization go out in order (an edit never overtakes its message).
-        orderingKey: `chat:${request.organizationUuid}`,
-        refUuid: botMessageId,
-        subjectUuid: request.subjectUuid ?? null,
-      },
-      now,
-    );
+    return {
+      organizationUuid: request.organizationUuid,
+      channel: 'chat' as const,
+      kind: request.kind ?? (edit ? 'chat.update' : 'chat.message'),
+      destination: `${request.platform}:${targetKey(target)}`,
+      payload,
+      // Posts of one organization go out in order (an edit never overtakes its message).
+      orderingKey: `chat:${request.organizationUuid}`,
+      refUuid: botMessageId,
+      subjectUuid: request.subjectUuid ?? null,
+    };
   });
-  for (let i = 0; i < rows.length; i += 40) await trx('deliveries').insert(rows.slice(i, i + 40));
-  return rows.length;
+  await enqueueMany(trx, deliveries, now);
+  return deliveries.length;
 }
 
 function platformFailure(err: unknown): never {
@@ -164,7 +146,15 @@ function platformFailure(err: unknown): never {
   throw new ApiError(502, 'platform_unreachable', 'The chat platform could not be reached.');
 }
 
-export async function reportChannels(db: Db, box: SecretBox, http: OutboundHttp, config: Config, actor: Actor) {
+/** A channel reports can go to. */
+export interface ReportChannel {
+  id: string;
+  name: string;
+  platform: string;
+  type: 'webhook' | 'private' | 'public';
+}
+
+export async function reportChannels(db: Db, box: SecretBox, http: OutboundHttp, config: Config, actor: Actor): Promise<ReportChannel[]> {
   const connection = await requireConnection(db, box, actor.organization.uuid);
   if (connection.platform !== 'slack') {
     return [{ id: 'default', name: connection.channelName ?? 'Incoming webhook channel', platform: connection.platform, type: 'webhook' }];
@@ -177,16 +167,16 @@ export async function reportChannels(db: Db, box: SecretBox, http: OutboundHttp,
   }
 }
 
-/** POST /v1/open-conversation/ `{users_uuids}` → `{channel}`: a Slack group DM (or DM); webhook platforms have one channel. */
-export async function openConversation(db: Db, box: SecretBox, http: OutboundHttp, config: Config, actor: Actor, input: OpenConversationInput) {
+/** POST /v1/open-conversation/ `{users_uuids}`: the channel of a Slack group DM (or DM); webhook platforms have one channel. */
+export async function openConversation(db: Db, box: SecretBox, http: OutboundHttp, config: Config, actor: Actor, input: OpenConversationInput): Promise<string> {
   const connection = await requireConnection(db, box, actor.organization.uuid);
   const users = await usersOf(db, actor.organization.uuid, input.users_uuids, []);
-  if (connection.platform !== 'slack') return { channel: 'default' };
+  if (connection.platform !== 'slack') return 'default';
   const slack = new SlackApi(http, config.chat.slackApiUrl, connection.botToken ?? '');
   try {
     const ids: string[] = [];
     for (const u of users) ids.push(await slack.userIdByEmail(u.email));
-    return { channel: await slack.openConversation(ids) };
+    return await slack.openConversation(ids);
   } catch (err) {
     return platformFailure(err);
   }

@@ -1,6 +1,6 @@
-import type { Operation } from '../../openapi/types.ts';
-import { page, ref } from '../../openapi/components.ts';
-import type { JsonSchema } from '../../openapi/yup-to-json-schema.ts';
+import type { Operation } from '../../http/openapi/types.ts';
+import { page, ref } from '../../http/openapi/components.ts';
+import type { JsonSchema } from '../../http/openapi/yup-to-json-schema.ts';
 import { addQuestionSchema, reorderQuestionsSchema, updateQuestionSchema } from '../checkins/schema.ts';
 import { createFormSchema, formResponseSchema, transitionRequestSchema, updateFormSchema } from './schema.ts';
 
@@ -10,7 +10,7 @@ const uuid = { type: 'string', format: 'uuid' };
 const dateTime = { type: 'string', format: 'date-time' };
 const person = { type: ['object', 'null'], properties: { uuid, full_name: str } };
 
-export const formSchemas: Record<string, JsonSchema> = {
+export const schemas: Record<string, JsonSchema> = {
   FormOwner: { type: 'object', properties: { uuid, full_name: str, image: { type: ['string', 'null'] }, role: str } },
   Form: {
     type: 'object',
@@ -40,7 +40,7 @@ export const formSchemas: Record<string, JsonSchema> = {
 
 const tag = 'Forms';
 const q = (name: string, description: string) => ({ name, description });
-export const formOperations: Operation[] = [
+export const operations: Operation[] = [
   {
     method: 'get', path: '/v1/forms/', tag, scope: 'reads', summary: 'List forms (admins: all; others: public forms and their own)',
     query: [

@@ -1,5 +1,5 @@
 import type { Executor } from '../../db/connection.ts';
-import type { Actor } from '../auth/credentials.ts';
+import type { Actor } from '../../auth/credentials.ts';
 import { addQuestionIn, deleteQuestionIn, reorderQuestionsIn, updateQuestionIn } from '../checkins/questions-service.ts';
 import type { AddQuestionInput, ReorderQuestionsInput, UpdateQuestionInput } from '../checkins/schema.ts';
 import { FORM_QUESTIONS } from './repository.ts';

@@ -1,32 +1,12 @@
 import type { Executor } from '../../db/connection.ts';
-import { notFound } from '../../http/errors.ts';
+import { notFound } from '../../lib/errors.ts';
 import { readJson } from '../../lib/json.ts';
-import type { Actor } from '../auth/credentials.ts';
-import type { QuestionFields, QuestionStore } from '../checkins/repository.ts';
-import { isAdmin } from '../users/access.ts';
-import type { FormType } from './schema.ts';
+import type { Actor } from '../../auth/credentials.ts';
+import type { QuestionStore } from '../checkins/repository.ts';
+import type { FormQuestionRow, FormRow } from '../../db/tables.ts';
+export type { FormQuestionRow, FormRow };
+import { can } from '../../auth/policy.ts';
 import type { Workflow } from './states.ts';
-
-export interface FormRow {
-  uuid: string;
-  organization_uuid: string;
-  name: string;
-  description: string | null;
-  form_type: FormType;
-  is_public: boolean | number;
-  is_anonymous: boolean | number;
-  is_archived: boolean | number;
-  archived_at: string | null;
-  states: string;
-  transitions: string;
-  created_by_uuid: string | null;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface FormQuestionRow extends QuestionFields {
-  form_uuid: string;
-}
 
 export interface OwnerRef {
   uuid: string;
@@ -45,7 +25,7 @@ export const workflowOf = (row: FormRow): Workflow => ({ states: readJson(row.st
 /** Admins see every form; others the public ones and those they own. */
 export function visibleForms(db: Executor, actor: Actor) {
   const query = db('forms as f').where('f.organization_uuid', actor.organization.uuid);
-  if (!isAdmin(actor)) {
+  if (!can(actor, 'forms.manage_all')) {
     query.andWhere((w) => w.where('f.is_public', true).orWhereIn('f.uuid', db('form_owners').select('form_uuid').where('user_uuid', actor.user.uuid)));
   }
   return query;

@@ -1,12 +1,11 @@
 import Router from '@koa/router';
-import type { Deps } from '../../deps.ts';
+import type { Deps } from '../../http/deps.ts';
 import type { Middlewares } from '../../http/middlewares.ts';
-import { actorOf } from '../../http/auth.ts';
+import { actorOf, requirePerson } from '../../http/auth.ts';
 import { noBody, validateBody } from '../../http/validation.ts';
-import { pageEnvelope, pageRequest } from '../../http/pagination.ts';
+import { pageEnvelope } from '../../http/pagination.ts';
+import { pageRequest, queryLocalDays, queryText, queryUuid } from '../../http/query.ts';
 import { uuidParam } from '../../http/params.ts';
-import { requirePerson } from '../users/access.ts';
-import { localDayRange, queryValue, uuidQuery } from '../users/filters.ts';
 import { presentFormResponse } from './presenter.ts';
 import { deleteFormResponse, editFormResponse, getFormResponse, listFormResponses, submitFormResponse, transitionFormResponse } from './responses-service.ts';
 import { formResponseSchema, transitionRequestSchema } from './schema.ts';
@@ -23,8 +22,8 @@ export function formResponseRoutes(deps: Deps, { authenticate, rateLimit }: Midd
   router.get('/v1/forms/:uuid/responses/', rateLimit('reads'), async (ctx) => {
     const page = pageRequest(ctx);
     const actor = actorOf(ctx);
-    const range = localDayRange(ctx, actor.organization.timezone || 'UTC');
-    const filters = { from: range.from?.toISOString(), to: range.to?.toISOString(), user: uuidQuery(ctx, 'user'), state: queryValue(ctx, 'state') || undefined };
+    const range = queryLocalDays(ctx, actor.organization.timezone || 'UTC');
+    const filters = { from: range.from?.toISOString(), to: range.to?.toISOString(), user: queryUuid(ctx, 'user'), state: queryText(ctx, 'state') || undefined };
     const { count, views } = await listFormResponses(deps.db, actor, ctx.params.uuid, filters, page);
     ctx.body = pageEnvelope(ctx, page, count, views.map(presentFormResponse), deps.config.publicUrl);
   });

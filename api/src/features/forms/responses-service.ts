@@ -1,14 +1,14 @@
 import type { Executor } from '../../db/connection.ts';
-import { ValidationFailed, badRequest, conflict, forbidden, invalidFilter, notFound } from '../../http/errors.ts';
-import type { PageRequest } from '../../http/pagination.ts';
+import { ValidationFailed, badRequest, conflict, forbidden, invalidFilter, notFound } from '../../lib/errors.ts';
+import type { PageRequest } from '../../lib/page.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import { readJson, writeJson } from '../../lib/json.ts';
-import type { Actor } from '../auth/credentials.ts';
+import type { Actor } from '../../auth/credentials.ts';
 import { questionsIn } from '../checkins/repository.ts';
 import { applyAnswers } from '../checkins/responses-service.ts';
 import type { Answer } from '../checkins/responses-service.ts';
-import { recordEvent } from '../outbox/enqueue.ts';
-import { isAdmin } from '../users/access.ts';
+import { recordEvent } from '../webhooks/events.ts';
+import { can } from '../../auth/policy.ts';
 import { fullName } from '../users/repository.ts';
 import { FORM_QUESTIONS, flag, getVisibleForm, isOwner, workflowOf } from './repository.ts';
 import type { FormQuestionRow, FormRow } from './repository.ts';
@@ -51,15 +51,15 @@ export interface ResponseView {
 async function rolesOn(db: Executor, actor: Actor, form: FormRow, row: FormResponseRow): Promise<Set<TransitionRole>> {
   const roles = new Set<TransitionRole>();
   if (await isOwner(db, form.uuid, actor.user.uuid)) roles.add('owner');
-  if (isAdmin(actor)) roles.add('admin');
-  if (actor.user.role === 'manager') roles.add('manager');
+  if (can(actor, 'forms.manage_all')) roles.add('admin');
+  if (can(actor, 'forms.transition_as_manager')) roles.add('manager');
   if (row.user_uuid === actor.user.uuid) roles.add('respondent');
   return roles;
 }
 
 /** Owners and admins see every response of a form; everyone else their own. */
 async function seesAll(db: Executor, actor: Actor, form: FormRow): Promise<boolean> {
-  return isAdmin(actor) || (await isOwner(db, form.uuid, actor.user.uuid));
+  return can(actor, 'forms.manage_all') || (await isOwner(db, form.uuid, actor.user.uuid));
 }
 
 async function views(db: Executor, actor: Actor, form: FormRow, rows: FormResponseRow[]): Promise<ResponseView[]> {

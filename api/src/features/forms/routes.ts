@@ -1,15 +1,15 @@
 import Router from '@koa/router';
-import type { Deps } from '../../deps.ts';
+import type { Deps } from '../../http/deps.ts';
 import type { Middlewares } from '../../http/middlewares.ts';
 import { actorOf } from '../../http/auth.ts';
-import { invalidFilter } from '../../http/errors.ts';
+import { invalidFilter } from '../../lib/errors.ts';
 import { noBody, validateBody } from '../../http/validation.ts';
-import { pageEnvelope, pageRequest } from '../../http/pagination.ts';
+import { pageEnvelope } from '../../http/pagination.ts';
+import { pageRequest, queryBoolean, queryChoice, querySearch, queryText, queryUuids } from '../../http/query.ts';
 import { uuidParam } from '../../http/params.ts';
-import { presentQuestion } from '../checkins/presenter.ts';
+import { presentQuestion, presentQuestions } from '../checkins/presenter.ts';
 import { addQuestionSchema, reorderQuestionsSchema, updateQuestionSchema } from '../checkins/schema.ts';
 import type { AddQuestionInput, ReorderQuestionsInput, UpdateQuestionInput } from '../checkins/schema.ts';
-import { oneOfQuery, queryBool, queryValue, searchTerm, uuidListQuery } from '../users/filters.ts';
 import { addFormQuestion, deleteFormQuestion, reorderFormQuestions, updateFormQuestion } from './questions-service.ts';
 import { presentForm, presentOwner } from './presenter.ts';
 import { archiveForm, createForm, formDetail, formOwners, listForms, updateForm } from './service.ts';
@@ -28,20 +28,20 @@ export function formRoutes(deps: Deps, { authenticate, rateLimit }: Middlewares)
   router.get('/v1/forms/', rateLimit('reads'), async (ctx) => {
     const page = pageRequest(ctx);
     const actor = actorOf(ctx);
-    const include = (queryValue(ctx, 'include') ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+    const include = (queryText(ctx, 'include') ?? '').split(',').map((s) => s.trim()).filter(Boolean);
     if (include.some((token) => token !== 'questions')) throw invalidFilter('include', 'include takes: questions.');
-    const owner = queryValue(ctx, 'owner');
+    const owner = queryText(ctx, 'owner');
     if (owner !== undefined && owner !== '' && owner !== 'me') throw invalidFilter('owner', 'owner takes: me (or use owner_user_ids).');
-    const ordering = queryValue(ctx, 'ordering');
-    const orderField = oneOfQuery(ctx, 'order', Object.keys(ORDER_FIELDS)) ?? (ordering ? ordering.replace(/^-/, '') : 'created_at');
+    const ordering = queryText(ctx, 'ordering');
+    const orderField = queryChoice(ctx, 'order', Object.keys(ORDER_FIELDS)) ?? (ordering ? ordering.replace(/^-/, '') : 'created_at');
     if (!ORDER_FIELDS[orderField]) throw invalidFilter('ordering', `ordering must be one of: ${Object.keys(ORDER_FIELDS).join(', ')} (prefix - for descending).`);
-    const ascending = queryBool(ctx, 'is_ascend') ?? (ordering ? !ordering.startsWith('-') : orderField === 'name');
-    const ownerUuids = [...(owner === 'me' ? [actor.user.uuid] : []), ...(uuidListQuery(ctx, 'owner_user_ids') ?? [])];
+    const ascending = queryBoolean(ctx, 'is_ascend') ?? (ordering ? !ordering.startsWith('-') : orderField === 'name');
+    const ownerUuids = [...(owner === 'me' ? [actor.user.uuid] : []), ...(queryUuids(ctx, 'owner_user_ids', 50) ?? [])];
     const filters = {
-      filter: oneOfQuery(ctx, 'filter', FORM_FILTERS) ?? 'all',
-      includeArchived: queryBool(ctx, 'include_archived') === true,
+      filter: queryChoice(ctx, 'filter', FORM_FILTERS) ?? 'all',
+      includeArchived: queryBoolean(ctx, 'include_archived') === true,
       ownerUuids: ownerUuids.length ? ownerUuids : undefined,
-      search: searchTerm(ctx),
+      search: querySearch(ctx),
       includeQuestions: include.includes('questions'),
       order: { column: ORDER_FIELDS[orderField], direction: ascending ? ('asc' as const) : ('desc' as const) },
     };
@@ -85,7 +85,7 @@ export function formRoutes(deps: Deps, { authenticate, rateLimit }: Middlewares)
   router.put('/v1/forms/:uuid/questions/reorder/', rateLimit('writes'), validateBody(reorderQuestionsSchema), async (ctx) => {
     const input = ctx.state.body as ReorderQuestionsInput;
     const rows = await reorderFormQuestions(deps.db, actorOf(ctx), ctx.params.uuid, input, deps.clock.now());
-    ctx.body = { questions: rows.map(presentQuestion) };
+    ctx.body = presentQuestions(rows);
   });
 
   router.patch('/v1/forms/:uuid/questions/:question/', rateLimit('writes'), validateBody(updateQuestionSchema), async (ctx) => {

@@ -1,8 +1,9 @@
-import { uuidField, yup } from '../../http/validation.ts';
+import * as yup from 'yup';
+import { uuidField } from '../../http/fields.ts';
 import { questionSchema } from '../checkins/schema.ts';
 
-export const FORM_TYPES = ['standard', 'approval', 'workflow'] as const;
-export type FormType = (typeof FORM_TYPES)[number];
+import { FORM_TYPES } from '../../db/tables.ts';
+export type { FormType } from '../../db/tables.ts';
 /** Who may make a transition: the form's owners, organization admins or managers, the response's author. */
 export const TRANSITION_ROLES = ['owner', 'admin', 'manager', 'respondent'] as const;
 export type TransitionRole = (typeof TRANSITION_ROLES)[number];

@@ -1,13 +1,13 @@
 import type { Executor } from '../../db/connection.ts';
-import { ValidationFailed, badRequest, conflict, forbidden } from '../../http/errors.ts';
-import type { PageRequest } from '../../http/pagination.ts';
+import { ValidationFailed, badRequest, conflict, forbidden } from '../../lib/errors.ts';
+import type { PageRequest } from '../../lib/page.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import { writeJson } from '../../lib/json.ts';
-import type { Actor } from '../auth/credentials.ts';
+import type { Actor } from '../../auth/credentials.ts';
 import { questionsIn } from '../checkins/repository.ts';
-import { questionColumns } from '../checkins/service.ts';
-import { isAdmin, isManager, managerRequired } from '../users/access.ts';
-import { likePattern } from '../users/filters.ts';
+import { questionColumns } from '../checkins/columns.ts';
+import { assertCan, can } from '../../auth/policy.ts';
+import { likePattern } from '../../db/sql.ts';
 import { FORM_QUESTIONS, flag, getVisibleForm, isOwner, ownersOf, visibleForms, workflowOf } from './repository.ts';
 import type { FormQuestionRow, FormRow, OwnerRef } from './repository.ts';
 import { buildWorkflow } from './states.ts';
@@ -25,7 +25,7 @@ export const formOwnerRequired = () => forbidden('form_owner_required', 'Only th
 /** A form the caller can see and edit: 404 when invisible, then 403 unless an owner or an admin. */
 export async function editableForm(db: Executor, actor: Actor, uuid: string): Promise<FormRow> {
   const row = await getVisibleForm(db, actor, uuid);
-  if (!isAdmin(actor) && !(await isOwner(db, uuid, actor.user.uuid))) throw formOwnerRequired();
+  if (!can(actor, 'forms.manage_all') && !(await isOwner(db, uuid, actor.user.uuid))) throw formOwnerRequired();
   return row;
 }
 
@@ -62,7 +62,7 @@ function settingsColumns(input: FormSettingsInput, current: FormRow | null, prob
 
 /** POST /v1/forms/create/ (admins and managers): the creator owns it unless owner_uuids names others. */
 async function createFormInTransaction(db: Executor, actor: Actor, input: CreateFormInput, now: Date): Promise<FormDetail> {
-  if (!isManager(actor)) throw managerRequired();
+  assertCan(actor, 'forms.create');
   const problems: Record<string, string[]> = {};
   const owners = await checkOwners(db, actor, input.owner_uuids ?? [actor.user.uuid], problems);
   const columns = settingsColumns(input, null, problems);
@@ -131,7 +131,7 @@ export async function formDetail(db: Executor, actor: Actor, uuid: string): Prom
 
 async function responseCounts(db: Executor, uuids: string[]): Promise<Map<string, number>> {
   if (uuids.length === 0) return new Map();
-  const rows = await db('form_responses').whereIn('form_uuid', uuids).groupBy('form_uuid').select('form_uuid', db.raw('count(*) as n'));
+  const rows = (await db('form_responses').whereIn('form_uuid', uuids).groupBy('form_uuid').select('form_uuid', db.raw('count(*) as n'))) as unknown as { form_uuid: string; n: number | string }[];
   return new Map(rows.map((r: { form_uuid: string; n: number | string }) => [r.form_uuid, Number(r.n)]));
 }
 

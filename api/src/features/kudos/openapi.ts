@@ -1,6 +1,6 @@
-import type { Operation } from '../../openapi/types.ts';
-import { page } from '../../openapi/components.ts';
-import type { JsonSchema } from '../../openapi/yup-to-json-schema.ts';
+import type { Operation } from '../../http/openapi/types.ts';
+import { page } from '../../http/openapi/components.ts';
+import type { JsonSchema } from '../../http/openapi/yup-to-json-schema.ts';
 import { companyValueSchema, giveKudosSchema, kudosSettingsSchema, updateCompanyValueSchema } from './schema.ts';
 
 const str = { type: 'string' };
@@ -15,7 +15,7 @@ const standing = {
   properties: { user: person, kudos_received: int, kudos_given: int, total_plus_kudos_received: int, total_plus_kudos_given: int },
 };
 
-export const kudosSchemas: Record<string, JsonSchema> = {
+export const schemas: Record<string, JsonSchema> = {
   Kudos: {
     type: 'object',
     properties: {
@@ -58,7 +58,7 @@ const tag = 'Kudos';
 const q = (name: string, description: string) => ({ name, description });
 const LIST = [q('since', 'From this day (YYYY-MM-DD, the organization\'s time zone); alias start_date'), q('until', 'To this day; alias end_date'), q('date', 'One day'), q('search', 'Text of the kudos, 2–256 characters'), q('company_value', 'A company value uuid')];
 
-export const kudosOperations: Operation[] = [
+export const operations: Operation[] = [
   { method: 'get', path: '/v1/kudos/', tag, scope: 'reads', summary: 'Your kudos, newest first: given, received, or both', query: [q('filter', 'kudos_received or kudos_given (default both)'), ...LIST], responses: { 200: page('Kudos') } },
   {
     method: 'post', path: '/v1/kudos/', tag, scope: 'writes', summary: 'Give kudos to people and teams',

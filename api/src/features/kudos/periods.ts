@@ -1,5 +1,5 @@
-import { startOfLocalDay } from '../../lib/time.ts';
-import { addDays, isoWeekday, localDate } from '../checkins/dates.ts';
+import { startOfLocalDay } from '../../lib/dates.ts';
+import { addDays, isoWeekday, localDate } from '../../lib/dates.ts';
 import type { Period } from './schema.ts';
 
 /**

@@ -1,27 +1,9 @@
 import type { Knex } from 'knex';
 import type { Executor } from '../../db/connection.ts';
-import type { Actor } from '../auth/credentials.ts';
-
-export interface KudosRow {
-  uuid: string;
-  organization_uuid: string;
-  giver_uuid: string;
-  content: string;
-  company_value_uuid: string | null;
-  is_anonymous: boolean | number;
-  boosts_count: number;
-  created_at: string;
-}
-
-export interface CompanyValueRow {
-  uuid: string;
-  organization_uuid: string;
-  value: string;
-  emoji: string | null;
-  description: string | null;
-  created_at: string;
-  updated_at: string;
-}
+import type { Actor } from '../../auth/credentials.ts';
+import { can } from '../../auth/policy.ts';
+import type { CompanyValueRow, KudosRow } from '../../db/tables.ts';
+export type { CompanyValueRow, KudosRow };
 
 export interface PersonRef {
   uuid: string;
@@ -46,7 +28,7 @@ export const PERSON_COLUMNS = ['uuid', 'first_name', 'last_name', 'email', 'imag
 /** Kudos a person can see: every kudos of the organization, except for guests, who see those they gave or received. */
 export function visibleKudos(db: Executor, actor: Actor) {
   const query = db('kudos as k').where('k.organization_uuid', actor.organization.uuid);
-  if (actor.user.role === 'guest') involving(db, query, actor.user.uuid, 'both');
+  if (!can(actor, 'kudos.see_all')) involving(db, query, actor.user.uuid, 'both');
   return query;
 }
 

@@ -1,14 +1,13 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import type { Deps } from '../../deps.ts';
+import type { Deps } from '../../http/deps.ts';
 import type { Middlewares } from '../../http/middlewares.ts';
-import { actorOf, requireAdmin } from '../../http/auth.ts';
+import { actorOf, allow, requirePerson } from '../../http/auth.ts';
 import { noBody, validateBody } from '../../http/validation.ts';
-import { pageEnvelope, pageRequest } from '../../http/pagination.ts';
+import { pageEnvelope } from '../../http/pagination.ts';
+import { pageRequest, queryChoice, queryLocalDays, querySearch, queryUuid } from '../../http/query.ts';
 import { uuidParam } from '../../http/params.ts';
-import type { Actor } from '../auth/credentials.ts';
-import { requirePerson } from '../users/access.ts';
-import { localDayRange, oneOfQuery, searchTerm, uuidQuery } from '../users/filters.ts';
+import type { Actor } from '../../auth/credentials.ts';
 import { presentKudos, presentSettings, presentWallOfFame } from './presenter.ts';
 import { boostKudos, getKudos, giveKudosBatched, listKudos, settingsFor, updateKudosSettings } from './service.ts';
 import type { KudosFilters } from './service.ts';
@@ -19,9 +18,9 @@ import type { GiveKudosInput, KudosSettingsInput, Period } from './schema.ts';
 /** The list filters of CONTRACT §2 and §12 as instants: local days of the organization's time zone. */
 function listFilters(ctx: Context, actor: Actor): KudosFilters {
   return {
-    ...localDayRange(ctx, actor.organization.timezone || 'UTC'),
-    search: searchTerm(ctx),
-    companyValue: uuidQuery(ctx, 'company_value'),
+    ...queryLocalDays(ctx, actor.organization.timezone || 'UTC'),
+    search: querySearch(ctx),
+    companyValue: queryUuid(ctx, 'company_value'),
   };
 }
 
@@ -39,7 +38,7 @@ export function kudosRoutes(deps: Deps, { authenticate, rateLimit }: Middlewares
   };
 
   router.get('/v1/kudos/', rateLimit('reads'), async (ctx) => {
-    const filter = oneOfQuery(ctx, 'filter', KUDOS_FILTERS);
+    const filter = queryChoice(ctx, 'filter', KUDOS_FILTERS);
     await list(ctx, { side: filter === 'kudos_given' ? 'given' : filter === 'kudos_received' ? 'received' : 'both' });
   });
 
@@ -51,16 +50,16 @@ export function kudosRoutes(deps: Deps, { authenticate, rateLimit }: Middlewares
     ctx.body = presentKudos(view);
   });
 
-  router.get('/v1/kudos/organization/', rateLimit('reads'), requireAdmin, async (ctx) => {
-    await list(ctx, { giver: uuidQuery(ctx, 'giver'), receiver: uuidQuery(ctx, 'receiver') });
+  router.get('/v1/kudos/organization/', rateLimit('reads'), allow('kudos.see_organization'), async (ctx) => {
+    await list(ctx, { giver: queryUuid(ctx, 'giver'), receiver: queryUuid(ctx, 'receiver') });
   });
 
   router.get('/v1/kudos/timeline/', rateLimit('reads'), async (ctx) => {
-    await list(ctx, { receiver: uuidQuery(ctx, 'receiver') });
+    await list(ctx, { receiver: queryUuid(ctx, 'receiver') });
   });
 
   router.get('/v1/kudos/wall-of-fame/', rateLimit('reads'), async (ctx) => {
-    const period: Period = oneOfQuery(ctx, 'period', PERIODS) ?? 'month';
+    const period: Period = queryChoice(ctx, 'period', PERIODS) ?? 'month';
     const page = pageRequest(ctx);
     const wall = await wallOfFame(deps.db, actorOf(ctx), period, page, deps.clock.now());
     ctx.body = presentWallOfFame(wall, (results) => pageEnvelope(ctx, page, wall.board.length, results, deps.config.publicUrl));
@@ -71,7 +70,7 @@ export function kudosRoutes(deps: Deps, { authenticate, rateLimit }: Middlewares
     ctx.body = presentSettings(settings, givenToday);
   });
 
-  router.patch('/v1/kudos/settings/', rateLimit('writes'), requireAdmin, validateBody(kudosSettingsSchema), async (ctx) => {
+  router.patch('/v1/kudos/settings/', rateLimit('writes'), allow('kudos.manage_settings'), validateBody(kudosSettingsSchema), async (ctx) => {
     const { settings, givenToday } = await updateKudosSettings(deps.db, actorOf(ctx), ctx.state.body as KudosSettingsInput, deps.clock.now());
     ctx.body = presentSettings(settings, givenToday);
   });

@@ -1,4 +1,5 @@
-import { uuidField, yup } from '../../http/validation.ts';
+import * as yup from 'yup';
+import { uuidField } from '../../http/fields.ts';
 
 export const MAX_RECEIVERS = 100;
 

@@ -1,7 +1,7 @@
 import type { Executor } from '../../db/connection.ts';
-import { conflict, notFound } from '../../http/errors.ts';
+import { conflict, notFound } from '../../lib/errors.ts';
 import { uuidv7 } from '../../lib/ids.ts';
-import type { Actor } from '../auth/credentials.ts';
+import type { Actor } from '../../auth/credentials.ts';
 import type { CompanyValueRow } from './repository.ts';
 import type { CompanyValueInput, UpdateCompanyValueInput } from './schema.ts';
 

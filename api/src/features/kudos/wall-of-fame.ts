@@ -1,6 +1,6 @@
 import type { Executor } from '../../db/connection.ts';
-import type { PageRequest } from '../../http/pagination.ts';
-import type { Actor } from '../auth/credentials.ts';
+import type { PageRequest } from '../../lib/page.ts';
+import type { Actor } from '../../auth/credentials.ts';
 import { fullName } from '../users/repository.ts';
 import { periodStart } from './periods.ts';
 import { PERSON_COLUMNS } from './repository.ts';

@@ -1,12 +1,12 @@
 import cron from 'node-cron';
 import type { Executor } from '../../db/connection.ts';
-import { ValidationFailed, badRequest } from '../../http/errors.ts';
+import { ValidationFailed, badRequest } from '../../lib/errors.ts';
 import { isValidTimeZone } from '../../lib/time.ts';
-import type { Actor } from '../auth/credentials.ts';
-import { refuseUrl } from '../deliveries/address-policy.ts';
-import type { Resolver } from '../deliveries/address-policy.ts';
+import type { Actor } from '../../auth/credentials.ts';
+import { refuseUrl } from '../../outbound/address-policy.ts';
+import type { Resolver } from '../../outbound/address-policy.ts';
 import { platformName } from '../chat/connection.ts';
-import { EVENTS, isKnownEvent } from '../webhooks/schema.ts';
+import { EVENTS, isKnownEvent } from '../../outbox/events.ts';
 import { TemplateError, checkTemplate } from './template.ts';
 import type { StoredAction, TriggerConfig } from './repository.ts';
 import type { ActionInput, ActionType, TriggerConfigInput, TriggerType } from './schema.ts';

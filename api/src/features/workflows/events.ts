@@ -1,6 +1,6 @@
 import type { Executor } from '../../db/connection.ts';
 import { readJson } from '../../lib/json.ts';
-import { withoutAnonymousPeople } from '../webhooks/service.ts';
+import { withoutAnonymousPeople } from '../../outbox/events.ts';
 import type { TriggerConfig, WorkflowRow } from './repository.ts';
 import { startRun } from './runs.ts';
 

@@ -1,6 +1,6 @@
-import type { Operation } from '../../openapi/types.ts';
-import { page, ref } from '../../openapi/components.ts';
-import type { JsonSchema } from '../../openapi/yup-to-json-schema.ts';
+import type { Operation } from '../../http/openapi/types.ts';
+import { page, ref } from '../../http/openapi/components.ts';
+import type { JsonSchema } from '../../http/openapi/yup-to-json-schema.ts';
 import { createWorkflowSchema, triggerSchema, updateWorkflowSchema } from './schema.ts';
 
 const str = { type: 'string' };
@@ -10,7 +10,7 @@ const dateTime = { type: 'string', format: 'date-time' };
 const nullableTime = { type: ['string', 'null'], format: 'date-time' };
 const status = { enum: ['queued', 'running', 'succeeded', 'failed'] };
 
-export const workflowSchemas: Record<string, JsonSchema> = {
+export const schemas: Record<string, JsonSchema> = {
   Workflow: {
     type: 'object',
     properties: {
@@ -41,7 +41,7 @@ export const workflowSchemas: Record<string, JsonSchema> = {
 };
 
 const tag = 'Workflows';
-export const workflowOperations: Operation[] = [
+export const operations: Operation[] = [
   { method: 'get', path: '/v1/workflows/', tag, scope: 'reads', summary: 'List workflows', query: [{ name: 'trigger_type', description: 'api_trigger, schedule or event' }, { name: 'active', description: 'true or false' }, { name: 'search', description: 'Name, 2–256 characters' }], responses: { 200: page('Workflow') } },
   {
     method: 'post', path: '/v1/workflows/', tag, scope: 'writes', summary: 'Create a workflow (admins)',

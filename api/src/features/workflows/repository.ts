@@ -1,22 +1,6 @@
-import type { ActionType, HTTP_METHODS, TriggerType } from './schema.ts';
-
-export interface WorkflowRow {
-  uuid: string;
-  organization_uuid: string;
-  name: string;
-  description: string | null;
-  trigger_type: TriggerType;
-  trigger_config: string;
-  actions: string;
-  secrets_encrypted: string;
-  active: boolean | number;
-  total_runs: number;
-  last_run_at: string | null;
-  schedule_checked_at: string | null;
-  created_by_uuid: string | null;
-  created_at: string;
-  updated_at: string;
-}
+import type { HTTP_METHODS } from './schema.ts';
+import type { ActionType, RunActionRow, RunRow, WorkflowRow } from '../../db/tables.ts';
+export type { RunActionRow, RunRow, WorkflowRow };
 
 export interface TriggerConfig {
   cron?: string;
@@ -35,27 +19,6 @@ export type StoredAction =
 export interface WorkflowSecrets {
   signing_secret: string;
   headers: Record<string, Record<string, string>>;
-}
-
-export interface RunRow {
-  uuid: string;
-  organization_uuid: string;
-  workflow_uuid: string;
-  trigger: TriggerType;
-  event: string | null;
-  payload: string;
-  triggered_by_uuid: string | null;
-  created_at: string;
-}
-
-export interface RunActionRow {
-  uuid: string;
-  run_uuid: string;
-  position: number;
-  type: ActionType;
-  destination: string | null;
-  error: string | null;
-  created_at: string;
 }
 
 export const isActive = (row: Pick<WorkflowRow, 'active'>) => row.active === true || row.active === 1;

@@ -1,16 +1,15 @@
 import Router from '@koa/router';
-import type { Deps } from '../../deps.ts';
+import type { Deps } from '../../http/deps.ts';
 import type { Middlewares } from '../../http/middlewares.ts';
-import { actorOf, requireAdmin } from '../../http/auth.ts';
-import { invalidFilter } from '../../http/errors.ts';
+import { actorOf, allow } from '../../http/auth.ts';
 import { noBody, validateBody } from '../../http/validation.ts';
-import { pageEnvelope, pageRequest } from '../../http/pagination.ts';
+import { pageEnvelope } from '../../http/pagination.ts';
+import { pageRequest, queryBoolean, queryChoice, querySearch } from '../../http/query.ts';
 import { uuidParam } from '../../http/params.ts';
-import { queryBool, queryValue, searchTerm } from '../users/filters.ts';
 import { presentQueued, presentRun, presentWorkflow } from './presenter.ts';
 import { createWorkflow, deleteWorkflow, getRun, getWorkflow, listRuns, listWorkflows, triggerWorkflow, updateWorkflow } from './service.ts';
 import { TRIGGER_TYPES, createWorkflowSchema, triggerSchema, updateWorkflowSchema } from './schema.ts';
-import type { CreateWorkflowInput, TriggerType, UpdateWorkflowInput } from './schema.ts';
+import type { CreateWorkflowInput, UpdateWorkflowInput } from './schema.ts';
 
 /** Workflows (CONTRACT §7): everyone reads; admins define; POST …/trigger/ counts against the workflow-trigger budget. */
 export function workflowRoutes(deps: Deps, { authenticate, rateLimit }: Middlewares): Router {
@@ -22,16 +21,12 @@ export function workflowRoutes(deps: Deps, { authenticate, rateLimit }: Middlewa
 
   router.get('/v1/workflows/', rateLimit('reads'), async (ctx) => {
     const page = pageRequest(ctx);
-    const triggerType = queryValue(ctx, 'trigger_type') || undefined;
-    if (triggerType !== undefined && !(TRIGGER_TYPES as readonly string[]).includes(triggerType)) {
-      throw invalidFilter('trigger_type', `trigger_type must be one of: ${TRIGGER_TYPES.join(', ')}.`);
-    }
-    const filters = { triggerType: triggerType as TriggerType | undefined, active: queryBool(ctx, 'active'), search: searchTerm(ctx) };
+    const filters = { triggerType: queryChoice(ctx, 'trigger_type', TRIGGER_TYPES), active: queryBoolean(ctx, 'active'), search: querySearch(ctx) };
     const { count, rows } = await listWorkflows(deps.db, actorOf(ctx), filters, page);
     ctx.body = pageEnvelope(ctx, page, count, rows.map((row) => presentWorkflow(row)), deps.config.publicUrl);
   });
 
-  router.post('/v1/workflows/', rateLimit('writes'), requireAdmin, validateBody(createWorkflowSchema), async (ctx) => {
+  router.post('/v1/workflows/', rateLimit('writes'), allow('workflows.manage'), validateBody(createWorkflowSchema), async (ctx) => {
     const input = ctx.state.body as CreateWorkflowInput;
     const { row, signingSecret } = await createWorkflow(deps.db, deps.secretBox, policy, actorOf(ctx), input, deps.clock.now());
     ctx.status = 201;
@@ -42,12 +37,12 @@ export function workflowRoutes(deps: Deps, { authenticate, rateLimit }: Middlewa
     ctx.body = presentWorkflow(await getWorkflow(deps.db, actorOf(ctx), ctx.params.uuid));
   });
 
-  router.patch('/v1/workflows/:uuid/', rateLimit('writes'), requireAdmin, validateBody(updateWorkflowSchema), async (ctx) => {
+  router.patch('/v1/workflows/:uuid/', rateLimit('writes'), allow('workflows.manage'), validateBody(updateWorkflowSchema), async (ctx) => {
     const input = ctx.state.body as UpdateWorkflowInput;
     ctx.body = presentWorkflow(await updateWorkflow(deps.db, deps.secretBox, policy, actorOf(ctx), ctx.params.uuid, input, deps.clock.now()));
   });
 
-  router.delete('/v1/workflows/:uuid/', rateLimit('writes'), requireAdmin, noBody, async (ctx) => {
+  router.delete('/v1/workflows/:uuid/', rateLimit('writes'), allow('workflows.manage'), noBody, async (ctx) => {
     await deleteWorkflow(deps.db, actorOf(ctx), ctx.params.uuid, deps.clock.now());
     ctx.status = 204;
   });

@@ -1,21 +1,11 @@
 import type { Executor } from '../../db/connection.ts';
+import type { DeliveryRow } from '../../db/tables.ts';
 import { iso } from '../../lib/time.ts';
 import type { RunActionRow, RunRow } from './repository.ts';
 
 export type RunStatus = 'queued' | 'running' | 'succeeded' | 'failed';
 
-interface DeliveryState {
-  uuid: string;
-  subject_uuid: string;
-  status: 'pending' | 'delivered' | 'failed' | 'cancelled';
-  attempts: number;
-  last_status_code: number | null;
-  last_error: string | null;
-  next_attempt_at: string;
-  held_at: string | null;
-  updated_at: string;
-  delivered_at: string | null;
-}
+type DeliveryState = Pick<DeliveryRow, 'uuid' | 'subject_uuid' | 'status' | 'attempts' | 'last_status_code' | 'last_error' | 'next_attempt_at' | 'held_at' | 'updated_at' | 'delivered_at'>;
 
 interface AttemptState {
   delivery_uuid: string;

@@ -1,7 +1,7 @@
 import type { Executor } from '../../db/connection.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import { readJson } from '../../lib/json.ts';
-import { enqueueDelivery } from '../deliveries/enqueue.ts';
+import { enqueue } from '../../outbox/deliveries.ts';
 import { platformName } from '../chat/connection.ts';
 import { enqueueChatPost } from '../chat/service.ts';
 import { htmlToText } from '../email/service.ts';
@@ -60,14 +60,14 @@ async function enqueueAction(db: Executor, workflow: WorkflowRow, action: Stored
     if (to.length === 0 || bad.length) throw new ActionFailed(`not an e-mail address: ${bad.join(', ') || '(empty)'}`);
     const html = renderTemplate(action.body_html, data, 'html');
     const message = { to, subject: renderTemplate(action.subject, data, 'text').replace(/[\r\n]+/g, ' ').slice(0, 512), text: htmlToText(html), html };
-    await enqueueDelivery(db, { ...base, channel: 'email', destination: to.join(', '), payload: message }, now);
+    await enqueue(db, { ...base, channel: 'email', destination: to.join(', '), payload: message }, now);
     return to.join(', ');
   }
   const json = /json/i.test(action.content_type);
   const body = action.method === 'GET' ? null : action.body !== null ? renderTemplate(action.body, data, json ? 'json' : 'text') : JSON.stringify(data);
   const payload: HttpRequestPayload = { action_index: index, method: action.method, content_type: action.content_type, body };
   // The workflow's sealed secrets travel with the delivery as they are: the signing secret and the header values.
-  await enqueueDelivery(db, { ...base, channel: 'http_request', destination: action.url, payload, secretEncrypted: workflow.secrets_encrypted }, now);
+  await enqueue(db, { ...base, channel: 'http_request', destination: action.url, payload, secretEncrypted: workflow.secrets_encrypted }, now);
   return `${action.method} ${action.url}`;
 }
 

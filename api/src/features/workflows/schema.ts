@@ -1,9 +1,9 @@
-import { uuidField, yup } from '../../http/validation.ts';
+import * as yup from 'yup';
+import { uuidField } from '../../http/fields.ts';
 
-export const TRIGGER_TYPES = ['api_trigger', 'schedule', 'event'] as const;
-export type TriggerType = (typeof TRIGGER_TYPES)[number];
-export const ACTION_TYPES = ['send_message', 'send_email', 'http_request'] as const;
-export type ActionType = (typeof ACTION_TYPES)[number];
+import { ACTION_TYPES, TRIGGER_TYPES } from '../../db/tables.ts';
+export { ACTION_TYPES, TRIGGER_TYPES };
+export type { ActionType, TriggerType } from '../../db/tables.ts';
 export const HTTP_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE', 'GET'] as const;
 
 export const MAX_ACTIONS = 10;

@@ -1,9 +1,10 @@
 import { readJson } from '../../lib/json.ts';
-import type { SecretBox } from '../deliveries/secret-box.ts';
-import type { OutboundHttp } from '../deliveries/outbound-http.ts';
-import { errorResult, resultOf } from '../deliveries/http-sender.ts';
-import { standardWebhookHeaders } from '../deliveries/signing.ts';
-import type { DeliveryRow, SendResult } from '../deliveries/types.ts';
+import type { SecretBox } from '../../outbound/secret-box.ts';
+import type { OutboundHttp } from '../../outbound/outbound-http.ts';
+import { errorResult, resultOf } from '../../outbound/http-sender.ts';
+import { standardWebhookHeaders } from '../../outbound/signing.ts';
+import type { DeliveryRow } from '../../db/tables.ts';
+import type { SendResult } from '../../outbound/types.ts';
 import type { WorkflowSecrets } from './repository.ts';
 import type { HttpRequestPayload } from './runs.ts';
 

@@ -1,11 +1,13 @@
 import type { Executor } from '../../db/connection.ts';
-import { ValidationFailed, badRequest, notFound } from '../../http/errors.ts';
-import type { PageRequest } from '../../http/pagination.ts';
+import { ValidationFailed, badRequest, notFound } from '../../lib/errors.ts';
+import type { PageRequest } from '../../lib/page.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import { readJson, writeJson } from '../../lib/json.ts';
-import type { Actor } from '../auth/credentials.ts';
-import type { SecretBox } from '../deliveries/secret-box.ts';
-import { newSigningSecret } from '../deliveries/signing.ts';
+import type { Actor } from '../../auth/credentials.ts';
+import { cancelPending } from '../../outbox/deliveries.ts';
+import { actsAsPerson } from '../../auth/policy.ts';
+import type { SecretBox } from '../../outbound/secret-box.ts';
+import { newSigningSecret } from '../../outbound/signing.ts';
 import { actionsOf, requirePlatformFor, throwProblems, triggerConfig } from './definition.ts';
 import type { UrlPolicy } from './definition.ts';
 import { isActive } from './repository.ts';
@@ -101,8 +103,12 @@ export async function updateWorkflow(db: Executor, box: SecretBox, policy: UrlPo
 /** DELETE (admins): the workflow and its runs go; deliveries still waiting are cancelled. */
 async function deleteWorkflowInTransaction(db: Executor, actor: Actor, uuid: string, now: Date): Promise<void> {
   await getWorkflow(db, actor, uuid);
-  const actions = db('workflow_run_actions').select('uuid').whereIn('run_uuid', db('workflow_runs').select('uuid').where({ workflow_uuid: uuid }));
-  await db('deliveries').whereIn('subject_uuid', actions).andWhere({ status: 'pending' }).update({ status: 'cancelled', last_error: 'workflow deleted', updated_at: now.toISOString() });
+  const actions = (await db('workflow_run_actions').whereIn('run_uuid', db('workflow_runs').select('uuid').where({ workflow_uuid: uuid })).select('uuid')).map((a) => a.uuid);
+  for (let i = 0; i < actions.length; i += 200) {
+    for (const channel of ['email', 'chat', 'http_request'] as const) {
+      await cancelPending(db, { channel, subjectUuids: actions.slice(i, i + 200) }, 'workflow deleted', now);
+    }
+  }
   await db('workflows').where({ uuid }).delete();
 }
 
@@ -128,7 +134,7 @@ async function triggerWorkflowInTransaction(db: Executor, actor: Actor, uuid: st
   if (!isActive(workflow)) throw badRequest('workflow_inactive', 'This workflow is turned off; set active to true to trigger it.');
   const problem = payloadProblems(payload ?? {});
   if (problem) throw new ValidationFailed({ payload: [problem] });
-  return startRun(db, workflow, { type: 'api_trigger', payload: payload ?? {}, triggeredBy: actor.credential.kind === 'api_key' && actor.credential.keyKind !== 'personal' ? null : actor.user.uuid }, now);
+  return startRun(db, workflow, { type: 'api_trigger', payload: payload ?? {}, triggeredBy: actsAsPerson(actor) ? actor.user.uuid : null }, now);
 }
 
 /** In a transaction of its own (a savepoint when given one). */

@@ -6,7 +6,7 @@ import { MISSING, seedPeople } from '../../../test/people-fixtures.ts';
 import type { People } from '../../../test/people-fixtures.ts';
 import { TEST_CA, startHttpsReceiver, startSmtpSink } from '../../../test/receivers.ts';
 import type { HttpsReceiver } from '../../../test/receivers.ts';
-import { fireWorkflowSchedules } from '../../jobs/index.ts';
+import { fireWorkflowSchedules } from './feature.ts';
 
 type Sink = Awaited<ReturnType<typeof startSmtpSink>>;
 

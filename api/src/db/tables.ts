@@ -1,0 +1,71 @@
+import type { AgentEmailRow, AgentRow, HealthCheckRow, MessageRow, RegistrationChallengeRow, ReportRow } from './tables/agents.ts';
+import type { CheckinParticipantTeamRow, CheckinParticipantUserRow, CheckinRow, MoodRow, QuestionRow, ResponseRow } from './tables/checkins.ts';
+import type { ChatConnectionRow, ChatMessageRow, DeliveryAttemptRow, DeliveryRow, OrganizationEventRow, SubscriptionRow } from './tables/outbox.ts';
+import type {
+  ApiKeyRow, CliTokenRow, DailyCapRow, InstanceSettingRow, InvitationRow, OrganizationRow, RateLimitCounterRow, TeamMemberRow, TeamRow, UserRow,
+} from './tables/people.ts';
+import type { CompanyValueRow, KudosBoostRow, KudosDailyCountRow, KudosReceiverRow, KudosRow, KudosSettingsRow, KudosTeamRow } from './tables/kudos.ts';
+import type { FormHistoryRow, FormOwnerRow, FormQuestionRow, FormResponseRow, FormRow } from './tables/forms.ts';
+import type { RunActionRow, RunRow, WorkflowRow } from './tables/workflows.ts';
+
+export * from './tables/people.ts';
+export * from './tables/outbox.ts';
+export * from './tables/checkins.ts';
+export * from './tables/agents.ts';
+export * from './tables/kudos.ts';
+export * from './tables/forms.ts';
+export * from './tables/workflows.ts';
+
+/**
+ * The current shape of every table, one row type per table (the migrations build them; each area's types are in
+ * tables/). Declaring them to Knex types every single-table query: `db('users').where(…).first()` is a
+ * `UserRow | undefined`, and inserts and updates are checked against the columns. A new table gets its row type
+ * in its area's file and a line here, in the same change as its migration.
+ */
+declare module 'knex/types/tables.js' {
+  interface Tables {
+    organizations: OrganizationRow;
+    users: UserRow;
+    teams: TeamRow;
+    team_members: TeamMemberRow;
+    api_keys: ApiKeyRow;
+    cli_tokens: CliTokenRow;
+    rate_limit_counters: RateLimitCounterRow;
+    instance_settings: InstanceSettingRow;
+    daily_caps: DailyCapRow;
+    invitations: InvitationRow;
+    organization_events: OrganizationEventRow;
+    deliveries: DeliveryRow;
+    delivery_attempts: DeliveryAttemptRow;
+    webhook_subscriptions: SubscriptionRow;
+    chat_connections: ChatConnectionRow;
+    chat_messages: ChatMessageRow;
+    checkins: CheckinRow;
+    checkin_questions: QuestionRow;
+    checkin_participant_users: CheckinParticipantUserRow;
+    checkin_participant_teams: CheckinParticipantTeamRow;
+    checkin_responses: ResponseRow;
+    mood_entries: MoodRow;
+    agents: AgentRow;
+    agent_reports: ReportRow;
+    agent_health_checks: HealthCheckRow;
+    agent_messages: MessageRow;
+    agent_emails: AgentEmailRow;
+    agent_registration_challenges: RegistrationChallengeRow;
+    company_values: CompanyValueRow;
+    kudos: KudosRow;
+    kudos_receivers: KudosReceiverRow;
+    kudos_teams: KudosTeamRow;
+    kudos_boosts: KudosBoostRow;
+    kudos_settings: KudosSettingsRow;
+    kudos_daily_counts: KudosDailyCountRow;
+    workflows: WorkflowRow;
+    workflow_runs: RunRow;
+    workflow_run_actions: RunActionRow;
+    forms: FormRow;
+    form_owners: FormOwnerRow;
+    form_questions: FormQuestionRow;
+    form_responses: FormResponseRow;
+    form_response_history: FormHistoryRow;
+  }
+}

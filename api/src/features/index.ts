@@ -1,0 +1,47 @@
+import type { Feature } from '../http/feature.ts';
+import { agents } from './agents/feature.ts';
+import { forms } from './forms/feature.ts';
+import { kudos } from './kudos/feature.ts';
+import { workflows } from './workflows/feature.ts';
+import { apiKeys } from './api-keys/feature.ts';
+import { chat } from './chat/feature.ts';
+import { checkins } from './checkins/feature.ts';
+import { deliveries } from './deliveries/feature.ts';
+import { email } from './email/feature.ts';
+import { inbound } from './inbound/feature.ts';
+import { invitations } from './invitations/feature.ts';
+import { me } from './me/feature.ts';
+import { meta } from './meta/feature.ts';
+import { mood } from './mood/feature.ts';
+import { organization } from './organization/feature.ts';
+import { teams } from './teams/feature.ts';
+import { templates } from './templates/feature.ts';
+import { users } from './users/feature.ts';
+import { webhooks } from './webhooks/feature.ts';
+
+/**
+ * Every feature of the API, in routing order. The app mounts their routers, the OpenAPI catalogue reads their
+ * openapi.ts, the delivery wiring registers their senders and inbound routes, the scheduler runs their jobs.
+ * A new feature is a folder with its feature.ts, its migrations, and one line here.
+ */
+export const features: Feature[] = [
+  meta,
+  me,
+  organization,
+  apiKeys,
+  users,
+  invitations,
+  teams,
+  checkins,
+  templates,
+  mood,
+  deliveries,
+  webhooks,
+  email,
+  inbound,
+  chat,
+  agents,
+  kudos,
+  workflows,
+  forms,
+];
