@@ -11,30 +11,10 @@ import { recordEvent } from '../webhooks/events.ts';
 import { can } from '../../auth/policy.ts';
 import { fullName } from '../users/repository.ts';
 import { FORM_QUESTIONS, flag, getVisibleForm, isOwner, workflowOf } from './repository.ts';
-import type { FormQuestionRow, FormRow } from './repository.ts';
+import type { FormHistoryRow as HistoryRow, FormQuestionRow, FormResponseRow, FormRow } from '../../db/tables.ts';
+export type { FormResponseRow };
 import { allowedTransitions, initialState, isFinal } from './states.ts';
 import type { FormResponseInput, TransitionRequest, TransitionRole } from './schema.ts';
-
-export interface FormResponseRow {
-  uuid: string;
-  organization_uuid: string;
-  form_uuid: string;
-  user_uuid: string;
-  answers: string;
-  current_state: string | null;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface HistoryRow {
-  uuid: string;
-  response_uuid: string;
-  from_state: string | null;
-  to_state: string;
-  actor_uuid: string | null;
-  note: string | null;
-  created_at: string;
-}
 
 type Person = { uuid: string; first_name: string; last_name: string; email: string };
 
