@@ -54,7 +54,7 @@ describe('robustness: no 5xx on bad input, on any route', () => {
   beforeAll(async () => {
     const unlimited = Object.fromEntries(RATE_LIMIT_SCOPES.map((scope) => [scope, 1_000_000_000]));
     t = await startTestApp(
-      { agentSelfRegistration: true, inboundEmailSecret: 'inbound-secret', hourlyBudgets: unlimited as never, agentEmailHourlyLimit: { free: 1e9, basic: 1e9, pro: 1e9, enterprise: 1e9 } },
+      { agentSelfRegistration: true, inboundEmailSecret: 'inbound-secret', allowPrivateWebhooks: true, hourlyBudgets: unlimited as never, agentEmailHourlyLimit: { free: 1e9, basic: 1e9, pro: 1e9, enterprise: 1e9 } },
       {},
       // Webhook URLs resolve at once to a public test address: no DNS from the test, nothing is ever sent.
       { resolve: async () => [{ address: '203.0.113.7', family: 4 }] },
@@ -80,10 +80,19 @@ describe('robustness: no 5xx on bad input, on any route', () => {
     const detail = await t.request('GET', `/v1/checkins/${checkin.body.uuid}/detail/`, { key });
     await t.request('POST', '/v1/invite-user/', { key, body: { email: 'new@acme.test' } });
     await t.request('POST', '/v1/agent-messages/', { key, body: { agent_name: 'robot', content: 'hello', metadata: { constructor: 1 } } });
+    const value = await t.request('POST', '/v1/company-values/', { key, body: { value: 'Teamwork' } });
+    const kudos = await t.request('POST', '/v1/kudos/', { key, body: { content: 'Thanks', receivers: [team.body.uuid], company_value: value.body.uuid } });
+    const workflow = await t.request('POST', '/v1/workflows/', { key, body: { name: 'Hook', trigger_type: 'api_trigger', actions: [{ type: 'http_request', url: 'https://127.0.0.1:9/hook' }] } });
+    const run = await t.request('POST', `/v1/workflows/${workflow.body.uuid}/trigger/`, { key, body: { payload: { a: 1 } } });
+    const form = await t.request('POST', '/v1/forms/create/', { key, body: { name: 'Leave', form_type: 'approval', questions: [{ question_type: 'text', question: 'When?' }] } });
+    const response = await t.request('POST', `/v1/forms/${form.body.uuid}/responses/`, { key, body: { responses: [{ index: 0, response: 'May' }] } });
     for (const [name, id] of Object.entries({
       '/v1/api-keys/': spare.keyUuid, '/v1/users/': member.user.uuid, '/v1/teams/': team.body.uuid, '/v1/checkins/': checkin.body.uuid,
       '/v1/followups/': checkin.body.uuid, question: detail.body.questions[0].uuid, user_uuid: spare.user.uuid, file: 'swagger-ui.css',
+      '/v1/kudos/': kudos.body.uuid, '/v1/company-values/': value.body.uuid, '/v1/workflows/': workflow.body.uuid, run: run.body.run_uuid,
+      '/v1/forms/': form.body.uuid, response: response.body.uuid,
     })) ids.set(name, id);
+    expect([...ids.values()].every((id) => typeof id === 'string' && id.length > 0)).toBe(true);
     await discoverIds(t.routes);
   });
   afterAll(async () => t.close());

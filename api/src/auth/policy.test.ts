@@ -45,6 +45,14 @@ const RULES: [Action, boolean, boolean, boolean, boolean][] = [
   ['checkins.manage', true, true, false, false],
   ['checkins.read_all_responses', true, true, false, false],
   ['mood.see_summary', true, true, false, false],
+  ['kudos.see_all', true, true, true, false],
+  ['kudos.see_organization', true, false, false, false],
+  ['kudos.manage_settings', true, false, false, false],
+  ['company_values.manage', true, false, false, false],
+  ['forms.create', true, true, false, false],
+  ['forms.manage_all', true, false, false, false],
+  ['forms.transition_as_manager', true, true, false, false],
+  ['workflows.manage', true, false, false, false],
 ];
 
 describe('the authorization policy', () => {
