@@ -36,6 +36,7 @@ import { emailRoutes } from './features/email/routes.ts';
 import { inboundRoutes } from './features/inbound/routes.ts';
 import { chatRoutes } from './features/chat/routes.ts';
 import { agentRoutes } from './features/agents/routes.ts';
+import { planRoutes } from './features/plan/routes.ts';
 
 export interface AppDependencies {
   db: Db;
@@ -93,6 +94,7 @@ export function createApp(dependencies: AppDependencies): { app: Koa; routes: Ro
     chatRoutes(deps, middlewares),
     // Agents (issue 6).
     ...agentRoutes(deps, middlewares),
+    planRoutes(deps, middlewares),
   ];
 
   const app = new Koa({ proxy: true });

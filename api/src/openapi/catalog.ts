@@ -21,6 +21,7 @@ import { emailOperations } from '../features/email/openapi.ts';
 import { inboundOperations } from '../features/inbound/openapi.ts';
 import { chatOperations, chatSchemas } from '../features/chat/openapi.ts';
 import { agentOperations, agentSchemas, agentTagDescription } from '../features/agents/openapi.ts';
+import { planDescription, planOperations, planSchemas } from '../features/plan/openapi.ts';
 
 /** Every documented operation; the OpenAPI test checks this list against the routers' routes. */
 export const operations: Operation[] = [
@@ -43,6 +44,7 @@ export const operations: Operation[] = [
   ...chatOperations,
   // Agents (issue 6).
   ...agentOperations,
+  ...planOperations(),
 ];
 export const schemas = {
   ...metaSchemas,
@@ -59,10 +61,11 @@ export const schemas = {
   ...chatSchemas,
   // Agents (issue 6).
   ...agentSchemas,
+  ...planSchemas,
 };
 /** Tag descriptions of the OpenAPI document. */
 export const tags = [{ name: 'Agents', description: agentTagDescription }];
 
 export function buildDocument(publicUrl: string | null): unknown {
-  return buildOpenApi(operations, schemas, `${publicUrl ?? ''}/`, tags);
+  return buildOpenApi(operations, schemas, `${publicUrl ?? ''}/`, tags, planDescription());
 }

@@ -1,0 +1,14 @@
+import { archiveFields, timestamps } from '../frame/presenters.ts';
+import type { GoalRow } from './service.ts';
+
+export function presentGoal(row: GoalRow) {
+  return {
+    uuid: row.uuid,
+    id: row.uuid,
+    name: row.name,
+    description: row.description,
+    created_by: row.created_by_uuid,
+    ...archiveFields(row),
+    ...timestamps(row),
+  };
+}

@@ -1,0 +1,16 @@
+import { archiveFields, timestamps } from '../frame/presenters.ts';
+import type { ProjectRow } from './service.ts';
+
+export function presentProject(row: ProjectRow) {
+  return {
+    uuid: row.uuid,
+    id: row.uuid,
+    name: row.name,
+    description: row.description,
+    goal: row.goal_uuid,
+    visibility: row.visibility,
+    created_by: row.created_by_uuid,
+    ...archiveFields(row),
+    ...timestamps(row),
+  };
+}

@@ -1,0 +1,56 @@
+import type { PlanRoutes } from '../frame/route.ts';
+import { VISIBILITIES } from '../frame/access.ts';
+import { presentProject } from './presenter.ts';
+import { archiveProject, createProject, deleteProject, getProject, listProjects, restoreProject, updateProject } from './service.ts';
+import { createProjectSchema, updateProjectSchema } from './schema.ts';
+
+const ORDERING = { name: 'name_key', created_at: 'created_at', updated_at: 'updated_at' };
+
+export function projectRoutes(plan: PlanRoutes): void {
+  const r = plan.tagged('Plan: projects');
+  r.list(
+    {
+      path: '/v1/plan/projects/',
+      summary: 'Projects you can see',
+      item: 'PlanProject',
+      personQuery: { member: 'me' },
+      query: [
+        { name: 'include_archived', description: 'true to include archived projects' },
+        { name: 'search', description: 'name contains (2–256 characters)' },
+        { name: 'goal', description: 'goal uuid' },
+        { name: 'member', description: '"me" or a user uuid: projects with that member' },
+        { name: 'visibility', description: 'org or members' },
+        { name: 'ordering', description: 'name, created_at or updated_at; prefix - for descending' },
+      ],
+    },
+    async (call) => {
+      const filters = {
+        includeArchived: call.query.flag('include_archived'),
+        search: call.query.search(),
+        goal: call.query.uuid('goal'),
+        member: call.query.person('member', call.actor.user.uuid),
+        visibility: call.query.oneOf('visibility', VISIBILITIES),
+        ordering: call.query.ordering(ORDERING, ['created_at', 'asc']),
+      };
+      const { count, rows } = await listProjects(call, filters, call.page);
+      return { count, results: rows.map(presentProject) };
+    },
+  );
+  r.write(
+    { method: 'post', path: '/v1/plan/projects/', summary: 'Create a project; you become its manager (402 task_projects_limit_reached on the plan ceiling)', body: createProjectSchema, status: 201, response: 'PlanProject' },
+    async (call) => presentProject(await createProject(call, call.body)),
+  );
+  r.read({ path: '/v1/plan/projects/:project/', summary: 'One project', response: 'PlanProject' }, async (call) => presentProject(await getProject(call, call.params.project)));
+  r.write({ method: 'patch', path: '/v1/plan/projects/:project/', summary: 'Update a project (its managers)', body: updateProjectSchema, response: 'PlanProject' }, async (call) =>
+    presentProject(await updateProject(call, call.params.project, call.body)),
+  );
+  r.write({ method: 'post', path: '/v1/plan/projects/:project/archive/', summary: 'Archive a project (its name stays taken)', destructive: true, response: 'PlanProject' }, async (call) =>
+    presentProject(await archiveProject(call, call.params.project)),
+  );
+  r.write({ method: 'post', path: '/v1/plan/projects/:project/restore/', summary: 'Restore an archived project (counts against the plan ceiling)', response: 'PlanProject' }, async (call) =>
+    presentProject(await restoreProject(call, call.params.project)),
+  );
+  r.write({ method: 'delete', path: '/v1/plan/projects/:project/', summary: 'Delete a project with its members, milestones and updates; boards stay', status: 204 }, (call) =>
+    deleteProject(call, call.params.project),
+  );
+}

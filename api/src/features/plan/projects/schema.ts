@@ -1,0 +1,20 @@
+import { uuidField, yup } from '../../../http/validation.ts';
+import { VISIBILITIES } from '../frame/access.ts';
+import { descriptionField, nameField } from '../frame/schema.ts';
+
+/** CONTRACT §9 `{name, description?, goal?}`, and `visibility` (the spec names members-only projects). */
+export const createProjectSchema = yup.object({
+  name: nameField(200).required(),
+  description: descriptionField(),
+  goal: uuidField().nullable(),
+  visibility: yup.string().oneOf(VISIBILITIES),
+});
+export type CreateProjectInput = yup.InferType<typeof createProjectSchema>;
+
+export const updateProjectSchema = yup.object({
+  name: nameField(200),
+  description: descriptionField(),
+  goal: uuidField().nullable(),
+  visibility: yup.string().oneOf(VISIBILITIES),
+});
+export type UpdateProjectInput = yup.InferType<typeof updateProjectSchema>;
