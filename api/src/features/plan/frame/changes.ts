@@ -2,6 +2,7 @@ import type { Executor } from '../../../db/connection.ts';
 import { writeJson } from '../../../lib/json.ts';
 import type { Actor } from '../../auth/credentials.ts';
 import { recordEvent } from '../../outbox/enqueue.ts';
+import { isEventWanted } from '../../webhooks/service.ts';
 
 export type ObjectKind =
   | 'board' | 'board_member' | 'state' | 'label' | 'task'
@@ -48,6 +49,8 @@ export class ChangeLog {
   readonly #agentName: string | null;
   readonly #now: Date;
   readonly recorded: RecordedChange[] = [];
+  /** Whether a subscription wants an event, asked once per event name per write (a migration moves thousands of tasks). */
+  readonly #wanted = new Map<string, boolean>();
 
   constructor(db: Executor, actor: Actor, agentName: string | null, now: Date) {
     this.#db = db;
@@ -75,7 +78,7 @@ export class ChangeLog {
       created_at: this.#now.toISOString(),
     });
     const prefix = EVENT_PREFIX[change.kind];
-    if (prefix) {
+    if (prefix && (await this.#isWanted(`${prefix}.${change.change}`))) {
       await recordEvent(
         this.#db,
         {
@@ -97,6 +100,15 @@ export class ChangeLog {
     const recorded = { ...change, seq };
     this.recorded.push(recorded);
     return recorded;
+  }
+
+  async #isWanted(event: string): Promise<boolean> {
+    let wanted = this.#wanted.get(event);
+    if (wanted === undefined) {
+      wanted = await isEventWanted(this.#db, this.#actor.organization.uuid, event);
+      this.#wanted.set(event, wanted);
+    }
+    return wanted;
   }
 
   async #nextBoardSeq(boardUuid: string): Promise<number> {

@@ -1,7 +1,7 @@
 import { yup } from '../../../http/validation.ts';
 
 /** Body fields several Plan resources share. Names are trimmed by the services; a blank one is refused here. */
-export const nameField = (max: number) => yup.string().max(max).matches(/\S/, { message: 'Must not be blank.' });
+export const nameField = (max: number) => yup.string().max(max).matches(/\S/, { message: 'Must not be blank.', excludeEmptyString: true });
 export const descriptionField = () => yup.string().max(50_000);
 export const colorField = () => yup.string().matches(/^#[0-9A-Fa-f]{6}$/, { message: 'Must be a colour like #5E6AD2.' });
 
