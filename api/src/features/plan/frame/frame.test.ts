@@ -127,7 +127,7 @@ describe('Plan frame: Idempotency-Key, dry runs, person-only endpoints (CONTRACT
       });
       expect(res.status).toBe(201);
       expect(res.headers.get('idempotency-replayed')).toBe('true');
-      expect((await res.json()).uuid).toBe(first.body.uuid);
+      expect(((await res.json()) as { uuid: string }).uuid).toBe(first.body.uuid);
     } finally {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -170,7 +170,7 @@ describe('Plan frame: Idempotency-Key, dry runs, person-only endpoints (CONTRACT
         expect(res.status).toBe(403);
         expect(await res.json()).toEqual({ detail: 'This endpoint acts for a person; agent and organization keys cannot call it.', code: 'insufficient_scope' });
       }
-      expect((await (await get(acme.guest.key)).json()).code).toBe('guest_not_allowed');
+      expect(((await (await get(acme.guest.key)).json()) as { code: string }).code).toBe('guest_not_allowed');
       expect(await (await get(acme.member.key)).json()).toEqual({ me: acme.member.user.uuid });
     } finally {
       await served.close();
