@@ -1,4 +1,5 @@
 import type { TestApp, RequestOptions, TestResponse } from './harness.ts';
+import { generateKeyBetween } from 'fractional-indexing';
 import { uuidv7 } from '../src/lib/ids.ts';
 
 /**
@@ -35,15 +36,16 @@ export async function createBoard(t: TestApp, key: string, body: Record<string, 
   return { board: res.body, states: byName };
 }
 
-/** A task row as the task endpoints write one (number from the board's counter, a rank, version 1). */
-export async function insertTask(t: TestApp, board: { uuid: string; organization?: string }, state: string, options: { labels?: string[]; archived?: boolean; rank?: string } = {}) {
+/** A task row as the task endpoints write one (number from the board's counter, ranked last in its column, version 1). */
+export async function insertTask(t: TestApp, board: { uuid: string; organization?: string }, state: string, options: { labels?: string[]; archived?: boolean } = {}) {
   const now = t.clock.now().toISOString();
+  const tail = await t.db('plan_tasks').where({ state_uuid: state }).max({ rank: 'rank' }).first();
   const row = await t.db('plan_boards').where({ uuid: board.uuid }).first('organization_uuid', 'next_task_number');
   const uuid = uuidv7();
   await t.db('plan_boards').where({ uuid: board.uuid }).update({ next_task_number: row.next_task_number + 1 });
   await t.db('plan_tasks').insert({
     uuid, organization_uuid: row.organization_uuid, board_uuid: board.uuid, number: row.next_task_number, title: `Task ${row.next_task_number}`,
-    description: '', state_uuid: state, version: 1, rank: options.rank ?? `a${row.next_task_number}`, created_at: now, updated_at: now,
+    description: '', state_uuid: state, version: 1, rank: generateKeyBetween(tail?.rank ?? null, null), created_at: now, updated_at: now,
     archived_at: options.archived ? now : null,
   });
   for (const label of options.labels ?? []) await t.db('plan_task_labels').insert({ task_uuid: uuid, label_uuid: label });
@@ -56,4 +58,12 @@ export async function dumpPlanTables(t: TestApp): Promise<string> {
   const dump: Record<string, unknown> = {};
   for (const table of tables) dump[table] = await t.db(table).select().orderByRaw('1');
   return JSON.stringify(dump);
+}
+
+/** Rows of `table` matching `where`, as a number on either engine (PostgreSQL counts are strings). */
+export async function countRows(t: TestApp, table: string, where: (query: ReturnType<TestApp['db']>) => unknown = () => {}): Promise<number> {
+  const query = t.db(table);
+  where(query);
+  const [{ n }] = await query.count({ n: '*' });
+  return Number(n);
 }

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startTestApp } from '../../../../test/harness.ts';
 import type { TestApp } from '../../../../test/harness.ts';
-import { planClient, seedPlanOrg } from '../../../../test/plan-fixtures.ts';
+import { countRows, planClient, seedPlanOrg } from '../../../../test/plan-fixtures.ts';
 import type { PlanOrg } from '../../../../test/plan-fixtures.ts';
 
 const refusal = (detail: string) => ({ detail, code: 'invalid_agent_attribution', extra: { parameter: 'X-Service-Agent-Name' } });
@@ -62,6 +62,6 @@ describe('Agent attribution: X-Service-Agent-Name (spec invalid_agent_attributio
 
     // Reads refuse a bad header as well; nothing was written by any refusal.
     expect((await call('GET', '/v1/plan/goals/', acme.member.key, undefined, { 'x-service-agent-name': 'bad<name' })).body.code).toBe('invalid_agent_attribution');
-    expect(await t.db('plan_project_updates').count({ n: '*' })).toEqual([{ n: 1 }]);
+    expect(await countRows(t, 'plan_project_updates')).toBe(1);
   });
 });

@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startTestApp } from '../../../../test/harness.ts';
 import type { TestApp } from '../../../../test/harness.ts';
-import { createBoard, dumpPlanTables, insertTask, planClient, seedPlanOrg } from '../../../../test/plan-fixtures.ts';
+import { countRows, createBoard, dumpPlanTables, insertTask, planClient, seedPlanOrg } from '../../../../test/plan-fixtures.ts';
 import type { PlanOrg } from '../../../../test/plan-fixtures.ts';
 import { createApp } from '../../../app.ts';
 import { ApiError } from '../../../http/errors.ts';
@@ -37,8 +37,8 @@ describe('Plan frame: Idempotency-Key, dry runs, person-only endpoints (CONTRACT
     expect(again.headers.get('idempotency-replayed')).toBe('true');
     expect(again.headers.get('location')).toBe(first.headers.get('location'));
     expect(again.body).toEqual(first.body);
-    expect(await t.db('plan_boards').count({ n: '*' })).toEqual([{ n: 1 }]);
-    expect(await t.db('plan_changes').where({ object_kind: 'board' }).count({ n: '*' })).toEqual([{ n: 1 }]);
+    expect(await countRows(t, 'plan_boards')).toBe(1);
+    expect(await countRows(t, 'plan_changes', (q) => q.where({ object_kind: 'board' }))).toBe(1);
   });
 
   it('answers 409 idempotency_key_payload_mismatch for the same key with another body; keys are per actor', async () => {

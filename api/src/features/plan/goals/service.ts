@@ -5,6 +5,8 @@ import type { PlanRead, PlanWrite } from '../frame/context.ts';
 import { unlessTaken } from '../frame/db-errors.ts';
 import { nameKey } from '../frame/presenters.ts';
 import { containsPattern } from '../frame/query.ts';
+import { presentProject } from '../projects/presenter.ts';
+import type { ProjectRow } from '../projects/service.ts';
 import { presentGoal } from './presenter.ts';
 import type { CreateGoalInput, UpdateGoalInput } from './schema.ts';
 
@@ -110,10 +112,15 @@ export async function restoreGoal(w: PlanWrite, uuid: string): Promise<GoalRow> 
   return recordGoal(w, updated, 'restored');
 }
 
-/** Deletes the goal; its projects stay, unlinked. */
+/** Deletes the goal; its projects stay, unlinked (one change each). */
 export async function deleteGoal(w: PlanWrite, uuid: string) {
   const goal = await getGoal(w, uuid);
-  const projects = await w.db('plan_projects').where({ goal_uuid: uuid }).select('uuid');
+  const projects: ProjectRow[] = await w.db('plan_projects').where({ goal_uuid: uuid });
+  for (const project of projects) {
+    const updated = { ...project, goal_uuid: null, updated_at: w.now.toISOString() };
+    await w.db('plan_projects').where({ uuid: project.uuid }).update({ goal_uuid: null, updated_at: updated.updated_at });
+    await w.changes.record({ kind: 'project', uuid: project.uuid, change: 'updated', board: null, project: project.uuid, fields: ['goal'], snapshot: presentProject(updated) });
+  }
   await w.db('plan_goals').where({ uuid }).delete();
   await w.changes.record({ kind: 'goal', uuid, change: 'deleted', board: null, snapshot: null });
   return { deleted: { object_kind: 'goal', uuid: goal.uuid, name: goal.name }, unlinked_projects: projects.length };
