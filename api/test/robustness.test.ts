@@ -15,7 +15,7 @@ const JUNK_QUERIES = [
   '?ordering=name&ordering=key', '?dry_run=maybe', '?migrate_to=nope',
 ];
 /** Plan writes also read headers. */
-const JUNK_HEADERS = [{ 'idempotency-key': 'short' }, { 'x-service-agent-name': '%E0%A4%A' }, { 'x-service-agent-name': 'x'.repeat(200) }, { 'idempotency-key': 'robustness-key-1' }];
+const JUNK_HEADERS: Record<string, string>[] = [{ 'idempotency-key': 'short' }, { 'x-service-agent-name': '%E0%A4%A' }, { 'x-service-agent-name': 'x'.repeat(200) }, { 'idempotency-key': 'robustness-key-1' }];
 const JUNK_BODIES: (string | unknown)[] = [
   [], 'text', 42, null, {}, { unexpected: true }, { name: { nested: 'object' } }, { agent_name: 5, content: [] },
   { email: 'not-an-email', to: 'x', subject: 1 }, { responses: 'all good' }, { members: [{ uuid: 'nope' }] },

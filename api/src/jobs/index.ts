@@ -5,6 +5,7 @@ import { closeFinishedDays } from '../http/daily-cap.ts';
 import { pruneDispatchedEvents } from '../features/webhooks/service.ts';
 import { startInboundSmtp } from '../features/inbound/smtp-listener.ts';
 import type { InboundSmtp } from '../features/inbound/smtp-listener.ts';
+import { pruneIdempotencyKeys } from '../features/plan/frame/idempotency.ts';
 
 /** Background jobs of one server process. Each job is a plain function, callable directly from a test. */
 export async function pruneRateLimitCounters(deps: Deps): Promise<number> {
@@ -14,6 +15,11 @@ export async function pruneRateLimitCounters(deps: Deps): Promise<number> {
 /** Hourly: organization events dispatched more than DISPATCHED_EVENT_RETENTION_DAYS ago. */
 export async function pruneOrganizationEvents(deps: Deps): Promise<number> {
   return pruneDispatchedEvents(deps.db, deps.clock.now());
+}
+
+/** Hourly: Plan Idempotency-Key answers kept past their 24 hours. */
+export async function prunePlanIdempotencyKeys(deps: Deps): Promise<number> {
+  return pruneIdempotencyKeys(deps.db, deps.clock.now());
 }
 
 /** 00:00 UTC: the free-plan daily caps roll over; clear the finished day and log the reset (CONTRACT §5). */
@@ -37,6 +43,7 @@ export function startJobs(deps: Deps) {
   const tasks = [
     cron.schedule('7 * * * *', () => run('prune-rate-limit-counters', () => pruneRateLimitCounters(deps)), { timezone: 'UTC' }),
     cron.schedule('17 * * * *', () => run('prune-organization-events', () => pruneOrganizationEvents(deps)), { timezone: 'UTC' }),
+    cron.schedule('27 * * * *', () => run('prune-plan-idempotency-keys', () => prunePlanIdempotencyKeys(deps)), { timezone: 'UTC' }),
     cron.schedule('0 0 * * *', () => run('close-daily-caps', () => closeDailyCaps(deps)), { timezone: 'UTC' }),
   ];
   // The delivery worker pool: resumes every pending row now, then polls (and is kicked after commits).

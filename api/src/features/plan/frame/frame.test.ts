@@ -8,7 +8,8 @@ import type { PlanOrg } from '../../../../test/plan-fixtures.ts';
 import { createApp } from '../../../app.ts';
 import { ApiError } from '../../../http/errors.ts';
 import { actorId } from './ceilings.ts';
-import { claimKey, pruneIdempotencyKeys, requestFingerprint } from './idempotency.ts';
+import { claimKey, requestFingerprint } from './idempotency.ts';
+import { prunePlanIdempotencyKeys } from '../../../jobs/index.ts';
 import { lookupCredential } from '../../auth/credentials.ts';
 import { serveTestResources } from './test-resource.ts';
 
@@ -81,9 +82,9 @@ describe('Plan frame: Idempotency-Key, dry runs, person-only endpoints (CONTRACT
     const fresh = await call('POST', '/v1/plan/goals/', acme.member.key, { name: 'Day two' }, withKey('daily-key-0001'));
     expect(fresh.status).toBe(201);
     expect(fresh.headers.get('idempotency-replayed')).toBeNull();
-    // The hourly maintenance prunes expired keys.
+    // The hourly maintenance job prunes expired keys.
     t.clock.advance(24 * 3_600_000);
-    expect(await pruneIdempotencyKeys(t.db, t.clock.now())).toBe(1);
+    expect(await prunePlanIdempotencyKeys(t.deps)).toBe(1);
   });
 
   it('refuses keys outside 8–128 characters (400 invalid_idempotency_key) and takes both edges', async () => {
