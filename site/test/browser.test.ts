@@ -1,39 +1,28 @@
-/**
- * The built site in real headless Chromium (Debian's /usr/bin/chromium through playwright-core), served by
- * our own static server, so headers and 404s are what a host would send. Never downloads a browser: when
- * Chromium is missing this fails, because CI installs it (.ci/run) and a skipped browser test hides bugs.
- */
-import { existsSync } from 'node:fs';
+/** The built site in real Chromium (test/chromium.ts): i18n navigation, 404s, and the search box. */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startServer, type RunningServer } from '../server/serve.ts';
+import { openSite, type Site } from './chromium.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const OUTPUT = fileURLToPath(new URL('../test-output/', import.meta.url));
 
+let site: Site;
 let server: RunningServer;
 let browser: Browser;
 let page: Page;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(`Chromium not found at ${CHROMIUM}. Install it with: apt-get install -y chromium (or set CHROMIUM_PATH).`);
-  }
-  server = await startServer({ dir: inject('siteDir'), port: 0 });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-  });
+  site = await openSite(inject('siteDir'));
+  ({ server, browser } = site);
   page = await browser.newPage({ viewport: { width: 1024, height: 800 } });
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await server?.close();
+  await site?.close();
 });
 
 describe('site in Chromium', () => {
@@ -108,15 +97,73 @@ describe('site in Chromium', () => {
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Variables de configuración');
   });
 
-  it('shows live results on the search page for ?q=', async () => {
-    await page.goto(`${server.url}/pt/search/?q=chave`);
-    await expect.poll(() => page.getByRole('combobox').getAttribute('aria-expanded')).toBe('true');
-    expect(await page.getByRole('option').first().textContent()).toContain('Chaves de API');
+  it('finds typed typos: a letter left out of a plural, a word cut short with a typo', async () => {
+    await page.goto(`${server.url}/en/`);
+    const box = page.getByRole('combobox');
+    await box.focus();
+    await page.keyboard.type('webhok');
+    await expect.poll(() => page.getByRole('option').first().textContent()).toContain('webhooks');
+    await box.fill('');
+    await page.keyboard.type('backp');
+    await expect.poll(() => page.getByRole('option').first().textContent()).toContain('Database and backups');
   });
 
-  it('searches without JavaScript through the plain form', async () => {
+  it('offers an English article not translated yet, marked as English', async () => {
+    await page.goto(`${server.url}/pt/`);
+    await page.getByRole('combobox').focus();
+    await page.keyboard.type('backp');
+    const option = page.getByRole('option').first();
+    await expect.poll(() => option.textContent()).toContain('Database and backups');
+    expect(await option.textContent()).toContain('Em inglês');
+    expect(await option.locator('span[lang="en"]').first().textContent()).toBe('Database and backups');
+    expect(await option.getAttribute('data-href')).toBe('/pt/help/database-and-backups/');
+  });
+
+  it('says when nothing matches and offers the help center, reachable by keyboard', async () => {
+    await page.goto(`${server.url}/en/`);
+    const box = page.getByRole('combobox');
+    await box.focus();
+    await page.keyboard.type('zebra');
+    const message = page.locator('.rc-empty');
+    await expect.poll(() => message.isVisible()).toBe(true);
+    expect(await message.locator('p').first().textContent()).toBe('No results for “zebra”.');
+    expect(await box.getAttribute('aria-expanded')).toBe('false');
+    expect(await page.locator('[role="status"]').textContent()).toBe('No results');
+    // Tab passes the search button, then reaches the link; the message stays open on the way.
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Browse the help center');
+    expect(await message.isVisible()).toBe(true);
+    await page.keyboard.press('Enter');
+    await page.waitForURL('**/en/help/');
+  });
+
+  it('lists the results of ?q= in the search page, in place of the JavaScript notice', async () => {
+    await page.goto(`${server.url}/pt/search/?q=chave`);
+    const results = page.locator('[data-search-results]');
+    await expect.poll(() => results.isVisible()).toBe(true);
+    expect(await results.getByRole('heading', { level: 2 }).textContent()).toBe('Resultados para “chave”');
+    expect(await results.getByRole('link', { name: 'Chaves de API' }).count()).toBe(1);
+    expect(await page.locator('[data-search-nojs]').isVisible()).toBe(false);
+    expect(await page.getByRole('combobox').inputValue()).toBe('chave');
+
+    await page.goto(`${server.url}/es/search/?q=zzzz`);
+    await expect.poll(() => results.isVisible()).toBe(true);
+    expect(await results.textContent()).toContain('No hay resultados para «zzzz».');
+    expect(await results.getByRole('link', { name: 'Ver el centro de ayuda' }).getAttribute('href')).toBe('/es/help/');
+  });
+
+  it('without JavaScript, says plainly that search needs it and links the help center and the blog', async () => {
     const context = await browser.newContext({ javaScriptEnabled: false });
     const plain = await context.newPage();
+    await plain.goto(`${server.url}/en/search/?q=webhook`);
+    const notice = plain.locator('[data-search-nojs]');
+    expect(await notice.isVisible()).toBe(true);
+    expect(await notice.textContent()).toContain('Search needs JavaScript');
+    expect(await notice.getByRole('link', { name: 'Help center' }).getAttribute('href')).toBe('/en/help/');
+    expect(await notice.getByRole('link', { name: 'Blog' }).getAttribute('href')).toBe('/en/blog/');
+
+    // The header form still lands there, and every article of the language is listed to find in the page.
     await plain.goto(`${server.url}/es/`);
     await plain.getByRole('searchbox').fill('claves');
     await plain.getByRole('button', { name: 'Buscar' }).click();

@@ -19,6 +19,19 @@ export interface ContentFile {
   lang: string;
   slug: string;
   draft: boolean;
+  /** Top-level front matter fields, as written (lists `[a, b]` as arrays). Enough for the fields tests read. */
+  data: Record<string, string | string[]>;
+}
+
+function frontMatter(text: string): Record<string, string | string[]> {
+  const data: Record<string, string | string[]> = {};
+  for (const line of (text.split(/^---$/m)[1] ?? '').split('\n')) {
+    const m = /^(\w+):\s*(.*?)\s*$/.exec(line);
+    if (!m) continue;
+    const value = m[2]!;
+    data[m[1]!] = value.startsWith('[') ? value.slice(1, -1).split(',').map((v) => v.trim()).filter(Boolean) : value;
+  }
+  return data;
 }
 
 /** Every MDX file of the real content folder, with its draft flag read from the front matter. */
@@ -29,9 +42,8 @@ export function contentFiles(root = CONTENT_ROOT): ContentFile[] {
       const dir = join(root, collection, lang);
       if (!existsSync(dir)) continue;
       for (const file of readdirSync(dir).filter((f) => f.endsWith('.mdx'))) {
-        const text = readFileSync(join(dir, file), 'utf8');
-        const front = text.split(/^---$/m)[1] ?? '';
-        out.push({ collection, lang, slug: file.replace(/\.mdx$/, ''), draft: /^draft:\s*true\s*$/m.test(front) });
+        const data = frontMatter(readFileSync(join(dir, file), 'utf8'));
+        out.push({ collection, lang, slug: file.replace(/\.mdx$/, ''), draft: data.draft === 'true', data });
       }
     }
   }

@@ -82,7 +82,7 @@ describe('public indexes', () => {
     }
   });
 
-  it('keep the stable order of CONTRACT §11', () => {
+  it('keep their stable order: posts newest first, help by section then priority', () => {
     const sortedPosts = [...posts].sort((a, b) => comparePosts(a as never, b as never));
     expect(posts.map((r) => r.id)).toEqual(sortedPosts.map((r) => r.id));
     for (let i = 1; i < posts.length; i++) {

@@ -1,11 +1,17 @@
-/** Search behaviour independent of the browser: typos, accents, title boost, language filter. */
-import { describe, expect, it } from 'vitest';
-import { buildIndex, fold, search, toDocs } from '../src/widget/search-core.ts';
+/**
+ * Search behaviour independent of the browser: typos, accents, plurals, title boost, language filter, and the
+ * English entries that stand in for missing translations. The typo table runs against the real indexes of
+ * the build, so it says what a reader of this site gets.
+ */
+import { describe, expect, inject, it } from 'vitest';
+import { allowedEdits, buildIndex, fold, search, toDocs, type HelpLike, type PostLike } from '../src/widget/search-core.ts';
+import { readJson } from './helpers.ts';
 
 const posts = [
   { id: 'es/config', slug: 'config', lang: 'es', title: 'Configuración del servidor', description: 'Variables de entorno' },
   { id: 'es/notas', slug: 'notas', lang: 'es', title: 'Notas de versión', description: 'Cambios en la configuración' },
   { id: 'en/config', slug: 'config', lang: 'en', title: 'Server configuration', description: 'Environment variables' },
+  { id: 'en/backups', slug: 'backups', lang: 'en', title: 'Database backups', description: 'Copies of the database' },
 ];
 const help = [
   { id: 'es/webhooks', slug: 'webhooks', lang: 'es', title: 'Webhooks de agentes', section: 'Agentes', cluster: 'Mensajería' },
@@ -27,7 +33,79 @@ describe('search core', () => {
     const ids = search(index, 'configuracion').map((h) => h.id);
     expect(ids.indexOf('post:es/config')).toBeLessThan(ids.indexOf('post:es/notas'));
   });
-  it('searches only the requested language', () => {
+  it('searches the requested language, plus English entries it has no translation of', () => {
+    // en/config has a Spanish translation: only the Spanish one is searched.
     expect(search(index, 'server')).toEqual([]);
+    // en/backups has none: it is found, in English, at the Spanish copy of its page.
+    expect(search(index, 'backups')).toEqual([
+      { id: 'post:en/backups', kind: 'post', title: 'Database backups', hint: 'Copies of the database', path: '/es/blog/backups/', lang: 'en' },
+    ]);
+  });
+  it('allows no typo in words of three characters or fewer, one at four, two from five', () => {
+    expect(allowedEdits('api')).toBe(false);
+    expect(allowedEdits('keys')).toBe(1);
+    expect(allowedEdits('backp')).toBe(2);
+    expect(search(index, 'des')).toEqual([]); // one edit from "del" and "de", but too short for any
+  });
+});
+
+/**
+ * Real typos, as readers type them: a letter left out, one doubled or added, two swapped, a neighbour key,
+ * a missing accent, a singular for a plural, a word cut short. [language, query, path the reader wants]; the
+ * wanted page must be among the first three results. Tune SEARCH_OPTIONS against this table.
+ */
+const TYPOS: [string, string, string][] = [
+  ['en', 'webhok', '/en/help/agent-webhooks/'],
+  ['en', 'webhoks', '/en/help/agent-webhooks/'],
+  ['en', 'wehbook', '/en/help/agent-webhooks/'],
+  ['en', 'backp', '/en/help/database-and-backups/'],
+  ['en', 'bakups', '/en/help/database-and-backups/'],
+  ['en', 'helth checks', '/en/help/agent-health-checks/'],
+  ['en', 'configuraton', '/en/help/configuration/'],
+  ['en', 'instal', '/en/help/install-and-first-start/'],
+  ['en', 'rate limts', '/en/help/rate-limits/'],
+  ['en', 'databse', '/en/help/database-and-backups/'],
+  ['en', 'agnet reports', '/en/help/agent-reports/'],
+  ['en', 'rotate kye', '/en/help/key-rotation/'],
+  ['en', 'postgress', '/en/blog/backups-and-postgres/'],
+  ['es', 'webhok', '/es/help/agent-webhooks/'],
+  ['es', 'configuracion', '/es/help/configuration/'],
+  ['es', 'copias de seguriad', '/es/help/database-and-backups/'],
+  ['es', 'comprobacion de salud', '/es/help/agent-health-checks/'],
+  ['es', 'mesajes', '/es/help/agent-messages/'],
+  ['es', 'limites', '/es/help/rate-limits/'],
+  ['es', 'infromes', '/es/help/agent-reports/'],
+  ['es', 'clave api', '/es/help/api-keys/'],
+  ['pt', 'saude', '/pt/help/agent-health-checks/'],
+  ['pt', 'verificacao', '/pt/help/agent-health-checks/'],
+  ['pt', 'chave api', '/pt/help/api-keys/'],
+  ['pt', 'relatorios', '/pt/help/agent-reports/'],
+  ['pt', 'mensagems', '/pt/help/agent-messages/'],
+  ['pt', 'limtes', '/pt/help/rate-limits/'],
+  ['pt', 'varaveis', '/pt/help/configuration/'],
+  ['pt', 'webhok', '/pt/help/agent-webhooks/'],
+  // Not translated into Portuguese: the English article, at its Portuguese address, found by its title
+  // or by its section's Portuguese name.
+  ['pt', 'backp', '/pt/help/database-and-backups/'],
+  ['pt', 'auto-hospedagem operação', '/pt/help/database-and-backups/'],
+];
+
+describe('search over the built indexes', () => {
+  const dir = inject('siteDir');
+  const built = { posts: readJson<PostLike[]>(dir, 'api/posts.json'), help: readJson<HelpLike[]>(dir, 'api/help.json') };
+  const indexes = new Map(['en', 'es', 'pt'].map((lang) => [lang, buildIndex(toDocs(built.posts, built.help, lang))]));
+
+  it.each(TYPOS)('%s: “%s” finds %s', (lang, query, path) => {
+    const top = search(indexes.get(lang)!, query, 3).map((h) => h.path);
+    expect(top).toContain(path);
+  });
+
+  it('names the section of an English article in the reader’s language', () => {
+    const [hit] = search(indexes.get('pt')!, 'database backups');
+    expect(hit).toMatchObject({ title: 'Database and backups', lang: 'en', hint: 'Auto-hospedagem › Operação' });
+  });
+
+  it('finds nothing for words that are in no title', () => {
+    for (const lang of ['en', 'es', 'pt']) expect(search(indexes.get(lang)!, 'zebra banana'), lang).toEqual([]);
   });
 });

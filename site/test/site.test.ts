@@ -1,9 +1,11 @@
 /** The built pages and hosting files: i18n wiring, fallbacks, feeds, sitemap, headers, widget size. */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, inject, it } from 'vitest';
 import { headersFor, parseHeaders } from '../server/serve.ts';
+import { UI_STRINGS } from '../src/i18n/ui.ts';
+import { WIDGET_STRINGS } from '../src/widget/strings.ts';
 import { contentFiles, htmlFiles, LANGS, readText } from './helpers.ts';
 
 const dir = inject('siteDir');
@@ -67,11 +69,91 @@ describe('pages', () => {
     expect(existsSync(join(dir, 'pt/blog/tags/saude/index.html'))).toBe(true);
   });
 
+  it('mark an English post in a Spanish or Portuguese list, in that language', () => {
+    const englishOnly = published.filter((f) => f.collection === 'blog' && f.lang === 'en' && !has('blog', 'pt', f.slug));
+    expect(englishOnly.length, 'the content should keep a post without a Portuguese translation').toBeGreaterThan(0);
+    for (const lang of ['es', 'pt'] as const) {
+      const html = readText(dir, `${lang}/blog/index.html`);
+      const marked = [...html.matchAll(/<a href="\/\w+\/blog\/([^/]+)\/" hreflang="en"><span lang="en">[^<]+<\/span><\/a> <span class="badge" data-in-english>([^<]+)<\/span>/g)];
+      const expected = published.filter((f) => f.collection === 'blog' && f.lang === 'en' && !has('blog', lang, f.slug)).map((f) => f.slug);
+      expect(marked.map((m) => m[1]).sort(), lang).toEqual(expected.sort());
+      for (const m of marked) expect(m[2]).toBe(WIDGET_STRINGS[lang].inEnglish);
+    }
+    expect(readText(dir, 'en/blog/index.html')).not.toContain('data-in-english');
+  });
+
+  it('link only to pages that exist (or to the API server beside them)', () => {
+    const api = new Set(['/docs', '/v1/openapi.json']);
+    const broken: string[] = [];
+    for (const page of htmlFiles(dir)) {
+      for (const [, href] of readText(dir, page).matchAll(/\shref="(\/[^"#?]*)/g)) {
+        if (api.has(href!)) continue;
+        const file = join(dir, href!.endsWith('/') ? `${href}index.html` : href!);
+        if (!existsSync(file)) broken.push(`${page} -> ${href}`);
+      }
+    }
+    expect(broken).toEqual([]);
+  });
+
   it('all include the search form, which works without JavaScript', () => {
     for (const page of htmlFiles(dir)) {
       const html = readText(dir, page);
       expect(html, page).toMatch(/<form[^>]*role="search"[^>]*action="\/(en|es|pt)\/search\/"[^>]*method="get"/);
       expect(html, page).toContain('src="/search-widget.js"');
+    }
+  });
+});
+
+describe('home page', () => {
+  for (const lang of LANGS) {
+    const html = readText(dir, `${lang}/index.html`);
+    const ui = UI_STRINGS[lang];
+
+    it(`says what Rollcall is and shows it (${lang})`, () => {
+      expect(html).toContain(`<h1 id="hero-title">${ui.homeTitle}</h1>`);
+      expect(html).toMatch(/<a class="brand" href="\/\w+\/"><svg class="logo"[^>]*aria-hidden="true"/);
+      expect(html).toContain(`<figure class="picture"><svg viewBox="0 0 640 300" role="img" aria-label="${ui.figAlt}"`);
+      expect(html).toContain(`<figcaption>${ui.figureCaption}</figcaption>`);
+    });
+
+    it(`gives the two commands and links to the guide, the API reference and the OpenAPI document (${lang})`, () => {
+      expect(html).toContain('<pre><code>npm install\nnpm start</code></pre>');
+      expect(html).toContain(`<a class="button primary" href="/${lang}/help/install-and-first-start/">${ui.getStarted}</a>`);
+      expect(html).toContain(`<a class="button" href="/docs">${ui.apiReference}</a>`);
+      expect(html).toContain(`<a href="/v1/openapi.json">${ui.openApi}</a>`);
+    });
+
+    it(`links each help section to its place in the help center (${lang})`, () => {
+      const help = readText(dir, `${lang}/help/index.html`);
+      const links = [...html.matchAll(new RegExp(`<a href="/${lang}/help/#([a-z0-9-]+)">([^<]+)</a>`, 'g'))];
+      expect(links.length).toBeGreaterThanOrEqual(4);
+      for (const [, id, name] of links) expect(help, `#${id}`).toContain(`<h2 id="${id}">${name}</h2>`);
+    });
+  }
+
+  it('the logo is an SVG file too', () => {
+    expect(readText(dir, 'logo.svg')).toMatch(/^<svg [^>]*role="img" aria-label="Rollcall"/);
+  });
+});
+
+describe('page weight', () => {
+  // Every page links the one stylesheet; counted whole, as a first visit loads it.
+  const css = readdirSync(join(dir, '_astro')).filter((f) => f.endsWith('.css'));
+  const cssBytes = css.reduce((n, f) => n + gzipSync(readFileSync(join(dir, '_astro', f))).length, 0);
+  const widgetBytes = gzipSync(readFileSync(join(dir, 'search-widget.js'))).length;
+
+  it('runs no framework: the only script is the search widget', () => {
+    for (const page of htmlFiles(dir)) {
+      const scripts = [...readText(dir, page).matchAll(/<script\b[^>]*>/g)].map((m) => m[0]);
+      expect(scripts, page).toEqual(['<script src="/search-widget.js" defer>']);
+    }
+    expect(readdirSync(join(dir, '_astro')).filter((f) => f.endsWith('.js'))).toEqual([]);
+  });
+
+  it('keeps every page under 25 KB gzipped, HTML, CSS and script together', () => {
+    for (const page of htmlFiles(dir)) {
+      const total = gzipSync(readFileSync(join(dir, page))).length + cssBytes + widgetBytes;
+      expect(total, page).toBeLessThan(25 * 1024);
     }
   });
 });

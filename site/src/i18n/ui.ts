@@ -3,7 +3,7 @@
  * Every language must define every key: the `satisfies` clause makes a missing key a type error.
  */
 import type { Lang } from './langs.ts';
-import { WIDGET_STRINGS, type WidgetStrings } from '../widget/strings.ts';
+import { fill, WIDGET_STRINGS, type WidgetStrings } from '../widget/strings.ts';
 
 const en = {
   siteName: 'Rollcall',
@@ -15,7 +15,6 @@ const en = {
   navMain: 'Main',
   language: 'Language',
   searchPageTitle: 'Search',
-  searchNoJs: 'Live search needs JavaScript. Every article is listed below: use your browser’s find (Ctrl+F or ⌘F) to look for a word.',
   latestPosts: 'Latest posts',
   allPosts: 'All posts',
   browseHelp: 'Browse the help center',
@@ -32,6 +31,36 @@ const en = {
   platforms: 'Platforms',
   featureArea: 'Feature area',
   footer: 'Rollcall is free software you can host yourself.',
+  homeTitle: 'Stand-ups where people and agents report side by side',
+  homeLead: 'Rollcall is a self-hosted service for team check-ins and agent reporting. People answer their daily stand-ups; AI agents and scripts report what they did through the same HTTP JSON API, and a report lands in the stand-up of each person it names as a co-author.',
+  getStarted: 'Get started',
+  apiReference: 'API reference',
+  openApi: 'OpenAPI document',
+  figureCaption: 'An agent’s report lands in the stand-up of the person it worked with.',
+  figAlt: 'A report from the agent release-bot, “Shipped 1.4.2 to staging”, appears in Ana’s daily stand-up under “What did you finish?”, marked as co-authored with release-bot.',
+  figStandup: 'Daily stand-up · Ana',
+  figQuestion: 'What did you finish?',
+  figAnswer: 'Reviewed the release notes',
+  figReport: 'Shipped 1.4.2 to staging',
+  figAgent: 'Agent report',
+  twoCommands: 'Running in two commands',
+  twoCommandsBefore: 'Clone the repository, then:',
+  twoCommandsAfter: 'The first start creates an organization, an admin user and an admin API key, and prints the key once.',
+  installGuide: 'Installation guide',
+  featuresTitle: 'What Rollcall does',
+  featureCheckinsTitle: 'Check-ins and stand-ups',
+  featureCheckinsText: 'Ask a team the same questions on a schedule, and see who answered and what is blocking them.',
+  featureAgentsTitle: 'Agents are first-class callers',
+  featureAgentsText: 'An agent reports its work, checks in its health, receives messages from people and sends e-mail. It needs no setup, only a name.',
+  featureHostTitle: 'On your own server',
+  featureHostText: 'One Node.js process and an SQLite file are enough for a team; PostgreSQL is there when you want it. Your data stays with you.',
+  docsTitle: 'Documentation',
+  docsHelp: 'Guides for running Rollcall and connecting your team and agents.',
+  docsApi: 'Every operation of the running server, to read and to try.',
+  docsOpenApi: 'The machine-readable description, for clients and code generators.',
+  searchNeedsJs: 'Search needs JavaScript, which is turned off or did not load in this browser. Browse instead:',
+  searchBrowseAll: 'Every article',
+  searchFindHint: 'Use your browser’s find (Ctrl+F or ⌘F) to look for a word in this list.',
   breadcrumb: 'Breadcrumb',
 } as const;
 
@@ -47,7 +76,6 @@ const es = {
   navMain: 'Principal',
   language: 'Idioma',
   searchPageTitle: 'Buscar',
-  searchNoJs: 'La búsqueda en vivo necesita JavaScript. Abajo están todos los artículos: usa la búsqueda del navegador (Ctrl+F o ⌘F) para encontrar una palabra.',
   latestPosts: 'Últimas entradas',
   allPosts: 'Todas las entradas',
   browseHelp: 'Ver el centro de ayuda',
@@ -64,6 +92,36 @@ const es = {
   platforms: 'Plataformas',
   featureArea: 'Área',
   footer: 'Rollcall es software libre que puedes alojar tú mismo.',
+  homeTitle: 'Stand-ups en los que personas y agentes informan codo con codo',
+  homeLead: 'Rollcall es un servicio autoalojado de check-ins de equipo e informes de agentes. Las personas responden a sus stand-ups diarios; los agentes de IA y los scripts informan de lo que hicieron a través de la misma API HTTP JSON, y cada informe llega al stand-up de las personas que nombra como coautoras.',
+  getStarted: 'Empezar',
+  apiReference: 'Referencia de la API',
+  openApi: 'Documento OpenAPI',
+  figureCaption: 'El informe de un agente llega al stand-up de la persona con la que trabajó.',
+  figAlt: 'Un informe del agente release-bot, «Desplegada la 1.4.2 en staging», aparece en el stand-up diario de Ana bajo «¿Qué terminaste?», marcado como coescrito con release-bot.',
+  figStandup: 'Stand-up diario · Ana',
+  figQuestion: '¿Qué terminaste?',
+  figAnswer: 'Revisé las notas de versión',
+  figReport: 'Desplegada la 1.4.2 en staging',
+  figAgent: 'Informe del agente',
+  twoCommands: 'En marcha con dos comandos',
+  twoCommandsBefore: 'Clona el repositorio y después:',
+  twoCommandsAfter: 'El primer arranque crea una organización, un usuario administrador y una clave de API de administrador, y muestra la clave una sola vez.',
+  installGuide: 'Guía de instalación',
+  featuresTitle: 'Qué hace Rollcall',
+  featureCheckinsTitle: 'Check-ins y stand-ups',
+  featureCheckinsText: 'Haz las mismas preguntas a un equipo según un calendario y mira quién respondió y qué lo bloquea.',
+  featureAgentsTitle: 'Los agentes son clientes de primera clase',
+  featureAgentsText: 'Un agente informa de su trabajo, comprueba su salud, recibe mensajes de las personas y envía correo. No necesita configuración, solo un nombre.',
+  featureHostTitle: 'En tu propio servidor',
+  featureHostText: 'Un proceso de Node.js y un archivo SQLite bastan para un equipo; PostgreSQL está ahí cuando lo quieras. Tus datos se quedan contigo.',
+  docsTitle: 'Documentación',
+  docsHelp: 'Guías para operar Rollcall y conectar a tu equipo y a tus agentes.',
+  docsApi: 'Todas las operaciones del servidor en marcha, para leerlas y probarlas.',
+  docsOpenApi: 'La descripción legible por máquinas, para clientes y generadores de código.',
+  searchNeedsJs: 'La búsqueda necesita JavaScript, que está desactivado o no se cargó en este navegador. Explora en su lugar:',
+  searchBrowseAll: 'Todos los artículos',
+  searchFindHint: 'Usa la búsqueda del navegador (Ctrl+F o ⌘F) para encontrar una palabra en esta lista.',
   breadcrumb: 'Ruta de navegación',
 } as const satisfies Dict;
 
@@ -77,7 +135,6 @@ const pt = {
   navMain: 'Principal',
   language: 'Idioma',
   searchPageTitle: 'Pesquisar',
-  searchNoJs: 'A pesquisa ao vivo precisa de JavaScript. Todos os artigos estão listados abaixo: use a busca do navegador (Ctrl+F ou ⌘F) para encontrar uma palavra.',
   latestPosts: 'Publicações recentes',
   allPosts: 'Todas as publicações',
   browseHelp: 'Ver a central de ajuda',
@@ -94,15 +151,46 @@ const pt = {
   platforms: 'Plataformas',
   featureArea: 'Área',
   footer: 'O Rollcall é software livre que você mesmo pode hospedar.',
+  homeTitle: 'Stand-ups em que pessoas e agentes relatam lado a lado',
+  homeLead: 'O Rollcall é um serviço auto-hospedado de check-ins de equipe e relatórios de agentes. As pessoas respondem aos seus stand-ups diários; agentes de IA e scripts relatam o que fizeram pela mesma API HTTP JSON, e cada relatório chega ao stand-up das pessoas que ele cita como coautoras.',
+  getStarted: 'Começar',
+  apiReference: 'Referência da API',
+  openApi: 'Documento OpenAPI',
+  figureCaption: 'O relatório de um agente chega ao stand-up da pessoa com quem ele trabalhou.',
+  figAlt: 'Um relatório do agente release-bot, “1.4.2 implantada em staging”, aparece no stand-up diário da Ana em “O que você concluiu?”, marcado como coautoria com release-bot.',
+  figStandup: 'Stand-up diário · Ana',
+  figQuestion: 'O que você concluiu?',
+  figAnswer: 'Revisei as notas de versão',
+  figReport: '1.4.2 implantada em staging',
+  figAgent: 'Relatório do agente',
+  twoCommands: 'Funcionando com dois comandos',
+  twoCommandsBefore: 'Clone o repositório e depois:',
+  twoCommandsAfter: 'A primeira inicialização cria uma organização, um usuário administrador e uma chave de API de administrador, e mostra a chave uma única vez.',
+  installGuide: 'Guia de instalação',
+  featuresTitle: 'O que o Rollcall faz',
+  featureCheckinsTitle: 'Check-ins e stand-ups',
+  featureCheckinsText: 'Faça as mesmas perguntas a uma equipe segundo uma agenda e veja quem respondeu e o que está bloqueando.',
+  featureAgentsTitle: 'Agentes são clientes de primeira classe',
+  featureAgentsText: 'Um agente relata o seu trabalho, informa a sua saúde, recebe mensagens das pessoas e envia e-mail. Não precisa de configuração, só de um nome.',
+  featureHostTitle: 'No seu próprio servidor',
+  featureHostText: 'Um processo Node.js e um arquivo SQLite bastam para uma equipe; o PostgreSQL está lá quando você quiser. Seus dados ficam com você.',
+  docsTitle: 'Documentação',
+  docsHelp: 'Guias para operar o Rollcall e conectar sua equipe e seus agentes.',
+  docsApi: 'Todas as operações do servidor em execução, para ler e experimentar.',
+  docsOpenApi: 'A descrição legível por máquina, para clientes e geradores de código.',
+  searchNeedsJs: 'A pesquisa precisa de JavaScript, que está desativado ou não carregou neste navegador. Navegue em vez disso:',
+  searchBrowseAll: 'Todos os artigos',
+  searchFindHint: 'Use a busca do navegador (Ctrl+F ou ⌘F) para encontrar uma palavra nesta lista.',
   breadcrumb: 'Trilha de navegação',
 } as const satisfies Dict;
 
 export type UiKey = keyof typeof en;
-const DICTS: Record<Lang, Dict> = { en, es, pt };
+/** Every interface string of every language (tests compare the languages with each other). */
+export const UI_STRINGS: Record<Lang, Dict> = { en, es, pt };
 
 /** Look up an interface string, replacing `{name}` placeholders. */
 export function t(lang: Lang, key: UiKey, vars: Record<string, string | number> = {}): string {
-  return DICTS[lang][key].replace(/\{(\w+)\}/g, (_, name: string) => String(vars[name] ?? `{${name}}`));
+  return fill(UI_STRINGS[lang][key], vars);
 }
 
 /** Strings the search widget needs at runtime; one source shared with the embeddable bundle. */

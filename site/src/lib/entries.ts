@@ -8,6 +8,7 @@
 import { getCollection, type CollectionEntry } from 'astro:content';
 import { DEFAULT_LANG, LANGS, type Lang } from '../i18n/langs.ts';
 import { compareHelp, comparePosts } from './records.ts';
+import { clusterLabel, sectionLabel, type Label } from '../i18n/help-labels.ts';
 
 export type CollectionName = 'blog' | 'help';
 export type Entry<C extends CollectionName> = CollectionEntry<C>;
@@ -116,4 +117,13 @@ export function tagSlug(tag: string): string {
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-|-$/g, '');
+}
+
+/** Section and cluster of a help entry as the page of its URL shows them (see src/i18n/help-labels.ts). */
+export function helpPlace(item: Localized<'help'>): { section: Label; cluster: Label } {
+  const written = langOf(item.entry);
+  return {
+    section: sectionLabel(item.entry.data.section, written, item.lang),
+    cluster: clusterLabel(item.entry.data.cluster, written, item.lang),
+  };
 }

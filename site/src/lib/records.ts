@@ -1,5 +1,5 @@
 /**
- * Turning collection entries into the public index records, and the stable orders of CONTRACT §11.
+ * Turning collection entries into the public index records, and their stable orders (README: "The public indexes").
  * Pure functions over plain data (no astro:* imports) so tests and the benchmark can use them.
  */
 import type { BlogFrontmatter, BlogPostRecord, HelpArticleRecord, HelpFrontmatter } from '../schemas.ts';

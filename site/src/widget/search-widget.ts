@@ -9,13 +9,16 @@
  *   - keys: ArrowDown/ArrowUp move (and open), Enter follows the active option, Escape closes (or clears),
  *     Home/End stay in the text box as usual
  *   - a polite live region announces the number of results
+ *   - a query that finds nothing says so under the box and offers the help center
+ *   - on the search page (/<lang>/search/?q=…) the results are listed in the page itself, in place of the
+ *     notice that search needs JavaScript
  *
  * Elsewhere (embedded with <script src=".../search-widget.js" data-lang="es">), it inserts such a form
  * right before its own script tag, or into the element matched by data-target, and reads the indexes from
  * the site the script came from. Indexes are fetched on first focus, not on page load.
  */
 import { buildIndex, search, toDocs, type Hit, type HelpLike, type PostLike } from './search-core.ts';
-import { WIDGET_STRINGS, type WidgetLang, type WidgetStrings } from './strings.ts';
+import { fill, WIDGET_STRINGS, type WidgetLang, type WidgetStrings } from './strings.ts';
 
 const script = document.currentScript as HTMLScriptElement | null;
 /** Site root the script was served from; indexes and result links are resolved against it. */
@@ -81,8 +84,11 @@ function enhance(form: HTMLFormElement, embedded: boolean): void {
 
   const listbox = el('ul', { id: `${id}-listbox`, role: 'listbox', class: 'rc-listbox', 'aria-label': s.label });
   listbox.hidden = true;
+  // Not part of the listbox (which may hold only options): a message and a way on when nothing matched.
+  const empty = el('div', { class: 'rc-empty' });
+  empty.hidden = true;
   const status = el('div', { role: 'status', 'aria-live': 'polite', class: 'sr-only' });
-  form.append(listbox, status);
+  form.append(listbox, empty, status);
   for (const [k, v] of Object.entries({
     role: 'combobox', 'aria-autocomplete': 'list', 'aria-expanded': 'false', 'aria-controls': listbox.id,
   })) input.setAttribute(k, v);
@@ -91,11 +97,17 @@ function enhance(form: HTMLFormElement, embedded: boolean): void {
   let active = -1;
   let seq = 0;
   const href = (hit: Hit) => (embedded ? new URL(hit.path.slice(1), base).href : hit.path);
+  const helpHref = embedded ? new URL(`${lang}/help/`, base).href : `/${lang}/help/`;
 
   function setOpen(open: boolean) {
     listbox.hidden = !open;
     input.setAttribute('aria-expanded', String(open));
     if (!open) setActive(-1);
+  }
+
+  function close() {
+    setOpen(false);
+    empty.hidden = true;
   }
 
   function setActive(i: number) {
@@ -112,18 +124,21 @@ function enhance(form: HTMLFormElement, embedded: boolean): void {
     }
   }
 
-  function render() {
+  function render(query: string) {
     listbox.replaceChildren(
       ...hits.map((hit, i) => {
         const option = el('li', { id: `${id}-opt-${i}`, role: 'option', 'aria-selected': 'false', class: 'rc-option', 'data-href': href(hit) });
-        option.append(el('span', {}, hit.title), el('small', {}, `${hit.kind === 'post' ? s.post : s.help} · ${hit.hint}`));
+        const { title, hint } = hitContent(hit, lang, s);
+        option.append(title, hint);
         return option;
       }),
     );
     active = -1;
     input.removeAttribute('aria-activedescendant');
     setOpen(hits.length > 0);
-    status.textContent = hits.length === 0 ? s.none : hits.length === 1 ? s.one : s.many.replace('{n}', String(hits.length));
+    empty.replaceChildren(...(hits.length ? [] : noResults(query, helpHref, s)));
+    empty.hidden = hits.length > 0;
+    status.textContent = hits.length === 0 ? s.none : hits.length === 1 ? s.one : fill(s.many, { n: hits.length });
   }
 
   async function update() {
@@ -132,7 +147,7 @@ function enhance(form: HTMLFormElement, embedded: boolean): void {
     if (!query.trim()) {
       hits = [];
       listbox.replaceChildren();
-      setOpen(false);
+      close();
       status.textContent = '';
       return;
     }
@@ -140,7 +155,7 @@ function enhance(form: HTMLFormElement, embedded: boolean): void {
       const index = await loadIndex(lang);
       if (mine !== seq) return; // a newer keystroke already answered
       hits = search(index, query);
-      render();
+      render(query);
     } catch {
       // Without the indexes the form still submits to the no-JavaScript search page.
     }
@@ -177,9 +192,9 @@ function enhance(form: HTMLFormElement, embedded: boolean): void {
         }
         break;
       case 'Escape':
-        if (!listbox.hidden) {
+        if (!listbox.hidden || !empty.hidden) {
           event.preventDefault();
-          setOpen(false);
+          close();
         } else if (input.value) {
           event.preventDefault();
           input.value = '';
@@ -195,17 +210,59 @@ function enhance(form: HTMLFormElement, embedded: boolean): void {
     event.preventDefault();
     go([...listbox.children].indexOf(option));
   });
-  input.addEventListener('blur', () => setOpen(false));
+  // Close when focus leaves the form, not the box: the "browse the help center" link must stay reachable.
+  form.addEventListener('focusout', (event) => {
+    if (!form.contains(event.relatedTarget as Node | null)) close();
+  });
   input.addEventListener('focus', () => {
     if (hits.length) setOpen(true);
   });
 
-  // The no-JavaScript search page (/<lang>/search/?q=…) shows live results for the submitted query.
+  // The search page (/<lang>/search/?q=…): search works, so the notice saying it needs JavaScript goes, and
+  // the submitted query's results go into the page.
+  const results = embedded ? null : document.querySelector<HTMLElement>('[data-search-results]');
+  if (!results) return;
+  for (const notice of document.querySelectorAll<HTMLElement>('[data-search-nojs]')) notice.hidden = true;
   const q = new URLSearchParams(location.search).get('q');
-  if (!embedded && q && /\/search\/?$/.test(location.pathname)) {
+  if (q?.trim()) {
     input.value = q;
-    void update();
+    void loadIndex(lang).then((index) => renderPage(results, q, search(index, q, 50), lang, s, helpHref));
   }
+}
+
+/** Title (marked as English when it is), then kind and section or description. */
+function hitContent(hit: Hit, lang: WidgetLang, s: WidgetStrings): { title: HTMLElement; hint: HTMLElement } {
+  const title = el('span', hit.lang === lang ? {} : { lang: hit.lang }, hit.title);
+  const hint = el('small', {}, `${hit.kind === 'post' ? s.post : s.help} · ${hit.hint}`);
+  if (hit.lang !== lang) hint.prepend(el('span', { class: 'rc-lang' }, s.inEnglish), ' · ');
+  return { title, hint };
+}
+
+function noResults(query: string, helpHref: string, s: WidgetStrings): HTMLElement[] {
+  const more = el('p');
+  more.append(el('a', { href: helpHref }, s.browseHelp));
+  return [el('p', {}, fill(s.noneFor, { q: query.trim() })), more];
+}
+
+function renderPage(container: HTMLElement, query: string, hits: Hit[], lang: WidgetLang, s: WidgetStrings, helpHref: string): void {
+  const heading = el('h2', { id: 'search-results-heading' }, fill(s.resultsFor, { q: query.trim() }));
+  const body: HTMLElement[] = [heading];
+  if (hits.length) {
+    const list = el('ul', { class: 'cards' });
+    for (const hit of hits) {
+      const { title, hint } = hitContent(hit, lang, s);
+      const link = el('a', { href: hit.path });
+      link.append(title);
+      const item = el('li');
+      item.append(link, hint);
+      list.append(item);
+    }
+    body.push(el('p', { class: 'meta' }, hits.length === 1 ? s.one : fill(s.many, { n: hits.length })), list);
+  } else {
+    body.push(...noResults(query, helpHref, s));
+  }
+  container.replaceChildren(...body);
+  container.hidden = false;
 }
 
 /**
@@ -218,6 +275,8 @@ const EMBED_CSS =
   'margin:.25rem 0 0;padding:0;list-style:none;background:#fff;color:#111;border:1px solid #ccc;max-height:24rem;overflow:auto}' +
   '.rc-search .rc-option{padding:.5rem .75rem;cursor:pointer}.rc-search .rc-option small{display:block;color:#555}' +
   '.rc-search .rc-option[aria-selected=true]{background:#e8f0fb;outline:2px solid #0b5cad;outline-offset:-2px}' +
+  '.rc-search .rc-empty{position:absolute;z-index:9999;left:0;right:0;margin:.25rem 0 0;padding:0 .75rem;background:#fff;color:#111;border:1px solid #ccc}' +
+  '.rc-search .rc-empty a{color:#0b5cad}.rc-search [hidden]{display:none}' +
   '.rc-search .sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}';
 
 function init(): void {

@@ -1,0 +1,76 @@
+/**
+ * axe-core (Deque's accessibility engine, the one Lighthouse runs) over the built site in Chromium: the home
+ * page, a post, a help article, the search page (with results, and with none), the 404 and a fallback copy, in
+ * every language. Every WCAG 2.x A/AA rule and axe's best practices in the light scheme; the contrast rule
+ * again in the dark one (the site follows the system's scheme). No violation is allowed.
+ */
+import { createRequire } from 'node:module';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { openSite, type Site } from './chromium.ts';
+import { LANGS } from './helpers.ts';
+
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+let site: Site;
+beforeAll(async () => {
+  site = await openSite(inject('siteDir'));
+});
+afterAll(() => site?.close());
+
+interface AxeViolation { id: string; impact: string; help: string; nodes: { target: string[] }[] }
+
+async function violations(page: Page, rules?: string[]): Promise<string[]> {
+  await page.addScriptTag({ path: AXE });
+  const found = await page.evaluate(async (runOnly) => {
+    const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: AxeViolation[] }> } }).axe;
+    const result = await axe.run(document, { resultTypes: ['violations'], ...(runOnly ? { runOnly } : {}) });
+    return result.violations;
+  }, rules);
+  return found.map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+const PAGES = [
+  '/',
+  '/pt/help/database-and-backups/',
+  ...LANGS.flatMap((lang) => [
+    `/${lang}/`,
+    `/${lang}/blog/webhooks-for-agents/`,
+    `/${lang}/help/agent-webhooks/`,
+    `/${lang}/search/?q=webhook`,
+    `/${lang}/search/?q=zzzz`,
+    `/${lang}/no-such-page/`,
+  ]),
+];
+
+describe('accessibility (axe-core)', () => {
+  for (const [scheme, rules] of [['light', undefined], ['dark', ['color-contrast']]] as const) {
+    it(`finds no violation in the ${scheme} scheme${rules ? ` (${rules.join(', ')})` : ''}`, async () => {
+      const page = await site.browser.newPage({ colorScheme: scheme, viewport: { width: 1024, height: 800 } });
+      const found: string[] = [];
+      for (const path of PAGES) {
+        await page.goto(`${site.server.url}${path}`);
+        // The search page fills its results in after loading the indexes.
+        if (path.includes('?q=')) await page.locator('[data-search-results]:not([hidden])').waitFor();
+        for (const v of await violations(page, rules && [...rules])) found.push(`${path}: ${v}`);
+      }
+      await page.close();
+      expect(found).toEqual([]);
+    });
+  }
+
+  it('finds no violation in the open search box, with results and without', async () => {
+    const page = await site.browser.newPage({ viewport: { width: 1024, height: 800 } });
+    const found: string[] = [];
+    for (const [lang, query] of [['en', 'webhok'], ['pt', 'backp'], ['es', 'zzzz']]) {
+      await page.goto(`${site.server.url}/${lang}/`);
+      await page.getByRole('combobox').focus();
+      await page.keyboard.type(query!);
+      await page.locator('.rc-listbox:not([hidden]), .rc-empty:not([hidden])').first().waitFor();
+      await page.keyboard.press('ArrowDown');
+      for (const v of await violations(page)) found.push(`${lang} “${query}”: ${v}`);
+    }
+    await page.close();
+    expect(found).toEqual([]);
+  });
+});
