@@ -140,6 +140,11 @@ export async function listMentionables(r: PlanRead, container: Container, uuid: 
     return query;
   };
   const [{ count }] = await base().count({ count: '*' });
-  const rows = await base().select('u.uuid', 'u.first_name', 'u.last_name', 'u.email').orderBy([{ column: 'u.first_name' }, { column: 'u.last_name' }, { column: 'u.uuid' }]).limit(page.limit).offset(page.offset);
+  // By the name people see: their full name, or their e-mail when they have none.
+  const rows = await base()
+    .select('u.uuid', 'u.first_name', 'u.last_name', 'u.email')
+    .orderByRaw("lower(case when u.first_name = '' and u.last_name = '' then u.email else u.first_name || ' ' || u.last_name end), u.uuid")
+    .limit(page.limit)
+    .offset(page.offset);
   return { count: Number(count), rows };
 }
