@@ -14,13 +14,13 @@
  * (http-load.ts), closed-loop: each of the 50 clients sends its next request when the previous answer arrived.
  * `node api/bench/agents.ts`, or `benchAgents()` from the runner.
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { startProcess, startServe, stop } from './lib.ts';
-import type { LoadClient, LoadJob, LoadOutput } from './http-load.ts';
+import { pathToFileURL } from 'node:url';
+import { round1, runLoad, startProcess, startServe, stop, summarize } from './lib.ts';
+import type { EndpointResult } from './lib.ts';
+import type { LoadClient } from './http-load.ts';
 import { loadConfig, RATE_LIMIT_SCOPES } from '../src/config.ts';
 import { createDb } from '../src/db/connection.ts';
 import { migrateLatest } from '../src/db/migrate.ts';
@@ -30,13 +30,7 @@ import { issueKey } from '../src/features/api-keys/service.ts';
 import { lookupCredential } from '../src/features/auth/credentials.ts';
 import { createCheckin } from '../src/features/checkins/service.ts';
 
-export interface EndpointResult {
-  name: string;
-  requests: number;
-  reqPerSec: number;
-  p50Ms: number;
-  p99Ms: number;
-}
+export type { EndpointResult };
 
 export interface AgentBenchResult {
   agents: number;
@@ -60,27 +54,6 @@ export interface AgentBenchResult {
 }
 
 const AGENTS = 50;
-const percentile = (sorted: number[], q: number): number => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))] ?? 0;
-const round1 = (x: number) => Math.round(x * 10) / 10;
-
-function summarize(name: string, values: number[], seconds: number): EndpointResult {
-  const sorted = [...values].sort((a, b) => a - b);
-  return { name, requests: sorted.length, reqPerSec: round1(sorted.length / seconds), p50Ms: round1(percentile(sorted, 0.5)), p99Ms: round1(percentile(sorted, 0.99)) };
-}
-
-const API_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-
-/** Runs one load phase in its own process (http-load.ts) and returns its latencies. */
-function runLoad(job: LoadJob): Promise<LoadOutput> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(API_DIR, 'bench/http-load.ts')], { stdio: ['pipe', 'pipe', 'inherit'] });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.once('error', reject);
-    child.once('exit', (code) => (code === 0 ? resolve(JSON.parse(output) as LoadOutput) : reject(new Error(`http-load exited ${code}`))));
-    child.stdin.end(JSON.stringify(job));
-  });
-}
 
 /** A migrated database with 50 agents, each with its own agent key and a co-author who takes part in an every-day stand-up. */
 async function seed(databaseUrl: string): Promise<LoadClient[]> {

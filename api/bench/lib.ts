@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { serveCommand } from '../src/serve-flags.ts';
+import type { LoadJob, LoadOutput } from './http-load.ts';
 
 const API_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -83,3 +84,32 @@ export function rssMb(pid: number): number {
 
 export const fmt = (n: number, digits = 1) => n.toFixed(digits);
 
+
+/** One endpoint's figures from a load phase of http-load.ts. */
+export interface EndpointResult {
+  name: string;
+  requests: number;
+  reqPerSec: number;
+  p50Ms: number;
+  p99Ms: number;
+}
+
+const percentile = (sorted: number[], q: number): number => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))] ?? 0;
+export const round1 = (x: number) => Math.round(x * 10) / 10;
+
+export function summarize(name: string, values: number[], seconds: number): EndpointResult {
+  const sorted = [...values].sort((a, b) => a - b);
+  return { name, requests: sorted.length, reqPerSec: round1(sorted.length / seconds), p50Ms: round1(percentile(sorted, 0.5)), p99Ms: round1(percentile(sorted, 0.99)) };
+}
+
+/** Runs one load phase in its own process (http-load.ts) and returns its latencies. */
+export function runLoad(job: LoadJob): Promise<LoadOutput> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(API_DIR, 'bench/http-load.ts')], { stdio: ['pipe', 'pipe', 'inherit'] });
+    let output = '';
+    child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.once('error', reject);
+    child.once('exit', (code) => (code === 0 ? resolve(JSON.parse(output) as LoadOutput) : reject(new Error(`http-load exited ${code}`))));
+    child.stdin!.end(JSON.stringify(job));
+  });
+}

@@ -106,6 +106,10 @@ async function assertNameFree(db: Executor, boardUuid: string, key: string, exce
   if (taken && taken.uuid !== except) throw nameTaken();
 }
 
+async function hasDefault(db: Executor, boardUuid: string): Promise<boolean> {
+  return (await db('plan_states').where({ board_uuid: boardUuid, is_default: true }).whereNull('archived_at').first('uuid')) !== undefined;
+}
+
 async function nextPosition(db: Executor, boardUuid: string): Promise<number> {
   const row = await db('plan_states').where({ board_uuid: boardUuid }).whereNull('archived_at').max({ position: 'position' }).first();
   return row?.position === null || row?.position === undefined ? 0 : Number(row.position) + 1;
@@ -115,9 +119,8 @@ export async function createState(w: PlanWrite, boardUuid: string, input: Create
   const { row: board } = await managedBoard<BoardRow>(w.db, w.actor, boardUuid);
   const name = input.name.trim();
   await assertNameFree(w.db, board.uuid, nameKey(name), null);
-  const live = await liveStates(w.db, board.uuid);
   // A board without a default column (every earlier one archived) gets this one, if it may be one.
-  const isDefault = !live.some((s) => bool(s.is_default)) && DEFAULT_CAPABLE.includes(input.category);
+  const isDefault = DEFAULT_CAPABLE.includes(input.category) && !(await hasDefault(w.db, board.uuid));
   const row = newState(w, board, { name, category: input.category, color: input.color, position: await nextPosition(w.db, board.uuid), isDefault });
   await unlessTaken(() => w.db('plan_states').insert(row), nameTaken);
   return recordState(w, row, 'created');
@@ -221,9 +224,8 @@ export async function restoreState(w: PlanWrite, boardUuid: string, stateUuid: s
   const state = await stateOf(w.db, boardUuid, stateUuid);
   if (state.archived_at === null) return state;
   await assertNameFree(w.db, boardUuid, state.name_key, state.uuid);
-  const hasDefault = (await liveStates(w.db, boardUuid)).some((s) => bool(s.is_default));
   const changes: Partial<StateRow> = { archived_at: null, position: await nextPosition(w.db, boardUuid) };
-  if (!hasDefault && DEFAULT_CAPABLE.includes(state.category)) changes.is_default = true;
+  if (DEFAULT_CAPABLE.includes(state.category) && !(await hasDefault(w.db, boardUuid))) changes.is_default = true;
   return applyStateChanges(w, state, changes, Object.keys(changes).filter((f) => f !== 'archived_at'));
 }
 
