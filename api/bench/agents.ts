@@ -18,10 +18,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { round1, runLoad, startProcess, startServe, stop, summarize } from './lib.ts';
+import { benchServerEnv, round1, runLoad, startProcess, startServe, stop, summarize } from './lib.ts';
 import type { EndpointResult } from './lib.ts';
 import type { LoadClient } from './http-load.ts';
-import { loadConfig, RATE_LIMIT_SCOPES } from '../src/config.ts';
+import { loadConfig } from '../src/config.ts';
 import { createDb } from '../src/db/connection.ts';
 import { migrateLatest } from '../src/db/migrate.ts';
 import { createOrganization } from '../src/features/organization/service.ts';
@@ -88,16 +88,7 @@ export async function benchAgents(options: { seconds?: number; baselineSeconds?:
   const baselineSeconds = options.baselineSeconds ?? Number(process.env.BENCH_BASELINE_SECONDS ?? 10);
   const log = options.print === false ? () => {} : (line: string) => console.log(line);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rollcall-bench-agents-'));
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    NODE_ENV: 'production',
-    REQUIRE_HTTPS: 'false',
-    DATA_DIR: dir,
-    PORT: '0',
-    HOST: '127.0.0.1',
-    // Benchmarks measure the work, not the throttle: every hourly budget out of the way.
-    ...Object.fromEntries(RATE_LIMIT_SCOPES.map((scope) => [`RATE_LIMIT_${scope.toUpperCase()}`, '100000000'])),
-  };
+  const env = benchServerEnv(dir);
   let server: Awaited<ReturnType<typeof startProcess>> | null = null;
   try {
     const clients = await seed(loadConfig(env).databaseUrl);

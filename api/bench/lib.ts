@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { serveCommand } from '../src/serve-flags.ts';
 import type { LoadJob, LoadOutput } from './http-load.ts';
+import { RATE_LIMIT_SCOPES } from '../src/config.ts';
 
 const API_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -112,4 +113,22 @@ export function runLoad(job: LoadJob): Promise<LoadOutput> {
     child.once('exit', (code) => (code === 0 ? resolve(JSON.parse(output) as LoadOutput) : reject(new Error(`http-load exited ${code}`))));
     child.stdin!.end(JSON.stringify(job));
   });
+}
+
+/**
+ * The environment of a benchmarked `rollcall serve`: production mode on a temporary DATA_DIR, and every hourly
+ * budget and Plan minute ceiling out of the way (benchmarks measure the work, not the throttle; the counters are
+ * still kept on every request).
+ */
+export function benchServerEnv(dataDir: string): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    NODE_ENV: 'production',
+    REQUIRE_HTTPS: 'false',
+    DATA_DIR: dataDir,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    ...Object.fromEntries(RATE_LIMIT_SCOPES.map((scope) => [`RATE_LIMIT_${scope.toUpperCase()}`, '100000000'])),
+    ...Object.fromEntries(['READS', 'WRITES', 'BULK', 'DELTA'].map((kind) => [`PLAN_RATE_LIMIT_${kind}`, '100000000'])),
+  };
 }

@@ -21,11 +21,11 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { round1, runLoad, startServe, stop, summarize } from './lib.ts';
+import { benchServerEnv, round1, runLoad, startServe, stop, summarize } from './lib.ts';
 import type { EndpointResult } from './lib.ts';
 import type { LoadClient, LoadOutput } from './http-load.ts';
 import { startInProcessApp } from './in-process-app.ts';
-import { loadConfig, RATE_LIMIT_SCOPES } from '../src/config.ts';
+import { loadConfig } from '../src/config.ts';
 import { createDb } from '../src/db/connection.ts';
 import type { Db } from '../src/db/connection.ts';
 import { migrateLatest } from '../src/db/migrate.ts';
@@ -193,18 +193,7 @@ export async function benchPlan(options: { seconds?: number; baselineSeconds?: n
   const intervalMs = Number(process.env.BENCH_PLAN_INTERVAL_MS ?? 250);
   const log = options.print === false ? () => {} : (line: string) => console.log(line);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rollcall-bench-plan-'));
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    NODE_ENV: 'production',
-    REQUIRE_HTTPS: 'false',
-    DATA_DIR: dir,
-    PORT: '0',
-    HOST: '127.0.0.1',
-    // Benchmarks measure the work, not the throttle: hourly budgets and Plan minute ceilings out of the way
-    // (the counters are still kept on every request).
-    ...Object.fromEntries(RATE_LIMIT_SCOPES.map((scope) => [`RATE_LIMIT_${scope.toUpperCase()}`, '100000000'])),
-    ...Object.fromEntries(['READS', 'WRITES', 'BULK', 'DELTA'].map((kind) => [`PLAN_RATE_LIMIT_${kind}`, '100000000'])),
-  };
+  const env = benchServerEnv(dir);
   let server: Awaited<ReturnType<typeof startServe>> | null = null;
   try {
     const clients = await seed(loadConfig(env).databaseUrl);

@@ -1,3 +1,4 @@
+import { startTestApp } from './harness.ts';
 import type { TestApp, RequestOptions, TestResponse } from './harness.ts';
 import { generateKeyBetween } from 'fractional-indexing';
 import { uuidv7 } from '../src/lib/ids.ts';
@@ -18,6 +19,21 @@ export async function seedPlanOrg(t: TestApp, options: { name?: string; plan?: '
 }
 
 export type PlanOrg = Awaited<ReturnType<typeof seedPlanOrg>>;
+
+/** A test app with a Plan organization and the request helper: `({ t, acme, call } = await startPlanApp())`. */
+export async function startPlanApp(...args: Parameters<typeof startTestApp>) {
+  const t = await startTestApp(...args);
+  return { t, acme: await seedPlanOrg(t), call: planClient(t) };
+}
+
+export type PlanCall = ReturnType<typeof planClient>;
+
+/** The same with one board (key PLAT, made by the admin) and the path of one of its collections (`labels`, `states`). */
+export async function startBoardApp(collection: string) {
+  const app = await startPlanApp();
+  const { board, states } = await createBoard(app.t, app.acme.adminKey);
+  return { ...app, board, states, base: `/v1/plan/boards/${board.uuid}/${collection}/` };
+}
 
 /** `t.request` with a key and JSON body, for brevity in Plan tests. */
 export function planClient(t: TestApp) {

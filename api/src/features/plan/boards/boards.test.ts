@@ -1,8 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startTestApp } from '../../../../test/harness.ts';
 import type { TestApp } from '../../../../test/harness.ts';
-import { countRows, createBoard, insertTask, planClient, seedPlanOrg } from '../../../../test/plan-fixtures.ts';
-import type { PlanOrg } from '../../../../test/plan-fixtures.ts';
+import { countRows, createBoard, insertTask, seedPlanOrg, startPlanApp } from '../../../../test/plan-fixtures.ts';
+import type { PlanCall, PlanOrg } from '../../../../test/plan-fixtures.ts';
 import { MISSING } from '../../../../test/people-fixtures.ts';
 
 const NOT_FOUND = { detail: 'Not found.', code: 'not_found' };
@@ -10,12 +9,8 @@ const NOT_FOUND = { detail: 'Not found.', code: 'not_found' };
 describe('Plan boards (CONTRACT §9; spec duplicate_board_key, task_boards_limit_reached, 404 rule)', () => {
   let t: TestApp;
   let acme: PlanOrg;
-  let call: ReturnType<typeof planClient>;
-  beforeEach(async () => {
-    t = await startTestApp();
-    acme = await seedPlanOrg(t);
-    call = planClient(t);
-  });
+  let call: PlanCall;
+  beforeEach(async () => ({ t, acme, call } = await startPlanApp()));
   afterEach(async () => t.close());
 
   it('creates a board with the default states; its creator is its first manager', async () => {

@@ -1,5 +1,5 @@
 import type { PlanRoutes } from '../frame/route.ts';
-import { VISIBILITIES } from '../frame/access.ts';
+import { containerFilterDocs, containerFilters } from '../frame/container-filters.ts';
 import { presentBoard } from './presenter.ts';
 import { archiveBoard, createBoard, deleteBoard, getBoard, listBoards, restoreBoard, updateBoard } from './service.ts';
 import { createBoardSchema, updateBoardSchema } from './schema.ts';
@@ -14,24 +14,10 @@ export function boardRoutes(plan: PlanRoutes): void {
       summary: 'Boards you can see',
       item: 'PlanBoard',
       personQuery: { member: 'me' },
-      query: [
-        { name: 'include_archived', description: 'true to include archived boards' },
-        { name: 'search', description: 'name or key contains (2–256 characters)' },
-        { name: 'project', description: 'project uuid (one you cannot see matches nothing)' },
-        { name: 'member', description: '"me" or a user uuid: boards with that member' },
-        { name: 'visibility', description: 'org or members' },
-        { name: 'ordering', description: 'name, key, created_at or updated_at; prefix - for descending' },
-      ],
+      query: containerFilterDocs('boards', 'name or key', ORDERING, [{ name: 'project', description: 'project uuid (one you cannot see matches nothing)' }]),
     },
     async (call) => {
-      const filters = {
-        includeArchived: call.query.flag('include_archived'),
-        search: call.query.search(),
-        project: call.query.uuid('project'),
-        member: call.query.person('member', call.actor.user.uuid),
-        visibility: call.query.oneOf('visibility', VISIBILITIES),
-        ordering: call.query.ordering(ORDERING, ['created_at', 'asc']),
-      };
+      const filters = { ...containerFilters(call, ORDERING), project: call.query.uuid('project') };
       const { count, rows } = await listBoards(call, filters, call.page);
       return { count, results: rows.map(presentBoard) };
     },

@@ -3,23 +3,19 @@ import type { PageRequest } from '../../../http/pagination.ts';
 import { uuidv7 } from '../../../lib/ids.ts';
 import { assertCeiling } from '../entitlements/ceilings.ts';
 import { managedBoard, orNull, visibleBoard, visibleProject, whereVisible } from '../frame/access.ts';
-import type { Visibility } from '../frame/access.ts';
 import type { PlanRead, PlanWrite } from '../frame/context.ts';
+import type { ContainerFilters } from '../frame/container-filters.ts';
 import { unlessTaken } from '../frame/db-errors.ts';
 import { containsPattern } from '../frame/query.ts';
+import { byOrdering, pageOf } from '../frame/lists.ts';
 import { addMember } from '../members/service.ts';
 import { createDefaultStates } from '../states/service.ts';
 import { presentBoard } from './presenter.ts';
 import type { BoardRow } from './presenter.ts';
 import type { CreateBoardInput, UpdateBoardInput } from './schema.ts';
 
-export interface BoardFilters {
-  includeArchived: boolean;
-  search?: string;
+export interface BoardFilters extends ContainerFilters {
   project?: string;
-  member?: string;
-  visibility?: Visibility;
-  ordering: [string, 'asc' | 'desc'];
 }
 
 const duplicateKey = () => conflict('duplicate_board_key', 'This board key is in use or was used before (retired keys stay reserved).');
@@ -41,9 +37,7 @@ export async function listBoards(r: PlanRead, filters: BoardFilters, page: PageR
     }
     return query;
   };
-  const [{ count }] = await base().count({ count: '*' });
-  const rows = await base().select('b.*').orderBy([{ column: `b.${filters.ordering[0]}`, order: filters.ordering[1] }, { column: 'b.uuid', order: 'asc' }]).limit(page.limit).offset(page.offset);
-  return { count: Number(count), rows };
+  return pageOf(base, page, (query) => byOrdering(filters.ordering, 'b.')(query.select('b.*')));
 }
 
 export async function getBoard(r: PlanRead, uuid: string): Promise<BoardRow> {

@@ -3,14 +3,14 @@ import { startTestApp } from '../../../../test/harness.ts';
 import type { TestApp } from '../../../../test/harness.ts';
 import { startHttpsReceiver, TEST_CA } from '../../../../test/receivers.ts';
 import { planClient, seedPlanOrg } from '../../../../test/plan-fixtures.ts';
-import type { PlanOrg } from '../../../../test/plan-fixtures.ts';
+import type { PlanCall, PlanOrg } from '../../../../test/plan-fixtures.ts';
 import { NOTIFICATION_CATALOG } from '../notifications/catalog.ts';
 
 describe('Plan channels and the notification catalogue (spec "Plan endpoints named")', () => {
   let t: TestApp;
   let rx: Awaited<ReturnType<typeof startHttpsReceiver>>;
   let acme: PlanOrg;
-  let call: ReturnType<typeof planClient>;
+  let call: PlanCall;
   beforeAll(async () => {
     rx = await startHttpsReceiver((req) => {
       if (req.url.startsWith('/api/conversations.list')) {

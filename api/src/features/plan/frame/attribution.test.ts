@@ -1,20 +1,17 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startTestApp } from '../../../../test/harness.ts';
 import type { TestApp } from '../../../../test/harness.ts';
-import { countRows, planClient, seedPlanOrg } from '../../../../test/plan-fixtures.ts';
-import type { PlanOrg } from '../../../../test/plan-fixtures.ts';
+import { countRows, startPlanApp } from '../../../../test/plan-fixtures.ts';
+import type { PlanCall, PlanOrg } from '../../../../test/plan-fixtures.ts';
 
 const refusal = (detail: string) => ({ detail, code: 'invalid_agent_attribution', extra: { parameter: 'X-Service-Agent-Name' } });
 
 describe('Agent attribution: X-Service-Agent-Name (spec invalid_agent_attribution, Limits "Agent name")', () => {
   let t: TestApp;
   let acme: PlanOrg;
-  let call: ReturnType<typeof planClient>;
+  let call: PlanCall;
   let projectUuid: string;
   beforeEach(async () => {
-    t = await startTestApp();
-    acme = await seedPlanOrg(t);
-    call = planClient(t);
+    ({ t, acme, call } = await startPlanApp());
     projectUuid = (await call('POST', '/v1/plan/projects/', acme.member.key, { name: 'Launch' })).body.uuid;
   });
   afterEach(async () => t.close());

@@ -1,8 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startTestApp } from '../../../../test/harness.ts';
 import type { TestApp } from '../../../../test/harness.ts';
-import { countRows, createBoard, dumpPlanTables, insertTask, planClient, seedPlanOrg } from '../../../../test/plan-fixtures.ts';
-import type { PlanOrg } from '../../../../test/plan-fixtures.ts';
+import { countRows, createBoard, dumpPlanTables, insertTask, startPlanApp } from '../../../../test/plan-fixtures.ts';
+import type { PlanCall, PlanOrg } from '../../../../test/plan-fixtures.ts';
 import { lookupCredential } from '../../auth/credentials.ts';
 import { createSubscription } from '../../webhooks/service.ts';
 import { readJson } from '../../../lib/json.ts';
@@ -10,12 +9,8 @@ import { readJson } from '../../../lib/json.ts';
 describe('The change log: one row per Plan change, in the change\'s transaction', () => {
   let t: TestApp;
   let acme: PlanOrg;
-  let call: ReturnType<typeof planClient>;
-  beforeEach(async () => {
-    t = await startTestApp();
-    acme = await seedPlanOrg(t);
-    call = planClient(t);
-  });
+  let call: PlanCall;
+  beforeEach(async () => ({ t, acme, call } = await startPlanApp()));
   afterEach(async () => t.close());
 
   const rows = (where: Record<string, unknown> = {}) => t.db('plan_changes').where(where).orderBy('id');

@@ -1,10 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { startTestApp } from '../../../../test/harness.ts';
 import type { TestApp } from '../../../../test/harness.ts';
-import { countRows, createBoard, dumpPlanTables, insertTask, planClient, seedPlanOrg } from '../../../../test/plan-fixtures.ts';
-import type { PlanOrg } from '../../../../test/plan-fixtures.ts';
+import { countRows, createBoard, dumpPlanTables, insertTask, startPlanApp } from '../../../../test/plan-fixtures.ts';
+import type { PlanCall, PlanOrg } from '../../../../test/plan-fixtures.ts';
 import { createApp } from '../../../app.ts';
 import { ApiError } from '../../../http/errors.ts';
 import { actorId } from './ceilings.ts';
@@ -16,12 +15,8 @@ import { serveTestResources } from './test-resource.ts';
 describe('Plan frame: Idempotency-Key, dry runs, person-only endpoints (CONTRACT §9; spec Errors)', () => {
   let t: TestApp;
   let acme: PlanOrg;
-  let call: ReturnType<typeof planClient>;
-  beforeEach(async () => {
-    t = await startTestApp();
-    acme = await seedPlanOrg(t);
-    call = planClient(t);
-  });
+  let call: PlanCall;
+  beforeEach(async () => ({ t, acme, call } = await startPlanApp()));
   afterEach(async () => t.close());
 
   const withKey = (key: string) => ({ 'idempotency-key': key });

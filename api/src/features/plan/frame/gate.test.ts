@@ -1,8 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startTestApp } from '../../../../test/harness.ts';
 import type { TestApp } from '../../../../test/harness.ts';
-import { planClient, seedPlanOrg } from '../../../../test/plan-fixtures.ts';
-import type { PlanOrg } from '../../../../test/plan-fixtures.ts';
+import { seedPlanOrg, startPlanApp } from '../../../../test/plan-fixtures.ts';
+import type { PlanCall, PlanOrg } from '../../../../test/plan-fixtures.ts';
 import { readOnlyCommand } from '../../../admin/commands.ts';
 
 const AUTH_DETAIL = 'Authentication credentials were not provided.';
@@ -16,12 +15,8 @@ async function scopedKey(t: TestApp, acme: PlanOrg, scopes: string[]): Promise<s
 describe('Plan gate: every /v1/plan/ call, in order (spec "Plan credentials", "Errors"; CONTRACT §1, §3, §4)', () => {
   let t: TestApp;
   let acme: PlanOrg;
-  let call: ReturnType<typeof planClient>;
-  beforeEach(async () => {
-    t = await startTestApp();
-    acme = await seedPlanOrg(t);
-    call = planClient(t);
-  });
+  let call: PlanCall;
+  beforeEach(async () => ({ t, acme, call } = await startPlanApp()));
   afterEach(async () => t.close());
 
   it('1. credentials: the 401 codes of the Plan catalogue, and the key plan checks answer 401 on this surface', async () => {

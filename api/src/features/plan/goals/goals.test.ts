@@ -1,18 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startTestApp } from '../../../../test/harness.ts';
 import type { TestApp } from '../../../../test/harness.ts';
-import { planClient, seedPlanOrg } from '../../../../test/plan-fixtures.ts';
-import type { PlanOrg } from '../../../../test/plan-fixtures.ts';
+import { seedPlanOrg, startPlanApp } from '../../../../test/plan-fixtures.ts';
+import type { PlanCall, PlanOrg } from '../../../../test/plan-fixtures.ts';
 
 describe('Plan goals (CONTRACT §9; spec goal_name_conflict)', () => {
   let t: TestApp;
   let acme: PlanOrg;
-  let call: ReturnType<typeof planClient>;
-  beforeEach(async () => {
-    t = await startTestApp();
-    acme = await seedPlanOrg(t);
-    call = planClient(t);
-  });
+  let call: PlanCall;
+  beforeEach(async () => ({ t, acme, call } = await startPlanApp()));
   afterEach(async () => t.close());
 
   it('creates, reads, updates and lists goals', async () => {

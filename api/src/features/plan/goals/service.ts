@@ -4,7 +4,7 @@ import type { PageRequest } from '../../../http/pagination.ts';
 import type { PlanRead, PlanWrite } from '../frame/context.ts';
 import { unlessTaken } from '../frame/db-errors.ts';
 import { nameKey } from '../frame/presenters.ts';
-import { containsPattern } from '../frame/query.ts';
+import { byOrdering, pageOf, whereListed } from '../frame/lists.ts';
 import { presentProject } from '../projects/presenter.ts';
 import type { ProjectRow } from '../projects/service.ts';
 import { presentGoal } from './presenter.ts';
@@ -31,15 +31,8 @@ export interface GoalFilters {
 const nameConflict = () => conflict('goal_name_conflict', 'A live goal already has this name.');
 
 export async function listGoals(r: PlanRead, filters: GoalFilters, page: PageRequest): Promise<{ count: number; rows: GoalRow[] }> {
-  const base = () => {
-    const query = r.db('plan_goals').where({ organization_uuid: r.actor.organization.uuid });
-    if (!filters.includeArchived) query.whereNull('archived_at');
-    if (filters.search) query.andWhereRaw("name_key like ? escape '\\'", [containsPattern(filters.search)]);
-    return query;
-  };
-  const [{ count }] = await base().count({ count: '*' });
-  const rows = await base().orderBy([{ column: filters.ordering[0], order: filters.ordering[1] }, { column: 'uuid', order: 'asc' }]).limit(page.limit).offset(page.offset);
-  return { count: Number(count), rows };
+  const base = () => whereListed(r.db('plan_goals').where({ organization_uuid: r.actor.organization.uuid }), filters);
+  return pageOf(base, page, byOrdering(filters.ordering));
 }
 
 /** Goals belong to the organization: every non-guest member sees them. */

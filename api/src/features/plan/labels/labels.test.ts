@@ -1,23 +1,16 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startTestApp } from '../../../../test/harness.ts';
 import type { TestApp } from '../../../../test/harness.ts';
-import { createBoard, insertTask, planClient, seedPlanOrg } from '../../../../test/plan-fixtures.ts';
-import type { PlanOrg } from '../../../../test/plan-fixtures.ts';
+import { createBoard, insertTask, startBoardApp } from '../../../../test/plan-fixtures.ts';
+import type { PlanCall, PlanOrg } from '../../../../test/plan-fixtures.ts';
 
 describe('Plan labels (CONTRACT §9; spec label_in_use, is_archived)', () => {
   let t: TestApp;
   let acme: PlanOrg;
-  let call: ReturnType<typeof planClient>;
+  let call: PlanCall;
   let board: { uuid: string };
   let states: Record<string, string>;
   let base: string;
-  beforeEach(async () => {
-    t = await startTestApp();
-    acme = await seedPlanOrg(t);
-    call = planClient(t);
-    ({ board, states } = await createBoard(t, acme.adminKey));
-    base = `/v1/plan/boards/${board.uuid}/labels/`;
-  });
+  beforeEach(async () => ({ t, acme, call, board, states, base } = await startBoardApp('labels')));
   afterEach(async () => t.close());
 
   it('creates, renames and recolours labels; names are unique among live labels', async () => {

@@ -6,7 +6,7 @@ import { managedBoard, visibleBoard } from '../frame/access.ts';
 import type { PlanRead, PlanWrite } from '../frame/context.ts';
 import { unlessTaken } from '../frame/db-errors.ts';
 import { nameKey } from '../frame/presenters.ts';
-import { containsPattern } from '../frame/query.ts';
+import { byOrdering, pageOf, whereListed } from '../frame/lists.ts';
 import { tasksWithLabel } from '../tasks/repository.ts';
 import { presentLabel } from './presenter.ts';
 import type { LabelRow } from './presenter.ts';
@@ -24,15 +24,7 @@ export interface LabelFilters {
 
 export async function listLabels(r: PlanRead, boardUuid: string, filters: LabelFilters, page: PageRequest): Promise<{ count: number; rows: LabelRow[] }> {
   await visibleBoard(r.db, r.actor, boardUuid);
-  const base = () => {
-    const query = r.db('plan_labels').where({ board_uuid: boardUuid });
-    if (!filters.includeArchived) query.whereNull('archived_at');
-    if (filters.search) query.andWhereRaw("name_key like ? escape '\\'", [containsPattern(filters.search)]);
-    return query;
-  };
-  const [{ count }] = await base().count({ count: '*' });
-  const rows = await base().orderBy([{ column: filters.ordering[0], order: filters.ordering[1] }, { column: 'uuid', order: 'asc' }]).limit(page.limit).offset(page.offset);
-  return { count: Number(count), rows };
+  return pageOf(() => whereListed(r.db('plan_labels').where({ board_uuid: boardUuid }), filters), page, byOrdering(filters.ordering));
 }
 
 async function labelOf(db: Executor, boardUuid: string, labelUuid: string): Promise<LabelRow> {

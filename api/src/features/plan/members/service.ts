@@ -5,6 +5,8 @@ import { managedBoard, managedProject, visibleBoard, visibleProject, isOrgAdmin 
 import type { MemberRole } from '../frame/access.ts';
 import type { PlanRead, PlanWrite } from '../frame/context.ts';
 import { containsPattern } from '../frame/query.ts';
+import { pageOf } from '../frame/lists.ts';
+import type { PersonColumns } from '../frame/presenters.ts';
 import { presentMember } from './presenter.ts';
 import type { MemberView } from './presenter.ts';
 
@@ -37,9 +39,7 @@ function membersQuery(r: PlanRead, container: Container, uuid: string) {
 
 export async function listMembers(r: PlanRead, container: Container, uuid: string, page: PageRequest): Promise<{ count: number; rows: MemberView[] }> {
   await visibleContainer(r, container, uuid);
-  const [{ count }] = await membersQuery(r, container, uuid).count({ count: '*' });
-  const rows = await membersQuery(r, container, uuid).select(MEMBER_COLUMNS).orderBy([{ column: 'm.created_at' }, { column: 'm.uuid' }]).limit(page.limit).offset(page.offset);
-  return { count: Number(count), rows };
+  return pageOf(() => membersQuery(r, container, uuid), page, (query) => query.select(MEMBER_COLUMNS).orderBy([{ column: 'm.created_at' }, { column: 'm.uuid' }]));
 }
 
 async function memberView(r: PlanRead, container: Container, uuid: string, userUuid: string): Promise<MemberView | null> {
@@ -139,12 +139,8 @@ export async function listMentionables(r: PlanRead, container: Container, uuid: 
     }
     return query;
   };
-  const [{ count }] = await base().count({ count: '*' });
   // By the name people see: their full name, or their e-mail when they have none.
-  const rows = await base()
-    .select('u.uuid', 'u.first_name', 'u.last_name', 'u.email')
-    .orderByRaw("lower(case when u.first_name = '' and u.last_name = '' then u.email else u.first_name || ' ' || u.last_name end), u.uuid")
-    .limit(page.limit)
-    .offset(page.offset);
-  return { count: Number(count), rows };
+  return pageOf<PersonColumns>(base, page, (query) =>
+    query.select('u.uuid', 'u.first_name', 'u.last_name', 'u.email').orderByRaw("lower(case when u.first_name = '' and u.last_name = '' then u.email else u.first_name || ' ' || u.last_name end), u.uuid"),
+  );
 }

@@ -5,6 +5,7 @@ import { uuidv7 } from '../../../lib/ids.ts';
 import { managedProject, visibleProject } from '../frame/access.ts';
 import type { PlanRead, PlanWrite } from '../frame/context.ts';
 import { detachMilestones } from '../tasks/repository.ts';
+import { pageOf } from '../frame/lists.ts';
 import { presentMilestone } from './presenter.ts';
 import type { MilestoneRow } from './presenter.ts';
 import type { CreateMilestoneInput, UpdateMilestoneInput } from './schema.ts';
@@ -12,15 +13,10 @@ import type { CreateMilestoneInput, UpdateMilestoneInput } from './schema.ts';
 /** A project's milestones: everyone who sees the project sees them; its managers manage them. */
 export async function listMilestones(r: PlanRead, projectUuid: string, page: PageRequest): Promise<{ count: number; rows: MilestoneRow[] }> {
   await visibleProject(r.db, r.actor, projectUuid);
-  const base = () => r.db('plan_milestones').where({ project_uuid: projectUuid });
-  const [{ count }] = await base().count({ count: '*' });
   // Dated milestones in date order, then undated ones in creation order.
-  const rows = await base()
-    .orderByRaw('case when target_date is null then 1 else 0 end')
-    .orderBy([{ column: 'target_date' }, { column: 'uuid' }])
-    .limit(page.limit)
-    .offset(page.offset);
-  return { count: Number(count), rows };
+  return pageOf(() => r.db('plan_milestones').where({ project_uuid: projectUuid }), page, (query) =>
+    query.orderByRaw('case when target_date is null then 1 else 0 end').orderBy([{ column: 'target_date' }, { column: 'uuid' }]),
+  );
 }
 
 async function milestoneOf(db: Executor, projectUuid: string, uuid: string): Promise<MilestoneRow> {

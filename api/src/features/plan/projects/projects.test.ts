@@ -1,19 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startTestApp } from '../../../../test/harness.ts';
 import type { TestApp } from '../../../../test/harness.ts';
-import { countRows, createBoard, insertTask, planClient, seedPlanOrg } from '../../../../test/plan-fixtures.ts';
-import type { PlanOrg } from '../../../../test/plan-fixtures.ts';
+import { countRows, createBoard, insertTask, seedPlanOrg, startPlanApp } from '../../../../test/plan-fixtures.ts';
+import type { PlanCall, PlanOrg } from '../../../../test/plan-fixtures.ts';
 import { MISSING } from '../../../../test/people-fixtures.ts';
 
 describe('Plan projects, members, milestones and updates (CONTRACT §9; spec project_name_conflict, update_body_too_long, update_not_author)', () => {
   let t: TestApp;
   let acme: PlanOrg;
-  let call: ReturnType<typeof planClient>;
-  beforeEach(async () => {
-    t = await startTestApp();
-    acme = await seedPlanOrg(t);
-    call = planClient(t);
-  });
+  let call: PlanCall;
+  beforeEach(async () => ({ t, acme, call } = await startPlanApp()));
   afterEach(async () => t.close());
 
   it('creates a project (its creator manages it), reads, updates and lists it', async () => {

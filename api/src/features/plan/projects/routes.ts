@@ -1,5 +1,5 @@
 import type { PlanRoutes } from '../frame/route.ts';
-import { VISIBILITIES } from '../frame/access.ts';
+import { containerFilterDocs, containerFilters } from '../frame/container-filters.ts';
 import { presentProject } from './presenter.ts';
 import { archiveProject, createProject, deleteProject, getProject, listProjects, restoreProject, updateProject } from './service.ts';
 import { createProjectSchema, updateProjectSchema } from './schema.ts';
@@ -14,24 +14,10 @@ export function projectRoutes(plan: PlanRoutes): void {
       summary: 'Projects you can see',
       item: 'PlanProject',
       personQuery: { member: 'me' },
-      query: [
-        { name: 'include_archived', description: 'true to include archived projects' },
-        { name: 'search', description: 'name contains (2–256 characters)' },
-        { name: 'goal', description: 'goal uuid' },
-        { name: 'member', description: '"me" or a user uuid: projects with that member' },
-        { name: 'visibility', description: 'org or members' },
-        { name: 'ordering', description: 'name, created_at or updated_at; prefix - for descending' },
-      ],
+      query: containerFilterDocs('projects', 'name', ORDERING, [{ name: 'goal', description: 'goal uuid' }]),
     },
     async (call) => {
-      const filters = {
-        includeArchived: call.query.flag('include_archived'),
-        search: call.query.search(),
-        goal: call.query.uuid('goal'),
-        member: call.query.person('member', call.actor.user.uuid),
-        visibility: call.query.oneOf('visibility', VISIBILITIES),
-        ordering: call.query.ordering(ORDERING, ['created_at', 'asc']),
-      };
+      const filters = { ...containerFilters(call, ORDERING), goal: call.query.uuid('goal') };
       const { count, rows } = await listProjects(call, filters, call.page);
       return { count, results: rows.map(presentProject) };
     },

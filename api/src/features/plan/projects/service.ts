@@ -5,9 +5,10 @@ import { assertCeiling } from '../entitlements/ceilings.ts';
 import { managedProject, orNull, visibleProject, whereVisible } from '../frame/access.ts';
 import type { Visibility } from '../frame/access.ts';
 import type { PlanRead, PlanWrite } from '../frame/context.ts';
+import type { ContainerFilters } from '../frame/container-filters.ts';
 import { unlessTaken } from '../frame/db-errors.ts';
 import { nameKey } from '../frame/presenters.ts';
-import { containsPattern } from '../frame/query.ts';
+import { byOrdering, pageOf, whereListed } from '../frame/lists.ts';
 import { addMember } from '../members/service.ts';
 import { getGoal } from '../goals/service.ts';
 import { detachMilestones } from '../tasks/repository.ts';
@@ -30,13 +31,8 @@ export interface ProjectRow {
   updated_at: string;
 }
 
-export interface ProjectFilters {
-  includeArchived: boolean;
-  search?: string;
+export interface ProjectFilters extends ContainerFilters {
   goal?: string;
-  member?: string;
-  visibility?: Visibility;
-  ordering: [string, 'asc' | 'desc'];
 }
 
 /** Against every project of the organization, archived ones included (spec: project_name_conflict). */
@@ -44,9 +40,7 @@ const nameConflict = () => conflict('project_name_conflict', 'A live or archived
 
 export async function listProjects(r: PlanRead, filters: ProjectFilters, page: PageRequest): Promise<{ count: number; rows: ProjectRow[] }> {
   const base = () => {
-    const query = whereVisible(r.db('plan_projects as p'), r.db, r.actor, 'project', 'p');
-    if (!filters.includeArchived) query.whereNull('p.archived_at');
-    if (filters.search) query.andWhereRaw("p.name_key like ? escape '\\'", [containsPattern(filters.search)]);
+    const query = whereListed(whereVisible(r.db('plan_projects as p'), r.db, r.actor, 'project', 'p'), filters, 'p.');
     if (filters.goal) query.andWhere('p.goal_uuid', filters.goal);
     if (filters.visibility) query.andWhere('p.visibility', filters.visibility);
     if (filters.member) {
@@ -54,9 +48,7 @@ export async function listProjects(r: PlanRead, filters: ProjectFilters, page: P
     }
     return query;
   };
-  const [{ count }] = await base().count({ count: '*' });
-  const rows = await base().select('p.*').orderBy([{ column: `p.${filters.ordering[0]}`, order: filters.ordering[1] }, { column: 'p.uuid', order: 'asc' }]).limit(page.limit).offset(page.offset);
-  return { count: Number(count), rows };
+  return pageOf(base, page, (query) => byOrdering(filters.ordering, 'p.')(query.select('p.*')));
 }
 
 export async function getProject(r: PlanRead, uuid: string): Promise<ProjectRow> {

@@ -9,6 +9,7 @@ import { unlessTaken } from '../frame/db-errors.ts';
 import { nameKey } from '../frame/presenters.ts';
 import type { BoardRow } from '../boards/presenter.ts';
 import { liveTasksInState, moveLiveTasks } from '../tasks/repository.ts';
+import { pageOf, whereListed } from '../frame/lists.ts';
 import { presentState } from './presenter.ts';
 import type { StateRow } from './presenter.ts';
 import type { Category, CreateStateInput, UpdateStateInput } from './schema.ts';
@@ -75,19 +76,10 @@ const liveStates = (db: Executor, boardUuid: string): Promise<StateRow[]> =>
 
 export async function listStates(r: PlanRead, boardUuid: string, includeArchived: boolean, page: PageRequest): Promise<{ count: number; rows: StateRow[] }> {
   await visibleBoard(r.db, r.actor, boardUuid);
-  const base = () => {
-    const query = r.db('plan_states').where({ board_uuid: boardUuid });
-    if (!includeArchived) query.whereNull('archived_at');
-    return query;
-  };
-  const [{ count }] = await base().count({ count: '*' });
   // Live columns in board order, then archived ones by when they were archived.
-  const rows = await base()
-    .orderByRaw('case when archived_at is null then 0 else 1 end')
-    .orderBy([{ column: 'position' }, { column: 'archived_at' }, { column: 'uuid' }])
-    .limit(page.limit)
-    .offset(page.offset);
-  return { count: Number(count), rows };
+  return pageOf(() => whereListed(r.db('plan_states').where({ board_uuid: boardUuid }), { includeArchived }), page, (query) =>
+    query.orderByRaw('case when archived_at is null then 0 else 1 end').orderBy([{ column: 'position' }, { column: 'archived_at' }, { column: 'uuid' }]),
+  );
 }
 
 async function stateOf(db: Executor, boardUuid: string, stateUuid: string): Promise<StateRow> {

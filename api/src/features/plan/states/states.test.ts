@@ -1,24 +1,17 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { generateNKeysBetween } from 'fractional-indexing';
-import { startTestApp } from '../../../../test/harness.ts';
 import type { TestApp } from '../../../../test/harness.ts';
-import { createBoard, insertTask, planClient, seedPlanOrg } from '../../../../test/plan-fixtures.ts';
-import type { PlanOrg } from '../../../../test/plan-fixtures.ts';
+import { createBoard, insertTask, startBoardApp } from '../../../../test/plan-fixtures.ts';
+import type { PlanCall, PlanOrg } from '../../../../test/plan-fixtures.ts';
 
 describe('Plan states (CONTRACT §9; spec last_done_state, states_reorder_invalid, state_in_use, board_not_initialized)', () => {
   let t: TestApp;
   let acme: PlanOrg;
-  let call: ReturnType<typeof planClient>;
+  let call: PlanCall;
   let board: { uuid: string };
   let states: Record<string, string>;
   let base: string;
-  beforeEach(async () => {
-    t = await startTestApp();
-    acme = await seedPlanOrg(t);
-    call = planClient(t);
-    ({ board, states } = await createBoard(t, acme.adminKey));
-    base = `/v1/plan/boards/${board.uuid}/states/`;
-  });
+  beforeEach(async () => ({ t, acme, call, board, states, base } = await startBoardApp('states')));
   afterEach(async () => t.close());
 
   const live = async () => (await call('GET', base, acme.adminKey)).body.results.map((s: { name: string; is_default: boolean }) => `${s.name}${s.is_default ? '*' : ''}`);

@@ -5,6 +5,7 @@ import { uuidv7 } from '../../../lib/ids.ts';
 import { isOrgAdmin, visibleProject } from '../frame/access.ts';
 import type { PlanRead, PlanWrite } from '../frame/context.ts';
 import type { PersonColumns } from '../frame/presenters.ts';
+import { pageOf } from '../frame/lists.ts';
 import { presentUpdate } from './presenter.ts';
 import type { UpdateRow } from './presenter.ts';
 import { UPDATE_BODY_MAX } from './schema.ts';
@@ -38,10 +39,10 @@ async function withAuthors(db: Executor, rows: UpdateRow[]): Promise<UpdateView[
 
 export async function listUpdates(r: PlanRead, projectUuid: string, page: PageRequest): Promise<{ count: number; views: UpdateView[] }> {
   await visibleProject(r.db, r.actor, projectUuid);
-  const base = () => r.db('plan_project_updates').where({ project_uuid: projectUuid });
-  const [{ count }] = await base().count({ count: '*' });
-  const rows = await base().orderBy([{ column: 'created_at', order: 'desc' }, { column: 'uuid', order: 'desc' }]).limit(page.limit).offset(page.offset);
-  return { count: Number(count), views: await withAuthors(r.db, rows) };
+  const { count, rows } = await pageOf<UpdateRow>(() => r.db('plan_project_updates').where({ project_uuid: projectUuid }), page, (query) =>
+    query.orderBy([{ column: 'created_at', order: 'desc' }, { column: 'uuid', order: 'desc' }]),
+  );
+  return { count, views: await withAuthors(r.db, rows) };
 }
 
 async function updateOf(db: Executor, projectUuid: string, uuid: string): Promise<UpdateRow> {
