@@ -36,6 +36,7 @@ export function buildOpenApi(
       schema: { type: 'string' },
     }));
     const query = (op.query ?? []).map((q) => ({ name: q.name, in: 'query', description: q.description, schema: q.schema ?? { type: 'string' } }));
+    const headers = (op.headers ?? []).map((h) => ({ name: h.name, in: 'header', description: h.description, required: h.required ?? false, schema: { type: 'string' } }));
     const responses: Record<string, unknown> = {};
     for (const [status, schema] of Object.entries(op.responses)) {
       responses[status] = response(schema, Number(status) === 204 ? 'No content' : 'Success');
@@ -55,7 +56,7 @@ export function buildOpenApi(
       ...(op.auth === false ? { security: [] } : {}),
       ...(op.scope ? { 'x-rate-limit-scope': op.scope } : {}),
       ...op.extensions,
-      parameters: [...params, ...query],
+      parameters: [...params, ...query, ...headers],
       ...(op.body ? { requestBody: { required: true, content: { 'application/json': { schema: yupToJsonSchema(op.body) } } } } : {}),
       responses,
     };

@@ -16,6 +16,8 @@ export interface Operation {
   scope?: string;
   body?: AnyObjectSchema;
   query?: { name: string; description: string; schema?: JsonSchema }[];
+  /** Request headers the operation reads (beyond the credential). */
+  headers?: { name: string; description: string; required?: boolean }[];
   /** Status → schema (a `$ref` name in components, or an inline schema). */
   responses: Record<number, string | JsonSchema | null>;
   description?: string;

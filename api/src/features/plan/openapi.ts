@@ -78,8 +78,10 @@ function describe(op: PlanOperation): string {
 
 export function planOperations(): Operation[] {
   return describePlan().operations.map((op) => {
-    const responses: Operation['responses'] = { [op.status]: op.status === 204 ? null : op.list ? pageOf(op.response) : op.response };
-    if (op.destructive) responses[200] ??= 'PlanDryRun';
+    const answer = op.status === 204 ? null : op.list ? pageOf(op.response) : op.response;
+    const responses: Operation['responses'] = { [op.status]: answer };
+    // A dry run answers 200 with PlanDryRun, beside (or instead of) the operation's own answer.
+    if (op.destructive) responses[200] = op.status === 200 && answer !== null ? { oneOf: [typeof answer === 'string' ? { $ref: `#/components/schemas/${answer}` } : answer, { $ref: '#/components/schemas/PlanDryRun' }] } : 'PlanDryRun';
     return {
       method: op.method,
       path: op.path,
@@ -88,6 +90,10 @@ export function planOperations(): Operation[] {
       scope: `plan-${op.ceiling}`,
       body: op.body,
       query: [...op.query, ...(op.destructive ? [{ name: 'dry_run', description: 'true: run, answer, and roll back' }] : [])],
+      headers: [
+        ...(op.idempotency === 'none' ? [] : [{ name: 'Idempotency-Key', description: '8–128 characters; the first answer is kept 24 hours and replayed (Idempotency-Replayed: true)', required: op.idempotency === 'required' }]),
+        { name: 'X-Service-Agent-Name', description: 'The agent acting for the person whose credential is used, percent-encoded UTF-8 (1–128 characters); recorded on every change' },
+      ],
       responses,
       description: describe(op),
       errors: op.betaExempt ? { ...PLAN_ERRORS, 402: 'Never: this endpoint answers whether or not Plan is enabled' } : PLAN_ERRORS,
