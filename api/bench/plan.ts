@@ -36,7 +36,6 @@ import { lookupCredential } from '../src/features/auth/credentials.ts';
 import { ChangeLog } from '../src/features/plan/frame/changes.ts';
 import type { Change, RecordedChange } from '../src/features/plan/frame/changes.ts';
 import { createLabel } from '../src/features/plan/labels/service.ts';
-import type { Deps } from '../src/deps.ts';
 
 const CLIENTS = 50;
 const WRITES = ['label write', 'state write'];
@@ -155,7 +154,6 @@ export async function measureWriteCost(samples = Number(process.env.BENCH_PLAN_C
     const resolution = await lookupCredential(db, { kind: 'api_key', secret: key }, now);
     if (!resolution.ok) throw new Error('cost key did not resolve');
     const actor = resolution.actor;
-    const deps = app.deps as Deps;
     const withLog: number[] = [];
     const withoutLog: number[] = [];
     for (let i = 0; i < samples * 2 + 200; i++) {
@@ -164,7 +162,7 @@ export async function measureWriteCost(samples = Number(process.env.BENCH_PLAN_C
       await db.transaction(async (trx) => {
         const at = new Date();
         const changes = logged ? new ChangeLog(trx, actor, null, at) : new UnrecordedChanges(trx, actor, null, at);
-        await createLabel({ db: trx, actor, now: at, deps, changes, agentName: null, dryRun: false }, board, { name: `service ${i}` });
+        await createLabel({ db: trx, actor, now: at, changes, agentName: null, dryRun: false }, board, { name: `service ${i}` });
       });
       if (i >= 200) (logged ? withLog : withoutLog).push((performance.now() - started) * 1000);
     }

@@ -2,9 +2,9 @@ import type { Operation } from '../../openapi/types.ts';
 import type { JsonSchema } from '../../openapi/yup-to-json-schema.ts';
 import { describePlan } from './routes.ts';
 import { scopeTable } from './frame/scope-table.ts';
-import type { PlanOperation } from './frame/route.ts';
+import type { PlanOperation } from './frame/routes.ts';
 
-/** The Plan's part of the OpenAPI document, generated from the route declarations (frame/route.ts). */
+/** The Plan's part of the OpenAPI document, generated from the route declarations (frame/routes.ts). */
 const PLAN_ERRORS: Record<number, string> = {
   401: 'Credential refused (`credential_absent`, `credential_malformed`, `credential_expired`, `invalid_credentials`; on this surface also `api_key_owner_inactive`, `plan_free_api_keys_forbidden`, `plan_missing_core_api_integrations`)',
   402: '`plan_upgrade_required` until the organization has the Plan beta; `task_boards_limit_reached` / `task_projects_limit_reached` at the plan ceiling',

@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import type { Deps } from '../../deps.ts';
 import type { Middlewares } from '../../http/middlewares.ts';
-import { PlanRoutes } from './frame/route.ts';
+import { PlanRoutes } from './frame/routes.ts';
 import { entitlementRoutes } from './entitlements/routes.ts';
 import { projectRoutes } from './projects/routes.ts';
 import { milestoneRoutes } from './milestones/routes.ts';
@@ -16,7 +16,7 @@ import { notificationCatalogRoutes } from './notifications/routes.ts';
 
 /**
  * Every Plan resource, in registration order. A resource is a function that declares its routes on the Plan
- * registrar (frame/route.ts); adding one to this list serves it and documents it (OpenAPI, scope table).
+ * registrar (frame/routes.ts); adding one to this list serves it and documents it (OpenAPI, scope table).
  */
 export const PLAN_RESOURCES: ((plan: PlanRoutes) => void)[] = [
   entitlementRoutes,

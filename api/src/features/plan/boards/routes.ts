@@ -1,4 +1,4 @@
-import type { PlanRoutes } from '../frame/route.ts';
+import type { PlanRoutes } from '../frame/routes.ts';
 import { containerFilterDocs, containerFilters } from '../frame/container-filters.ts';
 import { presentBoard } from './presenter.ts';
 import { archiveBoard, createBoard, deleteBoard, getBoard, listBoards, restoreBoard, updateBoard } from './service.ts';

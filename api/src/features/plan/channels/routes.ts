@@ -1,4 +1,4 @@
-import type { PlanRoutes } from '../frame/route.ts';
+import type { PlanRoutes } from '../frame/routes.ts';
 import { CHANNEL_TYPES, listChannels } from './service.ts';
 
 export function channelRoutes(plan: PlanRoutes): void {
@@ -12,7 +12,8 @@ export function channelRoutes(plan: PlanRoutes): void {
       query: [{ name: 'type', description: 'public, private, or channel (the caller\'s personal destination; needs a person)', schema: { enum: [...CHANNEL_TYPES] } }],
     },
     async (call) => {
-      const channels = await listChannels(call, call.query.oneOf('type', CHANNEL_TYPES));
+      const chat = { box: call.deps.secretBox, http: call.deps.outbound.http, slackApiUrl: call.deps.config.chat.slackApiUrl };
+      const channels = await listChannels(call, chat, call.query.oneOf('type', CHANNEL_TYPES));
       return { count: channels.length, results: channels.slice(call.page.offset, call.page.offset + call.page.limit) };
     },
   );

@@ -1,4 +1,6 @@
 import { ApiError } from '../../../http/errors.ts';
+import type { SecretBox } from '../../deliveries/secret-box.ts';
+import type { OutboundHttp } from '../../deliveries/outbound-http.ts';
 import { requireConnection } from '../../chat/connection.ts';
 import { PlatformError, SlackApi } from '../../chat/platforms.ts';
 import type { PlanRead } from '../frame/context.ts';
@@ -28,15 +30,22 @@ function platformFailure(err: unknown): never {
   throw new ApiError(502, 'platform_unreachable', 'The chat platform could not be reached.');
 }
 
-export async function listChannels(r: PlanRead, type: ChannelType | undefined): Promise<ChannelItem[]> {
-  const { deps, actor } = r;
-  const connection = await requireConnection(r.db, deps.secretBox, actor.organization.uuid);
+/** What the lookup needs besides the database: the secrets' box, outbound HTTP, and Slack's API address. */
+export interface ChatAccess {
+  box: SecretBox;
+  http: OutboundHttp;
+  slackApiUrl: string;
+}
+
+export async function listChannels(r: PlanRead, chat: ChatAccess, type: ChannelType | undefined): Promise<ChannelItem[]> {
+  const { actor } = r;
+  const connection = await requireConnection(r.db, chat.box, actor.organization.uuid);
   if (connection.platform !== 'slack') {
     // Incoming-webhook platforms post to the one channel they were connected with; there is no direct message.
     if (type === 'channel' || type === 'private') return [];
     return [item('default', connection.channelName ?? 'Incoming webhook channel', 'public', connection.platform)];
   }
-  const slack = new SlackApi(deps.outbound.http, deps.config.chat.slackApiUrl, connection.botToken ?? '');
+  const slack = new SlackApi(chat.http, chat.slackApiUrl, connection.botToken ?? '');
   try {
     if (type === 'channel') {
       // Slack takes a user id as the channel of a direct message from the app.

@@ -1,4 +1,4 @@
-import type { PlanRoutes } from '../frame/route.ts';
+import type { PlanRoutes } from '../frame/routes.ts';
 import { entitlements } from './service.ts';
 
 export function entitlementRoutes(plan: PlanRoutes): void {
@@ -10,6 +10,6 @@ export function entitlementRoutes(plan: PlanRoutes): void {
       betaExempt: true,
       response: 'PlanEntitlements',
     },
-    (call) => entitlements(call),
+    (call) => entitlements(call, call.deps.config.planMinuteLimits),
   );
 }

@@ -1,14 +1,15 @@
+import type { Config } from '../../../config.ts';
 import { bool, readJson } from '../../../lib/json.ts';
 import { READ_ONLY_SETTING } from '../frame/read-only.ts';
 import type { PlanRead } from '../frame/context.ts';
-import { effectiveScopes, actsAsPerson } from '../frame/scopes.ts';
+import { actsAsPerson, effectiveScopes } from '../frame/policy.ts';
 import { PLAN_CEILINGS, liveCount } from './ceilings.ts';
 
 /**
  * GET /v1/plan/entitlements/: answered whether or not the beta is on, so a client can tell why it gets 402, what
  * its plan allows (ceilings: null is unlimited) and uses, and what this credential may do.
  */
-export async function entitlements(r: PlanRead) {
+export async function entitlements(r: PlanRead, minuteLimits: Config['planMinuteLimits']) {
   const { organization } = r.actor;
   const enabled = bool(organization.plan_beta_enabled);
   const ceilings = PLAN_CEILINGS[organization.plan] ?? PLAN_CEILINGS.free;
@@ -38,10 +39,10 @@ export async function entitlements(r: PlanRead) {
     },
     usage: { boards: await liveCount(r.db, organization.uuid, 'boards'), projects: await liveCount(r.db, organization.uuid, 'projects') },
     rate_limits: {
-      reads_per_minute: r.deps.config.planMinuteLimits.reads,
-      writes_per_minute: r.deps.config.planMinuteLimits.writes,
-      bulk_per_minute: r.deps.config.planMinuteLimits.bulk,
-      delta_per_minute: r.deps.config.planMinuteLimits.delta,
+      reads_per_minute: minuteLimits.reads,
+      writes_per_minute: minuteLimits.writes,
+      bulk_per_minute: minuteLimits.bulk,
+      delta_per_minute: minuteLimits.delta,
     },
     credential: {
       scopes: effectiveScopes(r.actor),

@@ -3,24 +3,19 @@ import type { Knex } from 'knex';
 import { notFound } from '../../../http/errors.ts';
 import type { Actor } from '../../auth/credentials.ts';
 import { boardManagerRequired, projectManagerRequired } from './errors.ts';
+import { canManage, canSee, isOrgAdmin } from './policy.ts';
+import type { MemberRole } from './policy.ts';
 
 /**
- * Who may see and manage boards and projects. Organization admins see and manage everything. A board or project
- * with `visibility: org` is visible to every member who may use Plan; a `members` one only to its members (and
+ * Boards and projects as the caller may see and manage them (the rules: policy.ts). A board or project with
+ * `visibility: org` is visible to every member who may use Plan; a `members` one only to its members (and
  * admins). Its members with role `manager` manage it (its creator is the first). Something invisible is a 404
  * with the body of an absent object, and a filter naming it matches nothing.
  */
-export type MemberRole = 'manager' | 'member';
+export type { MemberRole };
 export const MEMBER_ROLES = ['manager', 'member'] as const;
 export type Visibility = 'org' | 'members';
 export const VISIBILITIES = ['org', 'members'] as const;
-
-export const isOrgAdmin = (actor: Actor): boolean => actor.user.role === 'admin';
-
-export const canSee = (actor: Actor, visibility: string, role: MemberRole | null): boolean =>
-  visibility === 'org' || role !== null || isOrgAdmin(actor);
-
-export const canManage = (actor: Actor, role: MemberRole | null): boolean => isOrgAdmin(actor) || role === 'manager';
 
 type Container = 'board' | 'project';
 const TABLES = {

@@ -3,6 +3,7 @@ import { badRequest } from '../../../http/errors.ts';
 import { bool } from '../../../lib/json.ts';
 import type { Actor } from '../../auth/credentials.ts';
 import { agentNameProblem, findAgent } from '../../agents/identity.ts';
+import { isAgentKey } from './policy.ts';
 
 export const AGENT_HEADER = 'x-service-agent-name';
 
@@ -37,7 +38,7 @@ export function decodeAgentHeader(raw: string | string[] | undefined): string | 
 export async function resolveAgentName(db: Executor, actor: Actor, raw: string | string[] | undefined): Promise<string | null> {
   const name = decodeAgentHeader(raw);
   if (name === null) return null;
-  if (actor.credential.keyKind === 'agent') {
+  if (isAgentKey(actor)) {
     throw refuse('An agent key is the agent itself: it may not send X-Service-Agent-Name.');
   }
   const agent = await findAgent(db, actor.organization.uuid, name);

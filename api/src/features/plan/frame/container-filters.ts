@@ -1,6 +1,6 @@
 import { VISIBILITIES } from './access.ts';
 import type { Visibility } from './access.ts';
-import type { ReadCall } from './context.ts';
+import type { ReadCall } from './routes.ts';
 
 /** The filters boards and projects (containers with members and a visibility) share in their lists. */
 export interface ContainerFilters {

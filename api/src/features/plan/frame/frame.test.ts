@@ -6,11 +6,11 @@ import { countRows, createBoard, dumpPlanTables, insertTask, startPlanApp } from
 import type { PlanCall, PlanOrg } from '../../../../test/plan-fixtures.ts';
 import { createApp } from '../../../app.ts';
 import { ApiError } from '../../../http/errors.ts';
-import { actorId } from './ceilings.ts';
+import { actorId } from './policy.ts';
 import { claimKey, requestFingerprint } from './idempotency.ts';
 import { prunePlanIdempotencyKeys } from '../../../jobs/index.ts';
 import { lookupCredential } from '../../auth/credentials.ts';
-import { serveTestResources } from './test-resource.ts';
+import { serveTestResources } from '../../../../test/plan-test-resource.ts';
 
 describe('Plan frame: Idempotency-Key, dry runs, person-only endpoints (CONTRACT §9; spec Errors)', () => {
   let t: TestApp;

@@ -1,4 +1,4 @@
-import type { PlanOperation } from './route.ts';
+import type { PlanOperation } from './routes.ts';
 
 /**
  * The scope table of the Plan, generated from the routes that are served (one source): printed in the OpenAPI

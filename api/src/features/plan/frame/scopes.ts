@@ -1,5 +1,3 @@
-import type { Actor } from '../../auth/credentials.ts';
-
 /**
  * Plan scopes a key row may carry (spec "Plan credentials"). Each covers the ones below it:
  * tasks:admin ⊇ tasks:write ⊇ tasks:read. A credential with no explicit scopes (every CLI Bearer token, most keys)
@@ -15,11 +13,6 @@ export function scopeCovers(granted: readonly string[], needed: PlanScope): bool
   return granted.some((scope) => Object.hasOwn(RANK, scope) && RANK[scope as PlanScope] >= RANK[needed]);
 }
 
-/** The Plan scopes a credential holds in effect (what GET /v1/plan/entitlements/ shows). */
-export function effectiveScopes(actor: Actor): PlanScope[] {
-  return PLAN_SCOPES.filter((scope) => scopeCovers(actor.credential.scopes, scope));
-}
-
 /**
  * The scope an operation needs unless its route says otherwise: reads tasks:read, writes tasks:write, every
  * DELETE tasks:admin. Boards (create, update, archive), states and members declare tasks:admin themselves.
@@ -29,6 +22,3 @@ export function defaultScope(method: string): PlanScope {
   if (method === 'delete') return 'tasks:admin';
   return 'tasks:write';
 }
-
-/** Personal keys and CLI Bearer tokens act as their owner; agent and organization keys act for no person. */
-export const actsAsPerson = (actor: Actor): boolean => actor.credential.kind === 'bearer' || actor.credential.keyKind === 'personal';

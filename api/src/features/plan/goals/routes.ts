@@ -1,4 +1,4 @@
-import type { PlanRoutes } from '../frame/route.ts';
+import type { PlanRoutes } from '../frame/routes.ts';
 import { presentProject } from '../projects/presenter.ts';
 import { linkGoalProject, listGoalProjects, unlinkGoalProject } from '../projects/service.ts';
 import { presentGoal } from './presenter.ts';

@@ -6,21 +6,11 @@ import { unlessTaken } from '../frame/db-errors.ts';
 import { nameKey } from '../frame/presenters.ts';
 import { byOrdering, pageOf, whereListed } from '../frame/lists.ts';
 import { presentProject } from '../projects/presenter.ts';
-import type { ProjectRow } from '../projects/service.ts';
+import type { ProjectRow } from '../projects/presenter.ts';
 import { presentGoal } from './presenter.ts';
+import type { GoalRow } from './presenter.ts';
 import type { CreateGoalInput, UpdateGoalInput } from './schema.ts';
 
-export interface GoalRow {
-  uuid: string;
-  organization_uuid: string;
-  name: string;
-  name_key: string;
-  description: string;
-  created_by_uuid: string | null;
-  archived_at: string | null;
-  created_at: string;
-  updated_at: string;
-}
 
 export interface GoalFilters {
   includeArchived: boolean;

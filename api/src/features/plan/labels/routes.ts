@@ -1,4 +1,4 @@
-import type { PlanRoutes } from '../frame/route.ts';
+import type { PlanRoutes } from '../frame/routes.ts';
 import { presentLabel } from './presenter.ts';
 import { archiveLabel, createLabel, deleteLabel, getLabel, listLabels, restoreLabel, updateLabel } from './service.ts';
 import { createLabelSchema, updateLabelSchema } from './schema.ts';

@@ -1,4 +1,4 @@
-import type { PlanRoutes } from '../frame/route.ts';
+import type { PlanRoutes } from '../frame/routes.ts';
 import { presentMember, presentMentionable } from './presenter.ts';
 import { listMembers, listMentionables, putMember, removeMember, updateMember } from './service.ts';
 import type { Container } from './service.ts';

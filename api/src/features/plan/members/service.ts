@@ -1,7 +1,8 @@
 import { ValidationFailed, conflict, notFound } from '../../../http/errors.ts';
 import type { PageRequest } from '../../../http/pagination.ts';
 import { uuidv7 } from '../../../lib/ids.ts';
-import { managedBoard, managedProject, visibleBoard, visibleProject, isOrgAdmin } from '../frame/access.ts';
+import { managedBoard, managedProject, visibleBoard, visibleProject } from '../frame/access.ts';
+import { isOrgAdmin } from '../frame/policy.ts';
 import type { MemberRole } from '../frame/access.ts';
 import type { PlanRead, PlanWrite } from '../frame/context.ts';
 import { containsPattern } from '../frame/query.ts';

@@ -1,4 +1,4 @@
-import type { PlanRoutes } from '../frame/route.ts';
+import type { PlanRoutes } from '../frame/routes.ts';
 import { containerFilterDocs, containerFilters } from '../frame/container-filters.ts';
 import { presentProject } from './presenter.ts';
 import { archiveProject, createProject, deleteProject, getProject, listProjects, restoreProject, updateProject } from './service.ts';

@@ -3,7 +3,6 @@ import type { PageRequest } from '../../../http/pagination.ts';
 import { uuidv7 } from '../../../lib/ids.ts';
 import { assertCeiling } from '../entitlements/ceilings.ts';
 import { managedProject, orNull, visibleProject, whereVisible } from '../frame/access.ts';
-import type { Visibility } from '../frame/access.ts';
 import type { PlanRead, PlanWrite } from '../frame/context.ts';
 import type { ContainerFilters } from '../frame/container-filters.ts';
 import { unlessTaken } from '../frame/db-errors.ts';
@@ -15,21 +14,9 @@ import { detachMilestones } from '../tasks/repository.ts';
 import { presentBoard } from '../boards/presenter.ts';
 import type { BoardRow } from '../boards/presenter.ts';
 import { presentProject } from './presenter.ts';
+import type { ProjectRow } from './presenter.ts';
 import type { CreateProjectInput, UpdateProjectInput } from './schema.ts';
 
-export interface ProjectRow {
-  uuid: string;
-  organization_uuid: string;
-  goal_uuid: string | null;
-  name: string;
-  name_key: string;
-  description: string;
-  visibility: Visibility;
-  created_by_uuid: string | null;
-  archived_at: string | null;
-  created_at: string;
-  updated_at: string;
-}
 
 export interface ProjectFilters extends ContainerFilters {
   goal?: string;

@@ -2,11 +2,11 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import Router from '@koa/router';
-import type { Deps } from '../../../deps.ts';
-import { errorHandler } from '../../../http/errors.ts';
-import { parseJsonBodies } from '../../../http/json-body.ts';
-import { makeMiddlewares } from '../../../http/middlewares.ts';
-import { PlanRoutes } from './route.ts';
+import type { Deps } from '../src/deps.ts';
+import { errorHandler } from '../src/http/errors.ts';
+import { parseJsonBodies } from '../src/http/json-body.ts';
+import { makeMiddlewares } from '../src/http/middlewares.ts';
+import { PlanRoutes } from '../src/features/plan/frame/routes.ts';
 
 /**
  * For frame tests: serves resources declared only by the test through the real frame (real credentials, real

@@ -3,25 +3,53 @@ import type { Context } from 'koa';
 import type { AnyObjectSchema, InferType } from 'yup';
 import type { Deps } from '../../../deps.ts';
 import type { Middlewares } from '../../../http/middlewares.ts';
-import { ApiError, ValidationFailed, badRequest, invalidFilter, notFound, unknownField } from '../../../http/errors.ts';
+import { badRequest, invalidFilter, notFound, throttled, unknownField } from '../../../http/errors.ts';
 import { actorOf } from '../../../http/auth.ts';
 import { pageEnvelope, pageRequest } from '../../../http/pagination.ts';
+import type { PageRequest } from '../../../http/pagination.ts';
+import { setRateLimitHeaders } from '../../../http/rate-limit.ts';
 import { parseBody } from '../../../http/validation.ts';
-import { bool } from '../../../lib/json.ts';
 import { isUuid } from '../../../lib/ids.ts';
 import type { JsonSchema } from '../../../openapi/yup-to-json-schema.ts';
+import type { Actor } from '../../auth/credentials.ts';
 import { resolveAgentName, AGENT_HEADER } from './attribution.ts';
-import { countAgainstCeiling, actorId } from './ceilings.ts';
-import type { CeilingKind } from './ceilings.ts';
-import { ChangeLog } from './changes.ts';
-import type { Params, ReadCall, WriteCall } from './context.ts';
-import { actorRequired, guestNotAllowed, missingScope, personOnly, planUpgradeRequired, readOnly } from './errors.ts';
-import { claimKey, parseIdempotencyKey, releaseKey, requestFingerprint, storeAnswer } from './idempotency.ts';
+import type { PlanRead, PlanWrite } from './context.ts';
+import { readOnly } from './errors.ts';
+import { admit } from './gate.ts';
+import { claimKey, parseIdempotencyKey, requestFingerprint } from './idempotency.ts';
 import type { ClaimedKey, StoredAnswer } from './idempotency.ts';
+import { runWrite, settleKey } from './operation.ts';
+import { actorId } from './policy.ts';
 import { PlanQuery } from './query.ts';
 import { ReadOnlySwitch } from './read-only.ts';
-import { actsAsPerson, defaultScope, scopeCovers } from './scopes.ts';
+import { defaultScope } from './scopes.ts';
 import type { PlanScope } from './scopes.ts';
+
+/** The spec's Plan minute ceilings, per actor: which one a route counts against. */
+export type CeilingKind = 'reads' | 'writes' | 'bulk' | 'delta';
+
+export type Params = Record<string, string>;
+
+/** What a read handler gets: a service's PlanRead, plus the request's path ids, query and page. */
+export interface ReadCall extends PlanRead {
+  params: Params;
+  query: PlanQuery;
+  page: PageRequest;
+  /** The app's services, for handlers that hand one to their service (a chat connection's secrets, outbound HTTP). */
+  deps: Deps;
+}
+
+/** What a write handler gets: a service's PlanWrite (the operation's transaction), plus the request. */
+export interface WriteCall<B> extends PlanWrite {
+  params: Params;
+  query: PlanQuery;
+  body: B;
+  deps: Deps;
+  /** An answer header (Location and ETag are stored with an Idempotency-Key and replayed). */
+  header(name: string, value: string): void;
+  /** Answers another success status than the route's (POST …/members/ for someone already a member: 200). */
+  status(code: number): void;
+}
 
 export type WriteMethod = 'post' | 'put' | 'patch' | 'delete';
 
@@ -89,26 +117,6 @@ export interface PlanOperation {
 }
 
 type Body<S> = S extends AnyObjectSchema ? InferType<S> : Record<string, never>;
-
-/** An unexpected error frees an Idempotency-Key; so do these refusals, whose remedy is to retry with the same key. */
-const RETRY_WITH_SAME_KEY = new Set(['identifier_allocation_failed']);
-
-class DryRunRollback extends Error {
-  readonly answer: StoredAnswer;
-  constructor(answer: StoredAnswer) {
-    super('dry run');
-    this.answer = answer;
-  }
-}
-
-/** A refusal as the answer stored under an Idempotency-Key (4xx only; 429 and transient codes are not kept). */
-function refusalAnswer(err: unknown): StoredAnswer | null {
-  if (err instanceof ValidationFailed) return { status: 400, headers: {}, body: err.fields };
-  if (err instanceof ApiError && err.status >= 400 && err.status < 500 && err.status !== 429 && !RETRY_WITH_SAME_KEY.has(err.code)) {
-    return { status: err.status, headers: err.headers ?? {}, body: err.body() };
-  }
-  return null;
-}
 
 function send(ctx: Context, answer: StoredAnswer, replayed = false): void {
   ctx.status = answer.status;
@@ -261,36 +269,25 @@ export class PlanRoutes {
         claimed = claim.claim;
       }
 
+      let body: Body<S>;
       try {
-        const body = (spec.body ? await parseBody(spec.body, ctx.request.body ?? {}) : noBodyFields(ctx.request.body)) as Body<S>;
-        const answer = await deps.db.transaction(async (trx) => {
-          const changes = new ChangeLog(trx, actor, agentName, now);
-          const headers: Record<string, string> = {};
-          let status = operation.status;
-          const call: WriteCall<Body<S>> = {
-            db: trx, actor, now, deps, changes, agentName, dryRun, params, query, body,
-            header: (name, value) => void (headers[name] = value),
-            status: (code) => void (status = code),
-          };
-          const result = await handler(call);
-          const done: StoredAnswer = { status, headers, body: status === 204 ? undefined : result };
-          if (dryRun) {
-            const changed = changes.recorded.map((c) => ({ object_kind: c.kind, object_uuid: c.uuid, change_kind: c.change, changed_fields: c.fields ?? [] }));
-            throw new DryRunRollback({ status: 200, headers: {}, body: { dry_run: true, status, result: result ?? null, changes: changed } });
-          }
-          if (claimed) await storeAnswer(trx, claimed, done, now);
-          return done;
-        });
-        send(ctx, answer);
+        body = (spec.body ? await parseBody(spec.body, ctx.request.body ?? {}) : noBodyFields(ctx.request.body)) as Body<S>;
       } catch (err) {
-        if (err instanceof DryRunRollback) return send(ctx, err.answer);
-        if (claimed) {
-          const refusal = refusalAnswer(err);
-          if (refusal) await storeAnswer(deps.db, claimed, refusal, now);
-          else await releaseKey(deps.db, claimed);
-        }
+        if (claimed) await settleKey(deps.db, claimed, err, now);
         throw err;
       }
+      const answer = await runWrite(
+        deps.db,
+        { actor, now, agentName, dryRun, claimed },
+        (w, answer) =>
+          handler({
+            ...w, deps, params, query, body,
+            header: (name, value) => void (answer.headers[name] = value),
+            status: (code) => void (answer.status = code),
+          }),
+        operation.status,
+      );
+      send(ctx, answer);
     });
   }
 
@@ -306,19 +303,30 @@ export class PlanRoutes {
   #gate(operation: PlanOperation, deps: Deps) {
     const readOnlySwitch = this.#readOnly!;
     const write = operation.method !== 'get';
-    const personQuery = Object.entries(operation.personQuery);
     return async (ctx: Context, next: () => Promise<unknown>): Promise<void> => {
       const actor = actorOf(ctx);
-      if (!operation.betaExempt && !bool(actor.organization.plan_beta_enabled)) throw planUpgradeRequired();
-      if (actor.user.role === 'guest') throw guestNotAllowed();
-      if (!actsAsPerson(actor)) {
-        if (operation.person) throw personOnly();
-        for (const [name, value] of personQuery) if (ctx.query[name] === value) throw actorRequired(name);
-      }
-      if (!scopeCovers(actor.credential.scopes, operation.scope)) throw missingScope(operation.scope);
+      admit(operation, actor, ctx.query);
       if (write && (await readOnlySwitch.isOn())) throw readOnly();
       await countAgainstCeiling(deps, ctx, actor, operation.ceiling);
       await next();
     };
   }
+}
+
+/**
+ * Counts the request against its minute ceiling through the same write-behind counters as the hourly budgets
+ * (http/rate-counters.ts), sets RateLimit-Policy and RateLimit, and answers 429 `throttled` with
+ * `extra.retry_after` and Retry-After when over.
+ */
+function countAgainstCeiling(deps: Deps, ctx: Context, actor: Actor, kind: CeilingKind): Promise<void> | void {
+  const window = { policy: `plan-${kind}`, limit: deps.config.planMinuteLimits[kind], seconds: 60 };
+  const nowSeconds = Math.floor(deps.clock.now().getTime() / 1000);
+  const windowStart = nowSeconds - (nowSeconds % window.seconds);
+  const apply = (count: number): void => {
+    const usage = { allowed: count <= window.limit, remaining: Math.max(0, window.limit - count), resetSeconds: windowStart + window.seconds - nowSeconds };
+    setRateLimitHeaders(ctx, window, usage);
+    if (!usage.allowed) throw throttled(usage.resetSeconds);
+  };
+  const count = deps.rateCounters.hit(`plan-${kind}:${actorId(actor)}`, windowStart, window.seconds);
+  return typeof count === 'number' ? apply(count) : count.then(apply);
 }
