@@ -1,5 +1,5 @@
 /**
- * Agents benchmark (issue 6): 50 agents, each with its own key, post reports and health checks concurrently for
+ * Agents benchmark: 50 agents, each with its own key, post reports and health checks concurrently for
  * BENCH_AGENT_SECONDS (default 30 s); prints req/s and p99 for both endpoints and the ratio of their combined
  * throughput to the GET /v1/me/ baseline measured in the same run with the same 50 clients
  * (BENCH_BASELINE_SECONDS, default 10 s).
@@ -21,13 +21,14 @@ import { pathToFileURL } from 'node:url';
 import { benchServerEnv, round1, runLoad, startProcess, startServe, stop, summarize } from './lib.ts';
 import type { EndpointResult } from './lib.ts';
 import type { LoadClient } from './http-load.ts';
-import { loadConfig } from '../src/config.ts';
+import { loadConfig } from '../src/lib/config.ts';
 import { createDb } from '../src/db/connection.ts';
 import { migrateLatest } from '../src/db/migrate.ts';
 import { createOrganization } from '../src/features/organization/service.ts';
 import { createUser } from '../src/features/users/repository.ts';
 import { issueKey } from '../src/features/api-keys/service.ts';
-import { lookupCredential } from '../src/features/auth/credentials.ts';
+import { lookupCredential } from '../src/auth/credentials.ts';
+import { sha256Hex } from '../src/lib/secrets.ts';
 import { createCheckin } from '../src/features/checkins/service.ts';
 
 export type { EndpointResult };
@@ -72,7 +73,7 @@ async function seed(databaseUrl: string): Promise<LoadClient[]> {
       const key = (await issueKey(db, { organizationUuid: org.uuid, ownerUuid: admin.uuid, kind: 'agent', name: `agent ${i}` }, now)).secret;
       clients.push({ key, agentName: `bench-agent-${i}`, coAuthor: i % 2 === 0 ? person.email : person.uuid });
     }
-    const resolution = await lookupCredential(db, { kind: 'api_key', secret: adminKey }, now);
+    const resolution = await lookupCredential(db, { kind: 'api_key', hash: sha256Hex(adminKey) }, now);
     if (!resolution.ok) throw new Error('bench admin key did not resolve');
     await db.transaction((trx) =>
       createCheckin(trx, resolution.actor, { name: 'Stand-up', schedule: { days: [0, 1, 2, 3, 4, 5, 6], time: '09:00', timezone: 'UTC' }, participants: { user_uuids: people } }, now),

@@ -1,5 +1,5 @@
 /**
- * Check-in benchmark (issue 4): 200 users submitting to one check-in concurrently, and a 90-day history read
+ * Check-in benchmark: 200 users submitting to one check-in concurrently, and a 90-day history read
  * of 50 users, against the GET /v1/me/ baseline measured in the same run; then the same history read with
  * 10× more rows in the table, which must stay index-backed (≤ 2× slower).
  *
@@ -17,9 +17,10 @@ import { writeJson } from '../src/lib/json.ts';
 import { createOrganization } from '../src/features/organization/service.ts';
 import { createUser } from '../src/features/users/repository.ts';
 import { issueKey } from '../src/features/api-keys/service.ts';
-import { lookupCredential } from '../src/features/auth/credentials.ts';
+import { lookupCredential } from '../src/auth/credentials.ts';
+import { sha256Hex } from '../src/lib/secrets.ts';
 import { createCheckin } from '../src/features/checkins/service.ts';
-import { addDays, localDate } from '../src/features/checkins/dates.ts';
+import { addDays, localDate } from '../src/lib/dates.ts';
 
 export interface Measurement {
   name: string;
@@ -125,7 +126,7 @@ export async function benchCheckins(options: { seconds?: number; log?: (line: st
       const user = await createUser(db, { organizationUuid: org.uuid, email: `person${i}@bench.test`, firstName: `Person${i}`, lastName: 'Bench' }, now);
       people.push({ uuid: user.uuid, key: (await issueKey(db, { organizationUuid: org.uuid, ownerUuid: user.uuid, kind: 'personal', name: 'bench' }, now)).secret });
     }
-    const resolution = await lookupCredential(db, { kind: 'api_key', secret: adminKey }, now);
+    const resolution = await lookupCredential(db, { kind: 'api_key', hash: sha256Hex(adminKey) }, now);
     if (!resolution.ok) throw new Error('bench admin key did not resolve');
     const everyDay = { days: [0, 1, 2, 3, 4, 5, 6], time: '09:00', timezone: 'UTC' };
     const standup = await db.transaction((trx) =>

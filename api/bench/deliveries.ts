@@ -3,13 +3,13 @@ import { fork } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { createApp } from '../src/app.ts';
-import { loadConfig } from '../src/config.ts';
+import { loadConfig } from '../src/lib/config.ts';
 import { createDb } from '../src/db/connection.ts';
 import { migrateLatest } from '../src/db/migrate.ts';
 import { systemClock } from '../src/lib/clock.ts';
-import { createLogger } from '../src/logger.ts';
+import { createLogger } from '../src/lib/logger.ts';
 import { createOrganization } from '../src/features/organization/service.ts';
-import { recordEvent } from '../src/features/outbox/enqueue.ts';
+import { recordEvent } from '../src/features/webhooks/events.ts';
 import { uuidv7 } from '../src/lib/ids.ts';
 
 const here = path.dirname(new URL(import.meta.url).pathname);

@@ -1,7 +1,7 @@
-import { loadConfig, RATE_LIMIT_SCOPES } from '../src/config.ts';
-import type { Config } from '../src/config.ts';
+import { loadConfig, RATE_LIMIT_SCOPES } from '../src/lib/config.ts';
+import type { Config } from '../src/lib/config.ts';
 import { systemClock } from '../src/lib/clock.ts';
-import { createLogger } from '../src/logger.ts';
+import { createLogger } from '../src/lib/logger.ts';
 import { startAppOnPort } from '../test/app-on-port.ts';
 
 /**

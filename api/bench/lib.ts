@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { serveCommand } from '../src/serve-flags.ts';
 import type { LoadJob, LoadOutput } from './http-load.ts';
-import { RATE_LIMIT_SCOPES } from '../src/config.ts';
+import { RATE_LIMIT_SCOPES } from '../src/lib/config.ts';
 
 const API_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 

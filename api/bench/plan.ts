@@ -25,16 +25,18 @@ import { benchServerEnv, round1, runLoad, startServe, stop, summarize } from './
 import type { EndpointResult } from './lib.ts';
 import type { LoadClient, LoadOutput } from './http-load.ts';
 import { startInProcessApp } from './in-process-app.ts';
-import { loadConfig } from '../src/config.ts';
+import { loadConfig } from '../src/lib/config.ts';
 import { createDb } from '../src/db/connection.ts';
 import type { Db } from '../src/db/connection.ts';
 import { migrateLatest } from '../src/db/migrate.ts';
 import { createOrganization } from '../src/features/organization/service.ts';
 import { createUser } from '../src/features/users/repository.ts';
 import { issueKey } from '../src/features/api-keys/service.ts';
-import { lookupCredential } from '../src/features/auth/credentials.ts';
-import { ChangeLog } from '../src/features/plan/frame/changes.ts';
-import type { Change, RecordedChange } from '../src/features/plan/frame/changes.ts';
+import { lookupCredential } from '../src/auth/credentials.ts';
+import { ChangeLog } from '../src/outbox/plan-changes.ts';
+import type { Change, RecordedChange } from '../src/outbox/plan-changes.ts';
+import { isEventWanted } from '../src/features/webhooks/events.ts';
+import { sha256Hex } from '../src/lib/secrets.ts';
 import { createLabel } from '../src/features/plan/labels/service.ts';
 
 const CLIENTS = 50;
@@ -151,7 +153,7 @@ export async function measureWriteCost(samples = Number(process.env.BENCH_PLAN_C
     }
 
     // The service in its transaction, with and without the change log's rows.
-    const resolution = await lookupCredential(db, { kind: 'api_key', secret: key }, now);
+    const resolution = await lookupCredential(db, { kind: 'api_key', hash: sha256Hex(key) }, now);
     if (!resolution.ok) throw new Error('cost key did not resolve');
     const actor = resolution.actor;
     const withLog: number[] = [];
@@ -161,7 +163,7 @@ export async function measureWriteCost(samples = Number(process.env.BENCH_PLAN_C
       const started = performance.now();
       await db.transaction(async (trx) => {
         const at = new Date();
-        const changes = logged ? new ChangeLog(trx, actor, null, at) : new UnrecordedChanges(trx, actor, null, at);
+        const changes = logged ? new ChangeLog(trx, actor, null, at, isEventWanted) : new UnrecordedChanges(trx, actor, null, at, isEventWanted);
         await createLabel({ db: trx, actor, now: at, changes, agentName: null, dryRun: false }, board, { name: `service ${i}` });
       });
       if (i >= 200) (logged ? withLog : withoutLog).push((performance.now() - started) * 1000);

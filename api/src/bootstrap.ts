@@ -1,5 +1,5 @@
 import type { Db } from './db/connection.ts';
-import type { Config } from './config.ts';
+import type { Config } from './lib/config.ts';
 import type { Clock } from './lib/clock.ts';
 import { createOrganization } from './features/organization/service.ts';
 import { createUser } from './features/users/repository.ts';

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 import module from 'node:module';
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from './config.ts';
-import type { Config } from './config.ts';
+import { ConfigError, loadConfig } from './lib/config.ts';
+import type { Config } from './lib/config.ts';
 import { createDb } from './db/connection.ts';
 import { migrateLatest } from './db/migrate.ts';
 import { systemClock } from './lib/clock.ts';
@@ -91,7 +91,7 @@ async function precompile(): Promise<void> {
   if (!directory) fail('the compile cache is off: run this through bin/rollcall.js (npx rollcall precompile)');
   const { migrations } = await import('./db/migrations/index.ts');
   for (const migration of migrations) await migration.load();
-  await import('./openapi/catalog.ts');
+  await (await import('./openapi/catalog.ts')).loadParts();
   module.flushCompileCache();
   process.stdout.write(`compile cache: ${directory}\n`);
 }

@@ -1,13 +1,13 @@
 import http from 'node:http';
 import type { Socket } from 'node:net';
-import type { Config } from './config.ts';
+import type { Config } from './lib/config.ts';
 import { createDb } from './db/connection.ts';
 import type { Db } from './db/connection.ts';
 import { migrateLatest } from './db/migrate.ts';
 import { systemClock } from './lib/clock.ts';
 import type { Clock } from './lib/clock.ts';
-import { createLogger } from './logger.ts';
-import type { Logger } from './logger.ts';
+import { createLogger } from './lib/logger.ts';
+import type { Logger } from './lib/logger.ts';
 import { createApp } from './app.ts';
 import { bootstrapIfEmpty } from './bootstrap.ts';
 import type { BootstrapResult } from './bootstrap.ts';

@@ -5,12 +5,12 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../src/app.ts';
 import type { AppDependencies } from '../src/app.ts';
-import type { Config } from '../src/config.ts';
+import type { Config } from '../src/lib/config.ts';
 import { createDb } from '../src/db/connection.ts';
 import { migrateLatest } from '../src/db/migrate.ts';
 import { testDatabase } from './database.ts';
 import type { Clock } from '../src/lib/clock.ts';
-import type { Logger } from '../src/logger.ts';
+import type { Logger } from '../src/lib/logger.ts';
 
 /**
  * The real app on a freshly migrated database (a SQLite file in a fresh temporary directory, or a PostgreSQL

@@ -1,16 +1,14 @@
 import type { AppDependencies } from '../src/app.ts';
-import { loadConfig } from '../src/config.ts';
-import type { Config } from '../src/config.ts';
+import { loadConfig } from '../src/lib/config.ts';
+import type { Config } from '../src/lib/config.ts';
 import { ManualClock } from '../src/lib/clock.ts';
-import { createLogger } from '../src/logger.ts';
+import { createLogger } from '../src/lib/logger.ts';
 import { createOrganization } from '../src/features/organization/service.ts';
-import type { PlanName } from '../src/features/organization/service.ts';
 import { createUser } from '../src/features/users/repository.ts';
-import type { Role } from '../src/features/users/repository.ts';
 import { issueKey } from '../src/features/api-keys/service.ts';
-import type { KeyKind } from '../src/features/auth/credentials.ts';
-import { issueCliToken } from '../src/features/auth/tokens.ts';
+import { issueCliToken } from '../src/auth/tokens.ts';
 import { startAppOnPort } from './app-on-port.ts';
+import type { KeyKind, PlanName, Role } from '../src/db/tables.ts';
 
 export interface TestResponse {
   status: number;

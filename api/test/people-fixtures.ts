@@ -1,5 +1,6 @@
 import type { TestApp } from './harness.ts';
-import { lookupCredential } from '../src/features/auth/credentials.ts';
+import { lookupCredential } from '../src/auth/credentials.ts';
+import { sha256Hex } from '../src/lib/secrets.ts';
 import { EVENTS } from '../src/features/webhooks/schema.ts';
 import { createSubscription } from '../src/features/webhooks/service.ts';
 
@@ -23,7 +24,7 @@ export const MISSING = '0190c8f4-0000-7000-8000-000000000000';
  * skips events no subscription wants). Nothing is sent: these tests never run the dispatcher.
  */
 export async function subscribeToAllEvents(t: TestApp, adminKey: string): Promise<void> {
-  const resolution = await lookupCredential(t.db, { kind: 'api_key', secret: adminKey }, t.clock.now());
+  const resolution = await lookupCredential(t.db, { kind: 'api_key', hash: sha256Hex(adminKey) }, t.clock.now());
   if (!resolution.ok) throw new Error('subscribeToAllEvents needs an admin key');
   await createSubscription(t.db, t.deps.secretBox, { allowPrivate: true }, resolution.actor, { hook_url: 'https://127.0.0.1:9/events', subscriptions: [...EVENTS] }, t.clock.now());
 }

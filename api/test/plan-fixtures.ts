@@ -56,7 +56,7 @@ export async function createBoard(t: TestApp, key: string, body: Record<string, 
 export async function insertTask(t: TestApp, board: { uuid: string; organization?: string }, state: string, options: { labels?: string[]; archived?: boolean } = {}) {
   const now = t.clock.now().toISOString();
   const tail = await t.db('plan_tasks').where({ state_uuid: state }).max({ rank: 'rank' }).first();
-  const row = await t.db('plan_boards').where({ uuid: board.uuid }).first('organization_uuid', 'next_task_number');
+  const row = (await t.db('plan_boards').where({ uuid: board.uuid }).first('organization_uuid', 'next_task_number'))!;
   const uuid = uuidv7();
   await t.db('plan_boards').where({ uuid: board.uuid }).update({ next_task_number: row.next_task_number + 1 });
   await t.db('plan_tasks').insert({

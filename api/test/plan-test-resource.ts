@@ -2,11 +2,12 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import Router from '@koa/router';
-import type { Deps } from '../src/deps.ts';
+import type { Deps } from '../src/http/deps.ts';
 import { errorHandler } from '../src/http/errors.ts';
 import { parseJsonBodies } from '../src/http/json-body.ts';
 import { makeMiddlewares } from '../src/http/middlewares.ts';
-import { PlanRoutes } from '../src/features/plan/frame/routes.ts';
+import { PlanRoutes } from '../src/http/plan/registrar.ts';
+import { PLAN_HOOKS } from '../src/features/plan/frame/hooks.ts';
 
 /**
  * For frame tests: serves resources declared only by the test through the real frame (real credentials, real
@@ -15,7 +16,7 @@ import { PlanRoutes } from '../src/features/plan/frame/routes.ts';
  */
 export async function serveTestResources(deps: Deps, declare: (plan: PlanRoutes) => void) {
   const router = new Router();
-  declare(PlanRoutes.serve(router, deps, makeMiddlewares(deps)));
+  declare(PlanRoutes.serve(router, deps, makeMiddlewares(deps), PLAN_HOOKS));
   const app = new Koa();
   app.silent = true;
   app.use(errorHandler(deps.logger));

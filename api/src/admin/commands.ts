@@ -1,13 +1,13 @@
 import type { Db } from '../db/connection.ts';
 import { backupSqlite } from '../db/connection.ts';
 import type { Clock } from '../lib/clock.ts';
-import { PLANS, createOrganization, findOrganization, presentOrganizationForOperator, updateOrganization } from '../features/organization/service.ts';
-import type { PlanName } from '../features/organization/service.ts';
-import { ROLES, createUser, findUserByRef, setUserActive } from '../features/users/repository.ts';
-import type { Role } from '../features/users/repository.ts';
+import { createOrganization, findOrganization, updateOrganization } from '../features/organization/service.ts';
+import { presentOrganizationForOperator } from '../features/organization/presenter.ts';
+import { createUser, findUserByRef, setUserActive } from '../features/users/repository.ts';
 import { issueKey } from '../features/api-keys/service.ts';
-import type { KeyKind } from '../features/auth/credentials.ts';
-import { setSetting } from '../features/settings/service.ts';
+import { READ_ONLY_SETTING, setSetting } from '../db/settings.ts';
+import { PLANS, ROLES } from '../db/tables.ts';
+import type { KeyKind, PlanName, Role } from '../db/tables.ts';
 
 /** Operator commands (`rollcall admin …`, CONTRACT §1). Each returns plain data; cli.ts prints it. */
 export class CommandError extends Error {}
@@ -61,7 +61,7 @@ export async function setExchangeCommand(db: Db, clock: Clock, ref?: string, val
 
 export async function readOnlyCommand(db: Db, clock: Clock, value?: string) {
   const enabled = onOff(value);
-  await setSetting(db, 'plan_read_only', enabled, clock.now());
+  await setSetting(db, READ_ONLY_SETTING, enabled, clock.now());
   return { read_only: enabled };
 }
 

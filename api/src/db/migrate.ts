@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { Db } from './connection.ts';
 import { isSqlite } from './connection.ts';
-import { ConfigError } from '../config.ts';
+import { ConfigError } from '../lib/config.ts';
 import { migrations } from './migrations/index.ts';
 
 /** Migrations come from a static list (no directory scan), so they load the same under tsc, vitest and node. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { migrateLatest } from './migrate.ts';
-import { ConfigError } from '../config.ts';
+import { ConfigError } from '../lib/config.ts';
 import { openTestDatabase, tableNames } from '../../test/database.ts';
 
 describe.runIf(process.env.ROLLCALL_TEST_ENGINE === 'postgres')('a PostgreSQL database', () => {

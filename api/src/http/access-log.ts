@@ -1,5 +1,5 @@
 import pino from 'pino';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../lib/logger.ts';
 
 /**
  * Access-log lines, buffered and handed to the logger's own destination in chunks: once 64 KiB are pending, 100 ms

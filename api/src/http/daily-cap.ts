@@ -1,7 +1,10 @@
-import type { Context } from 'koa';
+import type { Context, Next } from 'koa';
+import type { CredentialKind } from '../auth/credentials.ts';
+import { actorOf } from './auth.ts';
+import type { Deps } from './deps.ts';
 import type { Executor } from '../db/connection.ts';
-import type { Logger } from '../logger.ts';
-import { ApiError } from './errors.ts';
+import type { Logger } from '../lib/logger.ts';
+import { ApiError } from '../lib/errors.ts';
 import { secondsToUtcMidnight } from '../lib/time.ts';
 
 /**
@@ -39,7 +42,7 @@ export async function dailyCount(db: Executor, bucket: string, now: Date): Promi
 /**
  * Throws the spec's 429 `free_plan_daily_limit_exceeded` (Retry-After: seconds to 00:00 UTC) when the
  * organization's daily cap for `what` is used up; only a refusal leaves the counter past the limit.
- * Example (agents issue): `await enforceFreePlanDailyCap(ctx, deps.db, {organizationUuid, what: 'agent-reports', limit: 50}, now)`.
+ * Example (agent reports): `await enforceFreePlanDailyCap(ctx, deps.db, {organizationUuid, what: 'agent-reports', limit: 50}, now)`.
  */
 export async function enforceFreePlanDailyCap(
   ctx: Context | null,
@@ -59,6 +62,23 @@ export async function enforceFreePlanDailyCap(
     );
   }
   return usage;
+}
+
+/**
+ * Route middleware for a free-plan daily cap (after authenticate()): counts the call against the organization's
+ * cap for `what` when the organization is on the free plan (and, with `credential`, only for that kind of
+ * credential), and refuses it with the spec's 429 once the day's cap is used up.
+ */
+export function makeFreePlanDailyCap(deps: Pick<Deps, 'db' | 'clock'>) {
+  return function freePlanDailyCap(what: string, limit: number, options: { credential?: CredentialKind } = {}) {
+    return async function dailyCap(ctx: Context, next: Next): Promise<void> {
+      const actor = actorOf(ctx);
+      if (actor.organization.plan === 'free' && (options.credential === undefined || actor.credential.kind === options.credential)) {
+        await enforceFreePlanDailyCap(ctx, deps.db, { organizationUuid: actor.organization.uuid, what, limit }, deps.clock.now());
+      }
+      await next();
+    };
+  };
 }
 
 /** The 00:00 UTC job: clears every counter of finished days and logs what each day came to. */

@@ -2,18 +2,19 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { yup } from './validation.ts';
+import * as yup from 'yup';
 import { accepts } from './fast-validation.ts';
 import { healthSchema, reportSchema } from '../features/agents/schema.ts';
 
 const FEATURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../features');
 
-/** Every yup object schema exported by a feature's schema.ts, by "area.name". */
+/** Every yup object schema exported by a feature's schema.ts (features/<area>/ or deeper), by "area.name". */
 async function appSchemas(): Promise<[string, yup.AnyObjectSchema][]> {
   const found: [string, yup.AnyObjectSchema][] = [];
-  for (const area of fs.readdirSync(FEATURES).sort()) {
-    const file = path.join(FEATURES, area, 'schema.ts');
-    if (!fs.existsSync(file)) continue;
+  const schemaFiles = (fs.readdirSync(FEATURES, { recursive: true }) as string[]).filter((f) => path.basename(f) === 'schema.ts').sort();
+  for (const relative of schemaFiles) {
+    const area = path.dirname(relative).split(path.sep).join('/');
+    const file = path.join(FEATURES, relative);
     const module = (await import(file)) as Record<string, unknown>;
     for (const [name, value] of Object.entries(module)) {
       if (value instanceof yup.ObjectSchema) found.push([`${area}.${name}`, value]);

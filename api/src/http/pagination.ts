@@ -1,43 +1,11 @@
 import type { Context } from 'koa';
-import { invalidFilter } from './errors.ts';
-
-export const DEFAULT_PAGE_SIZE = 50;
-export const MAX_PAGE_SIZE = 100;
-
-export interface PageRequest {
-  limit: number;
-  offset: number;
-  /** Which style the caller used, so `next`/`previous` answer in the same style. */
-  style: 'page' | 'offset';
-}
+import type { PageRequest } from '../lib/page.ts';
 
 export interface Page<T> {
   count: number;
   next: string | null;
   previous: string | null;
   results: T[];
-}
-
-function positiveInt(ctx: Context, name: string, min: number, max: number): number | null {
-  const raw = ctx.query[name];
-  if (raw === undefined || raw === '') return null;
-  const value = Number(Array.isArray(raw) ? raw[0] : raw);
-  if (!Number.isInteger(value) || value < min || value > max) {
-    throw invalidFilter(name, `${name} must be a whole number from ${min} to ${max}.`);
-  }
-  return value;
-}
-
-/** `page` (1-based) and `page_size`, or `limit` and `offset`; default 50 items, at most 100 (CONTRACT §2). */
-export function pageRequest(ctx: Context): PageRequest {
-  const limit = positiveInt(ctx, 'limit', 1, MAX_PAGE_SIZE);
-  const offset = positiveInt(ctx, 'offset', 0, Number.MAX_SAFE_INTEGER);
-  if (limit !== null || offset !== null) {
-    return { limit: limit ?? DEFAULT_PAGE_SIZE, offset: offset ?? 0, style: 'offset' };
-  }
-  const size = positiveInt(ctx, 'page_size', 1, MAX_PAGE_SIZE) ?? DEFAULT_PAGE_SIZE;
-  const page = positiveInt(ctx, 'page', 1, Number.MAX_SAFE_INTEGER) ?? 1;
-  return { limit: size, offset: (page - 1) * size, style: 'page' };
 }
 
 /** The request's own URL with some query parameters replaced; every other filter is repeated verbatim. */

@@ -1,7 +1,6 @@
-import type { Db } from '../db/connection.ts';
-import type { Logger } from '../logger.ts';
+import type { Db, Executor } from '../db/connection.ts';
+import type { Logger } from '../lib/logger.ts';
 import type { Clock } from '../lib/clock.ts';
-import { addToCounter } from './rate-limit.ts';
 
 interface Entry {
   bucket: string;
@@ -101,4 +100,17 @@ export class RateCounters {
     this.timer = null;
     await this.flush(Number.MAX_SAFE_INTEGER);
   }
+}
+
+/**
+ * Adds `delta` to a window's stored count and returns the new total. One portable upsert (SQLite ≥ 3.35 and
+ * PostgreSQL), so several API processes share the same counters.
+ */
+export async function addToCounter(db: Executor, bucket: string, windowStart: number, delta: number): Promise<number> {
+  const [row] = await db('rate_limit_counters')
+    .insert({ bucket, window_start: windowStart, count: delta })
+    .onConflict(['bucket', 'window_start'])
+    .merge({ count: db.raw('?? + ?', ['rate_limit_counters.count', delta]) })
+    .returning(['count']);
+  return Number(row.count);
 }

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTestApp } from '../../test/harness.ts';
 import type { TestApp } from '../../test/harness.ts';
-import { DEFAULT_HOURLY_BUDGETS } from '../config.ts';
+import { DEFAULT_HOURLY_BUDGETS } from '../lib/config.ts';
 import { pruneRateLimitCounters } from '../jobs/index.ts';
 
 describe('Hourly budgets per named scope (CONTRACT §5)', () => {

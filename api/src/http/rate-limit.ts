@@ -1,8 +1,9 @@
 import type { Context, Next } from 'koa';
 import type { Executor } from '../db/connection.ts';
-import type { Deps } from '../deps.ts';
-import type { RateLimitScope } from '../config.ts';
-import { throttled } from './errors.ts';
+import { addToCounter } from './rate-counters.ts';
+import type { Deps } from './deps.ts';
+import type { RateLimitScope } from '../lib/config.ts';
+import { throttled } from '../lib/errors.ts';
 import { actorOf } from './auth.ts';
 
 export interface Window {
@@ -16,19 +17,6 @@ export interface Consumption {
   allowed: boolean;
   remaining: number;
   resetSeconds: number;
-}
-
-/**
- * Adds `delta` to a window's stored count and returns the new total. One portable upsert (SQLite ≥ 3.35 and
- * PostgreSQL), so several API processes share the same counters.
- */
-export async function addToCounter(db: Executor, bucket: string, windowStart: number, delta: number): Promise<number> {
-  const [row] = await db('rate_limit_counters')
-    .insert({ bucket, window_start: windowStart, count: delta })
-    .onConflict(['bucket', 'window_start'])
-    .merge({ count: db.raw('?? + ?', ['rate_limit_counters.count', delta]) })
-    .returning(['count']);
-  return Number(row.count);
 }
 
 /** Counts one request against `bucket` in the current fixed window and reports whether it is within `limit`. */

@@ -1,9 +1,9 @@
 import type { Context, Next } from 'koa';
 import { randomUUID } from 'node:crypto';
-import type { Logger } from '../logger.ts';
-import type { Metrics } from '../features/meta/metrics.ts';
+import type { Logger } from '../lib/logger.ts';
+import type { Metrics } from './metrics.ts';
 import type { AccessLog } from './access-log.ts';
-import { forbidden } from './errors.ts';
+import { forbidden } from '../lib/errors.ts';
 
 const INCOMING_ID = /^[\w.:-]{1,128}$/;
 

@@ -1,37 +1,8 @@
 import * as yup from 'yup';
+import { defaultLocale } from 'yup';
 import type { Context, Next } from 'koa';
-import { ValidationFailed, unknownField } from './errors.ts';
+import { ValidationFailed, unknownField } from '../lib/errors.ts';
 import { accepts } from './fast-validation.ts';
-
-// Messages a person can act on, in the style of the field map the spec shows ("field": ["message"]).
-yup.setLocale({
-  mixed: {
-    required: 'This field is required.',
-    notType: ({ type }: { type: string }) => `Must be ${type === 'array' ? 'an array' : type === 'object' ? 'an object' : `a ${type}`}.`,
-    oneOf: ({ values }: { values: unknown }) => `Must be one of: ${values}.`,
-    defined: 'This field is required.',
-    notNull: 'This field may not be null.',
-  },
-  string: {
-    max: ({ max }: { max: number }) => `Ensure this field has no more than ${max} characters.`,
-    min: ({ min }: { min: number }) => `Ensure this field has at least ${min} characters.`,
-    email: 'Enter a valid e-mail address.',
-    url: 'Enter a valid URL.',
-    uuid: 'Must be a valid UUID.',
-    matches: 'Invalid format.',
-  },
-  number: {
-    min: ({ min }: { min: number }) => `Ensure this value is greater than or equal to ${min}.`,
-    max: ({ max }: { max: number }) => `Ensure this value is less than or equal to ${max}.`,
-    integer: 'A whole number is required.',
-  },
-  array: {
-    max: ({ max }: { max: number }) => `Ensure this list has no more than ${max} items.`,
-    min: ({ min }: { min: number }) => `Ensure this list has at least ${min} items.`,
-  },
-});
-
-export { yup };
 
 /** The first body field the schema does not declare, as a dotted path ("schedule.foo", "questions.0.bar"). */
 function findUnknownField(schema: yup.Schema, value: unknown, prefix: string): string | null {
@@ -58,12 +29,50 @@ function findUnknownField(schema: yup.Schema, value: unknown, prefix: string): s
   return null;
 }
 
+type Params = Record<string, unknown>;
+const article = (type: unknown) => (type === 'array' ? 'an array' : type === 'object' ? 'an object' : `a ${type}`);
+
+/**
+ * Messages a person can act on, in the style of the field map the spec shows ("field": ["message"]), for yup's
+ * built-in checks: each is keyed by the template yup writes by default. The wording is applied here, where a
+ * yup error becomes the answer, instead of through yup.setLocale: the locale is captured when a schema is
+ * built, so setting it would have to happen before any schema module loads (an import side effect).
+ */
+const OUR_WORDING: [template: unknown, message: (params: Params) => string][] = [
+  [defaultLocale.mixed?.required, () => 'This field is required.'],
+  [defaultLocale.mixed?.defined, () => 'This field is required.'],
+  [defaultLocale.mixed?.notNull, () => 'This field may not be null.'],
+  [defaultLocale.mixed?.notType, ({ type }) => `Must be ${article(type)}.`],
+  [defaultLocale.mixed?.oneOf, ({ values }) => `Must be one of: ${values}.`],
+  [defaultLocale.string?.max, ({ max }) => `Ensure this field has no more than ${max} characters.`],
+  [defaultLocale.string?.min, ({ min }) => `Ensure this field has at least ${min} characters.`],
+  [defaultLocale.string?.email, () => 'Enter a valid e-mail address.'],
+  [defaultLocale.string?.url, () => 'Enter a valid URL.'],
+  [defaultLocale.string?.uuid, () => 'Must be a valid UUID.'],
+  [defaultLocale.string?.matches, () => 'Invalid format.'],
+  [defaultLocale.number?.min, ({ min }) => `Ensure this value is greater than or equal to ${min}.`],
+  [defaultLocale.number?.max, ({ max }) => `Ensure this value is less than or equal to ${max}.`],
+  [defaultLocale.number?.integer, () => 'A whole number is required.'],
+  [defaultLocale.array?.max, ({ max }) => `Ensure this list has no more than ${max} items.`],
+  [defaultLocale.array?.min, ({ min }) => `Ensure this list has at least ${min} items.`],
+];
+
+/** Our wording of a problem yup reported with its default message; a schema's own message is kept as written. */
+function wordingOf(problem: yup.ValidationError): string[] {
+  const params = problem.params as Params | undefined;
+  if (!params) return problem.errors;
+  for (const [template, message] of OUR_WORDING) {
+    if (template !== undefined && yup.ValidationError.formatError(template as string, params) === problem.message) return [message(params)];
+  }
+  return problem.errors;
+}
+
 function toFieldMap(error: yup.ValidationError): Record<string, string[]> {
   const fields: Record<string, string[]> = {};
   const problems = error.inner.length > 0 ? error.inner : [error];
   for (const problem of problems) {
     const key = problem.path ? problem.path.replace(/\[(\d+)\]/g, '.$1').replace(/^\./, '') : 'non_field_errors';
-    (fields[key] ??= []).push(...problem.errors);
+    (fields[key] ??= []).push(...wordingOf(problem));
   }
   return fields;
 }
@@ -107,8 +116,3 @@ export function validateBody<S extends yup.AnyObjectSchema>(schema: S) {
     await next();
   };
 }
-
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** yup's own uuid() predates version 7; ours are v7 (CONTRACT §2). */
-export const uuidField = () => yup.string().matches(UUID_PATTERN, { message: 'Must be a valid UUID.', excludeEmptyString: false });

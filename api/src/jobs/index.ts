@@ -1,25 +1,15 @@
 import cron from 'node-cron';
-import type { Deps } from '../deps.ts';
-import { pruneCounters } from '../http/rate-limit.ts';
+import { features } from '../features/index.ts';
+import type { Deps } from '../http/deps.ts';
+import type { Job } from '../http/feature.ts';
 import { closeFinishedDays } from '../http/daily-cap.ts';
-import { pruneDispatchedEvents } from '../features/webhooks/service.ts';
-import { startInboundSmtp } from '../features/inbound/smtp-listener.ts';
-import type { InboundSmtp } from '../features/inbound/smtp-listener.ts';
-import { pruneIdempotencyKeys } from '../features/plan/frame/idempotency.ts';
+import { pruneCounters } from '../http/rate-limit.ts';
+import { startInboundSmtp } from '../inbound/smtp-listener.ts';
+import type { InboundSmtp } from '../inbound/smtp-listener.ts';
 
-/** Background jobs of one server process. Each job is a plain function, callable directly from a test. */
+/** Background jobs of one server process: the core ones below and every feature's. Each is a plain function, callable from a test. */
 export async function pruneRateLimitCounters(deps: Deps): Promise<number> {
   return pruneCounters(deps.db, deps.clock.now());
-}
-
-/** Hourly: organization events dispatched more than DISPATCHED_EVENT_RETENTION_DAYS ago. */
-export async function pruneOrganizationEvents(deps: Deps): Promise<number> {
-  return pruneDispatchedEvents(deps.db, deps.clock.now());
-}
-
-/** Hourly: Plan Idempotency-Key answers kept past their 24 hours. */
-export async function prunePlanIdempotencyKeys(deps: Deps): Promise<number> {
-  return pruneIdempotencyKeys(deps.db, deps.clock.now());
 }
 
 /** 00:00 UTC: the free-plan daily caps roll over; clear the finished day and log the reset (CONTRACT §5). */
@@ -27,10 +17,10 @@ export async function closeDailyCaps(deps: Deps): Promise<number> {
   return closeFinishedDays(deps.db, deps.logger, deps.clock.now());
 }
 
-/** Sends every due delivery once (the worker pool does this continuously once started). */
-export async function runDeliveries(deps: Deps): Promise<void> {
-  await deps.delivery.runDue();
-}
+const CORE_JOBS: Job[] = [
+  { name: 'prune-rate-limit-counters', schedule: '7 * * * *', run: pruneRateLimitCounters },
+  { name: 'close-daily-caps', schedule: '0 0 * * *', run: closeDailyCaps },
+];
 
 export function startJobs(deps: Deps) {
   const running = new Set<Promise<unknown>>();
@@ -40,12 +30,8 @@ export function startJobs(deps: Deps) {
       .finally(() => running.delete(task));
     running.add(task);
   };
-  const tasks = [
-    cron.schedule('7 * * * *', () => run('prune-rate-limit-counters', () => pruneRateLimitCounters(deps)), { timezone: 'UTC' }),
-    cron.schedule('17 * * * *', () => run('prune-organization-events', () => pruneOrganizationEvents(deps)), { timezone: 'UTC' }),
-    cron.schedule('27 * * * *', () => run('prune-plan-idempotency-keys', () => prunePlanIdempotencyKeys(deps)), { timezone: 'UTC' }),
-    cron.schedule('0 0 * * *', () => run('close-daily-caps', () => closeDailyCaps(deps)), { timezone: 'UTC' }),
-  ];
+  const jobs = [...CORE_JOBS, ...features.flatMap((feature) => feature.jobs ?? [])];
+  const tasks = jobs.map((job) => cron.schedule(job.schedule, () => run(job.name, () => job.run(deps)), { timezone: 'UTC' }));
   // The delivery worker pool: resumes every pending row now, then polls (and is kicked after commits).
   deps.delivery.start();
   let inbound: InboundSmtp | null = null;

@@ -3,7 +3,7 @@ import nodemailer from 'nodemailer';
 import { startTestApp } from '../../../test/harness.ts';
 import type { TestApp } from '../../../test/harness.ts';
 import { startSmtpSink } from '../../../test/receivers.ts';
-import { startInboundSmtp } from '../inbound/smtp-listener.ts';
+import { startInboundSmtp } from '../../inbound/smtp-listener.ts';
 
 const DOMAIN = 'inbox.rollcall.test';
 

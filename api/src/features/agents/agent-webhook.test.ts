@@ -57,7 +57,7 @@ describe('Agent webhook push (spec "Events / Agent webhook", CONTRACT §6, §10)
     expect(rx.received).toHaveLength(2);
     const health = await t.request('POST', '/v1/agent-health/', { key: acme.adminKey, body: { agent_name: 'builder', ok: true } });
     expect(health.body.pending_messages.map((m: { id: string }) => m.id)).toEqual([failing.body.id]);
-    const row = await t.db('deliveries').where({ channel: 'agent_webhook', subject_uuid: failing.body.id }).first();
+    const row = (await t.db('deliveries').where({ channel: 'agent_webhook', subject_uuid: failing.body.id }).first())!;
     expect(row.status).toBe('cancelled');
   });
 
@@ -89,7 +89,7 @@ describe('Agent webhook push (spec "Events / Agent webhook", CONTRACT §6, §10)
     await t.request('POST', '/v1/agent-webhook/', { key: acme.adminKey, body: { agent_name: 'builder', webhook_url: `${rx.url}/hook`, webhook_secret: 's3cret' } });
     await t.request('POST', '/v1/agent-messages/', { key: acme.adminKey, body: { agent_name: 'builder', content: 'one' } });
     await t.deps.delivery.runDue();
-    expect((await t.db('agents').first()).webhook_url).toBeNull();
+    expect((await t.db('agents').first())!.webhook_url).toBeNull();
     expect((await t.request('GET', '/v1/agent/health/', { key: acme.adminKey })).body.results[0]).toMatchObject({ agent_name: 'builder', webhook_registered: false, pending_count: 1 });
   });
 });

@@ -1,29 +1,16 @@
 import Router from '@koa/router';
-import type { Deps } from '../../deps.ts';
+import type { Deps } from '../../http/deps.ts';
 import type { Middlewares } from '../../http/middlewares.ts';
 import { actorOf } from '../../http/auth.ts';
 import { validateBody } from '../../http/validation.ts';
-import { agentInboxHandler, sendAgentEmail } from './email-service.ts';
+import { sendAgentEmail } from './email-service.ts';
+import { presentAgentEmailSent } from './presenter.ts';
 import { agentEmailSchema } from './schema.ts';
 import type { AgentEmailInput } from './schema.ts';
 
-/**
- * Agent e-mail (spec "Agent e-mail", CONTRACT §5, §6). Registers the inbound route that turns replies to an
- * agent's inbox into `message_type: email` agent messages.
- */
+/** Agent e-mail (spec "Agent e-mail", CONTRACT §5, §6); replies come back through the feature's inbound route. */
 export function agentEmailRoutes(deps: Deps, { authenticate, rateLimit }: Middlewares): Router {
   const router = new Router();
-  deps.inboundRoutes.register(
-    'agent-inbox',
-    agentInboxHandler({
-      db: deps.db,
-      secretBox: deps.secretBox,
-      logger: deps.logger,
-      domain: () => deps.config.inboundEmailDomain,
-      kick: () => deps.delivery.kick(),
-      now: () => deps.clock.now(),
-    }),
-  );
 
   router.post('/v1/agent-email/send/', authenticate(), rateLimit('agent'), validateBody(agentEmailSchema), async (ctx) => {
     const actor = actorOf(ctx);
@@ -31,7 +18,7 @@ export function agentEmailRoutes(deps: Deps, { authenticate, rateLimit }: Middle
     const sent = await sendAgentEmail(deps.db, actor, ctx.state.body as AgentEmailInput, options, deps.clock.now());
     deps.delivery.kick();
     ctx.status = 201;
-    ctx.body = sent;
+    ctx.body = presentAgentEmailSent(sent);
   });
 
   return router;

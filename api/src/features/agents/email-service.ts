@@ -1,17 +1,17 @@
 import type { Db } from '../../db/connection.ts';
-import { CustomThrottle } from '../../http/errors.ts';
+import { CustomThrottle } from '../../lib/errors.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import { writeJson } from '../../lib/json.ts';
-import type { Logger } from '../../logger.ts';
-import type { Actor } from '../auth/credentials.ts';
-import type { SecretBox } from '../deliveries/secret-box.ts';
+import type { Logger } from '../../lib/logger.ts';
+import type { Actor } from '../../auth/credentials.ts';
+import type { SecretBox } from '../../outbound/secret-box.ts';
 import { htmlToText } from '../email/service.ts';
-import type { InboundEmail } from '../inbound/parse.ts';
-import { enqueueEmail } from '../outbox/enqueue.ts';
+import type { InboundEmail } from '../../inbound/parse.ts';
+import { enqueueEmail } from '../../outbox/deliveries.ts';
 import { ensureAgent, inboxAddress } from './identity.ts';
-import type { AgentRow } from './identity.ts';
 import { createMessage } from './messages-service.ts';
 import type { AgentEmailInput } from './schema.ts';
+import type { AgentRow } from '../../db/tables.ts';
 
 const HOUR_MS = 3_600_000;
 
@@ -68,7 +68,7 @@ export async function sendAgentEmail(
       delivery_uuid: deliveryUuid,
       created_at: now.toISOString(),
     });
-    return { sent_count: to.length, total_recipients: to.length, reply_to: replyTo, message_id: messageId };
+    return { to, replyTo, messageId };
   });
 }
 

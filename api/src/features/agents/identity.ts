@@ -1,28 +1,9 @@
 import type { Executor } from '../../db/connection.ts';
-import { badRequest, notFound } from '../../http/errors.ts';
+import { badRequest, notFound } from '../../lib/errors.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import { bool } from '../../lib/json.ts';
 import { slugify } from '../organization/service.ts';
-
-/** An agent row (table `agents`). */
-export interface AgentRow {
-  uuid: string;
-  organization_uuid: string;
-  name: string;
-  slug: string;
-  is_active: boolean | number;
-  status: string | null;
-  status_message: string | null;
-  last_check_at: string | null;
-  webhook_url: string | null;
-  webhook_secret_encrypted: string | null;
-  webhook_registered_at: string | null;
-  claim_token_hash: string | null;
-  contact_email: string | null;
-  claimed_at: string | null;
-  created_at: string;
-  updated_at: string;
-}
+import type { AgentRow } from '../../db/tables.ts';
 
 export const AGENT_NAME_MAX = 128;
 /** The spec's attribution alphabet (`invalid_agent_attribution`): letters, digits, space and . - _ ( ) ' # + / & , : */

@@ -1,23 +1,22 @@
-import type { Db, Executor, Trx } from '../../db/connection.ts';
+import type { Db, Executor } from '../../db/connection.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import { writeJson } from '../../lib/json.ts';
-import type { SecretBox } from '../deliveries/secret-box.ts';
-import { enqueueAgentWebhook } from '../deliveries/enqueue.ts';
-import type { AgentRow } from './identity.ts';
+import type { SecretBox } from '../../outbound/secret-box.ts';
+import { cancelPending } from '../../outbox/deliveries.ts';
+import { enqueueAgentWebhook } from './webhook-delivery.ts';
+import { fullName } from '../users/repository.ts';
 import { ensureAgent } from './identity.ts';
-import type { Actor } from '../auth/credentials.ts';
+import type { Actor } from '../../auth/credentials.ts';
+import { actsAsPerson } from '../../auth/policy.ts';
 import type { MessageInput } from './schema.ts';
 import { presentMessage } from './presenter.ts';
-import type { AgentMessage, MessageRow } from './presenter.ts';
-
-export const MESSAGE_TYPES = ['text', 'command', 'system', 'email'] as const;
-export const SENDER_TYPES = ['human', 'agent', 'system'] as const;
+import type { AgentRow, MessageRow, MessageType, SenderType } from '../../db/tables.ts';
 
 export interface NewMessage {
-  senderType: (typeof SENDER_TYPES)[number];
+  senderType: SenderType;
   senderName: string;
   senderUserUuid?: string | null;
-  messageType: (typeof MESSAGE_TYPES)[number];
+  messageType: MessageType;
   content: string;
   metadata?: Record<string, unknown> | null;
   emailMessageId?: string | null;
@@ -50,10 +49,11 @@ export async function pendingMessages(db: Executor, agentUuid: string, now: Date
 }
 
 /**
- * Writes a message for `agent`; when the agent has a webhook, the push goes into the delivery outbox in the same
- * transaction (CONTRACT §6, §10). The caller kicks the delivery workers after committing.
+ * Writes a message for `agent`; when the agent has a webhook, the push (the message as the API shows it) goes
+ * into the delivery outbox in the same transaction (CONTRACT §6, §10). The caller kicks the delivery workers
+ * after committing.
  */
-export async function createMessage(trx: Executor, box: SecretBox, agent: AgentRow, input: NewMessage, now: Date): Promise<AgentMessage> {
+export async function createMessage(trx: Executor, box: SecretBox, agent: AgentRow, input: NewMessage, now: Date): Promise<MessageRow> {
   const row: MessageRow = {
     uuid: uuidv7(now.getTime()),
     organization_uuid: agent.organization_uuid,
@@ -72,8 +72,8 @@ export async function createMessage(trx: Executor, box: SecretBox, agent: AgentR
     created_at: now.toISOString(),
   };
   await trx('agent_messages').insert(row);
-  const message = presentMessage(row, agent.name);
   if (agent.webhook_url && agent.webhook_secret_encrypted) {
+    const message = presentMessage(row, agent.name);
     await enqueueAgentWebhook(
       trx,
       box,
@@ -81,7 +81,7 @@ export async function createMessage(trx: Executor, box: SecretBox, agent: AgentR
       now,
     );
   }
-  return message;
+  return row;
 }
 
 /**
@@ -97,29 +97,9 @@ export async function markDelivered(trx: Executor, uuids: string[], now: Date, r
     if (read) changes.read_at = now.toISOString();
     updated += await trx('agent_messages').whereIn('uuid', chunk).update(changes);
     await trx('agent_messages').whereIn('uuid', chunk).whereNull('delivered_at').update({ delivered_at: now.toISOString() });
-    await trx('deliveries')
-      .where({ channel: 'agent_webhook', status: 'pending' })
-      .whereIn('subject_uuid', chunk)
-      .update({ status: 'cancelled', updated_at: now.toISOString() });
+    await cancelPending(trx, { channel: 'agent_webhook', subjectUuids: chunk }, null, now);
   }
   return updated;
-}
-
-/** The delivery hooks: a 2xx from the agent's webhook marks the message delivered; a 410 removes the webhook. */
-export function registerAgentDeliveryHooks(deps: { delivery: { onDelivered(c: 'agent_webhook', h: (trx: Trx, row: { subject_uuid: string | null }, now: Date) => Promise<void>): void; onGone(c: 'agent_webhook', h: (trx: Trx, row: { subject_uuid: string | null; destination: string }, now: Date) => Promise<void>): void }; db: Db }): void {
-  deps.delivery.onDelivered('agent_webhook', async (trx, row, now) => {
-    if (!row.subject_uuid) return;
-    await trx('agent_messages').where({ uuid: row.subject_uuid }).update({ delivered: true });
-    await trx('agent_messages').where({ uuid: row.subject_uuid }).whereNull('delivered_at').update({ delivered_at: now.toISOString() });
-  });
-  deps.delivery.onGone('agent_webhook', async (trx, row, now) => {
-    if (!row.subject_uuid) return;
-    const message = await trx('agent_messages').where({ uuid: row.subject_uuid }).first('agent_uuid');
-    if (!message) return;
-    await trx('agents')
-      .where({ uuid: message.agent_uuid, webhook_url: row.destination })
-      .update({ webhook_url: null, webhook_secret_encrypted: null, webhook_registered_at: null, updated_at: now.toISOString() });
-  });
 }
 
 /** POST /v1/agent-messages/ : a message for an agent; people send with `sender_type: human` (the default). */
@@ -129,19 +109,19 @@ export async function sendMessage(
   actor: Actor,
   input: MessageInput,
   now: Date,
-): Promise<AgentMessage> {
+): Promise<{ message: MessageRow; agentName: string }> {
   return db.transaction(async (trx) => {
     const agent = await ensureAgent(trx, actor.organization.uuid, input.agent_name, now);
     const senderType = input.sender_type ?? 'human';
-    const senderName = input.sender_name ?? (senderType === 'human' ? personName(actor) : senderType === 'system' ? 'Rollcall' : '');
-    return createMessage(
+    const senderName = input.sender_name ?? (senderType === 'human' ? fullName(actor.user) : senderType === 'system' ? 'Rollcall' : '');
+    const message = await createMessage(
       trx,
       box,
       agent,
       {
         senderType,
         senderName,
-        senderUserUuid: actor.credential.keyKind === 'personal' || actor.credential.kind === 'bearer' ? actor.user.uuid : null,
+        senderUserUuid: actsAsPerson(actor) ? actor.user.uuid : null,
         messageType: input.message_type ?? 'text',
         content: input.content,
         metadata: input.metadata ?? {},
@@ -149,12 +129,8 @@ export async function sendMessage(
       },
       now,
     );
+    return { message, agentName: agent.name };
   });
-}
-
-function personName(actor: Actor): string {
-  const name = `${actor.user.first_name ?? ''} ${actor.user.last_name ?? ''}`.trim();
-  return name || actor.user.email;
 }
 
 export const MESSAGE_LIST_LIMIT = 100;
@@ -168,7 +144,7 @@ export async function listMessages(
   organizationUuid: string,
   filters: { agentName: string | null; delivered: boolean | null; limit: number },
   now: Date,
-): Promise<AgentMessage[]> {
+): Promise<(MessageRow & { agent_name: string })[]> {
   const q = db('agent_messages as m')
     .join('agents as a', 'a.uuid', 'm.agent_uuid')
     .where('m.organization_uuid', organizationUuid)
@@ -180,7 +156,7 @@ export async function listMessages(
     .orderBy('m.created_at')
     .orderBy('m.uuid')
     .limit(filters.limit);
-  return rows.map((r) => presentMessage(r, r.agent_name));
+  return rows;
 }
 
 /** POST|PATCH /v1/agent-messages/read/ : marks the caller's organization's messages read (and delivered). */

@@ -1,6 +1,6 @@
-import type { Operation } from '../../openapi/types.ts';
-import type { JsonSchema } from '../../openapi/yup-to-json-schema.ts';
-import { page, ref } from '../../openapi/components.ts';
+import type { Operation } from '../../http/openapi/types.ts';
+import type { JsonSchema } from '../../http/openapi/yup-to-json-schema.ts';
+import { page, ref } from '../../http/openapi/components.ts';
 import { agentEmailSchema, claimSchema, healthSchema, messageSchema, readSchema, registerSchema, reportSchema, webhookDeleteSchema, webhookSchema } from './schema.ts';
 
 const tag = 'Agents';
@@ -10,7 +10,7 @@ const nullableDateTime = { type: ['string', 'null'], format: 'date-time' };
 const agentName = { name: 'agent_name', description: 'The exact agent name (1–128 characters of the attribution alphabet).' };
 
 /** The walkthrough summary shown as the tag's description (docs/agents.md has the full curl session). */
-export const agentTagDescription = [
+const tagDescription = [
   'AI agents and automation are first-class callers. An agent is named by `agent_name` (1–128 characters: letters,',
   "digits, space and `. - _ ( ) ' # + / & , :`) and is created on its first report or health check. Every call",
   'takes `X-API-KEY` or a CLI `Authorization: Bearer` token and counts against the agent-scoped hourly budget.',
@@ -30,6 +30,7 @@ export const agentTagDescription = [
   'Free-plan organizations signed in with the CLI may call reports (50 per day), the messages endpoints, `GET /v1/agent/health/` and',
   'registration and claim. Self-registration (`/v1/agent/register/…`) is off unless AGENT_SELF_REGISTRATION=true.',
 ].join('\n');
+export const tags = [{ name: tag, description: tagDescription }];
 
 const message: JsonSchema = {
   type: 'object',
@@ -63,7 +64,7 @@ const health = (extra: Record<string, JsonSchema>): JsonSchema => ({
   },
 });
 
-export const agentSchemas: Record<string, JsonSchema> = {
+export const schemas: Record<string, JsonSchema> = {
   AgentMessage: message,
   AgentCoAuthor: coAuthor,
   AgentReport: report,
@@ -82,7 +83,7 @@ const throttle429 = {
   properties: { detail: str, limit: { type: 'integer' }, current: { type: 'integer' } },
 };
 
-export const agentOperations: Operation[] = [
+export const operations: Operation[] = [
   {
     method: 'post', path: '/v1/agent-reports/', tag, scope: 'agent', body: reportSchema,
     summary: 'Post an agent report; merged into each co-author\'s stand-up for today',

@@ -1,45 +1,7 @@
 import { bool, readJson } from '../../lib/json.ts';
+import { CHALLENGE_FACTOR } from './registration-service.ts';
 import { iso } from '../../lib/time.ts';
-import type { AgentRow } from './identity.ts';
-
-export interface MessageRow {
-  uuid: string;
-  organization_uuid: string;
-  agent_uuid: string;
-  sender_type: string;
-  sender_name: string;
-  sender_user_uuid: string | null;
-  message_type: string;
-  content: string;
-  metadata: string | null;
-  email_message_id: string | null;
-  delivered: boolean | number;
-  delivered_at: string | null;
-  read_at: string | null;
-  expires_at: string | null;
-  created_at: string;
-}
-
-export interface ReportRow {
-  uuid: string;
-  organization_uuid: string;
-  agent_uuid: string;
-  reported_by_uuid: string | null;
-  content: string;
-  structured: string | null;
-  metadata: string | null;
-  is_milestone: boolean | number;
-  co_authors: string;
-  created_at: string;
-}
-
-export interface HealthCheckRow {
-  uuid: string;
-  agent_uuid: string;
-  status: string;
-  message: string | null;
-  created_at: string;
-}
+import type { AgentRow, HealthCheckRow, MessageRow, ReportRow } from '../../db/tables.ts';
 
 export interface CoAuthor {
   uuid: string;
@@ -93,4 +55,63 @@ export function presentHealth(agent: AgentRow) {
 
 export function presentHistoryItem(row: HealthCheckRow) {
   return { timestamp: iso(row.created_at)!, status: row.status, message: row.message ?? '' };
+}
+
+/** POST /v1/agent-health/: the new state and the pending messages, delivered by this answer. */
+export function presentHealthCheck({ agent, pending }: { agent: AgentRow; pending: MessageRow[] }) {
+  return { ...presentHealth(agent), pending_messages: pending.map((m) => presentMessage(m, agent.name)) };
+}
+
+/** GET /v1/agent-health/: the last status, the pending messages and the history of checks. */
+export function presentHealthReading({ agent, pending, history }: { agent: AgentRow; pending: MessageRow[]; history: HealthCheckRow[] }) {
+  return { ...presentHealth(agent), pending_messages: pending.map((m) => presentMessage(m, agent.name)), history: history.map(presentHistoryItem) };
+}
+
+/** An item of GET /v1/agent/health/. */
+export function presentAgentStatus({ agent, pendingCount }: { agent: AgentRow; pendingCount: number }) {
+  return { ...presentHealth(agent), pending_count: pendingCount, webhook_registered: agent.webhook_url !== null };
+}
+
+/** POST /v1/agent-reports/: the report and the agent's pending messages (CONTRACT §12: always an array). */
+export function presentReportAnswer({ report, agentName, pending }: { report: ReportRow; agentName: string; pending: MessageRow[] }) {
+  return { ...presentReport(report, agentName), pending_messages: pending.map((m) => presentMessage(m, agentName)) };
+}
+
+/** POST|PATCH /v1/agent-messages/read/: how many messages this call marked read. */
+export const presentReadCount = (updated: number) => ({ updated });
+
+/** POST /v1/agent-email/send/ (spec "Agent e-mail"): replies to `reply_to` come back as agent messages. */
+export function presentAgentEmailSent({ to, replyTo, messageId }: { to: string[]; replyTo: string; messageId: string }) {
+  return { sent_count: to.length, total_recipients: to.length, reply_to: replyTo, message_id: messageId };
+}
+
+export const presentWebhookRegistered = ({ agentName, webhookUrl }: { agentName: string; webhookUrl: string }) => ({ agent_name: agentName, webhook_url: webhookUrl });
+
+export function presentWebhookRemoved({ agentName, hadWebhook }: { agentName: string; hadWebhook: boolean }) {
+  return { detail: hadWebhook ? `Webhook unregistered for agent "${agentName}".` : `Agent "${agentName}" had no webhook.` };
+}
+
+/** GET /v1/agent/register/challenge/ (CONTRACT §6, §12): the instruction names the number; the answer is N × 52. */
+export function presentChallenge({ uuid, number, expiresAt }: { uuid: string; number: number; expiresAt: string }) {
+  return {
+    challenge_id: uuid,
+    instruction: `The number for this session is ${number}. Multiply it by ${CHALLENGE_FACTOR} and send the result as "answer", with this challenge_id, to POST /v1/agent/register/ within 10 minutes.`,
+    expires_at: expiresAt,
+  };
+}
+
+/** POST /v1/agent/register/: the agent's key and claim token, shown this once. */
+export function presentRegistration(r: { agentName: string; agentEmail: string; orgName: string; apiKey: string; claimToken: string }, baseUrl: string) {
+  return {
+    agent_name: r.agentName,
+    agent_email: r.agentEmail,
+    org_name: r.orgName,
+    api_key: r.apiKey,
+    claim_token: r.claimToken,
+    claim_url: `${baseUrl}/v1/agent/claim/?claim_token=${r.claimToken}`,
+  };
+}
+
+export function presentClaim({ agentName, organization, claimedAt }: { agentName: string; organization: { uuid: string; name: string }; claimedAt: Date }) {
+  return { agent_name: agentName, organization: { uuid: organization.uuid, name: organization.name }, claimed_at: claimedAt.toISOString() };
 }

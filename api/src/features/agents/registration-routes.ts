@@ -1,12 +1,13 @@
 import Router from '@koa/router';
 import type { Context, Next } from 'koa';
-import type { Deps } from '../../deps.ts';
+import type { Deps } from '../../http/deps.ts';
 import type { Middlewares } from '../../http/middlewares.ts';
 import { actorOf } from '../../http/auth.ts';
-import { notFound } from '../../http/errors.ts';
+import { notFound } from '../../lib/errors.ts';
 import { enforce } from '../../http/rate-limit.ts';
 import { validateBody } from '../../http/validation.ts';
 import { claim, createChallenge, register } from './registration-service.ts';
+import { presentChallenge, presentClaim, presentRegistration } from './presenter.ts';
 import { claimSchema, registerSchema } from './schema.ts';
 import type { ClaimInput, RegisterInput } from './schema.ts';
 
@@ -28,17 +29,17 @@ export function agentRegistrationRoutes(deps: Deps, { authenticate, rateLimit }:
   const baseUrl = (ctx: Context) => deps.config.publicUrl ?? `${ctx.protocol}://${ctx.host}`;
 
   router.get('/v1/agent/register/challenge/', enabled, perAddress, async (ctx) => {
-    ctx.body = await createChallenge(deps.db, deps.clock.now());
+    ctx.body = presentChallenge(await createChallenge(deps.db, deps.clock.now()));
   });
 
   router.post('/v1/agent/register/', enabled, perAddress, validateBody(registerSchema), async (ctx) => {
-    const options = { inboundDomain: deps.config.inboundEmailDomain, baseUrl: baseUrl(ctx) };
+    const registered = await register(deps.db, ctx.state.body as RegisterInput, { inboundDomain: deps.config.inboundEmailDomain }, deps.clock.now());
     ctx.status = 201;
-    ctx.body = await register(deps.db, ctx.state.body as RegisterInput, options, deps.clock.now());
+    ctx.body = presentRegistration(registered, baseUrl(ctx));
   });
 
   router.post('/v1/agent/claim/', enabled, authenticate({ freePlanBearer: true }), rateLimit('agent'), validateBody(claimSchema), async (ctx) => {
-    ctx.body = await claim(deps.db, actorOf(ctx), ctx.state.body as ClaimInput, deps.clock.now());
+    ctx.body = presentClaim(await claim(deps.db, actorOf(ctx), ctx.state.body as ClaimInput, deps.clock.now()));
     deps.credentialCache.clear();
   });
 

@@ -1,16 +1,17 @@
 import { randomInt } from 'node:crypto';
 import type { Db } from '../../db/connection.ts';
-import { ValidationFailed, badRequest, conflict, notFound } from '../../http/errors.ts';
+import { ValidationFailed, badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import { randomBase62, sha256Hex } from '../../lib/secrets.ts';
 import { isValidTimeZone } from '../../lib/time.ts';
-import type { Actor } from '../auth/credentials.ts';
+import type { Actor } from '../../auth/credentials.ts';
+import { assertActor } from '../../auth/policy.ts';
 import { issueKey } from '../api-keys/service.ts';
 import { createOrganization } from '../organization/service.ts';
 import { createUser } from '../users/repository.ts';
 import { assertAgentName, ensureAgent, inboxAddress } from './identity.ts';
-import type { AgentRow } from './identity.ts';
 import type { ClaimInput, RegisterInput } from './schema.ts';
+import type { AgentRow } from '../../db/tables.ts';
 
 export const CHALLENGE_TTL_MS = 10 * 60_000;
 export const CHALLENGE_FACTOR = 52;
@@ -27,18 +28,14 @@ export async function createChallenge(db: Db, now: Date) {
     used_at: null,
     created_at: now.toISOString(),
   });
-  return {
-    challenge_id: uuid,
-    instruction: `The number for this session is ${n}. Multiply it by ${CHALLENGE_FACTOR} and send the result as "answer", with this challenge_id, to POST /v1/agent/register/ within 10 minutes.`,
-    expires_at: expiresAt,
-  };
+  return { uuid, number: n, expiresAt };
 }
 
 /**
  * POST /v1/agent/register/ : a solved challenge creates a free-plan organization owned by an unclaimed agent key
  * (the agent's own user, named after it, with the agent's inbox as its address). The claim token is shown once.
  */
-export async function register(db: Db, input: RegisterInput, options: { inboundDomain: string; baseUrl: string }, now: Date) {
+export async function register(db: Db, input: RegisterInput, options: { inboundDomain: string }, now: Date) {
   assertAgentName(input.agent_name);
   if (!isValidTimeZone(input.timezone)) throw new ValidationFailed({ timezone: ['Enter a valid IANA time zone, for example Europe/Paris.'] });
   return db.transaction(async (trx) => {
@@ -66,14 +63,7 @@ export async function register(db: Db, input: RegisterInput, options: { inboundD
     await trx('agents')
       .where({ uuid: agent.uuid })
       .update({ claim_token_hash: sha256Hex(claimToken), contact_email: input.contact_email ?? null, updated_at: now.toISOString() });
-    return {
-      agent_name: agent.name,
-      agent_email: agentEmail,
-      org_name: org.name,
-      api_key: key.secret,
-      claim_token: claimToken,
-      claim_url: `${options.baseUrl}/v1/agent/claim/?claim_token=${claimToken}`,
-    };
+    return { agentName: agent.name, agentEmail, orgName: org.name, apiKey: key.secret, claimToken };
   });
 }
 
@@ -82,9 +72,7 @@ export async function register(db: Db, input: RegisterInput, options: { inboundD
  * reports, messages and e-mails, and its agent keys move over; the keys are owned by the claimer from then on.
  */
 export async function claim(db: Db, actor: Actor, input: ClaimInput, now: Date) {
-  if (actor.credential.kind === 'api_key' && actor.credential.keyKind !== 'personal') {
-    throw badRequest('actor_required', 'Claiming an agent needs a person: sign in, or use a personal API key.');
-  }
+  assertActor(actor, 'Claiming an agent needs a person: sign in, or use a personal API key.');
   return db.transaction(async (trx) => {
     const agent: AgentRow | undefined = await trx('agents').where({ claim_token_hash: sha256Hex(input.claim_token.trim()) }).first();
     if (!agent) throw notFound();
@@ -109,6 +97,6 @@ export async function claim(db: Db, actor: Actor, input: ClaimInput, now: Date) 
     await trx('agents')
       .where({ uuid: agent.uuid })
       .update({ organization_uuid: target, slug, claim_token_hash: null, claimed_at: now.toISOString(), updated_at: now.toISOString() });
-    return { agent_name: agent.name, organization: { uuid: actor.organization.uuid, name: actor.organization.name }, claimed_at: now.toISOString() };
+    return { agentName: agent.name, organization: actor.organization, claimedAt: now };
   });
 }

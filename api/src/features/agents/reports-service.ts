@@ -1,17 +1,17 @@
 import type { Executor, Trx } from '../../db/connection.ts';
-import type { PageRequest } from '../../http/pagination.ts';
+import type { GroupCommit } from '../../db/group-commit.ts';
+import type { PageRequest } from '../../lib/page.ts';
 import { isUuid, uuidv7 } from '../../lib/ids.ts';
 import { writeJson } from '../../lib/json.ts';
-import type { Actor } from '../auth/credentials.ts';
+import type { Actor } from '../../auth/credentials.ts';
 import { activeDailyStandup, mergeIntoTodaysResponse } from '../checkins/standup.ts';
 import type { MergeLines } from '../checkins/standup.ts';
 import { fullName } from '../users/repository.ts';
-import type { UserRow } from '../users/repository.ts';
 import { assertAgentName, ensureAgent, findAgent } from './identity.ts';
-import { presentMessage, presentReport } from './presenter.ts';
-import type { CoAuthor, ReportRow } from './presenter.ts';
+import type { CoAuthor } from './presenter.ts';
 import { pendingMessages } from './messages-service.ts';
 import type { ReportInput } from './schema.ts';
+import type { MessageRow, ReportRow, UserRow } from '../../db/tables.ts';
 
 export const FREE_PLAN_AGENT_REPORTS_DAILY_CAP = 50;
 const looksLikeUuid = (value: string): boolean => isUuid(value);
@@ -53,10 +53,22 @@ function mergeLines(input: ReportInput): MergeLines {
 /**
  * POST /v1/agent-reports/ (CONTRACT §6): stores the report, merges it into each co-author's active daily
  * stand-up with the ` (co-authored with <agent_name>)` suffix, and answers with the agent's pending messages
- * (not marked delivered: only a health answer or a read does that). Runs in the caller's transaction (the
- * route's group commit); it touches nothing outside it, so it may run again after a batch rolled back.
+ * (not marked delivered: only a health answer or a read does that). A small write at a high rate: it goes
+ * through the group commit, so it touches nothing outside its transaction (it may run again after a batch
+ * rolled back).
  */
-export async function createReport(trx: Trx, actor: Actor, input: ReportInput, now: Date) {
+export function createReport(writes: GroupCommit, actor: Actor, input: ReportInput, now: Date): Promise<ReportResult> {
+  return writes.run((trx) => createReportIn(trx, actor, input, now));
+}
+
+/** A stored report, its agent's name and the agent's pending messages. */
+export interface ReportResult {
+  report: ReportRow;
+  agentName: string;
+  pending: MessageRow[];
+}
+
+async function createReportIn(trx: Trx, actor: Actor, input: ReportInput, now: Date): Promise<ReportResult> {
   const agent = await ensureAgent(trx, actor.organization.uuid, input.agent_name, now);
   const users = await resolveCoAuthors(trx, actor.organization.uuid, input.co_authors ?? []);
   const coAuthors: CoAuthor[] = users.map((u) => ({ uuid: u.uuid, name: fullName(u), full_name: fullName(u) }));
@@ -79,12 +91,11 @@ export async function createReport(trx: Trx, actor: Actor, input: ReportInput, n
     const standup = await activeDailyStandup(trx, user, now);
     if (standup) await mergeIntoTodaysResponse(trx, { userUuid: user.uuid, checkin: standup, lines, suffix, now, author: user });
   }
-  const pending = await pendingMessages(trx, agent.uuid, now);
-  return { ...presentReport(row, agent.name), pending_messages: pending.map((m) => presentMessage(m, agent.name)) };
+  return { report: row, agentName: agent.name, pending: await pendingMessages(trx, agent.uuid, now) };
 }
 
 /** GET /v1/agent-reports/?agent_name= : newest first; every agent of the organization without the filter. */
-export async function listReports(db: Executor, actor: Actor, agentName: string | null, page: PageRequest) {
+export async function listReports(db: Executor, actor: Actor, agentName: string | null, page: PageRequest): Promise<{ count: number; rows: (ReportRow & { agent_name: string })[] }> {
   const base = db('agent_reports as r').join('agents as a', 'a.uuid', 'r.agent_uuid').where('r.organization_uuid', actor.organization.uuid);
   if (agentName !== null) {
     assertAgentName(agentName);
@@ -100,5 +111,5 @@ export async function listReports(db: Executor, actor: Actor, agentName: string 
     .orderBy('r.uuid', 'desc')
     .limit(page.limit)
     .offset(page.offset);
-  return { count: Number(count), rows: rows.map((r) => presentReport(r, r.agent_name)) };
+  return { count: Number(count), rows };
 }

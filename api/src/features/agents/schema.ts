@@ -1,5 +1,6 @@
-import { yup } from '../../http/validation.ts';
-import { MESSAGE_TYPES, SENDER_TYPES } from './messages-service.ts';
+import * as yup from 'yup';
+import { dateTimeField } from '../../http/fields.ts';
+import { MESSAGE_TYPES, SENDER_TYPES } from '../../db/tables.ts';
 
 const EMAIL = /^[^\s@<>(),;:"]+@[^\s@<>(),;:"]+\.[^\s@<>(),;:"]+$/;
 export const MAX_EMAIL_RECIPIENTS = 50;
@@ -34,7 +35,7 @@ export const messageSchema = yup.object({
   content: yup.string().required().max(50_000),
   message_type: yup.string().oneOf(MESSAGE_TYPES),
   metadata: yup.object().nullable(),
-  expires_at: yup.string().datetime().nullable(),
+  expires_at: dateTimeField().nullable(),
   sender_type: yup.string().oneOf(SENDER_TYPES),
   sender_name: yup.string().max(320).nullable(),
 });

@@ -1,10 +1,12 @@
 import type { Db } from '../../db/connection.ts';
-import { ValidationFailed } from '../../http/errors.ts';
-import type { Actor } from '../auth/credentials.ts';
-import { refuseUrl } from '../deliveries/address-policy.ts';
-import type { Resolver } from '../deliveries/address-policy.ts';
-import type { SecretBox } from '../deliveries/secret-box.ts';
+import { ValidationFailed } from '../../lib/errors.ts';
+import type { Actor } from '../../auth/credentials.ts';
+import { refuseUrl } from '../../outbound/address-policy.ts';
+import type { Resolver } from '../../outbound/address-policy.ts';
+import type { SecretBox } from '../../outbound/secret-box.ts';
+import { cancelPending } from '../../outbox/deliveries.ts';
 import { assertAgentName, ensureAgent, requireAgent } from './identity.ts';
+import { agentOrderingKey } from './webhook-delivery.ts';
 import type { WebhookDeleteInput, WebhookInput } from './schema.ts';
 
 /**
@@ -30,7 +32,7 @@ export async function registerWebhook(
       webhook_registered_at: now.toISOString(),
       updated_at: now.toISOString(),
     });
-    return { agent_name: agent.name, webhook_url: input.webhook_url };
+    return { agentName: agent.name, webhookUrl: input.webhook_url };
   });
 }
 
@@ -41,9 +43,7 @@ export async function unregisterWebhook(db: Db, actor: Actor, input: WebhookDele
     await trx('agents')
       .where({ uuid: agent.uuid })
       .update({ webhook_url: null, webhook_secret_encrypted: null, webhook_registered_at: null, updated_at: now.toISOString() });
-    await trx('deliveries')
-      .where({ channel: 'agent_webhook', status: 'pending', ordering_key: `agent:${agent.organization_uuid}:${agent.name}` })
-      .update({ status: 'cancelled', updated_at: now.toISOString() });
-    return { detail: agent.webhook_url ? `Webhook unregistered for agent "${agent.name}".` : `Agent "${agent.name}" had no webhook.` };
+    await cancelPending(trx, { channel: 'agent_webhook', orderingKey: agentOrderingKey(agent.organization_uuid, agent.name) }, null, now);
+    return { agentName: agent.name, hadWebhook: agent.webhook_url !== null };
   });
 }

@@ -1,6 +1,7 @@
-import { uuidField, yup } from '../../http/validation.ts';
+import * as yup from 'yup';
+import { dateTimeField, uuidField } from '../../http/fields.ts';
+import { KEY_KINDS } from '../../db/tables.ts';
 
-export const KEY_KINDS = ['personal', 'agent', 'organization'] as const;
 export const PLAN_SCOPES = ['tasks:read', 'tasks:write', 'tasks:admin'] as const;
 
 const scopes = yup.array(yup.string().oneOf(PLAN_SCOPES).required()).max(3);
@@ -11,7 +12,7 @@ export const createKeySchema = yup.object({
   is_agent_key: yup.boolean(),
   for_user_id: uuidField(),
   scopes,
-  expires_at: yup.string().datetime().nullable(),
+  expires_at: dateTimeField().nullable(),
 });
 export type CreateKeyInput = yup.InferType<typeof createKeySchema>;
 

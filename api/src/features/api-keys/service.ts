@@ -2,27 +2,13 @@ import type { Executor } from '../../db/connection.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import { newApiKeySecret, sha256Hex } from '../../lib/secrets.ts';
 import { writeJson } from '../../lib/json.ts';
-import { ApiError, ValidationFailed, badRequest, forbidden, notFound } from '../../http/errors.ts';
-import type { PageRequest } from '../../http/pagination.ts';
-import type { Actor, KeyKind } from '../auth/credentials.ts';
+import { ApiError, ValidationFailed, badRequest, forbidden, notFound } from '../../lib/errors.ts';
+import type { PageRequest } from '../../lib/page.ts';
+import type { Actor } from '../../auth/credentials.ts';
+import { assertPerson, can } from '../../auth/policy.ts';
 import { findUserInOrganization } from '../users/repository.ts';
 import type { CreateKeyInput, UpdateKeyInput } from './schema.ts';
-
-export interface ApiKeyRow {
-  uuid: string;
-  organization_uuid: string;
-  owner_uuid: string;
-  created_by_uuid: string | null;
-  name: string;
-  kind: KeyKind;
-  secret_hash: string;
-  key_suffix: string;
-  scopes: string;
-  expires_at: string | null;
-  last_used_at: string | null;
-  created_at: string;
-  updated_at: string;
-}
+import type { ApiKeyRow, KeyKind } from '../../db/tables.ts';
 
 /** A key row with the names its presenter shows. */
 export interface ApiKeyView extends ApiKeyRow {
@@ -34,14 +20,8 @@ export interface ApiKeyView extends ApiKeyRow {
   creator_email: string | null;
 }
 
-const isAdmin = (actor: Actor) => actor.user.role === 'admin';
-
 /** Key management acts for a person: agent and organization keys may not mint or change credentials. */
-export function assertPersonCredential(actor: Actor): void {
-  if (actor.credential.kind === 'api_key' && actor.credential.keyKind !== 'personal') {
-    throw forbidden('insufficient_scope', 'Agent and organization keys cannot manage API keys.');
-  }
-}
+export const assertPersonCredential = (actor: Actor): void => assertPerson(actor, 'Agent and organization keys cannot manage API keys.');
 
 /** The spec's Roles table: admins see every key of the organization, everyone else only their own. */
 function visibleKeys(db: Executor, actor: Actor) {
@@ -49,7 +29,7 @@ function visibleKeys(db: Executor, actor: Actor) {
     .join('users as owner', 'owner.uuid', 'k.owner_uuid')
     .leftJoin('users as creator', 'creator.uuid', 'k.created_by_uuid')
     .where('k.organization_uuid', actor.organization.uuid);
-  if (!isAdmin(actor)) query.andWhere('k.owner_uuid', actor.user.uuid);
+  if (!can(actor, 'api_keys.manage_all')) query.andWhere('k.owner_uuid', actor.user.uuid);
   return query;
 }
 
@@ -90,13 +70,11 @@ export async function createKey(
   if (input.is_agent_key === false && input.kind && input.kind !== 'personal') {
     throw new ValidationFailed({ kind: ['Contradicts is_agent_key: false.'] });
   }
-  if (!isAdmin(actor)) {
-    if (kind === 'agent') throw badRequest('agent_key_admin_only', 'Only organization admins can create agent keys.');
-    if (input.for_user_id && input.for_user_id !== actor.user.uuid) {
-      throw forbidden('org_admin_required', 'Only organization admins can create keys for another user.');
-    }
-    if (kind === 'organization') throw forbidden('org_admin_required', 'Only organization admins can create organization keys.');
+  if (kind === 'agent' && !can(actor, 'api_keys.create_agent_key')) throw badRequest('agent_key_admin_only', 'Only organization admins can create agent keys.');
+  if (input.for_user_id && input.for_user_id !== actor.user.uuid && !can(actor, 'api_keys.create_for_others')) {
+    throw forbidden('org_admin_required', 'Only organization admins can create keys for another user.');
   }
+  if (kind === 'organization' && !can(actor, 'api_keys.create_organization_key')) throw forbidden('org_admin_required', 'Only organization admins can create organization keys.');
   let ownerUuid = actor.user.uuid;
   if (input.for_user_id) {
     const owner = await findUserInOrganization(db, actor.organization.uuid, input.for_user_id);

@@ -1,11 +1,12 @@
-import type { Config } from '../../config.ts';
+import type { Config } from '../../lib/config.ts';
 import type { Executor } from '../../db/connection.ts';
-import { ValidationFailed, badRequest } from '../../http/errors.ts';
+import { ValidationFailed, badRequest } from '../../lib/errors.ts';
 import { readJson, writeJson } from '../../lib/json.ts';
-import type { SecretBox } from '../deliveries/secret-box.ts';
-import { refuseUrl } from '../deliveries/address-policy.ts';
-import type { Resolver } from '../deliveries/address-policy.ts';
-import type { Platform, PlatformConnectionInput } from './schema.ts';
+import type { SecretBox } from '../../outbound/secret-box.ts';
+import { refuseUrl } from '../../outbound/address-policy.ts';
+import type { Resolver } from '../../outbound/address-policy.ts';
+import type { PlatformConnectionInput } from './schema.ts';
+import type { Platform } from '../../db/tables.ts';
 
 export interface ChatConnection {
   platform: Platform;

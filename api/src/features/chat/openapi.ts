@@ -1,9 +1,9 @@
-import type { Operation } from '../../openapi/types.ts';
-import type { JsonSchema } from '../../openapi/yup-to-json-schema.ts';
+import type { Operation } from '../../http/openapi/types.ts';
+import type { JsonSchema } from '../../http/openapi/yup-to-json-schema.ts';
 import { openConversationSchema, sendMessageSchema } from './schema.ts';
 
 const tag = 'Messaging';
-export const chatOperations: Operation[] = [
+export const operations: Operation[] = [
   {
     method: 'post', path: '/v1/send-message/', tag, scope: 'messaging',
     summary: 'Send a bot message to users, teams and channels of the connected chat platform',
@@ -15,7 +15,7 @@ export const chatOperations: Operation[] = [
   { method: 'get', path: '/v1/report-channels/', tag, scope: 'reads', summary: 'Channels of the connected chat platform that reports can go to', responses: { 200: 'ReportChannels', 400: 'Error' } },
 ];
 
-export const chatSchemas: Record<string, JsonSchema> = {
+export const schemas: Record<string, JsonSchema> = {
   ReportChannels: {
     type: 'object',
     properties: {

@@ -1,5 +1,5 @@
-import type { OutboundHttp, OutboundResponse } from '../deliveries/outbound-http.ts';
-import { retryAfterMs } from '../deliveries/outbound-http.ts';
+import type { OutboundHttp, OutboundResponse } from '../../outbound/outbound-http.ts';
+import { retryAfterMs } from '../../outbound/outbound-http.ts';
 
 /** What one chat post says, independent of the platform. */
 export interface ChatPost {

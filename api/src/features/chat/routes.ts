@@ -1,9 +1,10 @@
 import Router from '@koa/router';
-import type { Deps } from '../../deps.ts';
+import type { Deps } from '../../http/deps.ts';
 import type { Middlewares } from '../../http/middlewares.ts';
 import { actorOf } from '../../http/auth.ts';
 import { validateBody } from '../../http/validation.ts';
 import { openConversation, reportChannels, sendMessage } from './service.ts';
+import { presentConversation, presentMessageSent, presentReportChannels } from './presenter.ts';
 import { openConversationSchema, sendMessageSchema } from './schema.ts';
 import type { OpenConversationInput, SendMessageInput } from './schema.ts';
 
@@ -14,17 +15,17 @@ export function chatRoutes(deps: Deps, { authenticate, rateLimit }: Middlewares)
     const input = ctx.state.body as SendMessageInput;
     const sent = await sendMessage(deps.db, deps.secretBox, actorOf(ctx), input, deps.clock.now());
     deps.delivery.kick();
-    ctx.body = { bot_message_id: sent.botMessageId, thread_responses: sent.threadResponses, targets: sent.targets };
+    ctx.body = presentMessageSent(sent);
   });
 
   router.post('/v1/open-conversation/', authenticate(), rateLimit('messaging'), validateBody(openConversationSchema), async (ctx) => {
     const input = ctx.state.body as OpenConversationInput;
-    ctx.body = await openConversation(deps.db, deps.secretBox, deps.outbound.http, deps.config, actorOf(ctx), input);
+    ctx.body = presentConversation(await openConversation(deps.db, deps.secretBox, deps.outbound.http, deps.config, actorOf(ctx), input));
   });
 
   router.get('/v1/report-channels/', authenticate(), rateLimit('reads'), async (ctx) => {
     const channels = await reportChannels(deps.db, deps.secretBox, deps.outbound.http, deps.config, actorOf(ctx));
-    ctx.body = { channels, total: channels.length };
+    ctx.body = presentReportChannels(channels);
   });
 
   return router;

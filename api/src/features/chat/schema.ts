@@ -1,7 +1,6 @@
-import { uuidField, yup } from '../../http/validation.ts';
-
-export const PLATFORMS = ['slack', 'microsoft_teams', 'discord', 'google_chat'] as const;
-export type Platform = (typeof PLATFORMS)[number];
+import * as yup from 'yup';
+import { uuidField } from '../../http/fields.ts';
+import { PLATFORMS } from '../../db/tables.ts';
 
 /**
  * `platform` in PATCH /v1/organization/: connects a chat platform (null disconnects). Slack takes a bot token

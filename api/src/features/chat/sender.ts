@@ -1,15 +1,16 @@
-import type { Config } from '../../config.ts';
+import type { Config } from '../../lib/config.ts';
 import type { Db } from '../../db/connection.ts';
 import { readJson, writeJson } from '../../lib/json.ts';
-import type { SecretBox } from '../deliveries/secret-box.ts';
-import type { OutboundHttp } from '../deliveries/outbound-http.ts';
-import { errorResult } from '../deliveries/http-sender.ts';
-import type { DeliveryRow, SendResult } from '../deliveries/types.ts';
+import type { SecretBox } from '../../outbound/secret-box.ts';
+import type { OutboundHttp } from '../../outbound/outbound-http.ts';
+import { errorResult } from '../../outbound/http-sender.ts';
+import { saveProgress } from '../../outbox/deliveries.ts';
+import type { SendResult } from '../../outbound/types.ts';
 import { getConnection } from './connection.ts';
 import type { ChatConnection } from './connection.ts';
 import { PlatformError, SlackApi, discordMessage, googleChatMessage, postWebhook, slackMessage, teamsMessage } from './platforms.ts';
 import type { ChatPost } from './platforms.ts';
-import type { Platform } from './schema.ts';
+import type { DeliveryRow, Platform } from '../../db/tables.ts';
 
 export type ChatTarget = { type: 'channel'; id: string } | { type: 'user'; email: string } | { type: 'webhook' };
 
@@ -116,7 +117,7 @@ export function chatSender(db: Db, box: SecretBox, http: OutboundHttp, config: C
     try {
       while (payload.progress.step < total) {
         payload.progress = await step(db, http, config, connection, payload, now);
-        await db('deliveries').where({ uuid: row.uuid }).update({ payload: writeJson(payload) });
+        await saveProgress(db, row.uuid, payload);
       }
       return { outcome: 'delivered', statusCode: 200, durationMs: Math.round(performance.now() - t0), payload };
     } catch (err) {

@@ -1,11 +1,11 @@
-import type { Config } from '../../config.ts';
+import type { Config } from '../../lib/config.ts';
 import type { Db } from '../../db/connection.ts';
-import { ApiError, ValidationFailed, notFound } from '../../http/errors.ts';
+import { ApiError, ValidationFailed, notFound } from '../../lib/errors.ts';
 import { uuidv7 } from '../../lib/ids.ts';
-import type { Actor } from '../auth/credentials.ts';
-import type { SecretBox } from '../deliveries/secret-box.ts';
-import type { OutboundHttp } from '../deliveries/outbound-http.ts';
-import { deliveryRow, deliveryUuid } from '../deliveries/enqueue.ts';
+import type { Actor } from '../../auth/credentials.ts';
+import type { SecretBox } from '../../outbound/secret-box.ts';
+import type { OutboundHttp } from '../../outbound/outbound-http.ts';
+import { enqueueMany } from '../../outbox/deliveries.ts';
 import { fullName } from '../users/repository.ts';
 import { requireConnection } from './connection.ts';
 import { PlatformError, SlackApi } from './platforms.ts';
@@ -80,7 +80,7 @@ export async function sendMessage(db: Db, box: SecretBox, actor: Actor, input: S
     if (!edit) {
       await trx('chat_messages').insert({ uuid: botMessageId, organization_uuid: actor.organization.uuid, platform: connection.platform, refs: '{}', created_at: now.toISOString(), updated_at: now.toISOString() });
     }
-    const rows = targets.map((target) => {
+    const deliveries = targets.map((target) => {
       const payload: ChatPayload = {
         platform: connection.platform,
         bot_message_id: botMessageId,
@@ -91,22 +91,18 @@ export async function sendMessage(db: Db, box: SecretBox, actor: Actor, input: S
         slack_extra: slackExtra,
         progress: { step: 0 },
       };
-      return deliveryRow(
-        deliveryUuid(now),
-        {
-          organizationUuid: actor.organization.uuid,
-          channel: 'chat',
-          kind: edit ? 'chat.update' : 'chat.message',
-          destination: `${connection.platform}:${targetKey(target)}`,
-          payload,
-          // Posts of one organization go out in order (an edit never overtakes its message).
-          orderingKey: `chat:${actor.organization.uuid}`,
-          refUuid: botMessageId,
-        },
-        now,
-      );
+      return {
+        organizationUuid: actor.organization.uuid,
+        channel: 'chat' as const,
+        kind: edit ? 'chat.update' : 'chat.message',
+        destination: `${connection.platform}:${targetKey(target)}`,
+        payload,
+        // Posts of one organization go out in order (an edit never overtakes its message).
+        orderingKey: `chat:${actor.organization.uuid}`,
+        refUuid: botMessageId,
+      };
     });
-    for (let i = 0; i < rows.length; i += 40) await trx('deliveries').insert(rows.slice(i, i + 40));
+    await enqueueMany(trx, deliveries, now);
   });
   return { botMessageId, targets: targets.length, threadResponses: input.thread_responses ?? [] };
 }
@@ -116,7 +112,15 @@ function platformFailure(err: unknown): never {
   throw new ApiError(502, 'platform_unreachable', 'The chat platform could not be reached.');
 }
 
-export async function reportChannels(db: Db, box: SecretBox, http: OutboundHttp, config: Config, actor: Actor) {
+/** A channel reports can go to. */
+export interface ReportChannel {
+  id: string;
+  name: string;
+  platform: string;
+  type: 'webhook' | 'private' | 'public';
+}
+
+export async function reportChannels(db: Db, box: SecretBox, http: OutboundHttp, config: Config, actor: Actor): Promise<ReportChannel[]> {
   const connection = await requireConnection(db, box, actor.organization.uuid);
   if (connection.platform !== 'slack') {
     return [{ id: 'default', name: connection.channelName ?? 'Incoming webhook channel', platform: connection.platform, type: 'webhook' }];
@@ -129,16 +133,16 @@ export async function reportChannels(db: Db, box: SecretBox, http: OutboundHttp,
   }
 }
 
-/** POST /v1/open-conversation/ `{users_uuids}` → `{channel}`: a Slack group DM (or DM); webhook platforms have one channel. */
-export async function openConversation(db: Db, box: SecretBox, http: OutboundHttp, config: Config, actor: Actor, input: OpenConversationInput) {
+/** POST /v1/open-conversation/ `{users_uuids}`: the channel of a Slack group DM (or DM); webhook platforms have one channel. */
+export async function openConversation(db: Db, box: SecretBox, http: OutboundHttp, config: Config, actor: Actor, input: OpenConversationInput): Promise<string> {
   const connection = await requireConnection(db, box, actor.organization.uuid);
   const users = await usersOf(db, actor.organization.uuid, input.users_uuids, []);
-  if (connection.platform !== 'slack') return { channel: 'default' };
+  if (connection.platform !== 'slack') return 'default';
   const slack = new SlackApi(http, config.chat.slackApiUrl, connection.botToken ?? '');
   try {
     const ids: string[] = [];
     for (const u of users) ids.push(await slack.userIdByEmail(u.email));
-    return { channel: await slack.openConversation(ids) };
+    return await slack.openConversation(ids);
   } catch (err) {
     return platformFailure(err);
   }

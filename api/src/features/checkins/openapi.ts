@@ -1,6 +1,6 @@
-import type { Operation } from '../../openapi/types.ts';
-import { page, ref } from '../../openapi/components.ts';
-import type { JsonSchema } from '../../openapi/yup-to-json-schema.ts';
+import type { Operation } from '../../http/openapi/types.ts';
+import { page, ref } from '../../http/openapi/components.ts';
+import type { JsonSchema } from '../../http/openapi/yup-to-json-schema.ts';
 import { CHECKIN_BASES } from './routes.ts';
 import { addQuestionSchema, createCheckinSchema, editResponseSchema, reorderQuestionsSchema, responseSchema, updateCheckinSchema, updateQuestionSchema } from './schema.ts';
 
@@ -18,7 +18,7 @@ const itemProperties = {
   start_on: { type: ['string', 'null'], format: 'date' }, end_on: { type: ['string', 'null'], format: 'date' }, created_at: dateTime,
 };
 
-export const checkinSchemas: Record<string, JsonSchema> = {
+export const schemas: Record<string, JsonSchema> = {
   CheckinQuestion: {
     type: 'object',
     properties: {
@@ -91,4 +91,4 @@ function operationsFor(base: string): Operation[] {
   ];
 }
 
-export const checkinOperations: Operation[] = CHECKIN_BASES.flatMap(operationsFor);
+export const operations: Operation[] = CHECKIN_BASES.flatMap(operationsFor);

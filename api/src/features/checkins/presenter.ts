@@ -1,17 +1,12 @@
 import { bool, readJson } from '../../lib/json.ts';
 import { iso } from '../../lib/time.ts';
 import { userRef } from '../users/presenter.ts';
-import { isoToSundayZero, parseDays } from './dates.ts';
-import type { CheckinRow, ParticipantUser, QuestionRow } from './repository.ts';
+import { isoToSundayZero, parseDays } from './schedule-days.ts';
 import { STORED_SETTINGS } from './schema.ts';
 import type { Answer, ResponseView } from './responses-service.ts';
-
-export interface ReportChannel {
-  id: string;
-  name: string | null;
-  platform: string | null;
-  type: string | null;
-}
+import type { ReportChannel } from './columns.ts';
+import type { CheckinDetail, CheckinListItem } from './service.ts';
+import type { CheckinRow, QuestionRow } from '../../db/tables.ts';
 
 /** CONTRACT §7 question: `{uuid, index, question, question_type, required, is_blocker, choices}` and more. */
 export function presentQuestion(row: QuestionRow) {
@@ -52,14 +47,6 @@ export function presentCheckinItem(row: CheckinRow, participantsCount: number) {
   };
 }
 
-export interface CheckinDetail {
-  row: CheckinRow;
-  questions: QuestionRow[];
-  participants: { users: ParticipantUser[]; teams: { uuid: string; name: string }[] };
-  participantsCount: number;
-  createdBy: ParticipantUser | null;
-}
-
 /** `GET …/detail/`: the item plus settings, questions, participants and report channels. */
 export function presentCheckinDetail(detail: CheckinDetail) {
   const { row } = detail;
@@ -96,3 +83,21 @@ export function presentResponse(checkin: CheckinRow, row: ResponseView) {
     responses: readJson<Answer[]>(row.answers, []).map((a) => ({ uuid: a.uuid, index: a.index, question: a.question, response: a.response })),
   };
 }
+
+/** An item of the check-in list, with the day's summary and pending people when the caller asked for them. */
+export function presentCheckinListItem(item: CheckinListItem, include: { summary: boolean }) {
+  const { summary, pendingUsers } = item;
+  return {
+    ...presentCheckinItem(item.row, item.participantsCount),
+    ...(summary && include.summary
+      ? {
+          response_completed: summary.responseCompleted,
+          summary: { date: summary.date, participants: summary.participants, responded: summary.responded, pending: summary.pending },
+        }
+      : {}),
+    ...(pendingUsers ? { pending_users: pendingUsers.map(userRef) } : {}),
+  };
+}
+
+/** PUT …/questions/reorder/: the questions in their new order. */
+export const presentQuestions = (rows: QuestionRow[]) => ({ questions: rows.map(presentQuestion) });

@@ -1,11 +1,11 @@
 import Router from '@koa/router';
-import type { Deps } from '../../deps.ts';
+import type { Deps } from '../../http/deps.ts';
 import type { Middlewares } from '../../http/middlewares.ts';
 import { actorOf } from '../../http/auth.ts';
 import { noBody, validateBody } from '../../http/validation.ts';
 import { uuidParam } from '../../http/params.ts';
 import { addQuestion, deleteQuestion, reorderQuestions, updateQuestion } from './questions-service.ts';
-import { presentQuestion } from './presenter.ts';
+import { presentQuestion, presentQuestions } from './presenter.ts';
 import { CHECKIN_BASES } from './routes.ts';
 import { addQuestionSchema, reorderQuestionsSchema, updateQuestionSchema } from './schema.ts';
 import type { AddQuestionInput, ReorderQuestionsInput, UpdateQuestionInput } from './schema.ts';
@@ -19,25 +19,25 @@ export function checkinQuestionRoutes(deps: Deps, { authenticate, rateLimit }: M
   for (const base of CHECKIN_BASES) {
     router.post(`${base}/:uuid/questions/`, rateLimit('writes'), validateBody(addQuestionSchema), async (ctx) => {
       const input = ctx.state.body as AddQuestionInput;
-      const row = await deps.db.transaction((trx) => addQuestion(trx, actorOf(ctx), ctx.params.uuid, input, deps.clock.now()));
+      const row = await addQuestion(deps.db, actorOf(ctx), ctx.params.uuid, input, deps.clock.now());
       ctx.status = 201;
       ctx.body = presentQuestion(row);
     });
 
     router.put(`${base}/:uuid/questions/reorder/`, rateLimit('writes'), validateBody(reorderQuestionsSchema), async (ctx) => {
       const input = ctx.state.body as ReorderQuestionsInput;
-      const rows = await deps.db.transaction((trx) => reorderQuestions(trx, actorOf(ctx), ctx.params.uuid, input, deps.clock.now()));
-      ctx.body = { questions: rows.map(presentQuestion) };
+      const rows = await reorderQuestions(deps.db, actorOf(ctx), ctx.params.uuid, input, deps.clock.now());
+      ctx.body = presentQuestions(rows);
     });
 
     router.patch(`${base}/:uuid/questions/:question/`, rateLimit('writes'), validateBody(updateQuestionSchema), async (ctx) => {
       const input = ctx.state.body as UpdateQuestionInput;
-      const row = await deps.db.transaction((trx) => updateQuestion(trx, actorOf(ctx), ctx.params.uuid, ctx.params.question, input, deps.clock.now()));
+      const row = await updateQuestion(deps.db, actorOf(ctx), ctx.params.uuid, ctx.params.question, input, deps.clock.now());
       ctx.body = presentQuestion(row);
     });
 
     router.delete(`${base}/:uuid/questions/:question/delete/`, rateLimit('writes'), noBody, async (ctx) => {
-      await deps.db.transaction((trx) => deleteQuestion(trx, actorOf(ctx), ctx.params.uuid, ctx.params.question, deps.clock.now()));
+      await deleteQuestion(deps.db, actorOf(ctx), ctx.params.uuid, ctx.params.question, deps.clock.now());
       ctx.status = 204;
     });
   }

@@ -1,48 +1,8 @@
 import type { Executor } from '../../db/connection.ts';
-import { notFound } from '../../http/errors.ts';
-import type { Actor } from '../auth/credentials.ts';
-import { isManager } from '../users/access.ts';
-import type { UserRow } from '../users/repository.ts';
-import type { QuestionType } from './schema.ts';
-
-export interface CheckinRow {
-  uuid: string;
-  organization_uuid: string;
-  name: string;
-  active: boolean | number;
-  is_archived: boolean | number;
-  archived_at: string | null;
-  frequency_type: string;
-  days: string;
-  time: string;
-  timezone: string;
-  start_on: string | null;
-  end_on: string | null;
-  is_anonymous: boolean | number;
-  allow_past_responses: boolean | number;
-  allow_future_responses: boolean | number;
-  template_uuid: string | null;
-  report_channels: string;
-  settings: string;
-  created_by_uuid: string | null;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface QuestionRow {
-  uuid: string;
-  checkin_uuid: string;
-  position: number;
-  question: string;
-  short_question: string | null;
-  question_type: QuestionType;
-  required: boolean | number;
-  is_blocker: boolean | number;
-  choices: string;
-  extras: string;
-  created_at: string;
-  updated_at: string;
-}
+import { notFound } from '../../lib/errors.ts';
+import type { Actor } from '../../auth/credentials.ts';
+import { can } from '../../auth/policy.ts';
+import type { CheckinRow, QuestionRow, UserRow } from '../../db/tables.ts';
 
 export type ParticipantUser = Pick<UserRow, 'uuid' | 'first_name' | 'last_name' | 'email'>;
 
@@ -64,7 +24,7 @@ export function participatingCheckinUuids(db: Executor, userUuid: string) {
 /** Admins and managers see every check-in of the organization; others the ones they take part in. */
 export function visibleCheckins(db: Executor, actor: Actor) {
   const query = db('checkins as c').where('c.organization_uuid', actor.organization.uuid);
-  if (!isManager(actor)) query.whereIn('c.uuid', participatingCheckinUuids(db, actor.user.uuid));
+  if (!can(actor, 'checkins.see_all')) query.whereIn('c.uuid', participatingCheckinUuids(db, actor.user.uuid));
   return query;
 }
 

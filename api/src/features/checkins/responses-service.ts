@@ -1,17 +1,18 @@
 import type { Executor } from '../../db/connection.ts';
-import { ValidationFailed, badRequest, conflict, forbidden, invalidFilter, notFound } from '../../http/errors.ts';
-import type { PageRequest } from '../../http/pagination.ts';
+import { ValidationFailed, badRequest, conflict, forbidden, invalidFilter, notFound } from '../../lib/errors.ts';
+import type { PageRequest } from '../../lib/page.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import { bool, readJson, writeJson } from '../../lib/json.ts';
 import { iso } from '../../lib/time.ts';
-import type { Actor } from '../auth/credentials.ts';
-import { recordEvent } from '../outbox/enqueue.ts';
-import { isManager } from '../users/access.ts';
+import type { Actor } from '../../auth/credentials.ts';
+import { recordEvent } from '../webhooks/events.ts';
+import { can } from '../../auth/policy.ts';
 import { fullName } from '../users/repository.ts';
-import { localDate } from './dates.ts';
+import { localDate } from '../../lib/dates.ts';
 import { getVisibleCheckin, isParticipant, questionsOf } from './repository.ts';
-import type { CheckinRow, ParticipantUser, QuestionRow } from './repository.ts';
+import type { ParticipantUser } from './repository.ts';
 import type { EditResponseInput, ResponseInput } from './schema.ts';
+import type { CheckinRow, QuestionRow, ResponseRow } from '../../db/tables.ts';
 
 export type AnswerValue = string | number | boolean | string[];
 export interface Answer {
@@ -19,20 +20,6 @@ export interface Answer {
   index: number;
   question: string;
   response: AnswerValue;
-}
-
-export interface ResponseRow {
-  uuid: string;
-  organization_uuid: string;
-  checkin_uuid: string;
-  user_uuid: string;
-  response_date: string;
-  answers: string;
-  response_completed: boolean | number;
-  has_issue: boolean | number;
-  last_question_index: number | null;
-  created_at: string;
-  updated_at: string;
 }
 
 /** A response with its author's names (never shown for anonymous check-ins). */
@@ -186,7 +173,7 @@ export async function saveResponse(
 /** The answering rules: participant, live check-in, and the day within the configured backfill/future window. */
 async function answerableDay(db: Executor, actor: Actor, checkin: CheckinRow, requested: string | undefined, now: Date): Promise<string> {
   // Members and guests only see the check-ins they take part in; admins and managers see every one.
-  if (isManager(actor) && !(await isParticipant(db, checkin.uuid, actor.user.uuid))) {
+  if (can(actor, 'checkins.see_all') && !(await isParticipant(db, checkin.uuid, actor.user.uuid))) {
     throw forbidden('not_a_participant', 'You do not take part in this check-in.');
   }
   if (bool(checkin.is_archived)) throw badRequest('checkin_archived', 'This check-in is archived.');
@@ -210,45 +197,51 @@ const ownResponse = (db: Executor, checkinUuid: string, userUuid: string, date: 
 
 /** POST …/responses/: one response per user, check-in and local day (409 `response_already_exists`). */
 export async function submitResponse(db: Executor, actor: Actor, checkinUuid: string, input: ResponseInput, now: Date) {
-  const checkin = await getVisibleCheckin(db, actor, checkinUuid);
-  const date = await answerableDay(db, actor, checkin, input.response_date, now);
-  const existing = await ownResponse(db, checkinUuid, actor.user.uuid, date);
-  if (existing) {
-    throw conflict('response_already_exists', `You already answered this check-in for ${date}; edit it with PUT.`, { uuid: existing.uuid, response_date: date });
-  }
-  const questions = await questionsOf(db, checkinUuid);
-  const answers = applyAnswers(questions, [], input.responses);
-  const row = await saveResponse(db, { checkin, questions, userUuid: actor.user.uuid, date, answers, lastQuestionIndex: input.last_question_index, author: actor.user }, now);
-  return { checkin, row: { ...row, first_name: actor.user.first_name, last_name: actor.user.last_name, email: actor.user.email } as ResponseView };
+  return db.transaction(async (trx) => {
+    const checkin = await getVisibleCheckin(trx, actor, checkinUuid);
+    const date = await answerableDay(trx, actor, checkin, input.response_date, now);
+    const existing = await ownResponse(trx, checkinUuid, actor.user.uuid, date);
+    if (existing) {
+      throw conflict('response_already_exists', `You already answered this check-in for ${date}; edit it with PUT.`, { uuid: existing.uuid, response_date: date });
+    }
+    const questions = await questionsOf(trx, checkinUuid);
+    const answers = applyAnswers(questions, [], input.responses);
+    const row = await saveResponse(trx, { checkin, questions, userUuid: actor.user.uuid, date, answers, lastQuestionIndex: input.last_question_index, author: actor.user }, now);
+    return { checkin, row: { ...row, first_name: actor.user.first_name, last_name: actor.user.last_name, email: actor.user.email } as ResponseView };
+  });
 }
 
 /** PUT …/responses/: edits the caller's response for `response_date` (default today); the given answers replace theirs. */
 export async function editResponse(db: Executor, actor: Actor, checkinUuid: string, input: EditResponseInput, now: Date) {
-  const checkin = await getVisibleCheckin(db, actor, checkinUuid);
-  const date = await answerableDay(db, actor, checkin, input.response_date, now);
-  const existing = await ownResponse(db, checkinUuid, actor.user.uuid, date);
-  if (!existing) throw notFound();
-  const questions = await questionsOf(db, checkinUuid);
-  const answers = applyAnswers(questions, readJson<Answer[]>(existing.answers, []), input.responses ?? []);
-  const row = await saveResponse(db, { checkin, questions, userUuid: actor.user.uuid, date, answers, lastQuestionIndex: input.last_question_index, existing, author: actor.user }, now);
-  return { checkin, row: { ...row, first_name: actor.user.first_name, last_name: actor.user.last_name, email: actor.user.email } as ResponseView };
+  return db.transaction(async (trx) => {
+    const checkin = await getVisibleCheckin(trx, actor, checkinUuid);
+    const date = await answerableDay(trx, actor, checkin, input.response_date, now);
+    const existing = await ownResponse(trx, checkinUuid, actor.user.uuid, date);
+    if (!existing) throw notFound();
+    const questions = await questionsOf(trx, checkinUuid);
+    const answers = applyAnswers(questions, readJson<Answer[]>(existing.answers, []), input.responses ?? []);
+    const row = await saveResponse(trx, { checkin, questions, userUuid: actor.user.uuid, date, answers, lastQuestionIndex: input.last_question_index, existing, author: actor.user }, now);
+    return { checkin, row: { ...row, first_name: actor.user.first_name, last_name: actor.user.last_name, email: actor.user.email } as ResponseView };
+  });
 }
 
 /** DELETE …/responses/?date_start=&date_end= (default today): resets the caller's own responses. */
 export async function resetResponses(db: Executor, actor: Actor, checkinUuid: string, range: { from?: string; to?: string }, now: Date): Promise<number> {
-  const checkin = await getVisibleCheckin(db, actor, checkinUuid);
-  const today = localDate(now, checkin.timezone);
-  const from = range.from ?? range.to ?? today;
-  const to = range.to ?? range.from ?? today;
-  const rows: ResponseRow[] = await db('checkin_responses')
-    .where({ checkin_uuid: checkinUuid, user_uuid: actor.user.uuid })
-    .andWhere('response_date', '>=', from)
-    .andWhere('response_date', '<=', to);
-  for (const row of rows) {
-    await db('checkin_responses').where({ uuid: row.uuid }).delete();
-    await recordResponseEvent(db, 'followups.response.deleted', checkin, row, now, actor.user);
-  }
-  return rows.length;
+  return db.transaction(async (trx) => {
+    const checkin = await getVisibleCheckin(trx, actor, checkinUuid);
+    const today = localDate(now, checkin.timezone);
+    const from = range.from ?? range.to ?? today;
+    const to = range.to ?? range.from ?? today;
+    const rows: ResponseRow[] = await trx('checkin_responses')
+      .where({ checkin_uuid: checkinUuid, user_uuid: actor.user.uuid })
+      .andWhere('response_date', '>=', from)
+      .andWhere('response_date', '<=', to);
+    for (const row of rows) {
+      await trx('checkin_responses').where({ uuid: row.uuid }).delete();
+      await recordResponseEvent(trx, 'followups.response.deleted', checkin, row, now, actor.user);
+    }
+    return rows.length;
+  });
 }
 
 export interface HistoryFilters {
@@ -268,8 +261,9 @@ export async function listResponses(db: Executor, actor: Actor, checkinUuid: str
   if (anonymous && filters.user && filters.user !== actor.user.uuid) {
     throw invalidFilter('user', 'This check-in is anonymous: responses cannot be filtered by author.');
   }
-  const userUuid = isManager(actor) ? filters.user : actor.user.uuid;
-  if (!isManager(actor) && filters.user && filters.user !== actor.user.uuid) {
+  const readsAll = can(actor, 'checkins.read_all_responses');
+  const userUuid = readsAll ? filters.user : actor.user.uuid;
+  if (!readsAll && filters.user && filters.user !== actor.user.uuid) {
     // Another person's responses are not visible to members: the filter matches nothing.
     return { checkin, count: 0, rows: [] as ResponseView[] };
   }

@@ -9,7 +9,7 @@ type Role = 'admin' | 'manager' | 'member' | 'guest';
 const ROLES: Role[] = ['admin', 'manager', 'member', 'guest'];
 
 /**
- * Every endpoint of issue 4 called by each role (CONTRACT §3 roles). Everyone takes part in the check-in and
+ * Every people, team and check-in endpoint called by each role (CONTRACT §3 roles). Everyone takes part in the check-in and
  * belongs to the team, so the table shows what the role allows, not what the person can see.
  */
 describe('Role matrix: people, teams and check-ins', () => {

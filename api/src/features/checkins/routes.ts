@@ -1,14 +1,14 @@
 import Router from '@koa/router';
-import type { Deps } from '../../deps.ts';
+import type { Deps } from '../../http/deps.ts';
 import type { Middlewares } from '../../http/middlewares.ts';
 import { actorOf } from '../../http/auth.ts';
 import { noBody, validateBody } from '../../http/validation.ts';
-import { pageEnvelope, pageRequest } from '../../http/pagination.ts';
+import { pageEnvelope } from '../../http/pagination.ts';
+import { pageRequest } from '../../http/query.ts';
 import { uuidParam } from '../../http/params.ts';
-import { dateParam, queryBool, searchTerm } from '../users/filters.ts';
-import { userRef } from '../users/presenter.ts';
+import { queryBoolean, queryDate, querySearch } from '../../http/query.ts';
 import { archiveCheckin, checkinDetail, createCheckin, listCheckins, updateCheckin } from './service.ts';
-import { presentCheckinDetail, presentCheckinItem } from './presenter.ts';
+import { presentCheckinDetail, presentCheckinListItem } from './presenter.ts';
 import { createCheckinSchema, updateCheckinSchema } from './schema.ts';
 import type { CreateCheckinInput, UpdateCheckinInput } from './schema.ts';
 
@@ -23,33 +23,24 @@ export function checkinRoutes(deps: Deps, { authenticate, rateLimit }: Middlewar
   for (const base of CHECKIN_BASES) {
     router.get(`${base}/`, rateLimit('reads'), async (ctx) => {
       const page = pageRequest(ctx);
-      const includeSummary = queryBool(ctx, 'include_summary') === true;
-      const includePendingUsers = queryBool(ctx, 'include_pending_users') === true;
+      const includeSummary = queryBoolean(ctx, 'include_summary') === true;
+      const includePendingUsers = queryBoolean(ctx, 'include_pending_users') === true;
       const filters = {
-        search: searchTerm(ctx),
-        includeArchived: queryBool(ctx, 'include_archived') === true,
-        active: queryBool(ctx, 'active'),
-        date: dateParam(ctx, 'date'),
+        search: querySearch(ctx),
+        includeArchived: queryBoolean(ctx, 'include_archived') === true,
+        active: queryBoolean(ctx, 'active'),
+        date: queryDate(ctx, 'date'),
         includeSummary,
         includePendingUsers,
       };
       const { count, items } = await listCheckins(deps.db, actorOf(ctx), filters, page, deps.clock.now());
-      const results = items.map((item) => ({
-        ...presentCheckinItem(item.row, item.participantsCount),
-        ...(item.summary && includeSummary
-          ? {
-              response_completed: item.summary.responseCompleted,
-              summary: { date: item.summary.date, participants: item.summary.participants, responded: item.summary.responded, pending: item.summary.pending },
-            }
-          : {}),
-        ...(item.pendingUsers ? { pending_users: item.pendingUsers.map(userRef) } : {}),
-      }));
+      const results = items.map((item) => presentCheckinListItem(item, { summary: includeSummary }));
       ctx.body = pageEnvelope(ctx, page, count, results, deps.config.publicUrl);
     });
 
     router.post(`${base}/create/`, rateLimit('writes'), validateBody(createCheckinSchema), async (ctx) => {
       const input = ctx.state.body as CreateCheckinInput;
-      const detail = await deps.db.transaction((trx) => createCheckin(trx, actorOf(ctx), input, deps.clock.now()));
+      const detail = await createCheckin(deps.db, actorOf(ctx), input, deps.clock.now());
       ctx.status = 201;
       ctx.body = presentCheckinDetail(detail);
     });
@@ -64,7 +55,7 @@ export function checkinRoutes(deps: Deps, { authenticate, rateLimit }: Middlewar
 
     router.patch(`${base}/:uuid/config/`, rateLimit('writes'), validateBody(updateCheckinSchema), async (ctx) => {
       const input = ctx.state.body as UpdateCheckinInput;
-      const detail = await deps.db.transaction((trx) => updateCheckin(trx, actorOf(ctx), ctx.params.uuid, input, deps.clock.now()));
+      const detail = await updateCheckin(deps.db, actorOf(ctx), ctx.params.uuid, input, deps.clock.now());
       ctx.body = presentCheckinDetail(detail);
     });
 

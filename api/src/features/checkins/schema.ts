@@ -1,14 +1,9 @@
-import { uuidField, yup } from '../../http/validation.ts';
-import { timezoneField } from '../organization/schema.ts';
-import { isCalendarDate } from '../users/filters.ts';
-
-export const QUESTION_TYPES = ['text', 'multiple_choice', 'boolean', 'numeric'] as const;
-export type QuestionType = (typeof QUESTION_TYPES)[number];
+import * as yup from 'yup';
+import { dateField, timezoneField, uuidField } from '../../http/fields.ts';
+import { QUESTION_TYPES } from '../../db/tables.ts';
 
 const TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
 const timeField = () => yup.string().matches(TIME, { message: 'Must be a time as HH:MM (24-hour).' });
-export const dateField = () =>
-  yup.string().test('date', 'Must be a date as YYYY-MM-DD.', (value) => value === undefined || value === null || isCalendarDate(value));
 
 const questionFields = {
   question_type: yup.string().oneOf(QUESTION_TYPES),

@@ -1,54 +1,26 @@
 import type { Executor } from '../../db/connection.ts';
-import { ValidationFailed } from '../../http/errors.ts';
-import type { PageRequest } from '../../http/pagination.ts';
+import { ValidationFailed } from '../../lib/errors.ts';
+import type { PageRequest } from '../../lib/page.ts';
 import { uuidv7 } from '../../lib/ids.ts';
-import { bool, readJson, writeJson } from '../../lib/json.ts';
-import type { Actor } from '../auth/credentials.ts';
-import { isManager, managerRequired } from '../users/access.ts';
-import { likePattern } from '../users/filters.ts';
+import { bool } from '../../lib/json.ts';
+import type { Actor } from '../../auth/credentials.ts';
+import { assertCan } from '../../auth/policy.ts';
+import { likePattern } from '../../db/sql.ts';
 import { DEFAULT_TEMPLATE, findTemplate } from '../templates/catalog.ts';
-import { formatDays, localDate, parseDays, sundayZeroToIso } from './dates.ts';
+import { localDate } from '../../lib/dates.ts';
+import { parseDays } from './schedule-days.ts';
+import { questionColumns, settingsColumns } from './columns.ts';
 import { configuredParticipants, getVisibleCheckin, participantsOf, questionsOf, visibleCheckins } from './repository.ts';
-import type { CheckinRow, ParticipantUser, QuestionRow } from './repository.ts';
-import type { CheckinDetail, ReportChannel } from './presenter.ts';
-import { STORED_SETTINGS } from './schema.ts';
+import type { ParticipantUser } from './repository.ts';
 import type { CheckinSettingsInput, CreateCheckinInput, QuestionInput, UpdateCheckinInput } from './schema.ts';
+import type { CheckinRow, QuestionRow } from '../../db/tables.ts';
 
-/** A question body turned into column values; problems are reported under `path` (e.g. "questions.2"). */
-export function questionColumns(input: Partial<QuestionInput>, path: string, current?: QuestionRow, generateShort = false) {
-  const problems: Record<string, string[]> = {};
-  const type = input.question_type ?? current?.question_type ?? 'text';
-  const existingChoices = current ? readJson<{ label: string; value: string }[]>(current.choices, []) : [];
-  let choices = input.options ? [...new Set(input.options)].map((label) => ({ label, value: label })) : type === current?.question_type ? existingChoices : [];
-  if (type === 'multiple_choice' && choices.length < 2) problems[`${path}options`] = ['A multiple-choice question needs at least 2 options.'];
-  if (type !== 'multiple_choice') {
-    if (input.options && input.options.length > 0) problems[`${path}options`] = ['Only multiple-choice questions take options.'];
-    choices = [];
-  }
-  const question = input.question ?? current?.question ?? '';
-  if (input.question !== undefined && input.question.trim() === '') problems[`${path}question`] = ['This field may not be blank.'];
-  const extras = { ...(current ? readJson<Record<string, unknown>>(current.extras, {}) : {}) };
-  if (input.variations !== undefined) extras.variations = input.variations;
-  if (input.logic !== undefined) extras.logic = input.logic;
-  let shortQuestion = input.short_question !== undefined ? input.short_question : (current?.short_question ?? null);
-  if (!shortQuestion && generateShort) shortQuestion = question.replace(/[?.!:\s]+$/, '').slice(0, 60);
-  const columns = {
-    question,
-    short_question: shortQuestion,
-    question_type: type,
-    required: input.required ?? (current ? bool(current.required) : true),
-    is_blocker: input.is_blocker ?? (current ? bool(current.is_blocker) : false),
-    choices: writeJson(choices),
-    extras: writeJson(extras),
-  };
-  return { columns, problems };
-}
-
-function normalizeReportChannels(channels: CheckinSettingsInput['report_channels']): ReportChannel[] | undefined {
-  if (!channels) return undefined;
-  return channels.map((c) =>
-    typeof c === 'string' ? { id: c, name: null, platform: null, type: null } : { id: c.id, name: c.name ?? null, platform: c.platform ?? null, type: c.type ?? null },
-  );
+export interface CheckinDetail {
+  row: CheckinRow;
+  questions: QuestionRow[];
+  participants: { users: ParticipantUser[]; teams: { uuid: string; name: string }[] };
+  participantsCount: number;
+  createdBy: ParticipantUser | null;
 }
 
 async function checkParticipants(db: Executor, actor: Actor, input: CheckinSettingsInput, problems: Record<string, string[]>) {
@@ -69,43 +41,6 @@ async function checkParticipants(db: Executor, actor: Actor, input: CheckinSetti
   return { userUuids, teamUuids };
 }
 
-/** Column values for the schedule and settings present in `input`; `current` fills what is absent. */
-function settingsColumns(input: CheckinSettingsInput, current: CheckinRow | null, problems: Record<string, string[]>) {
-  const columns: Record<string, unknown> = {};
-  let isoDays: number[] | undefined;
-  if (input.schedule?.days) isoDays = sundayZeroToIso(input.schedule.days);
-  if (input.frequency_on_days) {
-    const fromIso = [...new Set(input.frequency_on_days)].sort((a, b) => a - b);
-    if (isoDays && formatDays(isoDays) !== formatDays(fromIso)) {
-      problems.frequency_on_days = ['Names other days than schedule.days (0 = Sunday there, 7 = Sunday here).'];
-    }
-    isoDays ??= fromIso;
-  }
-  if (isoDays) columns.days = formatDays(isoDays);
-  if (input.schedule?.time) columns.time = input.schedule.time;
-  if (input.schedule?.timezone) columns.timezone = input.schedule.timezone;
-  for (const field of ['name', 'active', 'frequency_type', 'start_on', 'end_on', 'is_anonymous', 'allow_past_responses', 'allow_future_responses', 'template_uuid'] as const) {
-    const value = (input as Record<string, unknown>)[field];
-    if (value !== undefined) columns[field] = value;
-  }
-  const startOn = (columns.start_on ?? current?.start_on ?? null) as string | null;
-  const endOn = (columns.end_on ?? current?.end_on ?? null) as string | null;
-  if (startOn && endOn && startOn > endOn) problems.end_on = ['Must be on or after start_on.'];
-  const reportChannels = normalizeReportChannels(input.report_channels);
-  if (reportChannels) columns.report_channels = writeJson(reportChannels);
-  const settings = current ? readJson<Record<string, unknown>>(current.settings, {}) : {};
-  let settingsChanged = false;
-  for (const key of Object.keys(STORED_SETTINGS)) {
-    const value = (input as Record<string, unknown>)[key];
-    if (value !== undefined) {
-      settings[key] = value;
-      settingsChanged = true;
-    }
-  }
-  if (settingsChanged || !current) columns.settings = writeJson(settings);
-  return columns;
-}
-
 async function replaceParticipants(db: Executor, checkinUuid: string, input: CheckinSettingsInput, userUuids: string[], teamUuids: string[]) {
   if (input.participants?.user_uuids) {
     await db('checkin_participant_users').where('checkin_uuid', checkinUuid).delete();
@@ -123,89 +58,93 @@ function templateQuestions(templateUuid: string | null | undefined): QuestionInp
 }
 
 export async function createCheckin(db: Executor, actor: Actor, input: CreateCheckinInput, now: Date): Promise<CheckinDetail> {
-  if (!isManager(actor)) throw managerRequired();
-  const problems: Record<string, string[]> = {};
-  if (input.template_uuid && !findTemplate(input.template_uuid)) problems.template_uuid = ['No template with this id.'];
-  const { userUuids, teamUuids } = await checkParticipants(db, actor, input, problems);
-  const columns = settingsColumns(input, null, problems);
-  const questions = input.questions && input.questions.length > 0 ? input.questions : templateQuestions(input.template_uuid);
-  const questionRows = questions.map((q, i) => {
-    const { columns: qc, problems: qp } = questionColumns(q, `questions.${i}.`, undefined, input.generate_short_question ?? false);
-    Object.assign(problems, qp);
-    return qc;
-  });
-  if (Object.keys(problems).length) throw new ValidationFailed(problems);
+  return db.transaction(async (trx) => {
+    assertCan(actor, 'checkins.manage');
+    const problems: Record<string, string[]> = {};
+    if (input.template_uuid && !findTemplate(input.template_uuid)) problems.template_uuid = ['No template with this id.'];
+    const { userUuids, teamUuids } = await checkParticipants(trx, actor, input, problems);
+    const columns = settingsColumns(input, null, problems);
+    const questions = input.questions && input.questions.length > 0 ? input.questions : templateQuestions(input.template_uuid);
+    const questionRows = questions.map((q, i) => {
+      const { columns: qc, problems: qp } = questionColumns(q, `questions.${i}.`, undefined, input.generate_short_question ?? false);
+      Object.assign(problems, qp);
+      return qc;
+    });
+    if (Object.keys(problems).length) throw new ValidationFailed(problems);
 
-  const uuid = uuidv7(now.getTime());
-  const stamp = now.toISOString();
-  const template = input.template_uuid ? findTemplate(input.template_uuid) : undefined;
-  await db('checkins').insert({
-    uuid,
-    organization_uuid: actor.organization.uuid,
-    name: input.name,
-    active: true,
-    is_archived: false,
-    archived_at: null,
-    frequency_type: template?.frequency_type ?? 'daily',
-    days: '1,2,3,4,5',
-    time: '09:00',
-    timezone: actor.organization.timezone,
-    start_on: null,
-    end_on: null,
-    is_anonymous: false,
-    allow_past_responses: false,
-    allow_future_responses: false,
-    template_uuid: null,
-    report_channels: '[]',
-    created_by_uuid: actor.user.uuid,
-    created_at: stamp,
-    updated_at: stamp,
-    ...columns,
+    const uuid = uuidv7(now.getTime());
+    const stamp = now.toISOString();
+    const template = input.template_uuid ? findTemplate(input.template_uuid) : undefined;
+    await trx('checkins').insert({
+      uuid,
+      organization_uuid: actor.organization.uuid,
+      name: input.name,
+      active: true,
+      is_archived: false,
+      archived_at: null,
+      frequency_type: template?.frequency_type ?? 'daily',
+      days: '1,2,3,4,5',
+      time: '09:00',
+      timezone: actor.organization.timezone,
+      start_on: null,
+      end_on: null,
+      is_anonymous: false,
+      allow_past_responses: false,
+      allow_future_responses: false,
+      template_uuid: null,
+      report_channels: '[]',
+      created_by_uuid: actor.user.uuid,
+      created_at: stamp,
+      updated_at: stamp,
+      ...columns,
+    });
+    await trx('checkin_questions').insert(questionRows.map((q, position) => ({ uuid: uuidv7(now.getTime()), checkin_uuid: uuid, position, ...q, created_at: stamp, updated_at: stamp })));
+    await replaceParticipants(trx, uuid, input, userUuids, teamUuids);
+    return checkinDetail(trx, actor, uuid);
   });
-  await db('checkin_questions').insert(questionRows.map((q, position) => ({ uuid: uuidv7(now.getTime()), checkin_uuid: uuid, position, ...q, created_at: stamp, updated_at: stamp })));
-  await replaceParticipants(db, uuid, input, userUuids, teamUuids);
-  return checkinDetail(db, actor, uuid);
 }
 
 /** PATCH …/config/: what is present changes; `questions` replaces the list (a `uuid` keeps a question's identity). */
 export async function updateCheckin(db: Executor, actor: Actor, uuid: string, input: UpdateCheckinInput, now: Date): Promise<CheckinDetail> {
-  const current = await getVisibleCheckin(db, actor, uuid);
-  if (!isManager(actor)) throw managerRequired();
-  const problems: Record<string, string[]> = {};
-  if (input.template_uuid && !findTemplate(input.template_uuid)) problems.template_uuid = ['No template with this id.'];
-  const { userUuids, teamUuids } = await checkParticipants(db, actor, input, problems);
-  const columns = settingsColumns(input, current, problems);
-  const stamp = now.toISOString();
-  let questionPlan: { uuid: string | null; columns: Record<string, unknown> }[] | null = null;
-  if (input.questions) {
-    const existing = new Map((await questionsOf(db, uuid)).map((q) => [q.uuid, q]));
-    questionPlan = input.questions.map((q, i) => {
-      const current = q.uuid ? existing.get(q.uuid) : undefined;
-      if (q.uuid && !current) problems[`questions.${i}.uuid`] = ['No question with this id in the check-in.'];
-      const { columns: qc, problems: qp } = questionColumns(q, `questions.${i}.`, current, input.generate_short_question ?? false);
-      Object.assign(problems, qp);
-      return { uuid: current ? current.uuid : null, columns: qc };
-    });
-    if (questionPlan.length === 0) problems.questions = ['A check-in needs at least one question.'];
-  }
-  if (Object.keys(problems).length) throw new ValidationFailed(problems);
-
-  await db('checkins').where({ uuid }).update({ ...columns, updated_at: stamp });
-  if (questionPlan) {
-    const keep = questionPlan.map((q) => q.uuid).filter((u): u is string => u !== null);
-    await db('checkin_questions').where('checkin_uuid', uuid).whereNotIn('uuid', keep).delete();
-    for (const [position, q] of questionPlan.entries()) {
-      if (q.uuid) await db('checkin_questions').where({ uuid: q.uuid }).update({ ...q.columns, position, updated_at: stamp });
-      else await db('checkin_questions').insert({ uuid: uuidv7(now.getTime()), checkin_uuid: uuid, position, ...q.columns, created_at: stamp, updated_at: stamp });
+  return db.transaction(async (trx) => {
+    const current = await getVisibleCheckin(trx, actor, uuid);
+    assertCan(actor, 'checkins.manage');
+    const problems: Record<string, string[]> = {};
+    if (input.template_uuid && !findTemplate(input.template_uuid)) problems.template_uuid = ['No template with this id.'];
+    const { userUuids, teamUuids } = await checkParticipants(trx, actor, input, problems);
+    const columns = settingsColumns(input, current, problems);
+    const stamp = now.toISOString();
+    let questionPlan: { uuid: string | null; columns: Record<string, unknown> }[] | null = null;
+    if (input.questions) {
+      const existing = new Map((await questionsOf(trx, uuid)).map((q) => [q.uuid, q]));
+      questionPlan = input.questions.map((q, i) => {
+        const current = q.uuid ? existing.get(q.uuid) : undefined;
+        if (q.uuid && !current) problems[`questions.${i}.uuid`] = ['No question with this id in the check-in.'];
+        const { columns: qc, problems: qp } = questionColumns(q, `questions.${i}.`, current, input.generate_short_question ?? false);
+        Object.assign(problems, qp);
+        return { uuid: current ? current.uuid : null, columns: qc };
+      });
+      if (questionPlan.length === 0) problems.questions = ['A check-in needs at least one question.'];
     }
-  }
-  await replaceParticipants(db, uuid, input, userUuids, teamUuids);
-  return checkinDetail(db, actor, uuid);
+    if (Object.keys(problems).length) throw new ValidationFailed(problems);
+
+    await trx('checkins').where({ uuid }).update({ ...columns, updated_at: stamp });
+    if (questionPlan) {
+      const keep = questionPlan.map((q) => q.uuid).filter((u): u is string => u !== null);
+      await trx('checkin_questions').where('checkin_uuid', uuid).whereNotIn('uuid', keep).delete();
+      for (const [position, q] of questionPlan.entries()) {
+        if (q.uuid) await trx('checkin_questions').where({ uuid: q.uuid }).update({ ...q.columns, position, updated_at: stamp });
+        else await trx('checkin_questions').insert({ uuid: uuidv7(now.getTime()), checkin_uuid: uuid, position, ...q.columns, created_at: stamp, updated_at: stamp });
+      }
+    }
+    await replaceParticipants(trx, uuid, input, userUuids, teamUuids);
+    return checkinDetail(trx, actor, uuid);
+  });
 }
 
 export async function archiveCheckin(db: Executor, actor: Actor, uuid: string, now: Date): Promise<void> {
   await getVisibleCheckin(db, actor, uuid);
-  if (!isManager(actor)) throw managerRequired();
+  assertCan(actor, 'checkins.manage');
   await db('checkins').where({ uuid }).update({ is_archived: true, archived_at: now.toISOString(), updated_at: now.toISOString() });
 }
 

@@ -1,11 +1,12 @@
 import type { Executor } from '../../db/connection.ts';
 import { bool, readJson } from '../../lib/json.ts';
-import { isoWeekday, localDate } from './dates.ts';
+import { isoWeekday, localDate } from '../../lib/dates.ts';
 import { sortByThenUuid, questionsOf } from './repository.ts';
-import type { CheckinRow, ParticipantUser, QuestionRow } from './repository.ts';
+import type { ParticipantUser } from './repository.ts';
 import { saveResponse } from './responses-service.ts';
-import type { Answer, ResponseRow } from './responses-service.ts';
+import type { Answer } from './responses-service.ts';
 import { scheduledOn } from './service.ts';
+import type { CheckinRow, QuestionRow, ResponseRow } from '../../db/tables.ts';
 
 /** A user's stand-up for one local day: the check-in, its questions (in order) and that day (YYYY-MM-DD). */
 export interface ActiveStandup {

@@ -1,7 +1,6 @@
 import { readJson } from '../../lib/json.ts';
 import { iso } from '../../lib/time.ts';
-import type { DeliveryRow } from './types.ts';
-import type { AttemptRow } from './service.ts';
+import type { DeliveryAttemptRow, DeliveryRow } from '../../db/tables.ts';
 
 const SECRET_KINDS = /code|token|password|secret|sign.?in|login/i;
 
@@ -14,11 +13,11 @@ function message(row: DeliveryRow) {
   return readJson<unknown>(row.payload, null);
 }
 
-export function presentAttempt(a: AttemptRow) {
+export function presentAttempt(a: DeliveryAttemptRow) {
   return { attempt: a.attempt, outcome: a.outcome, status_code: a.status_code, error: a.error, duration_ms: a.duration_ms, started_at: iso(a.started_at) };
 }
 
-export function presentDelivery(row: DeliveryRow, attempts: AttemptRow[] | null = null, held = false) {
+export function presentDelivery(row: DeliveryRow, attempts: DeliveryAttemptRow[] | null = null, held = false) {
   const body = {
     uuid: row.uuid,
     id: row.uuid,

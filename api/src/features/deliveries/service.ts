@@ -1,33 +1,14 @@
 import type { Executor } from '../../db/connection.ts';
-import type { Logger } from '../../logger.ts';
-import { invalidFilter, notFound } from '../../http/errors.ts';
-import type { PageRequest } from '../../http/pagination.ts';
-import type { Actor } from '../auth/credentials.ts';
-import { CHANNELS, STATUSES } from './types.ts';
-import type { DeliveryRow } from './types.ts';
-
-export interface AttemptRow {
-  uuid: string;
-  delivery_uuid: string;
-  attempt: number;
-  outcome: string;
-  status_code: number | null;
-  error: string | null;
-  duration_ms: number;
-  started_at: string;
-}
+import { notFound } from '../../lib/errors.ts';
+import type { PageRequest } from '../../lib/page.ts';
+import { resetForRedelivery } from '../../outbox/deliveries.ts';
+import { enableSubscription } from '../webhooks/service.ts';
+import type { Actor } from '../../auth/credentials.ts';
+import type { Channel, DeliveryAttemptRow, DeliveryRow, DeliveryStatus } from '../../db/tables.ts';
 
 export interface DeliveryFilters {
-  status?: string;
-  channel?: string;
-}
-
-export function parseFilters(query: Record<string, unknown>): DeliveryFilters {
-  const status = typeof query.status === 'string' && query.status !== '' ? query.status : undefined;
-  const channel = typeof query.channel === 'string' && query.channel !== '' ? query.channel : undefined;
-  if (status && !(STATUSES as readonly string[]).includes(status)) throw invalidFilter('status', `status must be one of: ${STATUSES.join(', ')}.`);
-  if (channel && !(CHANNELS as readonly string[]).includes(channel)) throw invalidFilter('channel', `channel must be one of: ${CHANNELS.join(', ')}.`);
-  return { status, channel };
+  status?: DeliveryStatus;
+  channel?: Channel;
 }
 
 function visible(db: Executor, actor: Actor, filters: DeliveryFilters) {
@@ -43,10 +24,10 @@ export async function listDeliveries(db: Executor, actor: Actor, filters: Delive
   return { count: Number(count), rows };
 }
 
-export async function getDelivery(db: Executor, actor: Actor, uuid: string): Promise<{ row: DeliveryRow; attempts: AttemptRow[] }> {
+export async function getDelivery(db: Executor, actor: Actor, uuid: string): Promise<{ row: DeliveryRow; attempts: DeliveryAttemptRow[] }> {
   const row: DeliveryRow | undefined = await visible(db, actor, {}).andWhere({ uuid }).first();
   if (!row) throw notFound();
-  const attempts: AttemptRow[] = await db('delivery_attempts').where({ delivery_uuid: uuid }).orderBy('attempt');
+  const attempts: DeliveryAttemptRow[] = await db('delivery_attempts').where({ delivery_uuid: uuid }).orderBy('attempt');
   return { row, attempts };
 }
 
@@ -56,38 +37,7 @@ export async function getDelivery(db: Executor, actor: Actor, uuid: string): Pro
  */
 export async function redeliver(db: Executor, actor: Actor, uuid: string, now: Date) {
   const { row } = await getDelivery(db, actor, uuid);
-  await db('deliveries').where({ uuid }).update({
-    status: 'pending',
-    attempts: 0,
-    next_attempt_at: now.toISOString(),
-    delivered_at: null,
-    updated_at: now.toISOString(),
-  });
-  if (row.channel === 'webhook' && row.ref_uuid) {
-    await db('webhook_subscriptions')
-      .where({ uuid: row.ref_uuid, organization_uuid: actor.organization.uuid })
-      .update({ disabled_at: null, disabled_reason: null, updated_at: now.toISOString() });
-  }
+  await resetForRedelivery(db, uuid, now);
+  if (row.channel === 'webhook' && row.ref_uuid) await enableSubscription(db, actor.organization.uuid, row.ref_uuid, now);
   return getDelivery(db, actor, uuid);
-}
-
-/**
- * Without SMTP_URL, e-mail stays in the outbox (the embedded default): each held message is logged once
- * (recipients, subject, kind; never the body, which may carry a sign-in code) and admins see it in
- * GET /v1/deliveries/?channel=email&status=pending.
- */
-export async function logHeldEmails(db: Executor, logger: Logger, now: Date): Promise<number> {
-  const rows: DeliveryRow[] = await db('deliveries').where({ channel: 'email', status: 'pending' }).whereNull('held_at').limit(200);
-  for (const row of rows) {
-    const subject = (() => {
-      try {
-        return String(JSON.parse(row.payload).subject ?? '');
-      } catch {
-        return '';
-      }
-    })();
-    logger.info({ delivery: row.uuid, kind: row.kind, to: row.destination, subject }, 'e-mail kept in the outbox (no SMTP_URL)');
-  }
-  if (rows.length) await db('deliveries').whereIn('uuid', rows.map((r) => r.uuid)).update({ held_at: now.toISOString() });
-  return rows.length;
 }

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startTestApp } from '../../../test/harness.ts';
 import type { TestApp } from '../../../test/harness.ts';
 import { startSmtpSink } from '../../../test/receivers.ts';
-import { enqueueEmail } from '../outbox/enqueue.ts';
+import { enqueueEmail } from '../../outbox/deliveries.ts';
 import { closeDailyCaps } from '../../jobs/index.ts';
 
 describe('E-mail out (CONTRACT §7, §10) and the free-plan daily cap (spec Limits, CONTRACT §5)', () => {

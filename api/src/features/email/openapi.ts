@@ -1,7 +1,7 @@
-import type { Operation } from '../../openapi/types.ts';
+import type { Operation } from '../../http/openapi/types.ts';
 import { sendEmailSchema } from './schema.ts';
 
-export const emailOperations: Operation[] = [
+export const operations: Operation[] = [
   {
     method: 'post',
     path: '/v1/send-email/',

@@ -1,14 +1,14 @@
 import Router from '@koa/router';
-import type { Deps } from '../../deps.ts';
+import type { Deps } from '../../http/deps.ts';
 import type { Middlewares } from '../../http/middlewares.ts';
 import { actorOf } from '../../http/auth.ts';
 import { validateBody } from '../../http/validation.ts';
-import { enforceFreePlanDailyCap } from '../../http/daily-cap.ts';
 import { FREE_PLAN_SEND_EMAIL_DAILY_CAP, sendEmail } from './service.ts';
+import { presentEmailQueued } from './presenter.ts';
 import { sendEmailSchema } from './schema.ts';
 import type { SendEmailInput } from './schema.ts';
 
-export function emailRoutes(deps: Deps, { authenticate, rateLimit }: Middlewares): Router {
+export function emailRoutes(deps: Deps, { authenticate, rateLimit, freePlanDailyCap }: Middlewares): Router {
   const router = new Router();
 
   router.post(
@@ -16,26 +16,12 @@ export function emailRoutes(deps: Deps, { authenticate, rateLimit }: Middlewares
     authenticate({ freePlanBearer: true }),
     rateLimit('email'),
     validateBody(sendEmailSchema),
-    async (ctx, next) => {
-      const actor = actorOf(ctx);
-      if (actor.organization.plan === 'free') {
-        await enforceFreePlanDailyCap(ctx, deps.db, { organizationUuid: actor.organization.uuid, what: 'send-email', limit: FREE_PLAN_SEND_EMAIL_DAILY_CAP }, deps.clock.now());
-      }
-      await next();
-    },
+    freePlanDailyCap('send-email', FREE_PLAN_SEND_EMAIL_DAILY_CAP),
     async (ctx) => {
       const sent = await sendEmail(deps.db, actorOf(ctx), ctx.state.body as SendEmailInput, deps.clock.now());
       deps.delivery.kick();
       ctx.status = 201;
-      ctx.body = {
-        id: sent.uuid,
-        uuid: sent.uuid,
-        status: 'pending',
-        to: sent.to,
-        subject: sent.subject,
-        sent_count: sent.to.length,
-        total_recipients: sent.to.length,
-      };
+      ctx.body = presentEmailQueued(sent);
     },
   );
 

@@ -1,4 +1,4 @@
-import { yup } from '../../http/validation.ts';
+import * as yup from 'yup';
 
 const EMAIL = /^[^\s@<>(),;:"]+@[^\s@<>(),;:"]+\.[^\s@<>(),;:"]+$/;
 export const MAX_RECIPIENTS = 50;

@@ -1,6 +1,6 @@
 import type { Executor } from '../../db/connection.ts';
-import type { Actor } from '../auth/credentials.ts';
-import { enqueueEmail } from '../outbox/enqueue.ts';
+import type { Actor } from '../../auth/credentials.ts';
+import { enqueueEmail } from '../../outbox/deliveries.ts';
 import type { SendEmailInput } from './schema.ts';
 
 export const FREE_PLAN_SEND_EMAIL_DAILY_CAP = 20;

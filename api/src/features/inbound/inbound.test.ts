@@ -3,9 +3,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import nodemailer from 'nodemailer';
 import { startTestApp } from '../../../test/harness.ts';
 import type { TestApp } from '../../../test/harness.ts';
-import { startInboundSmtp } from './smtp-listener.ts';
-import type { InboundSmtp } from './smtp-listener.ts';
-import type { InboundEmail } from './parse.ts';
+import { startInboundSmtp } from '../../inbound/smtp-listener.ts';
+import type { InboundSmtp } from '../../inbound/smtp-listener.ts';
+import type { InboundEmail } from '../../inbound/parse.ts';
 
 const REPLY = [
   'From: Bob Builder <Bob@Example.com>',

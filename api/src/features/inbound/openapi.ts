@@ -1,6 +1,6 @@
-import type { Operation } from '../../openapi/types.ts';
+import type { Operation } from '../../http/openapi/types.ts';
 
-export const inboundOperations: Operation[] = [
+export const operations: Operation[] = [
   {
     method: 'post',
     path: '/v1/inbound-email/',

@@ -1,11 +1,12 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import type { Deps } from '../../deps.ts';
+import type { Deps } from '../../http/deps.ts';
 import type { Middlewares } from '../../http/middlewares.ts';
-import { ApiError, unauthorized } from '../../http/errors.ts';
+import { ApiError, unauthorized } from '../../lib/errors.ts';
 import { safeEqual } from '../../lib/secrets.ts';
-import { parseInbound } from './parse.ts';
-import { MAX_INBOUND_BYTES } from './smtp-listener.ts';
+import { parseInbound } from '../../inbound/parse.ts';
+import { presentInboundOutcome } from './presenter.ts';
+import { MAX_INBOUND_BYTES } from '../../inbound/smtp-listener.ts';
 
 function presentedSecret(ctx: Context): string | null {
   const header = ctx.get('x-inbound-secret');
@@ -44,7 +45,7 @@ export function inboundRoutes(deps: Deps, _mw: Middlewares): Router {
     if (!mail.from) throw new ApiError(400, 'invalid_message', 'The message has no From address.');
     const outcome = await deps.inboundRoutes.route(mail);
     ctx.status = 202;
-    ctx.body = { accepted: true, routed: outcome.routed, route: outcome.route, from: mail.from, subject: mail.subject, message_id: mail.messageId };
+    ctx.body = presentInboundOutcome(mail, outcome);
   });
   return router;
 }

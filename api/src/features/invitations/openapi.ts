@@ -1,10 +1,10 @@
-import type { Operation } from '../../openapi/types.ts';
-import { ref } from '../../openapi/components.ts';
-import type { JsonSchema } from '../../openapi/yup-to-json-schema.ts';
+import type { Operation } from '../../http/openapi/types.ts';
+import { ref } from '../../http/openapi/components.ts';
+import type { JsonSchema } from '../../http/openapi/yup-to-json-schema.ts';
 import { acceptInvitationSchema, inviteUserSchema } from './schema.ts';
 
 const uuid = { type: 'string', format: 'uuid' };
-export const invitationSchemas: Record<string, JsonSchema> = {
+export const schemas: Record<string, JsonSchema> = {
   Invitation: {
     type: 'object',
     properties: {
@@ -16,7 +16,7 @@ export const invitationSchemas: Record<string, JsonSchema> = {
   },
 };
 
-export const invitationOperations: Operation[] = [
+export const operations: Operation[] = [
   {
     method: 'post', path: '/v1/invite-user/', tag: 'Users', scope: 'invitations',
     summary: 'Invite a user (admins and managers): creates them inactive and e-mails an invitation; the same call resends',

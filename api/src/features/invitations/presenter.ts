@@ -2,6 +2,7 @@ import { readJson } from '../../lib/json.ts';
 import { iso } from '../../lib/time.ts';
 import { presentUser } from '../users/presenter.ts';
 import type { InvitationResult } from './service.ts';
+import type { UserRow } from '../../db/tables.ts';
 
 export function presentInvitation({ invitation, user, resent }: InvitationResult) {
   return {
@@ -18,4 +19,9 @@ export function presentInvitation({ invitation, user, resent }: InvitationResult
     user: presentUser(user, { email: true }),
     created_at: iso(invitation.created_at),
   };
+}
+
+/** POST /v1/invitations/accept/: the person, now active, and their organization. */
+export function presentAcceptance({ user, organization }: { user: UserRow; organization: { uuid: string; name: string } }) {
+  return { detail: 'Invitation accepted.', user: presentUser(user, { email: true }), organization };
 }

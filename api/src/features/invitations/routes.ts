@@ -1,12 +1,11 @@
 import Router from '@koa/router';
-import type { Deps } from '../../deps.ts';
+import type { Deps } from '../../http/deps.ts';
 import type { Middlewares } from '../../http/middlewares.ts';
 import { actorOf } from '../../http/auth.ts';
 import { validateBody } from '../../http/validation.ts';
 import { enforce } from '../../http/rate-limit.ts';
-import { presentUser } from '../users/presenter.ts';
 import { acceptInvitation, inviteUser } from './service.ts';
-import { presentInvitation } from './presenter.ts';
+import { presentAcceptance, presentInvitation } from './presenter.ts';
 import { acceptInvitationSchema, inviteUserSchema } from './schema.ts';
 import type { AcceptInvitationInput, InviteUserInput } from './schema.ts';
 
@@ -16,7 +15,7 @@ export function invitationRoutes(deps: Deps, { authenticate, rateLimit }: Middle
   router.post('/v1/invite-user/', authenticate(), rateLimit('invitations'), validateBody(inviteUserSchema), async (ctx) => {
     const input = ctx.state.body as InviteUserInput;
     const now = deps.clock.now();
-    const result = await deps.db.transaction((trx) => inviteUser(trx, actorOf(ctx), input, now, deps.config.publicUrl));
+    const result = await inviteUser(deps.db, actorOf(ctx), input, now, deps.config.publicUrl);
     ctx.status = result.resent ? 200 : 201;
     ctx.body = presentInvitation(result);
   });
@@ -27,9 +26,9 @@ export function invitationRoutes(deps: Deps, { authenticate, rateLimit }: Middle
     const now = deps.clock.now();
     await enforce(ctx, deps.db, `authentication:invitation-accept:${ctx.ip}`, { policy: 'authentication', limit: deps.config.hourlyBudgets.authentication, seconds: 3600 }, now);
     const { token } = ctx.state.body as AcceptInvitationInput;
-    const { user, organization } = await deps.db.transaction((trx) => acceptInvitation(trx, token, now));
+    const { user, organization } = await acceptInvitation(deps.db, token, now);
     deps.credentialCache.clear();
-    ctx.body = { detail: 'Invitation accepted.', user: presentUser(user, { email: true }), organization };
+    ctx.body = presentAcceptance({ user, organization });
   });
 
   return router;

@@ -1,5 +1,6 @@
-import { uuidField, yup } from '../../http/validation.ts';
-import { ROLES } from '../users/repository.ts';
+import * as yup from 'yup';
+import { uuidField } from '../../http/fields.ts';
+import { ROLES } from '../../db/tables.ts';
 
 /** POST /v1/invite-user/ (CONTRACT §3). */
 export const inviteUserSchema = yup.object({

@@ -1,30 +1,15 @@
 import type { Executor } from '../../db/connection.ts';
-import { ValidationFailed, badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
+import { ValidationFailed, badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import { readJson, writeJson, bool } from '../../lib/json.ts';
 import { randomBase62, sha256Hex } from '../../lib/secrets.ts';
-import type { Actor } from '../auth/credentials.ts';
-import { enqueueEmail, recordEvent } from '../outbox/enqueue.ts';
-import { isAdmin, isManager, managerRequired } from '../users/access.ts';
+import type { Actor } from '../../auth/credentials.ts';
+import { enqueueEmail } from '../../outbox/deliveries.ts';
+import { recordEvent } from '../webhooks/events.ts';
+import { assertCan, can } from '../../auth/policy.ts';
 import { createUser, fullName } from '../users/repository.ts';
-import type { Role, UserRow } from '../users/repository.ts';
 import type { InviteUserInput } from './schema.ts';
-
-export interface InvitationRow {
-  uuid: string;
-  organization_uuid: string;
-  user_uuid: string;
-  invited_by_uuid: string | null;
-  email: string;
-  role: Role;
-  team_uuids: string;
-  token_hash: string;
-  sent_count: number;
-  last_sent_at: string;
-  accepted_at: string | null;
-  created_at: string;
-  updated_at: string;
-}
+import type { InvitationRow, Role, UserRow } from '../../db/tables.ts';
 
 export interface InvitationResult {
   invitation: InvitationRow;
@@ -49,74 +34,77 @@ function invitationEmail(actor: Actor, user: UserRow, token: string, publicUrl: 
  * deactivated user answers 409 with a code that says which.
  */
 export async function inviteUser(db: Executor, actor: Actor, input: InviteUserInput, now: Date, publicUrl: string | null): Promise<InvitationResult> {
-  if (!isManager(actor)) throw managerRequired();
-  if (input.is_guest && input.role && input.role !== 'guest') {
-    throw new ValidationFailed({ role: ['Contradicts is_guest: true.'] });
-  }
-  const role: Role = input.is_guest ? 'guest' : (input.role ?? 'member');
-  if (role === 'admin' && !isAdmin(actor)) throw forbidden('org_admin_required', 'Only organization admins can invite admins.');
-
-  const teamUuids = [...new Set(input.team_uuids ?? [])];
-  if (teamUuids.length) {
-    const found = new Set((await db('teams').where('organization_uuid', actor.organization.uuid).whereIn('uuid', teamUuids).select('uuid')).map((t: { uuid: string }) => t.uuid));
-    const problems: Record<string, string[]> = {};
-    (input.team_uuids ?? []).forEach((uuid, i) => {
-      if (!found.has(uuid)) problems[`team_uuids.${i}`] = ['No team with this id in your organization.'];
-    });
-    if (Object.keys(problems).length) throw new ValidationFailed(problems);
-  }
-
-  const email = input.email.trim().toLowerCase();
-  const token = randomBase62(40);
-  const stamp = now.toISOString();
-  let user: UserRow | undefined = await db('users').where({ organization_uuid: actor.organization.uuid, email }).first();
-  let invitation: InvitationRow | undefined;
-  let resent = false;
-  if (user) {
-    if (bool(user.is_active)) {
-      throw conflict('user_already_exists', 'A user with this e-mail address is already a member of the organization.', { user_uuid: user.uuid });
+  return db.transaction(async (trx) => {
+    assertCan(actor, 'users.invite');
+    if (input.is_guest && input.role && input.role !== 'guest') {
+      throw new ValidationFailed({ role: ['Contradicts is_guest: true.'] });
     }
-    invitation = await db('invitations').where({ user_uuid: user.uuid }).first();
-    if (!invitation || invitation.accepted_at) {
-      throw conflict('user_deactivated', 'This user was deactivated; an admin can reactivate them with PATCH /v1/users/{uuid}/ and is_active: true.', { user_uuid: user.uuid });
+    const role: Role = input.is_guest ? 'guest' : (input.role ?? 'member');
+    if (role === 'admin' && !can(actor, 'users.invite_admin')) throw forbidden('org_admin_required', 'Only organization admins can invite admins.');
+
+    const teamUuids = [...new Set(input.team_uuids ?? [])];
+    if (teamUuids.length) {
+      const found = new Set((await trx('teams').where('organization_uuid', actor.organization.uuid).whereIn('uuid', teamUuids).select('uuid')).map((t: { uuid: string }) => t.uuid));
+      const problems: Record<string, string[]> = {};
+      (input.team_uuids ?? []).forEach((uuid, i) => {
+        if (!found.has(uuid)) problems[`team_uuids.${i}`] = ['No team with this id in your organization.'];
+      });
+      if (Object.keys(problems).length) throw new ValidationFailed(problems);
     }
-    resent = true;
-    const merged = [...new Set([...readJson<string[]>(invitation.team_uuids, []), ...teamUuids])];
-    await db('invitations').where({ uuid: invitation.uuid }).update({
-      token_hash: sha256Hex(token),
-      sent_count: invitation.sent_count + 1,
-      last_sent_at: stamp,
-      team_uuids: writeJson(merged),
-      updated_at: stamp,
-    });
-  } else {
-    user = await createUser(
-      db,
-      { organizationUuid: actor.organization.uuid, email, firstName: input.first_name, lastName: input.last_name, role, isActive: false },
-      now,
-    );
-    await db('invitations').insert({
-      uuid: uuidv7(now.getTime()),
-      organization_uuid: actor.organization.uuid,
-      user_uuid: user.uuid,
-      invited_by_uuid: actor.user.uuid,
-      email: user.email,
-      role,
-      team_uuids: writeJson(teamUuids),
-      token_hash: sha256Hex(token),
-      sent_count: 1,
-      last_sent_at: stamp,
-      accepted_at: null,
-      created_at: stamp,
-      updated_at: stamp,
-    });
-  }
-  for (const teamUuid of teamUuids) {
-    await db('team_members').insert({ team_uuid: teamUuid, user_uuid: user.uuid, created_at: stamp }).onConflict(['team_uuid', 'user_uuid']).ignore();
-  }
-  await enqueueEmail(db, { organizationUuid: actor.organization.uuid, kind: 'invitation', message: invitationEmail(actor, user, token, publicUrl) }, now);
-  invitation = (await db('invitations').where({ user_uuid: user.uuid }).first()) as InvitationRow;
-  return { invitation, user, resent };
+
+    const email = input.email.trim().toLowerCase();
+    const token = randomBase62(40);
+    const stamp = now.toISOString();
+    let user: UserRow | undefined = await trx('users').where({ organization_uuid: actor.organization.uuid, email }).first();
+    let invitation: InvitationRow | undefined;
+    let resent = false;
+    if (user) {
+      if (bool(user.is_active)) {
+        throw conflict('user_already_exists', 'A user with this e-mail address is already a member of the organization.', { user_uuid: user.uuid });
+      }
+      invitation = await trx('invitations').where({ user_uuid: user.uuid }).first();
+      if (!invitation || invitation.accepted_at) {
+        throw conflict('user_deactivated', 'This user was deactivated; an admin can reactivate them with PATCH /v1/users/{uuid}/ and is_active: true.', { user_uuid: user.uuid });
+      }
+      resent = true;
+      const merged = [...new Set([...readJson<string[]>(invitation.team_uuids, []), ...teamUuids])];
+      await trx('invitations').where({ uuid: invitation.uuid }).update({
+        token_hash: sha256Hex(token),
+        sent_count: invitation.sent_count + 1,
+        last_sent_at: stamp,
+        team_uuids: writeJson(merged),
+        updated_at: stamp,
+      });
+    } else {
+      user = await createUser(
+        trx,
+        { organizationUuid: actor.organization.uuid, email, firstName: input.first_name, lastName: input.last_name, role, isActive: false },
+        now,
+      );
+      await trx('invitations').insert({
+        uuid: uuidv7(now.getTime()),
+        organization_uuid: actor.organization.uuid,
+        user_uuid: user.uuid,
+        invited_by_uuid: actor.user.uuid,
+        email: user.email,
+        role,
+        team_uuids: writeJson(teamUuids),
+        token_hash: sha256Hex(token),
+        sent_count: 1,
+        last_sent_at: stamp,
+        accepted_at: null,
+        created_at: stamp,
+        updated_at: stamp,
+      });
+    }
+    for (const teamUuid of teamUuids) {
+      await trx('team_members').insert({ team_uuid: teamUuid, user_uuid: user.uuid, created_at: stamp }).onConflict(['team_uuid', 'user_uuid']).ignore();
+    }
+    await enqueueEmail(trx, { organizationUuid: actor.organization.uuid, kind: 'invitation', message: invitationEmail(actor, user, token, publicUrl) }, now);
+    invitation = await trx('invitations').where({ user_uuid: user.uuid }).first();
+    if (!invitation) throw notFound();
+    return { invitation, user, resent };
+  });
 }
 
 /**
@@ -124,14 +112,19 @@ export async function inviteUser(db: Executor, actor: Actor, input: InviteUserIn
  * deactivated user cannot reactivate themselves with an old link: acceptance is for pending invitations only.
  */
 export async function acceptInvitation(db: Executor, token: string, now: Date): Promise<{ user: UserRow; organization: { uuid: string; name: string } }> {
-  const invitation: InvitationRow | undefined = await db('invitations').where({ token_hash: sha256Hex(token) }).first();
-  if (!invitation) throw notFound();
-  if (invitation.accepted_at) throw badRequest('invitation_already_accepted', 'This invitation was already accepted.');
-  const stamp = now.toISOString();
-  await db('invitations').where({ uuid: invitation.uuid }).update({ accepted_at: stamp, updated_at: stamp });
-  await db('users').where({ uuid: invitation.user_uuid }).update({ is_active: true, updated_at: stamp });
-  const user = (await db('users').where({ uuid: invitation.user_uuid }).first()) as UserRow;
-  const organization = await db('organizations').where({ uuid: invitation.organization_uuid }).first('uuid', 'name');
-  await recordEvent(db, { organizationUuid: invitation.organization_uuid, event: 'organization.user_activated', payload: { user: { uuid: user.uuid, full_name: fullName(user), email: user.email }, by: null } }, now);
-  return { user, organization };
+  return db.transaction(async (trx) => {
+    const invitation: InvitationRow | undefined = await trx('invitations').where({ token_hash: sha256Hex(token) }).first();
+    if (!invitation) throw notFound();
+    if (invitation.accepted_at) throw badRequest('invitation_already_accepted', 'This invitation was already accepted.');
+    const stamp = now.toISOString();
+    await trx('invitations').where({ uuid: invitation.uuid }).update({ accepted_at: stamp, updated_at: stamp });
+    await trx('users').where({ uuid: invitation.user_uuid }).update({ is_active: true, updated_at: stamp });
+    const user = await trx('users').where({ uuid: invitation.user_uuid }).first();
+    const organization = await trx('organizations').where({ uuid: invitation.organization_uuid }).first('uuid', 'name');
+    // Both exist: the invitation row references them (foreign keys, ON DELETE CASCADE).
+    if (!user || !organization) throw notFound();
+    const payload = { user: { uuid: user.uuid, full_name: fullName(user), email: user.email }, by: null };
+    await recordEvent(trx, { organizationUuid: invitation.organization_uuid, event: 'organization.user_activated', payload }, now);
+    return { user, organization };
+  });
 }

@@ -1,4 +1,4 @@
-import type { Actor } from '../auth/credentials.ts';
+import type { Actor } from '../../auth/credentials.ts';
 import { fullName } from '../users/repository.ts';
 
 /** The spec's current-user fields plus what clients read (CONTRACT §3 and §12). */

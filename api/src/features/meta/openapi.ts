@@ -1,9 +1,9 @@
-import type { Operation } from '../../openapi/types.ts';
-import { page } from '../../openapi/components.ts';
+import type { Operation } from '../../http/openapi/types.ts';
+import { page } from '../../http/openapi/components.ts';
 
 const tag = 'Service';
 const obj = { type: 'object' };
-export const metaOperations: Operation[] = [
+export const operations: Operation[] = [
   { method: 'get', path: '/healthz', tag, auth: false, summary: 'Liveness: the process answers', responses: { 200: obj } },
   { method: 'get', path: '/readyz', tag, auth: false, summary: 'Readiness: database reachable and migrated', responses: { 200: obj, 503: obj } },
   { method: 'get', path: '/metrics', tag, auth: false, summary: 'Prometheus metrics', responses: { 200: { type: 'string' } } },
@@ -21,7 +21,7 @@ export const metaOperations: Operation[] = [
   },
 ];
 
-export const metaSchemas = {
+export const schemas = {
   ChangelogEntry: {
     type: 'object',
     properties: { version: { type: 'string' }, date: { type: 'string', format: 'date' }, title: { type: 'string' }, changes: { type: 'array', items: { type: 'string' } } },

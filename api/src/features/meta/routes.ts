@@ -2,15 +2,15 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import Router from '@koa/router';
-import type { Deps } from '../../deps.ts';
+import type { Deps } from '../../http/deps.ts';
 import type { Middlewares } from '../../http/middlewares.ts';
 import { actorOf } from '../../http/auth.ts';
-import { pageEnvelope, pageRequest } from '../../http/pagination.ts';
-import { pendingMigrations } from '../../db/migrate.ts';
-import { notFound } from '../../http/errors.ts';
+import { pageEnvelope } from '../../http/pagination.ts';
+import { pageRequest } from '../../http/query.ts';
+import { notFound } from '../../lib/errors.ts';
 import { CHANGELOG } from './changelog.ts';
-import type { Metrics } from './metrics.ts';
-import { VERSION } from '../../version.ts';
+import { presentLiveness, presentPlatformStatus, presentReadiness } from './presenter.ts';
+import { readiness } from './service.ts';
 
 const require = createRequire(import.meta.url);
 const SWAGGER_DIR = path.dirname(require.resolve('swagger-ui-dist/package.json'));
@@ -38,40 +38,28 @@ const DOCS_PAGE = `<!doctype html>
 // A separate file (not inline) so the page works under a strict Content-Security-Policy.
 const DOCS_INIT = `window.ui = SwaggerUIBundle({ url: '/v1/openapi.json', dom_id: '#reference', deepLinking: true, persistAuthorization: true });`;
 
-export interface MetaOptions {
-  metrics: Metrics;
-  openApi: () => Promise<unknown>;
-}
-
 /** Operational endpoints: health, readiness, metrics, the OpenAPI document, its reference page, the changelog. */
-export function metaRoutes(deps: Deps, { authenticate, rateLimit }: Middlewares, options: MetaOptions): Router {
+export function metaRoutes(deps: Deps, { authenticate, rateLimit }: Middlewares): Router {
   const router = new Router();
 
   router.get('/healthz', (ctx) => {
-    ctx.body = { status: 'ok' };
+    ctx.body = presentLiveness();
   });
 
   router.get('/readyz', async (ctx) => {
-    try {
-      await deps.db.raw('select 1');
-      const pending = await pendingMigrations(deps.db);
-      ctx.status = pending === 0 ? 200 : 503;
-      ctx.body = { status: pending === 0 ? 'ready' : 'migrating', database: 'ok', pending_migrations: pending };
-    } catch (err) {
-      deps.logger.warn({ err }, 'readiness check failed');
-      ctx.status = 503;
-      ctx.body = { status: 'unavailable', database: 'error' };
-    }
+    const { status, body } = presentReadiness(await readiness(deps.db, deps.logger));
+    ctx.status = status;
+    ctx.body = body;
   });
 
   router.get('/metrics', async (ctx) => {
-    ctx.type = options.metrics.registry.contentType;
-    ctx.body = await options.metrics.registry.metrics();
+    ctx.type = deps.metrics.registry.contentType;
+    ctx.body = await deps.metrics.registry.metrics();
   });
 
   router.get('/v1/openapi.json', async (ctx) => {
     ctx.set('Cache-Control', 'no-cache');
-    ctx.body = await options.openApi();
+    ctx.body = await deps.openApiDocument();
   });
 
   router.get('/docs', (ctx) => {
@@ -98,18 +86,7 @@ export function metaRoutes(deps: Deps, { authenticate, rateLimit }: Middlewares,
 
   // CONTRACT §4: /v1/platform/* takes API keys only.
   router.get('/v1/platform/status/', authenticate({ accept: ['api_key'] }), rateLimit('reads'), (ctx) => {
-    const { organization } = actorOf(ctx);
-    ctx.body = {
-      version: VERSION,
-      organization: { uuid: organization.uuid, name: organization.name, plan: organization.plan },
-      features: {
-        plan_beta: Boolean(organization.plan_beta_enabled),
-        smtp: deps.config.smtpUrl !== null,
-        inbound_email: deps.config.inboundSmtpPort !== null || deps.config.inboundEmailSecret !== null,
-        llm: deps.config.llm.baseUrl !== null,
-        agent_self_registration: deps.config.agentSelfRegistration,
-      },
-    };
+    ctx.body = presentPlatformStatus(actorOf(ctx).organization, deps.config);
   });
 
   return router;

@@ -1,9 +1,9 @@
-import type { Operation } from '../../openapi/types.ts';
-import type { JsonSchema } from '../../openapi/yup-to-json-schema.ts';
+import type { Operation } from '../../http/openapi/types.ts';
+import type { JsonSchema } from '../../http/openapi/yup-to-json-schema.ts';
 import { trackMoodSchema } from './schema.ts';
 
 const nullableUuid = { type: ['string', 'null'], format: 'uuid' };
-export const moodSchemas: Record<string, JsonSchema> = {
+export const schemas: Record<string, JsonSchema> = {
   Mood: {
     type: 'object',
     properties: {
@@ -16,7 +16,7 @@ export const moodSchemas: Record<string, JsonSchema> = {
 };
 
 const tag = 'Mood';
-export const moodOperations: Operation[] = [
+export const operations: Operation[] = [
   { method: 'get', path: '/v1/mood/track/', tag, scope: 'reads', summary: 'Your mood for a day (default today in your time zone)', query: [{ name: 'date', description: 'YYYY-MM-DD' }], responses: { 200: 'Mood' } },
   { method: 'post', path: '/v1/mood/track/', tag, scope: 'writes', summary: 'Track your mood (1–5) for today or a past day; again the same day replaces it', body: trackMoodSchema, responses: { 200: 'Mood', 201: 'Mood' } },
 ];

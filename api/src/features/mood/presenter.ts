@@ -1,7 +1,8 @@
 import { iso } from '../../lib/time.ts';
-import type { Actor } from '../auth/credentials.ts';
+import type { Actor } from '../../auth/credentials.ts';
 import { userRef } from '../users/presenter.ts';
-import type { MoodReading, MoodRow } from './service.ts';
+import type { MoodReading } from './service.ts';
+import type { MoodRow } from '../../db/tables.ts';
 
 export function presentMood(actor: Actor, date: string, row: MoodRow | null) {
   return {

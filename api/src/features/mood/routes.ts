@@ -1,10 +1,9 @@
 import Router from '@koa/router';
-import type { Deps } from '../../deps.ts';
+import type { Deps } from '../../http/deps.ts';
 import type { Middlewares } from '../../http/middlewares.ts';
-import { actorOf } from '../../http/auth.ts';
+import { actorOf, requirePerson } from '../../http/auth.ts';
 import { validateBody } from '../../http/validation.ts';
-import { requirePerson } from '../users/access.ts';
-import { dateParam } from '../users/filters.ts';
+import { queryDate } from '../../http/query.ts';
 import { readMood, trackMood } from './service.ts';
 import { presentMood, presentMoodReading } from './presenter.ts';
 import { trackMoodSchema } from './schema.ts';
@@ -15,7 +14,7 @@ export function moodRoutes(deps: Deps, { authenticate, rateLimit }: Middlewares)
 
   router.get('/v1/mood/track/', authenticate(), rateLimit('reads'), requirePerson, async (ctx) => {
     const actor = actorOf(ctx);
-    ctx.body = presentMoodReading(actor, await readMood(deps.db, actor, dateParam(ctx, 'date'), deps.clock.now()));
+    ctx.body = presentMoodReading(actor, await readMood(deps.db, actor, queryDate(ctx, 'date'), deps.clock.now()));
   });
 
   // 201 when the day's mood is new, 200 when it replaced that day's score.

@@ -1,5 +1,5 @@
-import { yup } from '../../http/validation.ts';
-import { dateField } from '../checkins/schema.ts';
+import * as yup from 'yup';
+import { dateField } from '../../http/fields.ts';
 
 /** POST /v1/mood/track/ `{score (1–5), date?}` (CONTRACT §7). */
 export const trackMoodSchema = yup.object({

@@ -1,20 +1,11 @@
 import type { Executor } from '../../db/connection.ts';
-import { badRequest } from '../../http/errors.ts';
+import { badRequest } from '../../lib/errors.ts';
 import { uuidv7 } from '../../lib/ids.ts';
-import type { Actor } from '../auth/credentials.ts';
-import { localDate } from '../checkins/dates.ts';
-import { isManager } from '../users/access.ts';
+import type { Actor } from '../../auth/credentials.ts';
+import { localDate } from '../../lib/dates.ts';
+import { can } from '../../auth/policy.ts';
 import type { TrackMoodInput } from './schema.ts';
-
-export interface MoodRow {
-  uuid: string;
-  organization_uuid: string;
-  user_uuid: string;
-  date: string;
-  score: number;
-  created_at: string;
-  updated_at: string;
-}
+import type { MoodRow } from '../../db/tables.ts';
 
 /** "Today" for a person: their own time zone, else the organization's. */
 export const personalToday = (actor: Actor, now: Date): string => localDate(now, actor.user.timezone ?? actor.organization.timezone);
@@ -29,8 +20,8 @@ export async function readMood(db: Executor, actor: Actor, date: string | undefi
   const day = date ?? personalToday(actor, now);
   const entry: MoodRow | undefined = await db('mood_entries').where({ user_uuid: actor.user.uuid, date: day }).first();
   let summary: MoodReading['summary'] = null;
-  if (isManager(actor)) {
-    const [row] = await db('mood_entries').where({ organization_uuid: actor.organization.uuid, date: day }).select(db.raw('count(*) as count'), db.raw('avg(score) as average'));
+  if (can(actor, 'mood.see_summary')) {
+    const [row] = await db('mood_entries').where({ organization_uuid: actor.organization.uuid, date: day }).count({ count: '*' }).avg({ average: 'score' });
     const count = Number(row.count);
     summary = { count, average: count ? Math.round(Number(row.average) * 100) / 100 : null };
   }

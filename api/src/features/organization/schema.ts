@@ -1,9 +1,6 @@
-import { yup } from '../../http/validation.ts';
-import { isValidTimeZone } from '../../lib/time.ts';
+import * as yup from 'yup';
+import { timezoneField } from '../../http/fields.ts';
 import { platformConnectionSchema } from '../chat/schema.ts';
-
-export const timezoneField = () =>
-  yup.string().test('timezone', 'Must be an IANA time zone, for example Europe/Madrid.', (value) => value === undefined || isValidTimeZone(value));
 
 export const updateOrganizationSchema = yup.object({
   name: yup.string().trim().min(1).max(200),

@@ -1,22 +1,12 @@
-import type { Executor } from '../../db/connection.ts';
+import type { Db, Executor } from '../../db/connection.ts';
+import type { Config } from '../../lib/config.ts';
+import type { Resolver } from '../../outbound/address-policy.ts';
+import type { SecretBox } from '../../outbound/secret-box.ts';
+import { connectPlatform, platformName } from '../chat/connection.ts';
+import type { UpdateOrganizationInput } from './schema.ts';
 import { uuidv7 } from '../../lib/ids.ts';
-import { notFound } from '../../http/errors.ts';
-
-export const PLANS = ['free', 'basic', 'pro', 'enterprise'] as const;
-export type PlanName = (typeof PLANS)[number];
-
-export interface OrganizationRow {
-  uuid: string;
-  name: string;
-  slug: string;
-  timezone: string;
-  plan: PlanName;
-  plan_beta_enabled: boolean | number;
-  exchange_enabled: boolean | number;
-  image: string | null;
-  created_at: string;
-  updated_at: string;
-}
+import { notFound } from '../../lib/errors.ts';
+import type { OrganizationRow, PlanName, Platform } from '../../db/tables.ts';
 
 /** Lower-case ASCII letters, digits and dashes: used in agent inbox addresses (CONTRACT §6). */
 export function slugify(name: string): string {
@@ -96,14 +86,25 @@ export async function updateOrganization(
   return getOrganization(db, uuid);
 }
 
-/** What operator commands print: the API shape plus the switches only operators set. */
-export function presentOrganizationForOperator(org: OrganizationRow) {
-  return {
-    uuid: org.uuid,
-    name: org.name,
-    slug: org.slug,
-    plan: org.plan,
-    plan_beta_enabled: Boolean(org.plan_beta_enabled),
-    exchange_enabled: Boolean(org.exchange_enabled),
-  };
+/** The organization as the API shows it: with the chat platform it has connected, if any. */
+export async function organizationView(db: Executor, uuid: string): Promise<{ org: OrganizationRow; platform: Platform | null }> {
+  const org = await getOrganization(db, uuid);
+  return { org, platform: await platformName(db, uuid) };
+}
+
+/**
+ * PATCH /v1/organization/: name, time zone, image and the chat platform connection. The platform's URL is
+ * checked against the address policy (a DNS lookup) before anything is written.
+ */
+export async function updateOrganizationSettings(
+  db: Db,
+  services: { box: SecretBox; config: Config; resolve: Resolver | undefined },
+  uuid: string,
+  input: UpdateOrganizationInput,
+  now: Date,
+): Promise<{ org: OrganizationRow; platform: Platform | null }> {
+  const { platform, ...changes } = input;
+  if (platform !== undefined) await connectPlatform(db, services.box, services.config, services.resolve, uuid, platform, now);
+  await updateOrganization(db, uuid, changes, now);
+  return organizationView(db, uuid);
 }

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp } from '../../../test/harness.ts';
 import type { TestApp } from '../../../test/harness.ts';
-import { describePlan } from './routes.ts';
-import { scopeTable } from './frame/scope-table.ts';
+import { loadParts } from '../../openapi/catalog.ts';
+import { planScopeTable } from '../../http/plan/openapi.ts';
 
 describe('the Plan in the OpenAPI document', () => {
   let t: TestApp;
@@ -13,9 +13,10 @@ describe('the Plan in the OpenAPI document', () => {
   });
   afterAll(async () => t.close());
 
-  it('marks every Plan operation beta, with its scope, its headers and its refusals', () => {
+  it('marks every Plan operation beta, with its scope, its headers and its refusals', async () => {
     const operations = Object.entries(doc.paths).filter(([path]) => path.startsWith('/v1/plan/')).flatMap(([path, ops]) => Object.entries(ops).map(([method, op]) => ({ path, method, op })));
-    expect(operations).toHaveLength(describePlan().operations.length);
+    const declared = (await loadParts()).flatMap((part) => part.operations).filter((op) => op.path.startsWith('/v1/plan/'));
+    expect(operations).toHaveLength(declared.length);
     for (const { path, method, op } of operations) {
       expect(op['x-beta'], `${method} ${path}`).toBe(true);
       expect(['tasks:read', 'tasks:write', 'tasks:admin']).toContain(op['x-plan-scope']);
@@ -30,7 +31,7 @@ describe('the Plan in the OpenAPI document', () => {
     expect(doc.paths['/v1/plan/boards/{board}/'].delete['x-dry-run']).toBe(true);
   });
 
-  it('prints the scope table in the document\'s description', () => {
-    expect(doc.info.description).toContain(scopeTable(describePlan().operations));
+  it('prints the scope table in the document\'s description', async () => {
+    expect(doc.info.description).toContain(planScopeTable((await loadParts()).flatMap((part) => part.operations)));
   });
 });

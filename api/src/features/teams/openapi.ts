@@ -1,10 +1,10 @@
-import type { Operation } from '../../openapi/types.ts';
-import { page, ref } from '../../openapi/components.ts';
-import type { JsonSchema } from '../../openapi/yup-to-json-schema.ts';
+import type { Operation } from '../../http/openapi/types.ts';
+import { page, ref } from '../../http/openapi/components.ts';
+import type { JsonSchema } from '../../http/openapi/yup-to-json-schema.ts';
 import { addMembersSchema, createTeamSchema, updateTeamSchema } from './schema.ts';
 
 const uuid = { type: 'string', format: 'uuid' };
-export const teamSchemas: Record<string, JsonSchema> = {
+export const schemas: Record<string, JsonSchema> = {
   Team: {
     type: 'object',
     properties: {
@@ -16,7 +16,7 @@ export const teamSchemas: Record<string, JsonSchema> = {
 };
 
 const tag = 'Teams';
-export const teamOperations: Operation[] = [
+export const operations: Operation[] = [
   { method: 'get', path: '/v1/teams/', tag, scope: 'reads', summary: 'List teams (admins and managers: all; others: their own)', query: [{ name: 'search', description: 'Team name, 2–256 characters' }, { name: 'active', description: 'true or false' }], responses: { 200: page('Team') } },
   { method: 'post', path: '/v1/teams/', tag, scope: 'writes', summary: 'Create a team (admins and managers)', body: createTeamSchema, responses: { 201: 'Team' } },
   { method: 'get', path: '/v1/teams/:uuid/', tag, scope: 'reads', summary: 'One team', responses: { 200: 'Team' } },

@@ -1,11 +1,12 @@
 import Router from '@koa/router';
-import type { Deps } from '../../deps.ts';
+import type { Deps } from '../../http/deps.ts';
 import type { Middlewares } from '../../http/middlewares.ts';
 import { actorOf } from '../../http/auth.ts';
 import { noBody, validateBody } from '../../http/validation.ts';
-import { pageEnvelope, pageRequest } from '../../http/pagination.ts';
+import { pageEnvelope } from '../../http/pagination.ts';
+import { pageRequest } from '../../http/query.ts';
 import { uuidParam } from '../../http/params.ts';
-import { queryBool, searchTerm } from '../users/filters.ts';
+import { queryBoolean, querySearch } from '../../http/query.ts';
 import { addMembers, createTeam, deleteTeam, getTeam, listTeams, removeMember, teamMembers, updateTeam } from './service.ts';
 import { presentMember, presentTeam } from './presenter.ts';
 import { addMembersSchema, createTeamSchema, updateTeamSchema } from './schema.ts';
@@ -19,13 +20,13 @@ export function teamRoutes(deps: Deps, { authenticate, rateLimit }: Middlewares)
 
   router.get('/v1/teams/', rateLimit('reads'), async (ctx) => {
     const page = pageRequest(ctx);
-    const filters = { search: searchTerm(ctx), active: queryBool(ctx, 'active') };
+    const filters = { search: querySearch(ctx), active: queryBoolean(ctx, 'active') };
     const { count, rows } = await listTeams(deps.db, actorOf(ctx), filters, page);
     ctx.body = pageEnvelope(ctx, page, count, rows.map(presentTeam), deps.config.publicUrl);
   });
 
   router.post('/v1/teams/', rateLimit('writes'), validateBody(createTeamSchema), async (ctx) => {
-    const team = await deps.db.transaction((trx) => createTeam(trx, actorOf(ctx), ctx.state.body as CreateTeamInput, deps.clock.now()));
+    const team = await createTeam(deps.db, actorOf(ctx), ctx.state.body as CreateTeamInput, deps.clock.now());
     ctx.status = 201;
     ctx.body = presentTeam(team);
   });
@@ -36,7 +37,7 @@ export function teamRoutes(deps: Deps, { authenticate, rateLimit }: Middlewares)
 
   router.patch('/v1/teams/:uuid/', rateLimit('writes'), validateBody(updateTeamSchema), async (ctx) => {
     const input = ctx.state.body as UpdateTeamInput;
-    const team = await deps.db.transaction((trx) => updateTeam(trx, actorOf(ctx), ctx.params.uuid, input, deps.clock.now()));
+    const team = await updateTeam(deps.db, actorOf(ctx), ctx.params.uuid, input, deps.clock.now());
     ctx.body = presentTeam(team);
   });
 
@@ -52,12 +53,12 @@ export function teamRoutes(deps: Deps, { authenticate, rateLimit }: Middlewares)
 
   router.post('/v1/teams/:uuid/member/', rateLimit('writes'), validateBody(addMembersSchema), async (ctx) => {
     const input = ctx.state.body as AddMembersInput;
-    const team = await deps.db.transaction((trx) => addMembers(trx, actorOf(ctx), ctx.params.uuid, input, deps.clock.now()));
+    const team = await addMembers(deps.db, actorOf(ctx), ctx.params.uuid, input, deps.clock.now());
     ctx.body = presentTeam(team);
   });
 
   router.delete('/v1/teams/:uuid/member/:user_uuid/', rateLimit('writes'), noBody, async (ctx) => {
-    await deps.db.transaction((trx) => removeMember(trx, actorOf(ctx), ctx.params.uuid, ctx.params.user_uuid, deps.clock.now()));
+    await removeMember(deps.db, actorOf(ctx), ctx.params.uuid, ctx.params.user_uuid, deps.clock.now());
     ctx.status = 204;
   });
 

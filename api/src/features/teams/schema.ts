@@ -1,4 +1,5 @@
-import { uuidField, yup } from '../../http/validation.ts';
+import * as yup from 'yup';
+import { uuidField } from '../../http/fields.ts';
 
 export const createTeamSchema = yup.object({
   name: yup.string().trim().min(1).max(200).required(),

@@ -1,4 +1,6 @@
-import type { QuestionType } from '../checkins/schema.ts';
+import type { QuestionType } from '../../db/tables.ts';
+import { notFound } from '../../lib/errors.ts';
+import type { PageRequest } from '../../lib/page.ts';
 
 export interface TemplateQuestion {
   question: string;
@@ -77,22 +79,16 @@ export const DEFAULT_TEMPLATE = TEMPLATES[0];
 
 export const findTemplate = (uuid: string): Template | undefined => TEMPLATES.find((t) => t.uuid === uuid);
 
-/** The §7 question shape, for template reads (template questions have stable pseudo-ids by position). */
-export function presentTemplate(template: Template) {
-  return {
-    uuid: template.uuid,
-    id: template.uuid,
-    name: template.name,
-    description: template.description,
-    frequency_type: template.frequency_type,
-    questions: template.questions.map((q, index) => ({
-      index,
-      question: q.question,
-      short_question: q.short_question,
-      question_type: q.question_type,
-      required: q.required,
-      is_blocker: q.is_blocker,
-      choices: (q.options ?? []).map((label) => ({ label, value: label })),
-    })),
-  };
+/** A template, or 404 (the same body as any absent object). */
+export function getTemplate(uuid: string): Template {
+  const template = findTemplate(uuid);
+  if (!template) throw notFound();
+  return template;
+}
+
+/** The templates whose name contains `term` (case-insensitive), a page of them, and how many matched. */
+export function listTemplates(term: string | undefined, page: PageRequest): { count: number; rows: Template[] } {
+  const wanted = term?.toLowerCase();
+  const matching = wanted ? TEMPLATES.filter((t) => t.name.toLowerCase().includes(wanted)) : TEMPLATES;
+  return { count: matching.length, rows: matching.slice(page.offset, page.offset + page.limit) };
 }

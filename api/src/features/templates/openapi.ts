@@ -1,8 +1,8 @@
-import type { Operation } from '../../openapi/types.ts';
-import { page } from '../../openapi/components.ts';
-import type { JsonSchema } from '../../openapi/yup-to-json-schema.ts';
+import type { Operation } from '../../http/openapi/types.ts';
+import { page } from '../../http/openapi/components.ts';
+import type { JsonSchema } from '../../http/openapi/yup-to-json-schema.ts';
 
-export const templateSchemas: Record<string, JsonSchema> = {
+export const schemas: Record<string, JsonSchema> = {
   Template: {
     type: 'object',
     properties: {
@@ -14,7 +14,7 @@ export const templateSchemas: Record<string, JsonSchema> = {
 };
 
 const tag = 'Check-ins';
-export const templateOperations: Operation[] = [
+export const operations: Operation[] = [
   { method: 'get', path: '/v1/templates/', tag, scope: 'reads', summary: 'Built-in check-in templates', query: [{ name: 'search', description: 'Template name, 2–256 characters' }], responses: { 200: page('Template') } },
   { method: 'get', path: '/v1/templates/:uuid/', tag, scope: 'reads', summary: 'One template with its questions', responses: { 200: 'Template' } },
 ];

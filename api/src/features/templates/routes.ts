@@ -1,11 +1,12 @@
 import Router from '@koa/router';
-import type { Deps } from '../../deps.ts';
+import type { Deps } from '../../http/deps.ts';
 import type { Middlewares } from '../../http/middlewares.ts';
-import { notFound } from '../../http/errors.ts';
-import { pageEnvelope, pageRequest } from '../../http/pagination.ts';
+import { pageEnvelope } from '../../http/pagination.ts';
+import { pageRequest } from '../../http/query.ts';
 import { uuidParam } from '../../http/params.ts';
-import { searchTerm } from '../users/filters.ts';
-import { TEMPLATES, findTemplate, presentTemplate } from './catalog.ts';
+import { querySearch } from '../../http/query.ts';
+import { getTemplate, listTemplates } from './catalog.ts';
+import { presentTemplate } from './presenter.ts';
 
 export function templateRoutes(deps: Deps, { authenticate, rateLimit }: Middlewares): Router {
   const router = new Router();
@@ -13,16 +14,12 @@ export function templateRoutes(deps: Deps, { authenticate, rateLimit }: Middlewa
 
   router.get('/v1/templates/', authenticate(), rateLimit('reads'), (ctx) => {
     const page = pageRequest(ctx);
-    const term = searchTerm(ctx)?.toLowerCase();
-    const matching = term ? TEMPLATES.filter((t) => t.name.toLowerCase().includes(term)) : TEMPLATES;
-    const results = matching.slice(page.offset, page.offset + page.limit).map(presentTemplate);
-    ctx.body = pageEnvelope(ctx, page, matching.length, results, deps.config.publicUrl);
+    const { count, rows } = listTemplates(querySearch(ctx), page);
+    ctx.body = pageEnvelope(ctx, page, count, rows.map(presentTemplate), deps.config.publicUrl);
   });
 
   router.get('/v1/templates/:uuid/', authenticate(), rateLimit('reads'), (ctx) => {
-    const template = findTemplate(ctx.params.uuid);
-    if (!template) throw notFound();
-    ctx.body = presentTemplate(template);
+    ctx.body = presentTemplate(getTemplate(ctx.params.uuid));
   });
 
   return router;

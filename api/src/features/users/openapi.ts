@@ -1,13 +1,13 @@
-import type { Operation } from '../../openapi/types.ts';
-import { page } from '../../openapi/components.ts';
-import type { JsonSchema } from '../../openapi/yup-to-json-schema.ts';
+import type { Operation } from '../../http/openapi/types.ts';
+import { page } from '../../http/openapi/components.ts';
+import type { JsonSchema } from '../../http/openapi/yup-to-json-schema.ts';
 import { updateUserSchema } from './schema.ts';
 
 const str = { type: 'string' };
 const nullableStr = { type: ['string', 'null'] };
 const uuid = { type: 'string', format: 'uuid' };
 
-export const userSchemas: Record<string, JsonSchema> = {
+export const schemas: Record<string, JsonSchema> = {
   User: {
     type: 'object',
     properties: {
@@ -23,7 +23,7 @@ export const userSchemas: Record<string, JsonSchema> = {
 
 const q = (name: string, description: string) => ({ name, description });
 const tag = 'Users';
-export const userOperations: Operation[] = [
+export const operations: Operation[] = [
   {
     method: 'get', path: '/v1/users/', tag, scope: 'reads',
     summary: 'List users (admins and managers: everyone; members: the active directory; guests: themselves)',

@@ -1,7 +1,7 @@
 import { bool } from '../../lib/json.ts';
 import { iso } from '../../lib/time.ts';
 import { fullName } from './repository.ts';
-import type { UserRow } from './repository.ts';
+import type { UserRow } from '../../db/tables.ts';
 
 /** CONTRACT §3 user; `email` only when the caller may see it and asked with include_email=true. */
 export function presentUser(row: UserRow, options: { email: boolean }) {

@@ -1,23 +1,6 @@
 import type { Executor } from '../../db/connection.ts';
 import { uuidv7 } from '../../lib/ids.ts';
-
-export const ROLES = ['admin', 'manager', 'member', 'guest'] as const;
-export type Role = (typeof ROLES)[number];
-
-export interface UserRow {
-  uuid: string;
-  organization_uuid: string;
-  email: string;
-  first_name: string;
-  last_name: string;
-  role: Role;
-  is_active: boolean | number;
-  timezone: string | null;
-  occupation: string | null;
-  image: string | null;
-  created_at: string;
-  updated_at: string;
-}
+import type { Role, UserRow } from '../../db/tables.ts';
 
 export function fullName(user: Pick<UserRow, 'first_name' | 'last_name' | 'email'>): string {
   const name = `${user.first_name ?? ''} ${user.last_name ?? ''}`.trim();

@@ -1,17 +1,18 @@
 import Router from '@koa/router';
-import type { Deps } from '../../deps.ts';
+import type { Deps } from '../../http/deps.ts';
 import type { Middlewares } from '../../http/middlewares.ts';
 import { actorOf } from '../../http/auth.ts';
-import { invalidFilter } from '../../http/errors.ts';
 import { validateBody } from '../../http/validation.ts';
-import { pageEnvelope, pageRequest } from '../../http/pagination.ts';
+import { pageEnvelope } from '../../http/pagination.ts';
+import { pageRequest } from '../../http/query.ts';
 import { uuidParam } from '../../http/params.ts';
-import { dateRange, ordering, queryBool, queryValue, searchTerm } from './filters.ts';
-import { getUser, listUsers, mayShowEmail, updateUser } from './service.ts';
+import { queryBoolean, queryChoice, queryDateRange, queryOrdering, querySearch } from '../../http/query.ts';
+import { canSeeEmailOf } from '../../auth/policy.ts';
+import { getUser, listUsers, updateUser } from './service.ts';
 import { presentUser } from './presenter.ts';
-import { ROLES } from './repository.ts';
 import { updateUserSchema } from './schema.ts';
 import type { UpdateUserInput } from './schema.ts';
+import { ROLES } from '../../db/tables.ts';
 
 const USER_ORDERING = { first_name: 'u.first_name', last_name: 'u.last_name', email: 'u.email', created_at: 'u.created_at', role: 'u.role' };
 
@@ -22,33 +23,31 @@ export function userRoutes(deps: Deps, { authenticate, rateLimit, clearsCredenti
   router.get('/v1/users/', authenticate(), rateLimit('reads'), async (ctx) => {
     const actor = actorOf(ctx);
     const page = pageRequest(ctx);
-    const role = queryValue(ctx, 'role');
-    if (role !== undefined && role !== '' && !(ROLES as readonly string[]).includes(role)) throw invalidFilter('role', `role must be one of: ${ROLES.join(', ')}.`);
-    const { from, to } = dateRange(ctx, ['since', 'start_date'], ['until', 'end_date']);
+    const { from, to } = queryDateRange(ctx);
     const filters = {
-      search: searchTerm(ctx),
-      role: role || undefined,
-      isActive: queryBool(ctx, 'is_active'),
+      search: querySearch(ctx),
+      role: queryChoice(ctx, 'role', ROLES),
+      isActive: queryBoolean(ctx, 'is_active'),
       since: from,
       until: to,
-      ordering: ordering(ctx, USER_ORDERING, { column: 'u.first_name', order: 'asc' }),
+      ordering: queryOrdering(ctx, USER_ORDERING, { column: 'u.first_name', order: 'asc' }),
     };
-    const includeEmail = queryBool(ctx, 'include_email') === true;
+    const includeEmail = queryBoolean(ctx, 'include_email') === true;
     const { count, rows } = await listUsers(deps.db, actor, filters, page);
-    const results = rows.map((row) => presentUser(row, { email: includeEmail && mayShowEmail(actor, row) }));
+    const results = rows.map((row) => presentUser(row, { email: includeEmail && canSeeEmailOf(actor, row) }));
     ctx.body = pageEnvelope(ctx, page, count, results, deps.config.publicUrl);
   });
 
   router.get('/v1/users/:uuid/', authenticate(), rateLimit('reads'), async (ctx) => {
     const actor = actorOf(ctx);
     const row = await getUser(deps.db, actor, ctx.params.uuid);
-    ctx.body = presentUser(row, { email: queryBool(ctx, 'include_email') === true && mayShowEmail(actor, row) });
+    ctx.body = presentUser(row, { email: queryBoolean(ctx, 'include_email') === true && canSeeEmailOf(actor, row) });
   });
 
   router.patch('/v1/users/:uuid/', authenticate(), rateLimit('writes'), validateBody(updateUserSchema), clearsCredentialCache, async (ctx) => {
     const actor = actorOf(ctx);
-    const row = await deps.db.transaction((trx) => updateUser(trx, actor, ctx.params.uuid, ctx.state.body as UpdateUserInput, deps.clock.now()));
-    ctx.body = presentUser(row, { email: mayShowEmail(actor, row) });
+    const row = await updateUser(deps.db, actor, ctx.params.uuid, ctx.state.body as UpdateUserInput, deps.clock.now());
+    ctx.body = presentUser(row, { email: canSeeEmailOf(actor, row) });
   });
 
   return router;

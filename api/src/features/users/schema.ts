@@ -1,6 +1,6 @@
-import { yup } from '../../http/validation.ts';
-import { timezoneField } from '../organization/schema.ts';
-import { ROLES } from './repository.ts';
+import * as yup from 'yup';
+import { timezoneField } from '../../http/fields.ts';
+import { ROLES } from '../../db/tables.ts';
 
 /** PATCH /v1/users/{uuid}/: profile fields for the user themselves; role and is_active for admins only. */
 export const updateUserSchema = yup.object({

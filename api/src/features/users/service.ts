@@ -1,14 +1,14 @@
 import type { Executor } from '../../db/connection.ts';
-import { badRequest, forbidden, notFound } from '../../http/errors.ts';
-import type { PageRequest } from '../../http/pagination.ts';
+import { badRequest, forbidden, notFound } from '../../lib/errors.ts';
+import type { PageRequest } from '../../lib/page.ts';
 import { bool } from '../../lib/json.ts';
-import type { Actor } from '../auth/credentials.ts';
-import { recordEvent } from '../outbox/enqueue.ts';
-import { likePattern } from './filters.ts';
-import { isAdmin, isGuest, isManager } from './access.ts';
+import type { Actor } from '../../auth/credentials.ts';
+import { recordEvent } from '../webhooks/events.ts';
+import { likePattern } from '../../db/sql.ts';
+import { can, canUpdateUser } from '../../auth/policy.ts';
 import { fullName } from './repository.ts';
-import type { UserRow } from './repository.ts';
 import type { UpdateUserInput } from './schema.ts';
+import type { UserRow } from '../../db/tables.ts';
 
 export interface UserListFilters {
   search?: string;
@@ -26,13 +26,10 @@ export interface UserListFilters {
  */
 export function visibleUsers(db: Executor, actor: Actor) {
   const query = db('users as u').where('u.organization_uuid', actor.organization.uuid);
-  if (isGuest(actor)) query.andWhere('u.uuid', actor.user.uuid);
-  else if (!isManager(actor)) query.andWhere((q) => q.where('u.is_active', true).orWhere('u.uuid', actor.user.uuid));
+  if (!can(actor, 'users.see_directory')) query.andWhere('u.uuid', actor.user.uuid);
+  else if (!can(actor, 'users.see_everyone')) query.andWhere((q) => q.where('u.is_active', true).orWhere('u.uuid', actor.user.uuid));
   return query;
 }
-
-/** Whether `email` may be shown for `row` to this caller (admins, or the user themselves). */
-export const mayShowEmail = (actor: Actor, row: UserRow): boolean => isAdmin(actor) || row.uuid === actor.user.uuid;
 
 export async function listUsers(db: Executor, actor: Actor, filters: UserListFilters, page: PageRequest): Promise<{ count: number; rows: UserRow[] }> {
   const filtered = () => {
@@ -85,32 +82,36 @@ async function activeAdminCount(db: Executor, organizationUuid: string): Promise
  * their keys and tokens stop at once (the credential check reads `is_active`).
  */
 export async function updateUser(db: Executor, actor: Actor, uuid: string, input: UpdateUserInput, now: Date): Promise<UserRow> {
-  const row = await getUser(db, actor, uuid);
-  const self = row.uuid === actor.user.uuid;
-  const touchesAdminFields = input.role !== undefined || input.is_active !== undefined;
-  if (!isAdmin(actor) && (!self || touchesAdminFields)) {
-    throw forbidden('org_admin_required', self ? 'Only organization admins can change roles or deactivate users.' : 'Only organization admins can change another user.');
-  }
-  const losesAdmin = row.role === 'admin' && bool(row.is_active) && ((input.role !== undefined && input.role !== 'admin') || input.is_active === false);
-  if (losesAdmin && (await activeAdminCount(db, actor.organization.uuid)) <= 1) {
-    throw badRequest('last_admin', 'An organization keeps at least one active admin.');
-  }
-  const changes: Record<string, unknown> = { updated_at: now.toISOString() };
-  for (const field of ['first_name', 'last_name', 'timezone', 'occupation', 'image', 'role', 'is_active'] as const) {
-    if (input[field] !== undefined) changes[field] = input[field];
-  }
-  await db('users').where({ uuid }).update(changes);
-  if (input.is_active !== undefined && input.is_active !== bool(row.is_active)) {
-    if (input.is_active) await db('invitations').where({ user_uuid: uuid }).whereNull('accepted_at').update({ accepted_at: now.toISOString(), updated_at: now.toISOString() });
-    await recordEvent(
-      db,
-      {
-        organizationUuid: actor.organization.uuid,
-        event: input.is_active ? 'organization.user_activated' : 'organization.user_deactivated',
-        payload: { user: { uuid: row.uuid, full_name: fullName(row), email: row.email }, by: { uuid: actor.user.uuid, full_name: fullName(actor.user) } },
-      },
-      now,
-    );
-  }
-  return (await db('users').where({ uuid }).first()) as UserRow;
+  return db.transaction(async (trx) => {
+    const row = await getUser(trx, actor, uuid);
+    const self = row.uuid === actor.user.uuid;
+    const touchesAdminFields = input.role !== undefined || input.is_active !== undefined;
+    if (!canUpdateUser(actor, row, touchesAdminFields)) {
+      throw forbidden('org_admin_required', self ? 'Only organization admins can change roles or deactivate users.' : 'Only organization admins can change another user.');
+    }
+    const losesAdmin = row.role === 'admin' && bool(row.is_active) && ((input.role !== undefined && input.role !== 'admin') || input.is_active === false);
+    if (losesAdmin && (await activeAdminCount(trx, actor.organization.uuid)) <= 1) {
+      throw badRequest('last_admin', 'An organization keeps at least one active admin.');
+    }
+    const changes: Record<string, unknown> = { updated_at: now.toISOString() };
+    for (const field of ['first_name', 'last_name', 'timezone', 'occupation', 'image', 'role', 'is_active'] as const) {
+      if (input[field] !== undefined) changes[field] = input[field];
+    }
+    await trx('users').where({ uuid }).update(changes);
+    if (input.is_active !== undefined && input.is_active !== bool(row.is_active)) {
+      if (input.is_active) await trx('invitations').where({ user_uuid: uuid }).whereNull('accepted_at').update({ accepted_at: now.toISOString(), updated_at: now.toISOString() });
+      await recordEvent(
+        trx,
+        {
+          organizationUuid: actor.organization.uuid,
+          event: input.is_active ? 'organization.user_activated' : 'organization.user_deactivated',
+          payload: { user: { uuid: row.uuid, full_name: fullName(row), email: row.email }, by: { uuid: actor.user.uuid, full_name: fullName(actor.user) } },
+        },
+        now,
+      );
+    }
+    const updated = await trx('users').where({ uuid }).first();
+    if (!updated) throw notFound();
+    return updated;
+  });
 }

@@ -1,12 +1,12 @@
-import type { Operation } from '../../openapi/types.ts';
-import type { JsonSchema } from '../../openapi/yup-to-json-schema.ts';
-import { page } from '../../openapi/components.ts';
+import type { Operation } from '../../http/openapi/types.ts';
+import type { JsonSchema } from '../../http/openapi/yup-to-json-schema.ts';
+import { page } from '../../http/openapi/components.ts';
 import { createSubscriptionSchema, deleteSubscriptionSchema, sampleSchema } from './schema.ts';
 
 const tag = 'Webhooks';
 const description =
   'Deliveries POST `{event, event_timestamp, hook: {id, name}, body}` with Standard Webhooks headers (`webhook-id`, stable across retries, `webhook-timestamp`, `webhook-signature: v1,<base64 HMAC-SHA256>`) and `X-BEARER` when a bearer is set. Retries: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h with jitter; only 2xx counts; redirects are not followed; 410 disables the subscription. A subscription receives the events that happen after it was created.';
-export const webhookOperations: Operation[] = [
+export const operations: Operation[] = [
   { method: 'get', path: '/v1/webhook-subscription/', tag, scope: 'reads', summary: 'List the organization’s webhook subscriptions (admins)', responses: { 200: page('WebhookSubscription') } },
   { method: 'post', path: '/v1/webhook-subscription/', tag, scope: 'writes', summary: 'Subscribe an HTTPS endpoint to organization events (admins)', description, body: createSubscriptionSchema, responses: { 201: 'WebhookSubscription', 400: 'FieldErrors' } },
   { method: 'delete', path: '/v1/webhook-subscription/', tag, scope: 'writes', summary: 'Delete a subscription named in the JSON body `{hook_id}` (admins)', body: deleteSubscriptionSchema, responses: { 200: { type: 'object', properties: { detail: { type: 'string' }, hook_id: { type: 'string', format: 'uuid' } } }, 404: 'Error' } },
@@ -14,7 +14,7 @@ export const webhookOperations: Operation[] = [
 ];
 
 const str = { type: 'string' };
-export const webhookSchemas: Record<string, JsonSchema> = {
+export const schemas: Record<string, JsonSchema> = {
   WebhookSubscription: {
     type: 'object',
     properties: {

@@ -1,6 +1,6 @@
 import { bool, readJson } from '../../lib/json.ts';
 import { iso } from '../../lib/time.ts';
-import type { SubscriptionRow } from './service.ts';
+import type { SubscriptionRow } from '../../db/tables.ts';
 
 /** CONTRACT §7 `{hook_id, id, hook_url, name, subscriptions, created_at}`, plus filters and state; secrets never. */
 export function presentSubscription(row: SubscriptionRow, signingSecret: string | null = null) {
@@ -20,4 +20,11 @@ export function presentSubscription(row: SubscriptionRow, signingSecret: string 
   };
   // A secret Rollcall generated is shown once, in the create answer, so the receiver can verify signatures.
   return signingSecret && bool(row.secret_generated) ? { ...body, signing_secret: signingSecret } : body;
+}
+
+export const presentSubscriptionDeleted = (hookId: string) => ({ detail: 'Webhook subscription deleted.', hook_id: hookId });
+
+/** POST /v1/webhook-subscription/sample/: one delivery per subscription the sample went to. */
+export function presentSampleQueued(event: string, deliveries: string[]) {
+  return { detail: `Sample ${event} queued for ${deliveries.length} subscription(s).`, event, queued: deliveries.length, deliveries };
 }

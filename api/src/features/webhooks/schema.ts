@@ -1,4 +1,5 @@
-import { uuidField, yup } from '../../http/validation.ts';
+import * as yup from 'yup';
+import { uuidField } from '../../http/fields.ts';
 
 /** CONTRACT §7 event names; `tasks.*` (Plan) accepts any `tasks.<name>` and the wildcard itself. */
 export const EVENTS = [

@@ -4,9 +4,10 @@ import { startTestApp } from '../../../test/harness.ts';
 import type { TestApp } from '../../../test/harness.ts';
 import { TEST_CA, startHttpsReceiver } from '../../../test/receivers.ts';
 import type { HttpsReceiver } from '../../../test/receivers.ts';
-import { recordEvent } from '../outbox/enqueue.ts';
-import { DISPATCHED_EVENT_RETENTION_DAYS, dispatchEvents } from './service.ts';
-import { pruneOrganizationEvents } from '../../jobs/index.ts';
+import { recordEvent } from './events.ts';
+import { dispatchEvents } from './dispatch.ts';
+import { DISPATCHED_EVENT_RETENTION_DAYS } from '../../outbox/events.ts';
+import { pruneOrganizationEvents } from './feature.ts';
 
 const EVENT = 'followups.response.completed';
 

@@ -174,10 +174,12 @@ describe('Plan boards (CONTRACT §9; spec duplicate_board_key, task_boards_limit
     expect(await keys('?include_archived=true&member=me')).toEqual(['AA']);
     expect(await keys('?search=zet')).toEqual(['ZZ']);
 
-    expect((await call('GET', '/v1/plan/boards/?ordering=secret', acme.member.key)).body).toEqual({ detail: 'This list sorts by name, key, created_at, updated_at (prefix - for descending).', code: 'invalid_sort', extra: { parameter: 'ordering' } });
+    expect((await call('GET', '/v1/plan/boards/?ordering=secret', acme.member.key)).body).toEqual({ detail: 'ordering must be one of: name, key, created_at, updated_at (prefix - for descending).', code: 'invalid_sort', extra: { parameter: 'ordering' } });
     expect((await call('GET', '/v1/plan/boards/?include_archived=maybe', acme.member.key)).body).toEqual({ detail: 'include_archived must be true or false.', code: 'invalid_filter_value', extra: { parameter: 'include_archived' } });
     expect((await call('GET', '/v1/plan/boards/?project=nope', acme.member.key)).body.code).toBe('invalid_filter_value');
-    expect((await call('GET', `/v1/plan/boards/?search=${'x'.repeat(257)}`, acme.member.key)).body).toEqual({ detail: 'The search text must have at most 256 characters.', code: 'search_query_too_long', extra: { parameter: 'search' } });
+    expect((await call('GET', `/v1/plan/boards/?search=${'x'.repeat(257)}`, acme.member.key)).body).toEqual({ detail: 'The search text has at most 256 characters.', code: 'search_query_too_long', extra: { parameter: 'search' } });
+    // A parameter given twice counts with its last value (http/query.ts).
+    expect(await keys('?include_archived=true&ordering=key&ordering=-key')).toEqual(['ZZ', 'AA']);
     // A project the caller cannot see matches nothing.
     const hidden = await call('POST', '/v1/plan/projects/', acme.adminKey, { name: 'Secret', visibility: 'members' });
     expect(await keys(`?project=${hidden.body.uuid}`)).toEqual([]);

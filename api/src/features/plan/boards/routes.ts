@@ -1,5 +1,5 @@
-import type { PlanRoutes } from '../frame/routes.ts';
-import { containerFilterDocs, containerFilters } from '../frame/container-filters.ts';
+import type { PlanRoutes } from '../../../http/plan/registrar.ts';
+import { containerFilterDocs } from '../../../http/plan/openapi.ts';
 import { presentBoard } from './presenter.ts';
 import { archiveBoard, createBoard, deleteBoard, getBoard, listBoards, restoreBoard, updateBoard } from './service.ts';
 import { createBoardSchema, updateBoardSchema } from './schema.ts';
@@ -17,7 +17,7 @@ export function boardRoutes(plan: PlanRoutes): void {
       query: containerFilterDocs('boards', 'name or key', ORDERING, [{ name: 'project', description: 'project uuid (one you cannot see matches nothing)' }]),
     },
     async (call) => {
-      const filters = { ...containerFilters(call, ORDERING), project: call.query.uuid('project') };
+      const filters = { ...call.query.containerFilters(ORDERING), project: call.query.uuid('project') };
       const { count, rows } = await listBoards(call, filters, call.page);
       return { count, results: rows.map(presentBoard) };
     },

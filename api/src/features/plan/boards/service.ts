@@ -1,18 +1,18 @@
-import { ValidationFailed, conflict } from '../../../http/errors.ts';
-import type { PageRequest } from '../../../http/pagination.ts';
+import { ValidationFailed, conflict } from '../../../lib/errors.ts';
+import type { PageRequest } from '../../../lib/page.ts';
 import { uuidv7 } from '../../../lib/ids.ts';
 import { assertCeiling } from '../entitlements/ceilings.ts';
 import { managedBoard, orNull, visibleBoard, visibleProject, whereVisible } from '../frame/access.ts';
 import type { PlanRead, PlanWrite } from '../frame/context.ts';
-import type { ContainerFilters } from '../frame/container-filters.ts';
+import type { ContainerFilters } from '../frame/lists.ts';
 import { unlessTaken } from '../frame/db-errors.ts';
-import { containsPattern } from '../frame/query.ts';
+import { containsPattern } from '../frame/lists.ts';
 import { byOrdering, pageOf } from '../frame/lists.ts';
 import { addMember } from '../members/service.ts';
 import { createDefaultStates } from '../states/service.ts';
 import { presentBoard } from './presenter.ts';
-import type { BoardRow } from './presenter.ts';
 import type { CreateBoardInput, UpdateBoardInput } from './schema.ts';
+import type { BoardRow } from '../../../db/tables.ts';
 
 export interface BoardFilters extends ContainerFilters {
   project?: string;

@@ -1,4 +1,4 @@
-import type { PlanRoutes } from '../frame/routes.ts';
+import type { PlanRoutes } from '../../../http/plan/registrar.ts';
 import { CHANNEL_TYPES, listChannels } from './service.ts';
 
 export function channelRoutes(plan: PlanRoutes): void {

@@ -1,6 +1,6 @@
-import { ApiError } from '../../../http/errors.ts';
-import type { SecretBox } from '../../deliveries/secret-box.ts';
-import type { OutboundHttp } from '../../deliveries/outbound-http.ts';
+import { ApiError } from '../../../lib/errors.ts';
+import type { SecretBox } from '../../../outbound/secret-box.ts';
+import type { OutboundHttp } from '../../../outbound/outbound-http.ts';
 import { requireConnection } from '../../chat/connection.ts';
 import { PlatformError, SlackApi } from '../../chat/platforms.ts';
 import type { PlanRead } from '../frame/context.ts';

@@ -1,7 +1,7 @@
 import type { Executor } from '../../../db/connection.ts';
-import { ApiError } from '../../../http/errors.ts';
-import type { PlanName } from '../../organization/service.ts';
-import { lockOrganization } from '../frame/changes.ts';
+import { ApiError } from '../../../lib/errors.ts';
+import type { PlanName } from '../../../db/tables.ts';
+import { lockOrganization } from '../../../outbox/plan-changes.ts';
 import type { PlanWrite } from '../frame/context.ts';
 
 /**

@@ -1,4 +1,4 @@
-import type { PlanRoutes } from '../frame/routes.ts';
+import type { PlanRoutes } from '../../../http/plan/registrar.ts';
 import { entitlements } from './service.ts';
 
 export function entitlementRoutes(plan: PlanRoutes): void {

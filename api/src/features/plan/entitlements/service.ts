@@ -1,8 +1,8 @@
-import type { Config } from '../../../config.ts';
+import type { Config } from '../../../lib/config.ts';
 import { bool, readJson } from '../../../lib/json.ts';
-import { READ_ONLY_SETTING } from '../frame/read-only.ts';
+import { READ_ONLY_SETTING } from '../../../db/settings.ts';
 import type { PlanRead } from '../frame/context.ts';
-import { actsAsPerson, effectiveScopes } from '../frame/policy.ts';
+import { actsAsPerson, planScopes as effectiveScopes } from '../../../auth/policy.ts';
 import { PLAN_CEILINGS, liveCount } from './ceilings.ts';
 
 /**

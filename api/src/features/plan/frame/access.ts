@@ -1,21 +1,17 @@
-import type { Executor } from '../../../db/connection.ts';
 import type { Knex } from 'knex';
-import { notFound } from '../../../http/errors.ts';
-import type { Actor } from '../../auth/credentials.ts';
+import type { Actor } from '../../../auth/credentials.ts';
+import { can, canManagePlanContainer, canSeePlanContainer } from '../../../auth/policy.ts';
+import type { Executor } from '../../../db/connection.ts';
+import type { GoalRow, MemberRole } from '../../../db/tables.ts';
+import { notFound } from '../../../lib/errors.ts';
 import { boardManagerRequired, projectManagerRequired } from './errors.ts';
-import { canManage, canSee, isOrgAdmin } from './policy.ts';
-import type { MemberRole } from './policy.ts';
 
 /**
- * Boards and projects as the caller may see and manage them (the rules: policy.ts). A board or project with
+ * Boards and projects as the caller may see and manage them (the rules: auth/policy.ts). A board or project with
  * `visibility: org` is visible to every member who may use Plan; a `members` one only to its members (and
  * admins). Its members with role `manager` manage it (its creator is the first). Something invisible is a 404
  * with the body of an absent object, and a filter naming it matches nothing.
  */
-export type { MemberRole };
-export const MEMBER_ROLES = ['manager', 'member'] as const;
-export type Visibility = 'org' | 'members';
-export const VISIBILITIES = ['org', 'members'] as const;
 
 type Container = 'board' | 'project';
 const TABLES = {
@@ -43,9 +39,9 @@ export interface Access<Row> {
 async function visible<Row extends { visibility: string }>(db: Executor, actor: Actor, container: Container, uuid: string, needRole: boolean): Promise<Access<Row>> {
   const row = (await db(TABLES[container].rows).where({ uuid }).first()) as (Row & { organization_uuid: string }) | undefined;
   if (!row || row.organization_uuid !== actor.organization.uuid) throw notFound();
-  const lookUp = needRole ? !isOrgAdmin(actor) : row.visibility !== 'org' && !isOrgAdmin(actor);
+  const lookUp = needRole ? !can(actor, 'plan.manage_all') : row.visibility !== 'org' && !can(actor, 'plan.manage_all');
   const role = lookUp ? await memberRole(db, container, uuid, actor.user.uuid) : null;
-  if (!canSee(actor, row.visibility, role)) throw notFound();
+  if (!canSeePlanContainer(actor, row.visibility, role)) throw notFound();
   return { row, role };
 }
 
@@ -55,7 +51,7 @@ export const visibleProject = <Row extends { visibility: string }>(db: Executor,
 /** A board or project the caller manages: 404 when invisible, 403 when only visible. */
 async function managed<Row extends { visibility: string }>(db: Executor, actor: Actor, container: Container, uuid: string): Promise<Access<Row>> {
   const access = await visible<Row>(db, actor, container, uuid, true);
-  if (!canManage(actor, access.role)) throw TABLES[container].refusal();
+  if (!canManagePlanContainer(actor, access.role)) throw TABLES[container].refusal();
   return access;
 }
 
@@ -68,7 +64,7 @@ export const managedProject = <Row extends { visibility: string }>(db: Executor,
  */
 export function whereVisible(query: Knex.QueryBuilder, db: Executor, actor: Actor, container: Container, alias: string): Knex.QueryBuilder {
   query.where(`${alias}.organization_uuid`, actor.organization.uuid);
-  if (isOrgAdmin(actor)) return query;
+  if (can(actor, 'plan.manage_all')) return query;
   const { members, column } = TABLES[container];
   return query.andWhere((visibleTo) => {
     visibleTo
@@ -85,4 +81,11 @@ export async function orNull<T>(lookup: Promise<T>): Promise<T | null> {
     if ((err as { status?: number; code?: string }).status === 404 && (err as { code?: string }).code === 'not_found') return null;
     throw err;
   }
+}
+
+/** A goal of the caller's organization (goals are visible to everyone who may use Plan), or 404. */
+export async function visibleGoal(db: Executor, actor: Actor, uuid: string): Promise<GoalRow> {
+  const row = await db('plan_goals').where({ uuid }).first();
+  if (!row || row.organization_uuid !== actor.organization.uuid) throw notFound();
+  return row;
 }

@@ -29,7 +29,7 @@ describe('Agent attribution: X-Service-Agent-Name (spec invalid_agent_attributio
     // Without the header the change names the person alone.
     const plain = await call('POST', `/v1/plan/projects/${projectUuid}/updates/`, acme.member.key, { body: 'By hand.' });
     expect(plain.body.agent_name).toBeNull();
-    expect((await t.db('plan_changes').where({ object_uuid: plain.body.uuid }).first()).agent_name).toBeNull();
+    expect((await t.db('plan_changes').where({ object_uuid: plain.body.uuid }).first())!.agent_name).toBeNull();
   });
 
   it('takes 128 characters, counted as characters, and refuses 129: names are never truncated', async () => {

@@ -1,11 +1,9 @@
+import type { Actor } from '../../../auth/credentials.ts';
+import { isAgentKey } from '../../../auth/policy.ts';
 import type { Executor } from '../../../db/connection.ts';
-import { badRequest } from '../../../http/errors.ts';
+import { badRequest } from '../../../lib/errors.ts';
 import { bool } from '../../../lib/json.ts';
-import type { Actor } from '../../auth/credentials.ts';
 import { agentNameProblem, findAgent } from '../../agents/identity.ts';
-import { isAgentKey } from './policy.ts';
-
-export const AGENT_HEADER = 'x-service-agent-name';
 
 const refuse = (detail: string) => badRequest('invalid_agent_attribution', detail, { parameter: 'X-Service-Agent-Name' });
 

@@ -2,7 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { TestApp } from '../../../../test/harness.ts';
 import { countRows, createBoard, dumpPlanTables, insertTask, startPlanApp } from '../../../../test/plan-fixtures.ts';
 import type { PlanCall, PlanOrg } from '../../../../test/plan-fixtures.ts';
-import { lookupCredential } from '../../auth/credentials.ts';
+import { lookupCredential } from '../../../auth/credentials.ts';
+import { sha256Hex } from '../../../lib/secrets.ts';
 import { createSubscription } from '../../webhooks/service.ts';
 import { readJson } from '../../../lib/json.ts';
 
@@ -36,7 +37,7 @@ describe('The change log: one row per Plan change, in the change\'s transaction'
       [3, 'project_member', 'created', project.body.uuid],
     ]);
     await call('PATCH', `/v1/plan/boards/${board.uuid}/`, acme.adminKey, { name: 'Platform team', key: 'PLT' });
-    const updated = (await rows({ board_uuid: board.uuid })).at(-1);
+    const updated = (await rows({ board_uuid: board.uuid })).at(-1)!;
     expect([Number(updated.seq), updated.change_kind, readJson(updated.changed_fields, [])]).toEqual([8, 'updated', ['name', 'key']]);
   });
 
@@ -65,7 +66,7 @@ describe('The change log: one row per Plan change, in the change\'s transaction'
   });
 
   it('records task changes as tasks.* organization events through the outbox, in the same transaction', async () => {
-    const admin = await lookupCredential(t.db, { kind: 'api_key', secret: acme.adminKey }, t.clock.now());
+    const admin = await lookupCredential(t.db, { kind: 'api_key', hash: sha256Hex(acme.adminKey) }, t.clock.now());
     if (!admin.ok) throw new Error('no admin');
     await createSubscription(t.db, t.deps.secretBox, { allowPrivate: true }, admin.actor, { hook_url: 'https://127.0.0.1:9/events', subscriptions: ['tasks.*'] }, t.clock.now());
     const { board, states } = await createBoard(t, acme.adminKey);

@@ -1,6 +1,6 @@
+import type { Actor } from '../../../auth/credentials.ts';
 import type { Executor, Trx } from '../../../db/connection.ts';
-import type { Actor } from '../../auth/credentials.ts';
-import type { ChangeLog } from './changes.ts';
+import type { ChangeLog } from '../../../outbox/plan-changes.ts';
 
 /** What a Plan service reads with: the database (or the caller's transaction), who is calling, and now. */
 export interface PlanRead {
@@ -11,8 +11,8 @@ export interface PlanRead {
 
 /**
  * What a Plan service writes with: the operation's one transaction, the change log bound to it, and the agent
- * the change is attributed to. Services record every change they make through `changes`; they never commit,
- * roll back or see the HTTP request.
+ * the change is attributed to (the Plan's route registrar, http/plan/, builds it). Services record every change
+ * they make through `changes`; they never commit, roll back or see the HTTP request.
  */
 export interface PlanWrite extends PlanRead {
   db: Trx;

@@ -5,11 +5,13 @@ import type { TestApp } from '../../../../test/harness.ts';
 import { countRows, createBoard, dumpPlanTables, insertTask, startPlanApp } from '../../../../test/plan-fixtures.ts';
 import type { PlanCall, PlanOrg } from '../../../../test/plan-fixtures.ts';
 import { createApp } from '../../../app.ts';
-import { ApiError } from '../../../http/errors.ts';
-import { actorId } from './policy.ts';
-import { claimKey, requestFingerprint } from './idempotency.ts';
-import { prunePlanIdempotencyKeys } from '../../../jobs/index.ts';
-import { lookupCredential } from '../../auth/credentials.ts';
+import { ApiError } from '../../../lib/errors.ts';
+import { planActorId as actorId } from '../../../auth/policy.ts';
+import { claimKey } from '../../../db/idempotency-keys.ts';
+import { requestFingerprint } from '../../../http/plan/idempotency.ts';
+import { planFrame } from './feature.ts';
+import { lookupCredential } from '../../../auth/credentials.ts';
+import { sha256Hex } from '../../../lib/secrets.ts';
 import { serveTestResources } from '../../../../test/plan-test-resource.ts';
 
 describe('Plan frame: Idempotency-Key, dry runs, person-only endpoints (CONTRACT §9; spec Errors)', () => {
@@ -79,7 +81,7 @@ describe('Plan frame: Idempotency-Key, dry runs, person-only endpoints (CONTRACT
     expect(fresh.headers.get('idempotency-replayed')).toBeNull();
     // The hourly maintenance job prunes expired keys.
     t.clock.advance(24 * 3_600_000);
-    expect(await prunePlanIdempotencyKeys(t.deps)).toBe(1);
+    expect(await planFrame.jobs![0].run(t.deps)).toBe(1);
   });
 
   it('refuses keys outside 8–128 characters (400 invalid_idempotency_key) and takes both edges', async () => {
@@ -208,7 +210,7 @@ describe('Plan frame: Idempotency-Key, dry runs, person-only endpoints (CONTRACT
 
   it('uses the person as the actor of personal keys and the credential for agent keys', async () => {
     const resolve = async (key: string) => {
-      const r = await lookupCredential(t.db, { kind: 'api_key', secret: key }, t.clock.now());
+      const r = await lookupCredential(t.db, { kind: 'api_key', hash: sha256Hex(key) }, t.clock.now());
       if (!r.ok) throw new Error('no actor');
       return r.actor;
     };

@@ -1,6 +1,24 @@
 import type { Knex } from 'knex';
-import type { PageRequest } from '../../../http/pagination.ts';
-import { containsPattern } from './query.ts';
+import type { Visibility } from '../../../db/tables.ts';
+import type { PageRequest } from '../../../lib/page.ts';
+
+/** A LIKE pattern matching `text` anywhere, with the pattern characters escaped (use with `escape '\'`). */
+export const containsPattern = (text: string): string => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** A list's order: a column and a direction (http/query.ts reads it from `ordering`). */
+export interface Ordering {
+  column: string;
+  order: 'asc' | 'desc';
+}
+
+/** The filters boards and projects (containers with members and a visibility) share in their lists. */
+export interface ContainerFilters {
+  includeArchived: boolean;
+  search?: string;
+  member?: string;
+  visibility?: Visibility;
+  ordering: Ordering;
+}
 
 /**
  * One page of a Plan list: the total count of `base()` and this page's rows as `arrange` orders (and selects)
@@ -13,8 +31,8 @@ export async function pageOf<T>(base: () => Knex.QueryBuilder, page: PageRequest
 }
 
 /** Orders by the list's `ordering` field, then by uuid (so pages never overlap); `alias.` prefixes both. */
-export const byOrdering = (ordering: [string, 'asc' | 'desc'], alias = '') => (query: Knex.QueryBuilder) =>
-  query.orderBy([{ column: `${alias}${ordering[0]}`, order: ordering[1] }, { column: `${alias}uuid`, order: 'asc' }]);
+export const byOrdering = (ordering: Ordering, alias = '') => (query: Knex.QueryBuilder) =>
+  query.orderBy([{ column: `${alias}${ordering.column}`, order: ordering.order }, { column: `${alias}uuid`, order: 'asc' }]);
 
 /** Live rows unless archived ones are asked for, and a case-folded name containing the search text. */
 export function whereListed(query: Knex.QueryBuilder, filters: { includeArchived: boolean; search?: string }, alias = ''): Knex.QueryBuilder {

@@ -64,6 +64,7 @@ describe('Plan goals (CONTRACT §9; spec goal_name_conflict)', () => {
     expect((await call('GET', `/v1/plan/projects/${secret.body.uuid}/`, acme.adminKey)).body.goal).toBeNull();
     const after = await changesOfSecret();
     expect(after).toHaveLength(before + 1);
-    expect([after.at(-1).change_kind, after.at(-1).changed_fields, JSON.parse(after.at(-1).snapshot).goal]).toEqual(['updated', '["goal"]', null]);
+    const last = after.at(-1)!;
+    expect([last.change_kind, last.changed_fields, JSON.parse(last.snapshot!).goal]).toEqual(['updated', '["goal"]', null]);
   });
 });

@@ -1,16 +1,6 @@
 import { archiveFields, timestamps } from '../frame/presenters.ts';
+import type { GoalRow } from '../../../db/tables.ts';
 
-export interface GoalRow {
-  uuid: string;
-  organization_uuid: string;
-  name: string;
-  name_key: string;
-  description: string;
-  created_by_uuid: string | null;
-  archived_at: string | null;
-  created_at: string;
-  updated_at: string;
-}
 
 export function presentGoal(row: GoalRow) {
   return {

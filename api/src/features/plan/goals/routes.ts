@@ -1,4 +1,4 @@
-import type { PlanRoutes } from '../frame/routes.ts';
+import type { PlanRoutes } from '../../../http/plan/registrar.ts';
 import { presentProject } from '../projects/presenter.ts';
 import { linkGoalProject, listGoalProjects, unlinkGoalProject } from '../projects/service.ts';
 import { presentGoal } from './presenter.ts';
@@ -21,7 +21,7 @@ export function goalRoutes(plan: PlanRoutes): void {
       ],
     },
     async (call) => {
-      const filters = { includeArchived: call.query.flag('include_archived'), search: call.query.search(), ordering: call.query.ordering(ORDERING, ['created_at', 'asc']) };
+      const filters = { includeArchived: call.query.flag('include_archived'), search: call.query.search(), ordering: call.query.ordering(ORDERING, { column: 'created_at', order: 'asc' }) };
       const { count, rows } = await listGoals(call, filters, call.page);
       return { count, results: rows.map(presentGoal) };
     },

@@ -1,4 +1,5 @@
-import { uuidField, yup } from '../../../http/validation.ts';
+import * as yup from 'yup';
+import { uuidField } from '../../../http/fields.ts';
 import { descriptionField, nameField } from '../frame/schema.ts';
 
 export const createGoalSchema = yup.object({

@@ -1,21 +1,22 @@
-import { conflict, notFound } from '../../../http/errors.ts';
+import { conflict } from '../../../lib/errors.ts';
+import { visibleGoal } from '../frame/access.ts';
 import { uuidv7 } from '../../../lib/ids.ts';
-import type { PageRequest } from '../../../http/pagination.ts';
+import type { PageRequest } from '../../../lib/page.ts';
 import type { PlanRead, PlanWrite } from '../frame/context.ts';
 import { unlessTaken } from '../frame/db-errors.ts';
 import { nameKey } from '../frame/presenters.ts';
 import { byOrdering, pageOf, whereListed } from '../frame/lists.ts';
+import type { Ordering } from '../frame/lists.ts';
 import { presentProject } from '../projects/presenter.ts';
-import type { ProjectRow } from '../projects/presenter.ts';
 import { presentGoal } from './presenter.ts';
-import type { GoalRow } from './presenter.ts';
 import type { CreateGoalInput, UpdateGoalInput } from './schema.ts';
+import type { GoalRow, ProjectRow } from '../../../db/tables.ts';
 
 
 export interface GoalFilters {
   includeArchived: boolean;
   search?: string;
-  ordering: [string, 'asc' | 'desc'];
+  ordering: Ordering;
 }
 
 const nameConflict = () => conflict('goal_name_conflict', 'A live goal already has this name.');
@@ -26,11 +27,7 @@ export async function listGoals(r: PlanRead, filters: GoalFilters, page: PageReq
 }
 
 /** Goals belong to the organization: every non-guest member sees them. */
-export async function getGoal(r: PlanRead, uuid: string): Promise<GoalRow> {
-  const row: GoalRow | undefined = await r.db('plan_goals').where({ uuid }).first();
-  if (!row || row.organization_uuid !== r.actor.organization.uuid) throw notFound();
-  return row;
-}
+export const getGoal = (r: PlanRead, uuid: string): Promise<GoalRow> => visibleGoal(r.db, r.actor, uuid);
 
 async function assertNameFree(w: PlanWrite, key: string, except: string | null): Promise<void> {
   const taken = await w.db('plan_goals').where({ organization_uuid: w.actor.organization.uuid, name_key: key }).whereNull('archived_at').first('uuid');

@@ -1,4 +1,4 @@
-import type { PlanRoutes } from '../frame/routes.ts';
+import type { PlanRoutes } from '../../../http/plan/registrar.ts';
 import { presentLabel } from './presenter.ts';
 import { archiveLabel, createLabel, deleteLabel, getLabel, listLabels, restoreLabel, updateLabel } from './service.ts';
 import { createLabelSchema, updateLabelSchema } from './schema.ts';
@@ -20,7 +20,7 @@ export function labelRoutes(plan: PlanRoutes): void {
       ],
     },
     async (call) => {
-      const filters = { includeArchived: call.query.flag('include_archived'), search: call.query.search(), ordering: call.query.ordering(ORDERING, ['name_key', 'asc']) };
+      const filters = { includeArchived: call.query.flag('include_archived'), search: call.query.search(), ordering: call.query.ordering(ORDERING, { column: 'name_key', order: 'asc' }) };
       const { count, rows } = await listLabels(call, call.params.board, filters, call.page);
       return { count, results: rows.map(presentLabel) };
     },

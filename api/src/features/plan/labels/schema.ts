@@ -1,4 +1,4 @@
-import { yup } from '../../../http/validation.ts';
+import * as yup from 'yup';
 import { colorField, nameField } from '../frame/schema.ts';
 
 export const createLabelSchema = yup.object({

@@ -1,16 +1,17 @@
-import { ValidationFailed, conflict, notFound } from '../../../http/errors.ts';
+import { ValidationFailed, conflict, notFound } from '../../../lib/errors.ts';
 import type { Executor } from '../../../db/connection.ts';
-import type { PageRequest } from '../../../http/pagination.ts';
+import type { PageRequest } from '../../../lib/page.ts';
 import { uuidv7 } from '../../../lib/ids.ts';
 import { managedBoard, visibleBoard } from '../frame/access.ts';
 import type { PlanRead, PlanWrite } from '../frame/context.ts';
 import { unlessTaken } from '../frame/db-errors.ts';
 import { nameKey } from '../frame/presenters.ts';
 import { byOrdering, pageOf, whereListed } from '../frame/lists.ts';
+import type { Ordering } from '../frame/lists.ts';
 import { tasksWithLabel } from '../tasks/repository.ts';
 import { presentLabel } from './presenter.ts';
-import type { LabelRow } from './presenter.ts';
 import type { CreateLabelInput, UpdateLabelInput } from './schema.ts';
+import type { LabelRow } from '../../../db/tables.ts';
 
 /** Labels of a board: managed by its managers; names unique among live labels; deleted only when on no task. */
 const DEFAULT_COLOR = '#BEC2C8';
@@ -19,7 +20,7 @@ const nameTaken = () => new ValidationFailed({ name: ['A live label of this boar
 export interface LabelFilters {
   includeArchived: boolean;
   search?: string;
-  ordering: [string, 'asc' | 'desc'];
+  ordering: Ordering;
 }
 
 export async function listLabels(r: PlanRead, boardUuid: string, filters: LabelFilters, page: PageRequest): Promise<{ count: number; rows: LabelRow[] }> {

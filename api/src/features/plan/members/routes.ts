@@ -1,4 +1,4 @@
-import type { PlanRoutes } from '../frame/routes.ts';
+import type { PlanRoutes } from '../../../http/plan/registrar.ts';
 import { presentMember, presentMentionable } from './presenter.ts';
 import { listMembers, listMentionables, putMember, removeMember, updateMember } from './service.ts';
 import type { Container } from './service.ts';

@@ -1,5 +1,6 @@
-import { uuidField, yup } from '../../../http/validation.ts';
-import { MEMBER_ROLES } from '../frame/access.ts';
+import * as yup from 'yup';
+import { uuidField } from '../../../http/fields.ts';
+import { PLAN_MEMBER_ROLES as MEMBER_ROLES } from '../../../db/tables.ts';
 
 export const addMemberSchema = yup.object({
   user: uuidField().required(),

@@ -1,11 +1,11 @@
-import { ValidationFailed, conflict, notFound } from '../../../http/errors.ts';
-import type { PageRequest } from '../../../http/pagination.ts';
+import { ValidationFailed, conflict, notFound } from '../../../lib/errors.ts';
+import type { PageRequest } from '../../../lib/page.ts';
 import { uuidv7 } from '../../../lib/ids.ts';
 import { managedBoard, managedProject, visibleBoard, visibleProject } from '../frame/access.ts';
-import { isOrgAdmin } from '../frame/policy.ts';
-import type { MemberRole } from '../frame/access.ts';
+import { can } from '../../../auth/policy.ts';
+import type { MemberRole } from '../../../db/tables.ts';
 import type { PlanRead, PlanWrite } from '../frame/context.ts';
-import { containsPattern } from '../frame/query.ts';
+import { containsPattern } from '../frame/lists.ts';
 import { pageOf } from '../frame/lists.ts';
 import type { PersonColumns } from '../frame/presenters.ts';
 import { presentMember } from './presenter.ts';
@@ -105,7 +105,7 @@ export async function updateMember(w: PlanWrite, container: Container, uuid: str
  */
 export async function removeMember(w: PlanWrite, container: Container, uuid: string, userUuid: string) {
   const self = userUuid === w.actor.user.uuid;
-  const { row } = self && !isOrgAdmin(w.actor) ? await visibleContainer(w, container, uuid) : await managedContainer(w, container, uuid);
+  const { row } = self && !can(w.actor, 'plan.manage_all') ? await visibleContainer(w, container, uuid) : await managedContainer(w, container, uuid);
   const existing = await memberView(w, container, uuid, userUuid);
   if (!existing) throw notFound();
   if (row.visibility === 'members') {

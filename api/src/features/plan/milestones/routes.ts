@@ -1,4 +1,4 @@
-import type { PlanRoutes } from '../frame/routes.ts';
+import type { PlanRoutes } from '../../../http/plan/registrar.ts';
 import { presentMilestone } from './presenter.ts';
 import { createMilestone, deleteMilestone, getMilestone, listMilestones, updateMilestone } from './service.ts';
 import { createMilestoneSchema, updateMilestoneSchema } from './schema.ts';

@@ -1,5 +1,6 @@
-import { yup } from '../../../http/validation.ts';
-import { dateField, descriptionField, nameField } from '../frame/schema.ts';
+import * as yup from 'yup';
+import { dateField } from '../../../http/fields.ts';
+import { descriptionField, nameField } from '../frame/schema.ts';
 
 export const createMilestoneSchema = yup.object({
   name: nameField(200).required(),

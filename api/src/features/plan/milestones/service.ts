@@ -1,14 +1,14 @@
-import { notFound } from '../../../http/errors.ts';
+import { notFound } from '../../../lib/errors.ts';
 import type { Executor } from '../../../db/connection.ts';
-import type { PageRequest } from '../../../http/pagination.ts';
+import type { PageRequest } from '../../../lib/page.ts';
 import { uuidv7 } from '../../../lib/ids.ts';
 import { managedProject, visibleProject } from '../frame/access.ts';
 import type { PlanRead, PlanWrite } from '../frame/context.ts';
 import { detachMilestones } from '../tasks/repository.ts';
 import { pageOf } from '../frame/lists.ts';
 import { presentMilestone } from './presenter.ts';
-import type { MilestoneRow } from './presenter.ts';
 import type { CreateMilestoneInput, UpdateMilestoneInput } from './schema.ts';
+import type { MilestoneRow } from '../../../db/tables.ts';
 
 /** A project's milestones: everyone who sees the project sees them; its managers manage them. */
 export async function listMilestones(r: PlanRead, projectUuid: string, page: PageRequest): Promise<{ count: number; rows: MilestoneRow[] }> {

@@ -1,4 +1,4 @@
-import type { PlanRoutes } from '../frame/routes.ts';
+import type { PlanRoutes } from '../../../http/plan/registrar.ts';
 import { NOTIFICATION_CATALOG } from './catalog.ts';
 
 export function notificationCatalogRoutes(plan: PlanRoutes): void {

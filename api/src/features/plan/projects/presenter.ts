@@ -1,19 +1,6 @@
-import type { Visibility } from '../frame/access.ts';
+import type { ProjectRow, Visibility } from '../../../db/tables.ts';
 import { archiveFields, timestamps } from '../frame/presenters.ts';
 
-export interface ProjectRow {
-  uuid: string;
-  organization_uuid: string;
-  goal_uuid: string | null;
-  name: string;
-  name_key: string;
-  description: string;
-  visibility: Visibility;
-  created_by_uuid: string | null;
-  archived_at: string | null;
-  created_at: string;
-  updated_at: string;
-}
 
 export function presentProject(row: ProjectRow) {
   return {

@@ -84,7 +84,7 @@ describe('Plan projects, members, milestones and updates (CONTRACT §9; spec pro
     for (const target_date of ['2026-02-30', '2026-4-1', 'tomorrow']) {
       expect((await call('POST', base, acme.member.key, { name: 'Bad', target_date })).status).toBe(400);
     }
-    expect((await call('POST', base, acme.member.key, { name: 'Bad', target_date: '2026-02-30' })).body).toEqual({ target_date: ['Must be a date that exists.'] });
+    expect((await call('POST', base, acme.member.key, { name: 'Bad', target_date: '2026-02-30' })).body).toEqual({ target_date: ['Must be a date as YYYY-MM-DD.'] });
     expect((await call('POST', base, acme.other.key, { name: 'Mine' })).body.code).toBe('project_manager_required');
     expect((await call('PATCH', `${base}${beta.body.uuid}/`, acme.member.key, { target_date: null })).body.target_date).toBeNull();
 

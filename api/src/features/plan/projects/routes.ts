@@ -1,5 +1,5 @@
-import type { PlanRoutes } from '../frame/routes.ts';
-import { containerFilterDocs, containerFilters } from '../frame/container-filters.ts';
+import type { PlanRoutes } from '../../../http/plan/registrar.ts';
+import { containerFilterDocs } from '../../../http/plan/openapi.ts';
 import { presentProject } from './presenter.ts';
 import { archiveProject, createProject, deleteProject, getProject, listProjects, restoreProject, updateProject } from './service.ts';
 import { createProjectSchema, updateProjectSchema } from './schema.ts';
@@ -17,7 +17,7 @@ export function projectRoutes(plan: PlanRoutes): void {
       query: containerFilterDocs('projects', 'name', ORDERING, [{ name: 'goal', description: 'goal uuid' }]),
     },
     async (call) => {
-      const filters = { ...containerFilters(call, ORDERING), goal: call.query.uuid('goal') };
+      const filters = { ...call.query.containerFilters(ORDERING), goal: call.query.uuid('goal') };
       const { count, rows } = await listProjects(call, filters, call.page);
       return { count, results: rows.map(presentProject) };
     },

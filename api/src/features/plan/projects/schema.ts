@@ -1,5 +1,6 @@
-import { uuidField, yup } from '../../../http/validation.ts';
-import { VISIBILITIES } from '../frame/access.ts';
+import * as yup from 'yup';
+import { uuidField } from '../../../http/fields.ts';
+import { PLAN_VISIBILITIES as VISIBILITIES } from '../../../db/tables.ts';
 import { descriptionField, nameField } from '../frame/schema.ts';
 
 /** CONTRACT §9 `{name, description?, goal?}`, and `visibility` (the spec names members-only projects). */

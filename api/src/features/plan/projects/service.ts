@@ -1,21 +1,19 @@
-import { ValidationFailed, conflict, notFound } from '../../../http/errors.ts';
-import type { PageRequest } from '../../../http/pagination.ts';
+import { ValidationFailed, conflict, notFound } from '../../../lib/errors.ts';
+import type { PageRequest } from '../../../lib/page.ts';
 import { uuidv7 } from '../../../lib/ids.ts';
 import { assertCeiling } from '../entitlements/ceilings.ts';
-import { managedProject, orNull, visibleProject, whereVisible } from '../frame/access.ts';
+import { managedProject, orNull, visibleGoal, visibleProject, whereVisible } from '../frame/access.ts';
 import type { PlanRead, PlanWrite } from '../frame/context.ts';
-import type { ContainerFilters } from '../frame/container-filters.ts';
+import type { ContainerFilters } from '../frame/lists.ts';
 import { unlessTaken } from '../frame/db-errors.ts';
 import { nameKey } from '../frame/presenters.ts';
 import { byOrdering, pageOf, whereListed } from '../frame/lists.ts';
 import { addMember } from '../members/service.ts';
-import { getGoal } from '../goals/service.ts';
 import { detachMilestones } from '../tasks/repository.ts';
 import { presentBoard } from '../boards/presenter.ts';
-import type { BoardRow } from '../boards/presenter.ts';
 import { presentProject } from './presenter.ts';
-import type { ProjectRow } from './presenter.ts';
 import type { CreateProjectInput, UpdateProjectInput } from './schema.ts';
+import type { BoardRow, ProjectRow } from '../../../db/tables.ts';
 
 
 export interface ProjectFilters extends ContainerFilters {
@@ -50,7 +48,7 @@ async function assertNameFree(w: PlanWrite, key: string, except: string | null):
 /** A goal named in a body: one of the organization's live goals, else a field error. */
 async function goalField(w: PlanWrite, goal: string | null | undefined): Promise<string | null | undefined> {
   if (goal === undefined || goal === null) return goal;
-  const row = await orNull(getGoal(w, goal));
+  const row = await orNull(visibleGoal(w.db, w.actor, goal));
   if (!row) throw new ValidationFailed({ goal: ['No goal with this id.'] });
   if (row.archived_at !== null) throw new ValidationFailed({ goal: ['This goal is archived.'] });
   return row.uuid;
@@ -155,13 +153,13 @@ async function detachBoards(w: PlanWrite, projectUuid: string): Promise<number> 
 
 /** The projects linked to a goal that the caller may see. */
 export async function listGoalProjects(r: PlanRead, goalUuid: string, page: PageRequest): Promise<{ count: number; rows: ProjectRow[] }> {
-  await getGoal(r, goalUuid);
-  return listProjects(r, { includeArchived: true, goal: goalUuid, ordering: ['name_key', 'asc'] }, page);
+  await visibleGoal(r.db, r.actor, goalUuid);
+  return listProjects(r, { includeArchived: true, goal: goalUuid, ordering: { column: 'name_key', order: 'asc' } }, page);
 }
 
 /** Links a project to a goal (a project has at most one goal: linking moves it). */
 export async function linkGoalProject(w: PlanWrite, goalUuid: string, projectUuid: string): Promise<ProjectRow> {
-  const goal = await getGoal(w, goalUuid);
+  const goal = await visibleGoal(w.db, w.actor, goalUuid);
   const project = await orNull(getProject(w, projectUuid));
   if (!project) throw new ValidationFailed({ project: ['No project with this id.'] });
   if (goal.archived_at !== null) throw new ValidationFailed({ non_field_errors: ['This goal is archived.'] });
@@ -169,7 +167,7 @@ export async function linkGoalProject(w: PlanWrite, goalUuid: string, projectUui
 }
 
 export async function unlinkGoalProject(w: PlanWrite, goalUuid: string, projectUuid: string) {
-  await getGoal(w, goalUuid);
+  await visibleGoal(w.db, w.actor, goalUuid);
   const project = await getProject(w, projectUuid);
   if (project.goal_uuid !== goalUuid) throw notFound();
   await applyProjectChanges(w, project, { goal_uuid: null });

@@ -1,21 +1,8 @@
 import { bool } from '../../../lib/json.ts';
 import { archiveFields, timestamps } from '../frame/presenters.ts';
 import type { Category } from './schema.ts';
+import type { StateRow } from '../../../db/tables.ts';
 
-export interface StateRow {
-  uuid: string;
-  organization_uuid: string;
-  board_uuid: string;
-  name: string;
-  name_key: string;
-  category: Category;
-  position: number;
-  color: string;
-  is_default: boolean | number;
-  archived_at: string | null;
-  created_at: string;
-  updated_at: string;
-}
 
 /** CONTRACT §9 `{uuid, name, category, position, color, is_default, archived_at}`, with id, board and times. */
 export function presentState(row: StateRow) {

@@ -1,5 +1,5 @@
-import type { WriteCall } from '../frame/routes.ts';
-import type { PlanRoutes } from '../frame/routes.ts';
+import type { WriteCall } from '../../../http/plan/registrar.ts';
+import type { PlanRoutes } from '../../../http/plan/registrar.ts';
 import { presentState } from './presenter.ts';
 import { archiveState, createState, getState, listStates, reorderStates, restoreState, updateState } from './service.ts';
 import { archiveStateSchema, createStateSchema, reorderStatesSchema, updateStateSchema } from './schema.ts';

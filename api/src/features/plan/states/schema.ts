@@ -1,4 +1,5 @@
-import { uuidField, yup } from '../../../http/validation.ts';
+import * as yup from 'yup';
+import { uuidField } from '../../../http/fields.ts';
 import { colorField, nameField } from '../frame/schema.ts';
 
 /** CONTRACT §9 state categories. */

@@ -1,18 +1,17 @@
-import { ApiError, ValidationFailed, badRequest, conflict, notFound } from '../../../http/errors.ts';
+import { ApiError, ValidationFailed, badRequest, conflict, notFound } from '../../../lib/errors.ts';
 import type { Executor } from '../../../db/connection.ts';
-import type { PageRequest } from '../../../http/pagination.ts';
+import type { PageRequest } from '../../../lib/page.ts';
 import { uuidv7 } from '../../../lib/ids.ts';
 import { bool } from '../../../lib/json.ts';
 import { managedBoard, visibleBoard } from '../frame/access.ts';
 import type { PlanRead, PlanWrite } from '../frame/context.ts';
 import { unlessTaken } from '../frame/db-errors.ts';
 import { nameKey } from '../frame/presenters.ts';
-import type { BoardRow } from '../boards/presenter.ts';
 import { liveTasksInState, moveLiveTasks } from '../tasks/repository.ts';
 import { pageOf, whereListed } from '../frame/lists.ts';
 import { presentState } from './presenter.ts';
-import type { StateRow } from './presenter.ts';
 import type { Category, CreateStateInput, UpdateStateInput } from './schema.ts';
+import type { BoardRow, StateRow } from '../../../db/tables.ts';
 
 /**
  * A board's columns. Rules (spec "States and transitions", CONTRACT §9): a board keeps at least one live `done`

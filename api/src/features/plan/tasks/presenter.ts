@@ -1,29 +1,6 @@
 import { iso } from '../../../lib/time.ts';
+import type { TaskRow } from '../../../db/tables.ts';
 
-/** A task row (table plan_tasks). */
-export interface TaskRow {
-  uuid: string;
-  organization_uuid: string;
-  board_uuid: string;
-  number: number;
-  title: string;
-  description: string;
-  state_uuid: string;
-  owner_uuid: string | null;
-  priority: number | null;
-  estimate: number | null;
-  start_date: string | null;
-  due_date: string | null;
-  parent_task_uuid: string | null;
-  milestone_uuid: string | null;
-  version: number;
-  rank: string;
-  created_by_uuid: string | null;
-  created_at: string;
-  updated_at: string;
-  completed_at: string | null;
-  archived_at: string | null;
-}
 
 /** CONTRACT §9 Task shape; `key` is KEY-n with the board's current key. */
 export function presentTask(row: TaskRow, boardKey: string, labels: string[]) {

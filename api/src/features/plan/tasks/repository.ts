@@ -1,9 +1,9 @@
 import { generateNKeysBetween } from 'fractional-indexing';
-import { ApiError } from '../../../http/errors.ts';
+import { ApiError } from '../../../lib/errors.ts';
 import type { Executor } from '../../../db/connection.ts';
 import type { PlanWrite } from '../frame/context.ts';
 import { presentTask } from './presenter.ts';
-import type { TaskRow } from './presenter.ts';
+import type { TaskRow } from '../../../db/tables.ts';
 
 /** The spec's ceiling of live tasks in one column (422 column_too_large). */
 export const COLUMN_LIMIT = 5000;
@@ -35,7 +35,7 @@ async function recordTasks(w: PlanWrite, tasks: TaskRow[], change: 'updated' | '
   if (tasks.length === 0) return;
   const keys = new Map<string, string>();
   for (const boardUuid of new Set(tasks.map((t) => t.board_uuid))) {
-    keys.set(boardUuid, (await w.db('plan_boards').where({ uuid: boardUuid }).first('key')).key);
+    keys.set(boardUuid, (await w.db('plan_boards').where({ uuid: boardUuid }).first('key'))!.key);
   }
   const labels = await labelsOf(w.db, tasks.map((t) => t.uuid));
   for (const task of tasks) {

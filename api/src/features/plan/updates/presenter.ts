@@ -1,22 +1,11 @@
 import { iso } from '../../../lib/time.ts';
 import { personRef, timestamps } from '../frame/presenters.ts';
 import type { PersonColumns } from '../frame/presenters.ts';
+import type { ProjectUpdateRow } from '../../../db/tables.ts';
 
-export interface UpdateRow {
-  uuid: string;
-  organization_uuid: string;
-  project_uuid: string;
-  author_uuid: string | null;
-  agent_name: string | null;
-  body: string;
-  health: string | null;
-  created_at: string;
-  updated_at: string;
-  edited_at: string | null;
-}
 
 /** A project update: its author (the person whose credential posted it) and the agent that wrote it, if any. */
-export function presentUpdate(row: UpdateRow, author: PersonColumns | null) {
+export function presentUpdate(row: ProjectUpdateRow, author: PersonColumns | null) {
   return {
     uuid: row.uuid,
     id: row.uuid,

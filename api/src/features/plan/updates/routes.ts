@@ -1,4 +1,4 @@
-import type { PlanRoutes } from '../frame/routes.ts';
+import type { PlanRoutes } from '../../../http/plan/registrar.ts';
 import { presentUpdate } from './presenter.ts';
 import { createUpdate, deleteUpdate, editUpdate, getUpdate, listUpdates } from './service.ts';
 import { createUpdateSchema, editUpdateSchema } from './schema.ts';

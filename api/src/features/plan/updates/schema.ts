@@ -1,4 +1,4 @@
-import { yup } from '../../../http/validation.ts';
+import * as yup from 'yup';
 
 export const HEALTHS = ['on_track', 'at_risk', 'off_track'] as const;
 /** The spec's limit; longer bodies answer 400 update_body_too_long (checked by the service, with its code). */

@@ -1,16 +1,16 @@
-import { badRequest, forbidden, notFound } from '../../../http/errors.ts';
+import { badRequest, forbidden, notFound } from '../../../lib/errors.ts';
 import type { Executor } from '../../../db/connection.ts';
-import type { PageRequest } from '../../../http/pagination.ts';
+import type { PageRequest } from '../../../lib/page.ts';
 import { uuidv7 } from '../../../lib/ids.ts';
 import { visibleProject } from '../frame/access.ts';
-import { isOrgAdmin } from '../frame/policy.ts';
+import { can } from '../../../auth/policy.ts';
 import type { PlanRead, PlanWrite } from '../frame/context.ts';
 import type { PersonColumns } from '../frame/presenters.ts';
 import { pageOf } from '../frame/lists.ts';
 import { presentUpdate } from './presenter.ts';
-import type { UpdateRow } from './presenter.ts';
 import { UPDATE_BODY_MAX } from './schema.ts';
 import type { CreateUpdateInput, EditUpdateInput } from './schema.ts';
+import type { ProjectUpdateRow } from '../../../db/tables.ts';
 
 /**
  * Project updates (status posts). Everyone who sees the project may post one; only its author edits it (403
@@ -18,7 +18,7 @@ import type { CreateUpdateInput, EditUpdateInput } from './schema.ts';
  * posted it; an agent posting through X-Service-Agent-Name is recorded beside them.
  */
 export interface UpdateView {
-  row: UpdateRow;
+  row: ProjectUpdateRow;
   author: PersonColumns | null;
 }
 
@@ -31,7 +31,7 @@ function assertLength(body: string): void {
   }
 }
 
-async function withAuthors(db: Executor, rows: UpdateRow[]): Promise<UpdateView[]> {
+async function withAuthors(db: Executor, rows: ProjectUpdateRow[]): Promise<UpdateView[]> {
   const uuids = [...new Set(rows.map((r) => r.author_uuid).filter((u): u is string => u !== null))];
   const people: PersonColumns[] = uuids.length ? await db('users').whereIn('uuid', uuids).select(PERSON_COLUMNS) : [];
   const byUuid = new Map(people.map((p) => [p.uuid, p]));
@@ -40,14 +40,14 @@ async function withAuthors(db: Executor, rows: UpdateRow[]): Promise<UpdateView[
 
 export async function listUpdates(r: PlanRead, projectUuid: string, page: PageRequest): Promise<{ count: number; views: UpdateView[] }> {
   await visibleProject(r.db, r.actor, projectUuid);
-  const { count, rows } = await pageOf<UpdateRow>(() => r.db('plan_project_updates').where({ project_uuid: projectUuid }), page, (query) =>
+  const { count, rows } = await pageOf<ProjectUpdateRow>(() => r.db('plan_project_updates').where({ project_uuid: projectUuid }), page, (query) =>
     query.orderBy([{ column: 'created_at', order: 'desc' }, { column: 'uuid', order: 'desc' }]),
   );
   return { count, views: await withAuthors(r.db, rows) };
 }
 
-async function updateOf(db: Executor, projectUuid: string, uuid: string): Promise<UpdateRow> {
-  const row: UpdateRow | undefined = await db('plan_project_updates').where({ uuid }).first();
+async function updateOf(db: Executor, projectUuid: string, uuid: string): Promise<ProjectUpdateRow> {
+  const row: ProjectUpdateRow | undefined = await db('plan_project_updates').where({ uuid }).first();
   if (!row || row.project_uuid !== projectUuid) throw notFound();
   return row;
 }
@@ -65,7 +65,7 @@ async function recordUpdate(w: PlanWrite, view: UpdateView, change: 'created' | 
 export async function createUpdate(w: PlanWrite, projectUuid: string, input: CreateUpdateInput): Promise<UpdateView> {
   const { row: project } = await visibleProject<{ uuid: string; visibility: string; archived_at: string | null }>(w.db, w.actor, projectUuid);
   assertLength(input.body);
-  const row: UpdateRow = {
+  const row: ProjectUpdateRow = {
     uuid: uuidv7(w.now.getTime()),
     organization_uuid: w.actor.organization.uuid,
     project_uuid: project.uuid,
@@ -87,7 +87,7 @@ export async function editUpdate(w: PlanWrite, projectUuid: string, uuid: string
   await visibleProject(w.db, w.actor, projectUuid);
   const update = await updateOf(w.db, projectUuid, uuid);
   if (update.author_uuid !== w.actor.user.uuid) throw notAuthor('edit');
-  const changes: Partial<UpdateRow> = {};
+  const changes: Partial<ProjectUpdateRow> = {};
   if (input.body !== undefined && input.body !== update.body) {
     assertLength(input.body);
     changes.body = input.body;
@@ -102,7 +102,7 @@ export async function editUpdate(w: PlanWrite, projectUuid: string, uuid: string
 export async function deleteUpdate(w: PlanWrite, projectUuid: string, uuid: string) {
   await visibleProject(w.db, w.actor, projectUuid);
   const update = await updateOf(w.db, projectUuid, uuid);
-  if (update.author_uuid !== w.actor.user.uuid && !isOrgAdmin(w.actor)) {
+  if (update.author_uuid !== w.actor.user.uuid && !can(w.actor, 'plan.manage_all')) {
     throw forbidden('update_not_author', 'Only the author of a project update or an organization admin can delete it.');
   }
   await w.db('plan_project_updates').where({ uuid }).delete();

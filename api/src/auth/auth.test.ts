@@ -1,0 +1,162 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import http from 'node:http';
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import Koa from 'koa';
+import Router from '@koa/router';
+import { makeAuthenticate } from '../http/auth.ts';
+import { errorHandler } from '../http/errors.ts';
+import { startTestApp } from '../../test/harness.ts';
+import type { TestApp } from '../../test/harness.ts';
+import { setPlanCommand } from '../admin/commands.ts';
+import { setUserActive } from '../features/users/repository.ts';
+import { revokeCliToken } from './tokens.ts';
+
+const DETAIL = 'Authentication credentials were not provided.';
+
+describe('Authentication (spec "Authentication", CONTRACT §4)', () => {
+  let t: TestApp;
+  beforeEach(async () => {
+    t = await startTestApp();
+  });
+  afterEach(async () => t.close());
+
+  it('answers 401 credential_absent with the spec detail when no credential is sent', async () => {
+    const res = await t.request('GET', '/v1/me/');
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual({ detail: DETAIL, code: 'credential_absent' });
+  });
+
+  it('tells malformed, unknown and expired credentials apart by code, with the same detail', async () => {
+    const { org } = await t.seedOrganization();
+    expect((await t.request('GET', '/v1/me/', { key: 'not-a-key' })).body).toEqual({ detail: DETAIL, code: 'credential_malformed' });
+    expect((await t.request('GET', '/v1/me/', { headers: { authorization: 'Basic abc' } })).body).toEqual({ detail: DETAIL, code: 'credential_malformed' });
+    expect((await t.request('GET', '/v1/me/', { token: 'short' })).body).toEqual({ detail: DETAIL, code: 'credential_malformed' });
+    const unknown = await t.request('GET', '/v1/me/', { key: `rk_${'a'.repeat(40)}` });
+    expect(unknown.status).toBe(401);
+    expect(unknown.body).toEqual({ detail: DETAIL, code: 'invalid_credentials' });
+
+    const member = await t.seedUser(org.uuid);
+    await t.db('api_keys').where({ uuid: member.keyUuid }).update({ expires_at: '2026-03-10T14:00:00.000Z' });
+    const expired = await t.request('GET', '/v1/me/', { key: member.key });
+    expect(expired.status).toBe(401);
+    expect(expired.body).toEqual({ detail: DETAIL, code: 'credential_expired' });
+  });
+
+  it('accepts a CLI Bearer token for 30 days, then answers credential_expired; a revoked token is invalid', async () => {
+    const { org, admin } = await t.seedOrganization();
+    const token = await t.seedToken(org.uuid, admin.uuid);
+    expect((await t.request('GET', '/v1/me/', { token })).status).toBe(200);
+    t.clock.advance(30 * 24 * 3600 * 1000);
+    expect((await t.request('GET', '/v1/me/', { token })).body).toEqual({ detail: DETAIL, code: 'credential_expired' });
+
+    const second = await t.seedToken(org.uuid, admin.uuid);
+    const row = (await t.db('cli_tokens').orderBy('created_at', 'desc').first())!;
+    await revokeCliToken(t.db, row.uuid, t.clock.now());
+    t.deps.credentialCache.clear();
+    expect((await t.request('GET', '/v1/me/', { token: second })).body).toEqual({ detail: DETAIL, code: 'invalid_credentials' });
+  });
+
+  it('applies the plan table on the general surface with 403 and its codes', async () => {
+    const free = await t.seedOrganization({ name: 'Free Co', plan: 'free' });
+    const basic = await t.seedOrganization({ name: 'Basic Co', plan: 'basic' });
+    const pro = await t.seedOrganization({ name: 'Pro Co', plan: 'pro' });
+    const freeRes = await t.request('GET', '/v1/me/', { key: free.adminKey });
+    expect(freeRes.status).toBe(403);
+    expect(freeRes.body).toEqual({ detail: 'API keys are not available on the free plan.', code: 'plan_free_api_keys_forbidden' });
+    const basicRes = await t.request('GET', '/v1/me/', { key: basic.adminKey });
+    expect(basicRes.status).toBe(403);
+    expect(basicRes.body.code).toBe('plan_missing_core_api_integrations');
+
+    const member = await t.seedUser(pro.org.uuid);
+    await setUserActive(t.db, member.user.uuid, false, t.clock.now());
+    const inactive = await t.request('GET', '/v1/me/', { key: member.key });
+    expect(inactive.status).toBe(403);
+    expect(inactive.body).toEqual({ detail: 'The owner of this API key is deactivated.', code: 'api_key_owner_inactive' });
+  });
+
+  it('gives the same refusals as 401 on the Plan surface', async () => {
+    const free = await t.seedOrganization({ name: 'Free Co', plan: 'free' });
+    // A route on the Plan surface declares it with this option.
+    const router = new Router();
+    router.get('/v1/plan/probe/', makeAuthenticate(t.deps)({ surface: 'plan' }), (ctx) => {
+      ctx.body = { ok: true };
+    });
+    const app = new Koa();
+    app.use(errorHandler(t.deps.logger));
+    app.use(router.routes());
+    const server = http.createServer(app.callback()).listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/plan/probe/`, {
+      headers: { 'x-api-key': free.adminKey },
+    });
+    expect(res.status).toBe(401);
+    expect(await res.json()).toEqual({ detail: 'API keys are not available on the free plan.', code: 'plan_free_api_keys_forbidden' });
+    server.close();
+  });
+
+  it('lets free-plan CLI Bearer callers use only the allow-listed endpoints', async () => {
+    const free = await t.seedOrganization({ name: 'Free Co', plan: 'free' });
+    const token = await t.seedToken(free.org.uuid, free.admin.uuid);
+    expect((await t.request('GET', '/v1/me/', { token })).status).toBe(200);
+    expect((await t.request('GET', '/v1/organization/', { token })).status).toBe(200);
+    const refused = await t.request('GET', '/v1/api-keys/', { token });
+    expect(refused.status).toBe(403);
+    expect(refused.body).toEqual({ detail: 'This endpoint is not available on the free plan.', code: 'plan_upgrade_required' });
+  });
+
+  it('gives identical bodies to an API key and a CLI Bearer token of the same user (credential parity)', async () => {
+    const { org, admin, adminKey } = await t.seedOrganization();
+    const token = await t.seedToken(org.uuid, admin.uuid);
+    for (const path of ['/v1/me/', '/v1/organization/', '/v1/api-keys/']) {
+      const byKey = await t.request('GET', path, { key: adminKey });
+      const byToken = await t.request('GET', path, { token });
+      expect(byKey.status).toBe(200);
+      expect(byToken.body).toEqual(byKey.body);
+      expect(byToken.headers.get('ratelimit-policy')).toBe(byKey.headers.get('ratelimit-policy'));
+    }
+  });
+
+  it('takes only API keys on /v1/platform/*', async () => {
+    const { org, admin, adminKey } = await t.seedOrganization();
+    const token = await t.seedToken(org.uuid, admin.uuid);
+    const ok = await t.request('GET', '/v1/platform/status/', { key: adminKey });
+    expect(ok.status).toBe(200);
+    expect(ok.body.version).toMatch(/^\d+\.\d+\.\d+$/);
+    const refused = await t.request('GET', '/v1/platform/status/', { token });
+    expect(refused.status).toBe(403);
+    expect(refused.body).toEqual({ detail: 'This endpoint accepts API keys only.', code: 'credential_not_accepted' });
+  });
+
+  it('notices a plan downgrade made by another process within the 60-second cache, and at once after', async () => {
+    const { org, adminKey } = await t.seedOrganization();
+    expect((await t.request('GET', '/v1/me/', { key: adminKey })).status).toBe(200);
+    await setPlanCommand(t.db, t.clock, org.uuid, 'free'); // as `rollcall admin org plan` would, from outside the server
+    t.clock.advance(59_000);
+    expect((await t.request('GET', '/v1/me/', { key: adminKey })).status).toBe(200);
+    t.clock.advance(1_000);
+    const after = await t.request('GET', '/v1/me/', { key: adminKey });
+    expect(after.status).toBe(403);
+    expect(after.body.code).toBe('plan_free_api_keys_forbidden');
+  });
+
+  it('answers /v1/me/ with the spec fields and what clients read', async () => {
+    const { org, admin, adminKey } = await t.seedOrganization();
+    const res = await t.request('GET', '/v1/me/', { key: adminKey });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      id: admin.uuid,
+      uuid: admin.uuid,
+      email: admin.email,
+      first_name: 'Ada',
+      last_name: 'Admin',
+      full_name: 'Ada Admin',
+      role: 'admin',
+      timezone: 'UTC',
+      organization_name: 'Acme',
+      organization_uuid: org.uuid,
+      user: { uuid: admin.uuid, full_name: 'Ada Admin', email: admin.email },
+      organization: { uuid: org.uuid, name: 'Acme' },
+    });
+  });
+});

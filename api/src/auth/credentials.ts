@@ -1,0 +1,109 @@
+import type { Executor } from '../db/connection.ts';
+import { API_KEY_PATTERN, CLI_TOKEN_PATTERN, sha256Hex } from '../lib/secrets.ts';
+import { readJson, bool } from '../lib/json.ts';
+import type { KeyKind, OrganizationRow, UserRow } from '../db/tables.ts';
+
+export type CredentialKind = 'api_key' | 'bearer';
+
+/** Who is calling: the owner person, their organization, and the credential used. */
+export interface Actor {
+  user: UserRow;
+  organization: OrganizationRow;
+  credential: {
+    kind: CredentialKind;
+    uuid: string;
+    /** For API keys: personal keys act as their owner; agent and organization keys act for no person. */
+    keyKind: KeyKind | null;
+    scopes: string[];
+    expiresAt: string | null;
+  };
+}
+
+export type Resolution =
+  | { ok: true; actor: Actor }
+  | { ok: false; code: 'credential_absent' | 'credential_malformed' | 'credential_expired' | 'invalid_credentials' };
+
+/** A credential as the request presents it: its kind and the SHA-256 of its secret (the cache and the lookup key). */
+export interface PresentedCredential {
+  kind: CredentialKind;
+  hash: string;
+}
+
+/**
+ * Reads X-API-KEY or `Authorization: Bearer`; a header that is there but unreadable is malformed. The secret is
+ * hashed here, once per request: only its SHA-256 is stored, cached or compared.
+ */
+export function presentedCredential(headers: Record<string, string | string[] | undefined>):
+  | PresentedCredential
+  | 'absent'
+  | 'malformed' {
+  const apiKey = headers['x-api-key'];
+  const authorization = headers['authorization'];
+  if (typeof apiKey === 'string' && apiKey !== '') {
+    return API_KEY_PATTERN.test(apiKey.trim()) ? { kind: 'api_key', hash: sha256Hex(apiKey.trim()) } : 'malformed';
+  }
+  if (typeof authorization === 'string' && authorization !== '') {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+    if (!match) return 'malformed';
+    const token = match[1];
+    if (CLI_TOKEN_PATTERN.test(token)) return { kind: 'bearer', hash: sha256Hex(token) };
+    // Some clients send API keys as Bearer tokens; treat them as the API key they are.
+    if (API_KEY_PATTERN.test(token)) return { kind: 'api_key', hash: sha256Hex(token) };
+    return 'malformed';
+  }
+  return 'absent';
+}
+
+function splitJoined(row: Record<string, unknown>): { user: UserRow; organization: OrganizationRow } {
+  const user: Record<string, unknown> = {};
+  const organization: Record<string, unknown> = {};
+  for (const [column, value] of Object.entries(row)) {
+    if (column.startsWith('u__')) user[column.slice(3)] = value;
+    else if (column.startsWith('o__')) organization[column.slice(3)] = value;
+  }
+  return { user: user as unknown as UserRow, organization: organization as unknown as OrganizationRow };
+}
+
+const USER_COLUMNS: readonly (keyof UserRow)[] = ['uuid', 'organization_uuid', 'email', 'first_name', 'last_name', 'role', 'is_active', 'timezone', 'occupation', 'image', 'created_at', 'updated_at'];
+const ORG_COLUMNS: readonly (keyof OrganizationRow)[] = ['uuid', 'name', 'slug', 'timezone', 'plan', 'plan_beta_enabled', 'exchange_enabled', 'image', 'created_at', 'updated_at'];
+const joinedColumns = [...USER_COLUMNS.map((c) => `u.${c} as u__${c}`), ...ORG_COLUMNS.map((c) => `o.${c} as o__${c}`)];
+
+/** One indexed lookup: the credential row joined with its owner and organization. */
+export async function lookupCredential(db: Executor, presented: PresentedCredential, now: Date): Promise<Resolution> {
+  const { hash } = presented;
+  if (presented.kind === 'api_key') {
+    const row = await db('api_keys as k')
+      .join('users as u', 'u.uuid', 'k.owner_uuid')
+      .join('organizations as o', 'o.uuid', 'k.organization_uuid')
+      .where('k.secret_hash', hash)
+      .first(['k.uuid as k__uuid', 'k.kind as k__kind', 'k.scopes as k__scopes', 'k.expires_at as k__expires_at', ...joinedColumns]);
+    if (!row) return { ok: false, code: 'invalid_credentials' };
+    if (row.k__expires_at && String(row.k__expires_at) <= now.toISOString()) return { ok: false, code: 'credential_expired' };
+    return {
+      ok: true,
+      actor: {
+        ...splitJoined(row),
+        credential: {
+          kind: 'api_key',
+          uuid: row.k__uuid,
+          keyKind: row.k__kind,
+          scopes: readJson<string[]>(row.k__scopes, []),
+          expiresAt: row.k__expires_at ?? null,
+        },
+      },
+    };
+  }
+  const row = await db('cli_tokens as t')
+    .join('users as u', 'u.uuid', 't.user_uuid')
+    .join('organizations as o', 'o.uuid', 't.organization_uuid')
+    .where('t.token_hash', hash)
+    .first(['t.uuid as t__uuid', 't.expires_at as t__expires_at', 't.revoked_at as t__revoked_at', ...joinedColumns]);
+  if (!row || row.t__revoked_at) return { ok: false, code: 'invalid_credentials' };
+  const { user, organization } = splitJoined(row);
+  if (!bool(user.is_active)) return { ok: false, code: 'invalid_credentials' };
+  if (String(row.t__expires_at) <= now.toISOString()) return { ok: false, code: 'credential_expired' };
+  return {
+    ok: true,
+    actor: { user, organization, credential: { kind: 'bearer', uuid: row.t__uuid, keyKind: null, scopes: [], expiresAt: row.t__expires_at } },
+  };
+}

@@ -1,0 +1,147 @@
+import { describe, expect, it } from 'vitest';
+import type { KeyKind, OrganizationRow, PlanName, Role } from '../db/tables.ts';
+import { ROLES } from '../db/tables.ts';
+import type { Actor, CredentialKind } from './credentials.ts';
+import {
+  ACTIONS, actsAsPerson, admissionRefusal, can, canManagePlanContainer, canSeeEmailOf, canSeePlanContainer, canUpdateUser, hasPlanScope,
+  isAgentKey, planActorId, planScopes, roleRefusal,
+} from './policy.ts';
+import type { Action, Admission } from './policy.ts';
+
+const SELF = '0190c8f4-0000-7000-8000-00000000000a';
+const OTHER = '0190c8f4-0000-7000-8000-00000000000b';
+
+function actor(role: Role, options: { kind?: CredentialKind; keyKind?: KeyKind | null; plan?: PlanName; active?: boolean; scopes?: string[] } = {}): Actor {
+  const kind = options.kind ?? 'api_key';
+  const organization: OrganizationRow = {
+    uuid: '0190c8f4-0000-7000-8000-000000000001', name: 'Acme', slug: 'acme', timezone: 'UTC', plan: options.plan ?? 'pro',
+    plan_beta_enabled: false, exchange_enabled: false, image: null, created_at: '2026-01-01T00:00:00.000Z', updated_at: '2026-01-01T00:00:00.000Z',
+  };
+  return {
+    organization,
+    user: {
+      uuid: SELF, organization_uuid: organization.uuid, email: 'ada@acme.test', first_name: 'Ada', last_name: '', role, is_active: options.active ?? true,
+      timezone: null, occupation: null, image: null, created_at: organization.created_at, updated_at: organization.updated_at,
+    },
+    credential: { kind, uuid: '0190c8f4-0000-7000-8000-0000000000c1', keyKind: kind === 'bearer' ? null : (options.keyKind ?? 'personal'), scopes: options.scopes ?? [], expiresAt: null },
+  };
+}
+
+/** Each rule: the roles that may, in the order admin, manager, member, guest. */
+const RULES: [Action, boolean, boolean, boolean, boolean][] = [
+  ['organization.update', true, false, false, false],
+  ['webhooks.manage', true, false, false, false],
+  ['deliveries.manage', true, false, false, false],
+  ['api_keys.manage_all', true, false, false, false],
+  ['api_keys.create_agent_key', true, false, false, false],
+  ['api_keys.create_organization_key', true, false, false, false],
+  ['api_keys.create_for_others', true, false, false, false],
+  ['users.see_everyone', true, true, false, false],
+  ['users.see_directory', true, true, true, false],
+  ['users.see_any_email', true, false, false, false],
+  ['users.manage', true, false, false, false],
+  ['users.invite', true, true, false, false],
+  ['users.invite_admin', true, false, false, false],
+  ['teams.see_all', true, true, false, false],
+  ['teams.manage', true, true, false, false],
+  ['checkins.see_all', true, true, false, false],
+  ['checkins.manage', true, true, false, false],
+  ['checkins.read_all_responses', true, true, false, false],
+  ['mood.see_summary', true, true, false, false],
+  ['plan.use', true, true, true, false],
+  ['plan.manage_all', true, false, false, false],
+];
+
+describe('the authorization policy', () => {
+  it.each(RULES)('%s: admin %s, manager %s, member %s, guest %s', (action, ...expected) => {
+    expect(ROLES.map((role) => can(actor(role), action))).toEqual(expected);
+  });
+
+  it('has a row above for every rule it holds', () => {
+    expect(RULES.map(([action]) => action).sort()).toEqual([...ACTIONS].sort());
+  });
+
+  it('follows the spec\'s Roles table for API keys (Authentication → Roles)', () => {
+    // | Role   | List                         | Create                                        | Regenerate or delete        | Scope              |
+    // | Admin  | all keys of the organization | regular and agent keys; for_user_id allowed   | any key in the organization | whole organization |
+    // | Member | own keys only                | regular self-owned keys only                  | own keys only               | self               |
+    const row = (role: Role) => ({
+      listsAllKeys: can(actor(role), 'api_keys.manage_all'),
+      createsAgentKeys: can(actor(role), 'api_keys.create_agent_key'),
+      createsForOthers: can(actor(role), 'api_keys.create_for_others'),
+      managesAnyKey: can(actor(role), 'api_keys.manage_all'),
+    });
+    expect(row('admin')).toEqual({ listsAllKeys: true, createsAgentKeys: true, createsForOthers: true, managesAnyKey: true });
+    const member = { listsAllKeys: false, createsAgentKeys: false, createsForOthers: false, managesAnyKey: false };
+    // The table has admins and members; managers and guests hold keys as members do.
+    for (const role of ['member', 'manager', 'guest'] as const) expect(row(role)).toEqual(member);
+  });
+
+  it('answers a refused role with the code of who would have been allowed', () => {
+    expect(roleRefusal('webhooks.manage')).toMatchObject({ status: 403, code: 'org_admin_required', message: 'Only organization admins can do this.' });
+    expect(roleRefusal('teams.manage')).toMatchObject({ status: 403, code: 'org_manager_required', message: 'Only organization admins and managers can do this.' });
+    expect(roleRefusal('users.see_directory')).toMatchObject({ status: 403, code: 'guest_not_allowed' });
+  });
+
+  it('shows e-mail addresses to admins and to each person their own; people edit their own profile only', () => {
+    for (const role of ROLES) {
+      expect(canSeeEmailOf(actor(role), { uuid: SELF })).toBe(true);
+      expect(canSeeEmailOf(actor(role), { uuid: OTHER })).toBe(role === 'admin');
+      expect(canUpdateUser(actor(role), { uuid: SELF }, false)).toBe(true);
+      expect(canUpdateUser(actor(role), { uuid: SELF }, true)).toBe(role === 'admin');
+      expect(canUpdateUser(actor(role), { uuid: OTHER }, false)).toBe(role === 'admin');
+    }
+  });
+
+  it('lets personal keys and CLI tokens act as their owner, never agent or organization keys', () => {
+    expect(actsAsPerson(actor('member', { keyKind: 'personal' }))).toBe(true);
+    expect(actsAsPerson(actor('member', { kind: 'bearer' }))).toBe(true);
+    expect(actsAsPerson(actor('admin', { keyKind: 'agent' }))).toBe(false);
+    expect(actsAsPerson(actor('admin', { keyKind: 'organization' }))).toBe(false);
+  });
+
+  it('admits credentials by the spec\'s plan requirements, free-plan allow-list and method matrix', () => {
+    const code = (a: Actor, admission: Admission = {}) => {
+      const refusal = admissionRefusal(a, admission);
+      return refusal ? `${refusal.status} ${refusal.code}` : 'admitted';
+    };
+    // Plan requirements for API keys, in the spec's order; 401 under /v1/plan/.
+    expect(code(actor('admin', { active: false, plan: 'free' }))).toBe('403 api_key_owner_inactive');
+    expect(code(actor('admin', { plan: 'free' }))).toBe('403 plan_free_api_keys_forbidden');
+    expect(code(actor('admin', { plan: 'basic' }))).toBe('403 plan_missing_core_api_integrations');
+    expect(code(actor('admin', { plan: 'basic' }), { surface: 'plan' })).toBe('401 plan_missing_core_api_integrations');
+    expect(code(actor('admin', { plan: 'pro' }))).toBe('admitted');
+    expect(code(actor('admin', { plan: 'enterprise' }))).toBe('admitted');
+    // Free-plan CLI tokens: the allow-list only.
+    expect(code(actor('member', { kind: 'bearer', plan: 'free' }))).toBe('403 plan_upgrade_required');
+    expect(code(actor('member', { kind: 'bearer', plan: 'free' }), { freePlanBearer: true })).toBe('admitted');
+    // A self-registered agent's key on its free organization: the allow-list too, while its owner is active.
+    expect(code(actor('admin', { keyKind: 'agent', plan: 'free' }), { freePlanBearer: true })).toBe('admitted');
+    expect(code(actor('admin', { keyKind: 'agent', plan: 'free', active: false }), { freePlanBearer: true })).toBe('403 api_key_owner_inactive');
+    expect(code(actor('admin', { keyKind: 'agent', plan: 'free' }))).toBe('403 plan_free_api_keys_forbidden');
+    // Method matrix: /v1/platform/* takes API keys only; CLI-only endpoints take tokens only.
+    expect(code(actor('admin', { kind: 'bearer' }), { accept: ['api_key'] })).toBe('403 credential_not_accepted');
+    expect(code(actor('admin'), { accept: ['bearer'] })).toBe('403 credential_not_accepted');
+  });
+
+  it('Plan: scopes cover the ones before them; no explicit scope is every scope', () => {
+    expect(planScopes(actor('member'))).toEqual(['tasks:read', 'tasks:write', 'tasks:admin']);
+    expect(planScopes(actor('member', { scopes: ['tasks:read'] }))).toEqual(['tasks:read']);
+    expect(planScopes(actor('member', { scopes: ['tasks:write'] }))).toEqual(['tasks:read', 'tasks:write']);
+    expect(planScopes(actor('member', { scopes: ['tasks:admin'] }))).toEqual(['tasks:read', 'tasks:write', 'tasks:admin']);
+    expect(hasPlanScope(actor('admin', { scopes: ['tasks:read'] }), 'tasks:write')).toBe(false);
+  });
+
+  it('Plan: who sees and manages a board or project, who acts, whose ceiling counts', () => {
+    for (const role of ['admin', 'manager', 'member'] as const) {
+      const admin = role === 'admin';
+      expect([canSeePlanContainer(actor(role), 'org', null), canSeePlanContainer(actor(role), 'members', null), canSeePlanContainer(actor(role), 'members', 'member')]).toEqual([true, admin, true]);
+      expect([canManagePlanContainer(actor(role), null), canManagePlanContainer(actor(role), 'member'), canManagePlanContainer(actor(role), 'manager')]).toEqual([admin, admin, true]);
+    }
+    expect(isAgentKey(actor('admin', { keyKind: 'agent' }))).toBe(true);
+    expect(isAgentKey(actor('admin', { keyKind: 'organization' }))).toBe(false);
+    expect(planActorId(actor('member'))).toBe(SELF);
+    expect(planActorId(actor('member', { kind: 'bearer' }))).toBe(SELF);
+    expect(planActorId(actor('admin', { keyKind: 'agent' }))).toBe('0190c8f4-0000-7000-8000-0000000000c1');
+  });
+});

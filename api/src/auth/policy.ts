@@ -1,0 +1,181 @@
+import type { Role } from '../db/tables.ts';
+import { ApiError, badRequest, forbidden } from '../lib/errors.ts';
+import { bool } from '../lib/json.ts';
+import type { Actor, CredentialKind } from './credentials.ts';
+
+/**
+ * Every authorization rule of the API, in one place: which role may do what (CONTRACT §3, the spec's "Roles"
+ * table), which credentials act for a person, and the plan rules a credential passes on every request (the
+ * spec's "Plan requirements for API keys" and the free-plan CLI allow-list). Services and route guards ask
+ * here; none compares a role itself. policy.test.ts is the table of all of it.
+ *
+ * A new rule is one line in ALLOWED (and one row in the test). Rules that also depend on the object (is it
+ * the caller's own?) are named predicates below, built on `can`.
+ */
+const ADMINS = ['admin'] as const satisfies readonly Role[];
+const MANAGERS = ['admin', 'manager'] as const satisfies readonly Role[];
+
+const ALLOWED = {
+  // Organization settings: the organization itself, its webhooks, the log of its outbound deliveries.
+  'organization.update': ADMINS,
+  'webhooks.manage': ADMINS,
+  'deliveries.manage': ADMINS,
+  // API keys (spec "Roles"): admins list, regenerate and delete every key of the organization and create agent
+  // keys and keys for others; everyone else works with their own personal keys only.
+  'api_keys.manage_all': ADMINS,
+  'api_keys.create_agent_key': ADMINS,
+  'api_keys.create_organization_key': ADMINS,
+  'api_keys.create_for_others': ADMINS,
+  // People: admins and managers see everyone (pending invitations too) and invite; members see the directory of
+  // active people; guests see only themselves. Admins change other people, roles and activation, see every
+  // e-mail address and invite admins.
+  'users.see_everyone': MANAGERS,
+  'users.see_directory': ['admin', 'manager', 'member'],
+  'users.see_any_email': ADMINS,
+  'users.manage': ADMINS,
+  'users.invite': MANAGERS,
+  'users.invite_admin': ADMINS,
+  // Teams and check-ins: admins and managers see and set up all of them; others the ones they belong to.
+  'teams.see_all': MANAGERS,
+  'teams.manage': MANAGERS,
+  'checkins.see_all': MANAGERS,
+  'checkins.manage': MANAGERS,
+  'checkins.read_all_responses': MANAGERS,
+  'mood.see_summary': MANAGERS,
+  // Plan (beta): everyone but guests uses it; admins see and manage every board and project, and delete any
+  // project update. Other members manage what they are managers of (canManagePlanContainer).
+  'plan.use': ['admin', 'manager', 'member'],
+  'plan.manage_all': ADMINS,
+} as const satisfies Record<string, readonly Role[]>;
+
+export type Action = keyof typeof ALLOWED;
+
+/** Whether the caller's role allows `action`. */
+export function can(actor: Actor, action: Action): boolean {
+  return (ALLOWED[action] as readonly Role[]).includes(actor.user.role);
+}
+
+/** Every action the policy knows (its table test covers each). */
+export const ACTIONS = Object.keys(ALLOWED) as Action[];
+
+/** The spec's answer when the role does not allow `action`: who would have been allowed decides the code. */
+export function roleRefusal(action: Action): ApiError {
+  const roles: readonly Role[] = ALLOWED[action];
+  if (!roles.includes('manager')) return forbidden('org_admin_required', 'Only organization admins can do this.');
+  if (!roles.includes('member')) return forbidden('org_manager_required', 'Only organization admins and managers can do this.');
+  return forbidden('guest_not_allowed', 'Guest accounts cannot do this.');
+}
+
+/** Throws the spec's refusal unless the caller's role allows `action`. */
+export function assertCan(actor: Actor, action: Action): void {
+  if (!can(actor, action)) throw roleRefusal(action);
+}
+
+/** E-mail addresses are shown to admins, and to each person their own. */
+export const canSeeEmailOf = (actor: Actor, user: { uuid: string }): boolean => user.uuid === actor.user.uuid || can(actor, 'users.see_any_email');
+
+/** Everyone edits their own profile; only admins change other people, roles and activation. */
+export const canUpdateUser = (actor: Actor, user: { uuid: string }, adminFields: boolean): boolean =>
+  can(actor, 'users.manage') || (user.uuid === actor.user.uuid && !adminFields);
+
+/**
+ * Personal keys and CLI tokens act as their owner; agent and organization keys act for no person, so they may
+ * not answer check-ins, track a mood, manage keys or claim agents.
+ */
+export const actsAsPerson = (actor: Actor): boolean => actor.credential.kind === 'bearer' || actor.credential.keyKind === 'personal';
+
+/** 403 `insufficient_scope` (spec Plan credentials) for a credential that acts for no person. */
+export function assertPerson(actor: Actor, detail = 'Agent and organization keys do not act as a person; use a personal key.'): void {
+  if (!actsAsPerson(actor)) throw forbidden('insufficient_scope', detail);
+}
+
+/** 400 `actor_required` (spec 400 table): the call needs a person but the credential is an agent or organization key. */
+export function assertActor(actor: Actor, detail: string): void {
+  if (!actsAsPerson(actor)) throw badRequest('actor_required', detail);
+}
+
+/** What an endpoint admits (the spec's method matrix, the free-plan allow-list), declared with authenticate(). */
+export interface Admission {
+  /** Credentials this endpoint takes; both by default. */
+  accept?: CredentialKind[];
+  /** Plan-check refusals are 403 on the general surface and 401 under /v1/plan/ (the spec states both). */
+  surface?: 'general' | 'plan';
+  /** On the spec's allow-list for free-plan organizations calling with a CLI Bearer token. */
+  freePlanBearer?: boolean;
+}
+
+const BOTH: CredentialKind[] = ['api_key', 'bearer'];
+
+/** API-key plan rules: the spec's "Plan requirements for API keys" table, in its order. */
+function planRefusal(actor: Actor): { code: string; detail: string } | null {
+  if (!bool(actor.user.is_active)) {
+    return { code: 'api_key_owner_inactive', detail: 'The owner of this API key is deactivated.' };
+  }
+  if (actor.organization.plan === 'free') {
+    return { code: 'plan_free_api_keys_forbidden', detail: 'API keys are not available on the free plan.' };
+  }
+  if (actor.organization.plan === 'basic') {
+    return { code: 'plan_missing_core_api_integrations', detail: 'Your plan does not include API access.' };
+  }
+  return null;
+}
+
+/**
+ * Why a resolved credential may not call an endpoint, or null when it may: the credential kinds the endpoint
+ * takes, then the plan rules. Runs on every authenticated request (no allocation when it admits).
+ */
+export function admissionRefusal(actor: Actor, admission: Admission): ApiError | null {
+  const kind = actor.credential.kind;
+  if (!(admission.accept ?? BOTH).includes(kind)) {
+    return forbidden(
+      'credential_not_accepted',
+      kind === 'api_key' ? 'This endpoint does not accept API keys; sign in with the command-line client.' : 'This endpoint accepts API keys only.',
+    );
+  }
+  if (kind === 'api_key') {
+    // A self-registered agent's key (a free-plan organization it owns until claimed, CONTRACT §6) may call the
+    // endpoints the free plan allows; no other API key works on the free plan.
+    const selfRegisteredAgent = admission.freePlanBearer === true && actor.credential.keyKind === 'agent' && actor.organization.plan === 'free';
+    const refusal = selfRegisteredAgent && bool(actor.user.is_active) ? null : planRefusal(actor);
+    return refusal ? new ApiError(admission.surface === 'plan' ? 401 : 403, refusal.code, refusal.detail) : null;
+  }
+  if (actor.organization.plan === 'free' && !admission.freePlanBearer) {
+    return forbidden('plan_upgrade_required', 'This endpoint is not available on the free plan.');
+  }
+  return null;
+}
+
+/**
+ * Plan scopes a key row may carry (spec "Plan credentials"). Each covers the ones before it: tasks:admin ⊇
+ * tasks:write ⊇ tasks:read. A credential with no explicit scopes (every CLI token, most keys) may call every
+ * Plan endpoint its owner's role allows.
+ */
+export const PLAN_SCOPES = ['tasks:read', 'tasks:write', 'tasks:admin'] as const;
+export type PlanScope = (typeof PLAN_SCOPES)[number];
+
+/** Whether the credential's explicit scopes cover `scope`. */
+export function hasPlanScope(actor: Actor, scope: PlanScope): boolean {
+  const granted = actor.credential.scopes;
+  if (granted.length === 0) return true;
+  const needed = PLAN_SCOPES.indexOf(scope);
+  return granted.some((g) => PLAN_SCOPES.indexOf(g as PlanScope) >= needed);
+}
+
+/** The Plan scopes the credential holds in effect (GET /v1/plan/entitlements/ shows them). */
+export const planScopes = (actor: Actor): PlanScope[] => PLAN_SCOPES.filter((scope) => hasPlanScope(actor, scope));
+
+/** An agent key is the agent itself: it names no other in X-Service-Agent-Name. */
+export const isAgentKey = (actor: Actor): boolean => actor.credential.keyKind === 'agent';
+
+/** A Plan board or project is visible when org-wide, to its members, and to admins. */
+export const canSeePlanContainer = (actor: Actor, visibility: string, memberRole: string | null): boolean =>
+  visibility === 'org' || memberRole !== null || can(actor, 'plan.manage_all');
+
+/** Its managers and the admins manage a board or project. */
+export const canManagePlanContainer = (actor: Actor, memberRole: string | null): boolean => can(actor, 'plan.manage_all') || memberRole === 'manager';
+
+/**
+ * Who a Plan minute ceiling and an Idempotency-Key belong to: the person for personal keys and CLI tokens (all
+ * of a person's credentials share one budget), the credential itself for agent and organization keys.
+ */
+export const planActorId = (actor: Actor): string => (actsAsPerson(actor) ? actor.user.uuid : actor.credential.uuid);

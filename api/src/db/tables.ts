@@ -1,0 +1,70 @@
+import type { AgentEmailRow, AgentRow, HealthCheckRow, MessageRow, RegistrationChallengeRow, ReportRow } from './tables/agents.ts';
+import type { CheckinParticipantTeamRow, CheckinParticipantUserRow, CheckinRow, MoodRow, QuestionRow, ResponseRow } from './tables/checkins.ts';
+import type { ChatConnectionRow, ChatMessageRow, DeliveryAttemptRow, DeliveryRow, OrganizationEventRow, SubscriptionRow } from './tables/outbox.ts';
+import type {
+  BoardKeyRow, BoardMemberRow, BoardRow, GoalRow, IdempotencyKeyRow, LabelRow, MilestoneRow, PlanChangeRow, PlanOrganizationRow, ProjectMemberRow,
+  ProjectRow, ProjectUpdateRow, StateRow, TaskLabelRow, TaskRow,
+} from './tables/plan.ts';
+import type {
+  ApiKeyRow, CliTokenRow, DailyCapRow, InstanceSettingRow, InvitationRow, OrganizationRow, RateLimitCounterRow, TeamMemberRow, TeamRow, UserRow,
+} from './tables/people.ts';
+
+export * from './tables/people.ts';
+export * from './tables/outbox.ts';
+export * from './tables/checkins.ts';
+export * from './tables/agents.ts';
+export * from './tables/plan.ts';
+
+/**
+ * The current shape of every table, one row type per table (the migrations build them; each area's types are in
+ * tables/). Declaring them to Knex types every single-table query: `db('users').where(…).first()` is a
+ * `UserRow | undefined`, and inserts and updates are checked against the columns. A new table gets its row type
+ * in its area's file and a line here, in the same change as its migration.
+ */
+declare module 'knex/types/tables.js' {
+  interface Tables {
+    organizations: OrganizationRow;
+    users: UserRow;
+    teams: TeamRow;
+    team_members: TeamMemberRow;
+    api_keys: ApiKeyRow;
+    cli_tokens: CliTokenRow;
+    rate_limit_counters: RateLimitCounterRow;
+    instance_settings: InstanceSettingRow;
+    daily_caps: DailyCapRow;
+    invitations: InvitationRow;
+    organization_events: OrganizationEventRow;
+    deliveries: DeliveryRow;
+    delivery_attempts: DeliveryAttemptRow;
+    webhook_subscriptions: SubscriptionRow;
+    chat_connections: ChatConnectionRow;
+    chat_messages: ChatMessageRow;
+    checkins: CheckinRow;
+    checkin_questions: QuestionRow;
+    checkin_participant_users: CheckinParticipantUserRow;
+    checkin_participant_teams: CheckinParticipantTeamRow;
+    checkin_responses: ResponseRow;
+    mood_entries: MoodRow;
+    agents: AgentRow;
+    agent_reports: ReportRow;
+    agent_health_checks: HealthCheckRow;
+    agent_messages: MessageRow;
+    agent_emails: AgentEmailRow;
+    agent_registration_challenges: RegistrationChallengeRow;
+    plan_organizations: PlanOrganizationRow;
+    plan_changes: PlanChangeRow;
+    plan_idempotency_keys: IdempotencyKeyRow;
+    plan_goals: GoalRow;
+    plan_projects: ProjectRow;
+    plan_project_members: ProjectMemberRow;
+    plan_milestones: MilestoneRow;
+    plan_project_updates: ProjectUpdateRow;
+    plan_boards: BoardRow;
+    plan_board_keys: BoardKeyRow;
+    plan_board_members: BoardMemberRow;
+    plan_states: StateRow;
+    plan_labels: LabelRow;
+    plan_tasks: TaskRow;
+    plan_task_labels: TaskLabelRow;
+  }
+}

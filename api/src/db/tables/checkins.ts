@@ -1,0 +1,84 @@
+/** Check-ins, their questions, participants and responses, and moods (migrations 0101–0106). */
+
+export const QUESTION_TYPES = ['text', 'multiple_choice', 'boolean', 'numeric'] as const;
+export type QuestionType = (typeof QUESTION_TYPES)[number];
+
+export interface CheckinRow {
+  uuid: string;
+  organization_uuid: string;
+  name: string;
+  active: boolean | number;
+  is_archived: boolean | number;
+  archived_at: string | null;
+  frequency_type: string;
+  /** ISO weekdays 1 (Monday) … 7 (Sunday), comma-separated. */
+  days: string;
+  time: string;
+  timezone: string;
+  start_on: string | null;
+  end_on: string | null;
+  is_anonymous: boolean | number;
+  allow_past_responses: boolean | number;
+  allow_future_responses: boolean | number;
+  template_uuid: string | null;
+  /** JSON array of `{id, name, platform, type}`. */
+  report_channels: string;
+  /** JSON: the client settings kept verbatim (reminders, tone, intro/outro, …). */
+  settings: string;
+  created_by_uuid: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface QuestionRow {
+  uuid: string;
+  checkin_uuid: string;
+  position: number;
+  question: string;
+  short_question: string | null;
+  question_type: QuestionType;
+  required: boolean | number;
+  is_blocker: boolean | number;
+  /** JSON array of `{label, value}`. */
+  choices: string;
+  /** JSON `{variations?, logic?}` as the client sent them. */
+  extras: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface CheckinParticipantUserRow {
+  checkin_uuid: string;
+  user_uuid: string;
+}
+
+export interface CheckinParticipantTeamRow {
+  checkin_uuid: string;
+  team_uuid: string;
+}
+
+export interface ResponseRow {
+  uuid: string;
+  organization_uuid: string;
+  checkin_uuid: string;
+  user_uuid: string;
+  /** The check-in's local day, YYYY-MM-DD. */
+  response_date: string;
+  /** JSON snapshot `[{uuid, index, question, response}]`. */
+  answers: string;
+  response_completed: boolean | number;
+  has_issue: boolean | number;
+  last_question_index: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface MoodRow {
+  uuid: string;
+  organization_uuid: string;
+  user_uuid: string;
+  date: string;
+  score: number;
+  created_at: string;
+  updated_at: string;
+}

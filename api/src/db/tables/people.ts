@@ -1,0 +1,126 @@
+/**
+ * Organizations, people, teams and credentials (migrations 0001–0008). Column types are what the drivers
+ * return: booleans are 0/1 on SQLite and true/false on PostgreSQL; timestamps are ISO 8601 text; JSON is text.
+ */
+
+export const PLANS = ['free', 'basic', 'pro', 'enterprise'] as const;
+export type PlanName = (typeof PLANS)[number];
+
+/** CONTRACT §3 roles: admin > manager > member > guest (what each may do: auth/policy.ts). */
+export const ROLES = ['admin', 'manager', 'member', 'guest'] as const;
+export type Role = (typeof ROLES)[number];
+
+export const KEY_KINDS = ['personal', 'agent', 'organization'] as const;
+export type KeyKind = (typeof KEY_KINDS)[number];
+
+export interface OrganizationRow {
+  uuid: string;
+  name: string;
+  /** Lower-case ASCII, unique: agent inbox addresses use it. */
+  slug: string;
+  timezone: string;
+  plan: PlanName;
+  plan_beta_enabled: boolean | number;
+  exchange_enabled: boolean | number;
+  image: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface UserRow {
+  uuid: string;
+  organization_uuid: string;
+  email: string;
+  first_name: string;
+  last_name: string;
+  role: Role;
+  is_active: boolean | number;
+  timezone: string | null;
+  occupation: string | null;
+  image: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface TeamRow {
+  uuid: string;
+  organization_uuid: string;
+  name: string;
+  active: boolean | number;
+  is_default: boolean | number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface TeamMemberRow {
+  team_uuid: string;
+  user_uuid: string;
+  created_at: string;
+}
+
+export interface ApiKeyRow {
+  uuid: string;
+  organization_uuid: string;
+  owner_uuid: string;
+  created_by_uuid: string | null;
+  name: string;
+  kind: KeyKind;
+  /** SHA-256 of the secret; the secret itself is never stored. */
+  secret_hash: string;
+  key_suffix: string;
+  /** JSON array of Plan scopes. */
+  scopes: string;
+  expires_at: string | null;
+  last_used_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface CliTokenRow {
+  uuid: string;
+  organization_uuid: string;
+  user_uuid: string;
+  token_hash: string;
+  expires_at: string;
+  revoked_at: string | null;
+  last_used_at: string | null;
+  created_at: string;
+}
+
+export interface InvitationRow {
+  uuid: string;
+  organization_uuid: string;
+  user_uuid: string;
+  invited_by_uuid: string | null;
+  email: string;
+  role: Role;
+  /** JSON array of team uuids. */
+  team_uuids: string;
+  token_hash: string;
+  sent_count: number;
+  last_sent_at: string;
+  accepted_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Hourly budgets (write-behind counters, http/rate-counters.ts). `window_start` is a bigint: text on PostgreSQL. */
+export interface RateLimitCounterRow {
+  bucket: string;
+  window_start: number | string;
+  count: number;
+}
+
+/** Free-plan daily caps, one row per bucket and UTC day. */
+export interface DailyCapRow {
+  bucket: string;
+  day: string;
+  count: number;
+}
+
+/** Operator switches (`rollcall admin read-only`), JSON values. */
+export interface InstanceSettingRow {
+  key: string;
+  value: string;
+  updated_at: string;
+}

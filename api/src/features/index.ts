@@ -1,0 +1,66 @@
+import type { Feature } from '../http/feature.ts';
+import { agents } from './agents/feature.ts';
+import { apiKeys } from './api-keys/feature.ts';
+import { chat } from './chat/feature.ts';
+import { checkins } from './checkins/feature.ts';
+import { deliveries } from './deliveries/feature.ts';
+import { email } from './email/feature.ts';
+import { inbound } from './inbound/feature.ts';
+import { invitations } from './invitations/feature.ts';
+import { me } from './me/feature.ts';
+import { meta } from './meta/feature.ts';
+import { mood } from './mood/feature.ts';
+import { organization } from './organization/feature.ts';
+import { teams } from './teams/feature.ts';
+import { templates } from './templates/feature.ts';
+import { users } from './users/feature.ts';
+import { webhooks } from './webhooks/feature.ts';
+import { planFrame } from './plan/frame/feature.ts';
+import { planEntitlements } from './plan/entitlements/feature.ts';
+import { planChannels } from './plan/channels/feature.ts';
+import { planNotifications } from './plan/notifications/feature.ts';
+import { planGoals } from './plan/goals/feature.ts';
+import { planProjects } from './plan/projects/feature.ts';
+import { planMilestones } from './plan/milestones/feature.ts';
+import { planUpdates } from './plan/updates/feature.ts';
+import { planBoards } from './plan/boards/feature.ts';
+import { planMembers } from './plan/members/feature.ts';
+import { planStates } from './plan/states/feature.ts';
+import { planLabels } from './plan/labels/feature.ts';
+
+/**
+ * Every feature of the API, in routing order. The app mounts their routers, the OpenAPI catalogue reads their
+ * openapi.ts, the delivery wiring registers their senders and inbound routes, the scheduler runs their jobs.
+ * A new feature is a folder with its feature.ts, its migrations, and one line here.
+ */
+export const features: Feature[] = [
+  meta,
+  me,
+  organization,
+  apiKeys,
+  users,
+  invitations,
+  teams,
+  checkins,
+  templates,
+  mood,
+  deliveries,
+  webhooks,
+  email,
+  inbound,
+  chat,
+  agents,
+  // Plan (beta), one feature per resource; the frame's own (its jobs) first.
+  planFrame,
+  planEntitlements,
+  planChannels,
+  planNotifications,
+  planGoals,
+  planProjects,
+  planMilestones,
+  planUpdates,
+  planBoards,
+  planMembers,
+  planStates,
+  planLabels,
+];

@@ -1,9 +1,0 @@
-import type { Executor } from '../../db/connection.ts';
-
-/** Instance-wide operator switches, stored as JSON values (`plan_read_only` is for the Plan surface to come). */
-export async function setSetting(db: Executor, key: string, value: unknown, now: Date): Promise<void> {
-  await db('instance_settings')
-    .insert({ key, value: JSON.stringify(value), updated_at: now.toISOString() })
-    .onConflict('key')
-    .merge();
-}

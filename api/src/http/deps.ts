@@ -1,0 +1,46 @@
+import type { CredentialCache } from '../auth/cache.ts';
+import type { Db } from '../db/connection.ts';
+import type { GroupCommit } from '../db/group-commit.ts';
+import type { InboundRoutes } from '../inbound/registry.ts';
+import type { Clock } from '../lib/clock.ts';
+import type { Config } from '../lib/config.ts';
+import type { Logger } from '../lib/logger.ts';
+import type { Resolver } from '../outbound/address-policy.ts';
+import type { Mailer } from '../outbound/mailer.ts';
+import type { OutboundHttp } from '../outbound/outbound-http.ts';
+import type { SecretBox } from '../outbound/secret-box.ts';
+import type { DeliveryWorker } from '../outbound/worker.ts';
+import type { Metrics } from './metrics.ts';
+import type { RateCounters } from './rate-counters.ts';
+
+/** The delivery side of the app's services (wiring.ts builds them). */
+export interface DeliveryServices {
+  /** AES-256-GCM for the secrets Rollcall must send back out (webhook secrets, chat tokens). */
+  secretBox: SecretBox;
+  /** SMTP, or null without SMTP_URL: e-mail is then held in the outbox. */
+  mailer: Mailer | null;
+  /** The delivery worker pool: kick() after a commit that enqueued, runDue() in tests. */
+  delivery: DeliveryWorker;
+  /** Received e-mail: the inbound SMTP listener and POST /v1/inbound-email/ hand messages to it. */
+  inboundRoutes: InboundRoutes;
+  /** The outbound HTTP client with the address policy (never raw fetch for user-supplied URLs). */
+  outbound: { http: OutboundHttp; resolve?: Resolver };
+}
+
+/**
+ * Everything a feature may use: its routers, senders, inbound handlers and jobs get this. Built once by
+ * createApp (app.ts); tests reach it as `t.deps`.
+ */
+export interface Deps extends DeliveryServices {
+  db: Db;
+  clock: Clock;
+  config: Config;
+  logger: Logger;
+  credentialCache: CredentialCache;
+  rateCounters: RateCounters;
+  /** Group commit for high-rate small writes (agent reports and health checks): see db/group-commit.ts. */
+  writes: GroupCommit;
+  metrics: Metrics;
+  /** The OpenAPI document, built on its first request from every feature's openapi.ts. */
+  openApiDocument: () => Promise<unknown>;
+}

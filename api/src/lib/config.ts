@@ -1,0 +1,236 @@
+import path from 'node:path';
+import { API_KEY_PATTERN } from './secrets.ts';
+
+/**
+ * Every setting comes from the environment, parsed once at start. A bad value throws a ConfigError naming
+ * the variable, so `rollcall serve` stops with a clear message instead of misbehaving later.
+ */
+export class ConfigError extends Error {
+  readonly variable: string;
+  constructor(variable: string, message: string) {
+    super(`${variable}: ${message}`);
+    this.variable = variable;
+  }
+}
+
+export const RATE_LIMIT_SCOPES = [
+  'reads',
+  'writes',
+  'messaging',
+  'email',
+  'invitations',
+  'workflow_triggers',
+  'agent',
+  'authentication',
+] as const;
+export type RateLimitScope = (typeof RATE_LIMIT_SCOPES)[number];
+
+/** Hourly budgets per credential (CONTRACT §5); enterprise organizations get `enterpriseMultiplier` times these. */
+export const DEFAULT_HOURLY_BUDGETS: Record<RateLimitScope, number> = {
+  reads: 5000,
+  writes: 1000,
+  messaging: 300,
+  email: 200,
+  invitations: 100,
+  workflow_triggers: 200,
+  agent: 2000,
+  authentication: 20,
+};
+
+export interface Config {
+  env: 'production' | 'development' | 'test';
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string;
+  publicUrl: string | null;
+  logLevel: string;
+  requireHttps: boolean;
+  smtpUrl: string | null;
+  mailFrom: string;
+  inboundEmailDomain: string;
+  inboundSmtpPort: number | null;
+  inboundEmailSecret: string | null;
+  allowPrivateWebhooks: boolean;
+  siteDir: string | null;
+  llm: { baseUrl: string | null; apiKey: string | null; model: string };
+  agentSelfRegistration: boolean;
+  /** Agent e-mail per agent and hour, by plan (AGENT_EMAIL_HOURLY_LIMIT, AGENT_EMAIL_HOURLY_LIMIT_<PLAN>; CONTRACT §5). */
+  agentEmailHourlyLimit: Record<'free' | 'basic' | 'pro' | 'enterprise', number>;
+  bootstrapAdminEmail: string;
+  bootstrapApiKey: string | null;
+  authCacheSeconds: number;
+  hourlyBudgets: Record<RateLimitScope, number>;
+  enterpriseMultiplier: number;
+  /** Plan minute ceilings per actor (PLAN_RATE_LIMIT_READS, _WRITES, _BULK, _DELTA; the spec's Limits table). */
+  planMinuteLimits: { reads: number; writes: number; bulk: number; delta: number };
+  shutdownTimeoutMs: number;
+  /** Outbound delivery (CONTRACT §10): worker pool size, retry schedule, polling, webhook timeout. */
+  delivery: {
+    concurrency: number;
+    /** Delays before each retry, in milliseconds (DELIVERY_RETRY_SCHEDULE, e.g. "5s,5m,30m,2h,5h,10h"). */
+    retryScheduleMs: number[];
+    pollMs: number;
+    timeoutMs: number;
+  };
+  /** AES-256-GCM key for stored secrets (ENCRYPTION_KEY: 64 hex or base64 of 32 bytes); else DATA_DIR/encryption.key. */
+  encryptionKey: Buffer | null;
+  /** Chat platform endpoints; configurable so tests run local stand-ins. */
+  chat: {
+    slackApiUrl: string;
+    discordWebhookBaseUrl: string;
+    googleChatWebhookBaseUrl: string;
+    /** Teams incoming-webhook URLs live on tenant hosts; null accepts any HTTPS URL that passes the address checks. */
+    teamsWebhookBaseUrl: string | null;
+  };
+}
+
+type Env = Record<string, string | undefined>;
+
+function text(env: Env, name: string): string | null {
+  const value = env[name];
+  return value === undefined || value.trim() === '' ? null : value.trim();
+}
+
+function boolean(env: Env, name: string, fallback: boolean): boolean {
+  const value = text(env, name);
+  if (value === null) return fallback;
+  if (/^(1|true|yes|on)$/i.test(value)) return true;
+  if (/^(0|false|no|off)$/i.test(value)) return false;
+  throw new ConfigError(name, `expected true or false, got "${value}"`);
+}
+
+function integer(env: Env, name: string, fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER): number {
+  const value = text(env, name);
+  if (value === null) return fallback;
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < min || parsed > max) {
+    throw new ConfigError(name, `expected a whole number from ${min} to ${max}, got "${value}"`);
+  }
+  return parsed;
+}
+
+function url(env: Env, name: string, protocols: string[]): string | null {
+  const value = text(env, name);
+  if (value === null) return null;
+  let parsed: URL;
+  try {
+    parsed = new URL(value);
+  } catch {
+    throw new ConfigError(name, `expected a URL, got "${value}"`);
+  }
+  if (!protocols.includes(parsed.protocol)) {
+    throw new ConfigError(name, `expected a ${protocols.join(' or ')} URL, got "${parsed.protocol}"`);
+  }
+  return value;
+}
+
+const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+/** "5s,5m,30m,2h" → milliseconds; a bare number is seconds. */
+function durationList(env: Env, name: string, fallback: number[]): number[] {
+  const value = text(env, name);
+  if (value === null) return fallback;
+  return value.split(',').map((part) => {
+    const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(part.trim());
+    if (!match) throw new ConfigError(name, `expected durations like "5s,5m,2h", got "${value}"`);
+    return Math.round(Number(match[1]) * DURATION_UNITS[match[2] ?? 's']);
+  });
+}
+
+function encryptionKey(env: Env, name: string): Buffer | null {
+  const value = text(env, name);
+  if (value === null) return null;
+  const key = /^[0-9a-f]{64}$/i.test(value) ? Buffer.from(value, 'hex') : Buffer.from(value, 'base64');
+  if (key.length !== 32) throw new ConfigError(name, 'expected 32 bytes as 64 hex characters or base64');
+  return key;
+}
+
+function agentEmailLimits(env: Env): Config['agentEmailHourlyLimit'] {
+  const base = integer(env, 'AGENT_EMAIL_HOURLY_LIMIT', 50, 1);
+  const plan = (name: string) => integer(env, `AGENT_EMAIL_HOURLY_LIMIT_${name.toUpperCase()}`, base, 1);
+  return { free: plan('free'), basic: plan('basic'), pro: plan('pro'), enterprise: plan('enterprise') };
+}
+
+export const DEFAULT_RETRY_SCHEDULE_MS = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000];
+
+export function loadConfig(env: Env = process.env): Config {
+  const nodeEnv = text(env, 'NODE_ENV');
+  const mode = nodeEnv === 'production' ? 'production' : nodeEnv === 'test' ? 'test' : 'development';
+  const dataDir = path.resolve(text(env, 'DATA_DIR') ?? './data');
+  const databaseUrl =
+    url(env, 'DATABASE_URL', ['sqlite:', 'file:', 'postgres:', 'postgresql:']) ??
+    `sqlite:${path.join(dataDir, 'rollcall.db')}`;
+
+  const logLevel = text(env, 'LOG_LEVEL') ?? (mode === 'test' ? 'silent' : 'info');
+  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
+    throw new ConfigError('LOG_LEVEL', `expected one of fatal, error, warn, info, debug, trace, silent`);
+  }
+
+  const bootstrapApiKey = text(env, 'BOOTSTRAP_API_KEY');
+  if (bootstrapApiKey !== null && !API_KEY_PATTERN.test(bootstrapApiKey)) {
+    throw new ConfigError('BOOTSTRAP_API_KEY', 'expected "rk_" followed by 40 letters and digits (A-Z, a-z, 0-9)');
+  }
+  const bootstrapAdminEmail = text(env, 'BOOTSTRAP_ADMIN_EMAIL') ?? 'admin@localhost';
+  if (!/^[^\s@]+@[^\s@]+$/.test(bootstrapAdminEmail)) {
+    throw new ConfigError('BOOTSTRAP_ADMIN_EMAIL', `expected an e-mail address, got "${bootstrapAdminEmail}"`);
+  }
+
+  const mailFrom = text(env, 'MAIL_FROM') ?? 'Rollcall <no-reply@localhost>';
+  const inboundSmtpPort = text(env, 'INBOUND_SMTP_PORT') === null ? null : integer(env, 'INBOUND_SMTP_PORT', 0, 0, 65535);
+
+  const hourlyBudgets = { ...DEFAULT_HOURLY_BUDGETS };
+  for (const scope of RATE_LIMIT_SCOPES) {
+    hourlyBudgets[scope] = integer(env, `RATE_LIMIT_${scope.toUpperCase()}`, hourlyBudgets[scope], 1);
+  }
+
+  return {
+    env: mode,
+    port: integer(env, 'PORT', 8080, 0, 65535),
+    host: text(env, 'HOST') ?? '0.0.0.0',
+    dataDir,
+    databaseUrl,
+    publicUrl: url(env, 'PUBLIC_URL', ['http:', 'https:'])?.replace(/\/+$/, '') ?? null,
+    logLevel,
+    requireHttps: boolean(env, 'REQUIRE_HTTPS', mode === 'production'),
+    smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),
+    mailFrom,
+    inboundEmailDomain: text(env, 'INBOUND_EMAIL_DOMAIN') ?? 'inbox.localhost',
+    inboundSmtpPort,
+    inboundEmailSecret: text(env, 'INBOUND_EMAIL_SECRET'),
+    allowPrivateWebhooks: boolean(env, 'ALLOW_PRIVATE_WEBHOOKS', false),
+    siteDir: text(env, 'SITE_DIR') ? path.resolve(text(env, 'SITE_DIR')!) : null,
+    llm: {
+      baseUrl: url(env, 'LLM_BASE_URL', ['http:', 'https:']),
+      apiKey: text(env, 'LLM_API_KEY'),
+      model: text(env, 'LLM_MODEL') ?? 'gpt-4o-mini',
+    },
+    agentSelfRegistration: boolean(env, 'AGENT_SELF_REGISTRATION', false),
+    agentEmailHourlyLimit: agentEmailLimits(env),
+    bootstrapAdminEmail,
+    bootstrapApiKey,
+    authCacheSeconds: integer(env, 'AUTH_CACHE_SECONDS', 60, 0, 60),
+    hourlyBudgets,
+    enterpriseMultiplier: integer(env, 'RATE_LIMIT_ENTERPRISE_MULTIPLIER', 5, 1),
+    planMinuteLimits: {
+      reads: integer(env, 'PLAN_RATE_LIMIT_READS', 120, 1),
+      writes: integer(env, 'PLAN_RATE_LIMIT_WRITES', 60, 1),
+      bulk: integer(env, 'PLAN_RATE_LIMIT_BULK', 30, 1),
+      delta: integer(env, 'PLAN_RATE_LIMIT_DELTA', 240, 1),
+    },
+    shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0),
+    delivery: {
+      concurrency: integer(env, 'DELIVERY_CONCURRENCY', 16, 1, 1024),
+      retryScheduleMs: durationList(env, 'DELIVERY_RETRY_SCHEDULE', DEFAULT_RETRY_SCHEDULE_MS),
+      pollMs: integer(env, 'DELIVERY_POLL_MS', 1000, 10, 3_600_000),
+      timeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 15_000, 100, 600_000),
+    },
+    encryptionKey: encryptionKey(env, 'ENCRYPTION_KEY'),
+    chat: {
+      slackApiUrl: (url(env, 'SLACK_API_URL', ['https:', 'http:']) ?? 'https://slack.com/api').replace(/\/+$/, ''),
+      discordWebhookBaseUrl: url(env, 'DISCORD_WEBHOOK_BASE_URL', ['https:']) ?? 'https://discord.com/api/webhooks/',
+      googleChatWebhookBaseUrl: url(env, 'GOOGLE_CHAT_WEBHOOK_BASE_URL', ['https:']) ?? 'https://chat.googleapis.com/v1/spaces/',
+      teamsWebhookBaseUrl: url(env, 'TEAMS_WEBHOOK_BASE_URL', ['https:']),
+    },
+  };
+}

@@ -1,0 +1,75 @@
+/**
+ * Calendar dates (`YYYY-MM-DD`) and UTC date-times, strictly: a value that only looks like one (2026-02-30,
+ * 2026-13-01, 24:00) is refused, never rolled over to another day. Every date and date-time the API reads (query
+ * parameters, body fields) goes through here; local days in IANA time zones come from Intl (no library).
+ */
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?Z$/;
+
+function isRealDay(year: number, month: number, day: number): boolean {
+  if (month < 1 || month > 12 || day < 1) return false;
+  return day <= new Date(Date.UTC(year, month, 0)).getUTCDate();
+}
+
+/** A `YYYY-MM-DD` day that exists. */
+export function isCalendarDate(value: string): boolean {
+  const match = DATE.exec(value);
+  return match !== null && isRealDay(Number(match[1]), Number(match[2]), Number(match[3]));
+}
+
+/**
+ * A UTC date-time `YYYY-MM-DDTHH:MM:SS[.fraction]Z` whose every field is in range, as a Date; null otherwise.
+ * The form is the one the API has always taken (yup's `datetime()` without offsets), without its rollover.
+ */
+export function parseDateTime(value: string): Date | null {
+  const m = DATE_TIME.exec(value);
+  if (!m || !isRealDay(Number(m[1]), Number(m[2]), Number(m[3]))) return null;
+  if (Number(m[4]) > 23 || Number(m[5]) > 59 || Number(m[6]) > 59) return null;
+  const at = new Date(value);
+  return Number.isNaN(at.getTime()) ? null : at;
+}
+
+export const isDateTime = (value: string): boolean => parseDateTime(value) !== null;
+
+/** The day after a calendar date. */
+export function addDays(date: string, days: number): string {
+  const d = new Date(`${date}T00:00:00.000Z`);
+  d.setUTCDate(d.getUTCDate() + days);
+  return d.toISOString().slice(0, 10);
+}
+
+/** ISO weekday of a calendar day: 1 = Monday … 7 = Sunday. */
+export function isoWeekday(date: string): number {
+  const day = new Date(`${date}T00:00:00.000Z`).getUTCDay();
+  return day === 0 ? 7 : day;
+}
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatter(timeZone: string): Intl.DateTimeFormat {
+  let f = formatters.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+    formatters.set(timeZone, f);
+  }
+  return f;
+}
+
+/**
+ * Every UTC offset in use since 1972 is a whole number of quarter hours, so a local midnight falls on a quarter-hour
+ * boundary of UTC: within one quarter hour the local day cannot change, and the last answer per zone is reused.
+ */
+const QUARTER_HOUR_MS = 15 * 60_000;
+const lastLocalDate = new Map<string, { quarter: number; date: string }>();
+
+/** The calendar day `now` falls on in `timeZone` (23:30 in America/Bogota is that Bogota day, not UTC's). */
+export function localDate(now: Date, timeZone: string): string {
+  const quarter = Math.floor(now.getTime() / QUARTER_HOUR_MS);
+  const last = lastLocalDate.get(timeZone);
+  if (last && last.quarter === quarter) return last.date;
+  const parts = Object.fromEntries(formatter(timeZone).formatToParts(now).map((p) => [p.type, p.value]));
+  const date = `${parts.year}-${parts.month}-${parts.day}`;
+  if (lastLocalDate.size > 1000) lastLocalDate.clear(); // time zone names come from stored settings; stay bounded
+  lastLocalDate.set(timeZone, { quarter, date });
+  return date;
+}

@@ -1,0 +1,318 @@
+import PQueue from 'p-queue';
+import type { Db, Trx } from '../db/connection.ts';
+import type { Clock } from '../lib/clock.ts';
+import type { Logger } from '../lib/logger.ts';
+import { recordAttempts, settle } from '../outbox/deliveries.ts';
+import type { SettledAttempt } from '../outbox/deliveries.ts';
+import type { DeliveryHook, DeliveryPart, SendResult, Sender } from './types.ts';
+import type { Channel, DeliveryRow, DeliveryStatus } from '../db/tables.ts';
+
+export interface DeliveryWorkerOptions {
+  db: Db;
+  clock: Clock;
+  logger: Logger;
+  concurrency: number;
+  retryScheduleMs: number[];
+  pollMs: number;
+  /** Channels whose rows are not sent at all (e-mail without SMTP_URL): they stay pending in the outbox. */
+  held?: () => Channel[];
+  /** [0, 1) source for jitter; tests may pin it. */
+  random?: () => number;
+}
+
+/** Work done before each round of sending (the organization-event dispatcher registers here). */
+export type BeforeRound = () => Promise<unknown>;
+
+const MAX_RETRY_AFTER_MS = 24 * 3_600_000;
+
+interface Outcome {
+  row: DeliveryRow;
+  result: SendResult;
+  started: Date;
+  resolve: () => void;
+  reject: (err: unknown) => void;
+}
+type Decided = Outcome & { attempt: number; outcome: SendResult['outcome']; nextAttemptAt: string; status: DeliveryStatus; error: string | null };
+
+/**
+ * The delivery worker pool (CONTRACT §10). Reads due pending rows, sends each through its channel's sender
+ * on a p-queue of bounded concurrency, and records every attempt. Rows that share an `ordering_key` go out
+ * one at a time, oldest first. No transaction is open while a request is on the wire: the row is read, sent,
+ * and only then is the outcome written (attempt row + delivery update + the channel's hooks) in one short
+ * transaction. A crash between send and that write sends the row again after restart, with the same
+ * webhook-id: delivery is at least once.
+ */
+export class DeliveryWorker {
+  readonly #o: DeliveryWorkerOptions;
+  readonly #queue: PQueue;
+  readonly #senders = new Map<Channel, Sender>();
+  readonly #delivered = new Map<Channel, DeliveryHook[]>();
+  readonly #gone = new Map<Channel, DeliveryHook[]>();
+  readonly #failed = new Map<Channel, DeliveryHook[]>();
+  readonly #before: BeforeRound[] = [];
+  readonly #inFlight = new Set<string>();
+  readonly #busyKeys = new Set<string>();
+  #timer: NodeJS.Timeout | null = null;
+  #running = false;
+  #round: Promise<void> | null = null;
+  #again = false;
+  #kickScheduled = false;
+  readonly #outcomes: Outcome[] = [];
+  #flushing = false;
+
+  constructor(options: DeliveryWorkerOptions) {
+    this.#o = options;
+    this.#queue = new PQueue({ concurrency: options.concurrency });
+  }
+
+  registerSender(channel: Channel, sender: Sender): void {
+    this.#senders.set(channel, sender);
+  }
+  /** Called (inside the marking transaction) when a delivery of `channel` succeeds. */
+  onDelivered(channel: Channel, hook: DeliveryHook): void {
+    this.#delivered.set(channel, [...(this.#delivered.get(channel) ?? []), hook]);
+  }
+  /** Called when the destination answered 410 Gone: disable the endpoint. */
+  onGone(channel: Channel, hook: DeliveryHook): void {
+    this.#gone.set(channel, [...(this.#gone.get(channel) ?? []), hook]);
+  }
+  /** Called when a delivery ends as failed (schedule exhausted or refused destination). */
+  onFailed(channel: Channel, hook: DeliveryHook): void {
+    this.#failed.set(channel, [...(this.#failed.get(channel) ?? []), hook]);
+  }
+  beforeRound(task: BeforeRound): void {
+    this.#before.push(task);
+  }
+  /** A feature's senders, hooks and pre-round work (the registry every channel is sent through). */
+  register(part: DeliveryPart): void {
+    for (const [channel, sender] of entries(part.senders)) this.registerSender(channel, sender);
+    for (const [channel, hook] of entries(part.onDelivered)) this.onDelivered(channel, hook);
+    for (const [channel, hook] of entries(part.onGone)) this.onGone(channel, hook);
+    for (const [channel, hook] of entries(part.onFailed)) this.onFailed(channel, hook);
+    for (const task of part.beforeRound ?? []) this.beforeRound(task);
+  }
+
+  /** Starts polling; the first round resumes every pending row left by a previous process. */
+  start(): void {
+    if (this.#running) return;
+    this.#running = true;
+    this.#timer = setInterval(() => this.kick(), this.#o.pollMs);
+    this.#timer.unref();
+    this.kick();
+  }
+
+  /** Asks for a round soon (after a commit that wrote deliveries); rounds never overlap. */
+  kick(): void {
+    if (!this.#running || this.#kickScheduled) return;
+    this.#kickScheduled = true;
+    setImmediate(() => {
+      this.#kickScheduled = false;
+      void this.#startRound();
+    });
+  }
+
+  #startRound(): Promise<void> {
+    if (this.#round) {
+      this.#again = true;
+      return this.#round;
+    }
+    this.#round = (async () => {
+      try {
+        do {
+          this.#again = false;
+          await this.#scheduleDue();
+        } while (this.#again && this.#running);
+      } catch (err) {
+        this.#o.logger.error({ err }, 'delivery round failed');
+      } finally {
+        this.#round = null;
+      }
+    })();
+    return this.#round;
+  }
+
+  /** Reads due rows and queues them; returns how many were queued. */
+  async #scheduleDue(): Promise<number> {
+    for (const task of this.#before) await task();
+    const room = this.#o.concurrency * 4 - this.#queue.size - this.#queue.pending;
+    if (room <= 0) return 0;
+    const now = this.#o.clock.now();
+    const held = this.#o.held?.() ?? [];
+    // In-flight rows and busy ordering keys are skipped in memory rather than with NOT IN lists: one SQL
+    // text for every round (prepared once) however many rows are on the wire.
+    const candidates: DeliveryRow[] = await this.#o.db('deliveries')
+      .where('status', 'pending')
+      .andWhere('next_attempt_at', '<=', now.toISOString())
+      .modify((q) => {
+        if (held.length) q.whereNotIn('channel', held);
+        // A long backlog behind a few busy ordering keys must not crowd everything else out of the batch.
+        const busy = [...this.#busyKeys];
+        if (busy.length > 0 && busy.length <= 20) q.andWhere((w) => w.whereNull('ordering_key').orWhereNotIn('ordering_key', busy));
+      })
+      .orderBy('next_attempt_at')
+      .orderBy('uuid')
+      .limit(room + this.#inFlight.size + 64);
+    const rows = candidates.filter((row) => !this.#inFlight.has(row.uuid)).slice(0, room);
+    let queued = 0;
+    for (const row of rows) {
+      if (row.ordering_key) {
+        if (this.#busyKeys.has(row.ordering_key)) continue;
+        this.#busyKeys.add(row.ordering_key);
+      }
+      this.#inFlight.add(row.uuid);
+      queued++;
+      void this.#queue.add(() => this.#deliver(row));
+    }
+    return queued;
+  }
+
+  async #deliver(row: DeliveryRow): Promise<void> {
+    const started = this.#o.clock.now();
+    const t0 = performance.now();
+    let result: SendResult;
+    try {
+      const sender = this.#senders.get(row.channel);
+      result = sender
+        ? await sender(row, started)
+        : { outcome: 'failed', error: `no sender for channel ${row.channel}`, durationMs: 0 };
+    } catch (err) {
+      result = { outcome: 'retry', error: (err as Error).message?.slice(0, 500) ?? String(err), durationMs: Math.round(performance.now() - t0) };
+    }
+    try {
+      await this.#record(row, result, started);
+    } catch (err) {
+      this.#o.logger.error({ err, delivery: row.uuid }, 'could not record a delivery attempt');
+    } finally {
+      this.#inFlight.delete(row.uuid);
+      if (row.ordering_key) this.#busyKeys.delete(row.ordering_key);
+      // Another round when this row held up its key's next row, or when the queue runs low; not per row.
+      this.kick();
+    }
+  }
+
+  /** The delay before retry number `attempt` (1-based), with ±10 % jitter; null when the schedule is exhausted. */
+  retryDelay(attempt: number, retryAfter: number | null | undefined): number | null {
+    const base = this.#o.retryScheduleMs[attempt - 1];
+    if (base === undefined) return null;
+    const jittered = Math.round(base * (0.9 + 0.2 * (this.#o.random ?? Math.random)()));
+    return Math.max(jittered, Math.min(retryAfter ?? 0, MAX_RETRY_AFTER_MS));
+  }
+
+  /**
+   * Outcomes are written in batches: every result that arrives while a write is running goes into the next
+   * transaction (one multi-row insert of attempts, one update per delivery, the hooks). A batch whose
+   * transaction fails (a hook threw) is written again row by row, so one bad row cannot hold others back.
+   */
+  #record(row: DeliveryRow, result: SendResult, started: Date): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.#outcomes.push({ row, result, started, resolve, reject });
+      this.#scheduleFlush();
+    });
+  }
+
+  #scheduleFlush(): void {
+    if (this.#flushing) return;
+    this.#flushing = true;
+    setImmediate(() => void this.#flush());
+  }
+
+  async #flush(): Promise<void> {
+    const batch = this.#outcomes.splice(0, 500);
+    try {
+      const now = this.#o.clock.now();
+      const decided = batch.map((o) => ({ ...o, ...this.#decide(o.row, o.result, now) }));
+      try {
+        await this.#o.db.transaction((trx) => this.#write(trx, decided, now));
+        for (const o of decided) o.resolve();
+      } catch {
+        for (const o of decided) {
+          try {
+            await this.#o.db.transaction((trx) => this.#write(trx, [o], now));
+            o.resolve();
+          } catch (err) {
+            o.reject(err);
+          }
+        }
+      }
+      for (const o of decided) {
+        if (o.outcome !== 'delivered') {
+          this.#o.logger.warn(
+            { delivery: o.row.uuid, channel: o.row.channel, kind: o.row.kind, attempt: o.attempt, outcome: o.outcome, status_code: o.result.statusCode ?? null, error: o.error },
+            'delivery attempt did not succeed',
+          );
+        }
+      }
+    } finally {
+      this.#flushing = false;
+      if (this.#outcomes.length) this.#scheduleFlush();
+    }
+  }
+
+  #decide(row: DeliveryRow, result: SendResult, now: Date) {
+    const attempt = row.attempts + 1;
+    let outcome = result.outcome;
+    let nextAttemptAt = row.next_attempt_at;
+    if (outcome === 'retry') {
+      const delay = this.retryDelay(attempt, result.retryAfterMs);
+      if (delay === null) outcome = 'failed';
+      else nextAttemptAt = new Date(now.getTime() + delay).toISOString();
+    }
+    const status: DeliveryStatus = outcome === 'delivered' ? 'delivered' : outcome === 'retry' ? 'pending' : 'failed';
+    const error = outcome === 'gone' ? (result.error ?? 'gone: the destination answered 410; endpoint disabled') : (result.error ?? null);
+    return { attempt, outcome, nextAttemptAt, status, error };
+  }
+
+  async #write(trx: Trx, batch: Decided[], now: Date): Promise<void> {
+    const settled = batch.map((o): SettledAttempt => ({
+      delivery: o.row,
+      attempt: o.attempt,
+      outcome: o.outcome,
+      status: o.status,
+      nextAttemptAt: o.nextAttemptAt,
+      statusCode: o.result.statusCode ?? null,
+      error: o.error,
+      durationMs: o.result.durationMs,
+      started: o.started,
+      payload: o.result.payload,
+    }));
+    await recordAttempts(trx, settled);
+    for (const a of settled) {
+      if (!(await settle(trx, a, now))) continue;
+      const updated: DeliveryRow = { ...a.delivery, status: a.status, attempts: a.attempt };
+      const hooks = a.outcome === 'delivered' ? this.#delivered : a.outcome === 'gone' ? this.#gone : a.outcome === 'failed' ? this.#failed : null;
+      for (const hook of hooks?.get(a.delivery.channel) ?? []) await hook(trx, updated, now);
+      if (a.outcome === 'gone') for (const hook of this.#failed.get(a.delivery.channel) ?? []) await hook(trx, updated, now);
+    }
+  }
+
+  /**
+   * Sends everything due now and waits until it is recorded (tests and the benchmark call this; it works
+   * whether or not the poller runs). Loops until a round finds nothing more to send.
+   */
+  async runDue(): Promise<void> {
+    for (;;) {
+      if (this.#round) await this.#round;
+      const queued = await this.#scheduleDue();
+      await this.#queue.onIdle();
+      if (queued === 0 && this.#inFlight.size === 0) return;
+    }
+  }
+
+  /** Stops polling; in-flight sends finish (await idle()). */
+  stop(): void {
+    this.#running = false;
+    if (this.#timer) clearInterval(this.#timer);
+    this.#timer = null;
+  }
+
+  async idle(): Promise<void> {
+    if (this.#round) await this.#round;
+    await this.#queue.onIdle();
+  }
+
+  get inFlight(): number {
+    return this.#inFlight.size;
+  }
+}
+
+const entries = <T>(byChannel: Partial<Record<Channel, T>> | undefined) => Object.entries(byChannel ?? {}) as [Channel, T][];

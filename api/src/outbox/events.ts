@@ -1,0 +1,50 @@
+import type { Executor } from '../db/connection.ts';
+import { uuidv7 } from '../lib/ids.ts';
+import { writeJson } from '../lib/json.ts';
+
+/**
+ * Organization events (CONTRACT §7): the only module that writes `organization_events` rows. The webhook
+ * dispatcher turns each into deliveries for the subscriptions that want it (features/webhooks/dispatch.ts).
+ */
+export interface NewEvent {
+  organizationUuid: string;
+  event: string;
+  payload: Record<string, unknown>;
+}
+
+/** Whether anyone will receive `event` from this organization: the webhooks feature answers it. */
+export type EventWanted = (db: Executor, organizationUuid: string, event: string) => Promise<boolean>;
+
+/**
+ * Records an event in the transaction of its cause, only when `wanted` says someone will receive it: events
+ * exist for webhooks alone, most organizations subscribe to few events or none, and a payload can be a whole
+ * day's check-in response. Returns the event's uuid, or null when nobody wanted it.
+ */
+export async function recordEvent(db: Executor, event: NewEvent, now: Date, wanted: EventWanted): Promise<string | null> {
+  if (!(await wanted(db, event.organizationUuid, event.event))) return null;
+  const uuid = uuidv7(now.getTime());
+  await db('organization_events').insert({
+    uuid,
+    organization_uuid: event.organizationUuid,
+    event: event.event,
+    payload: writeJson(event.payload),
+    created_at: now.toISOString(),
+    dispatched_at: null,
+  });
+  return uuid;
+}
+
+/** Marks events handed to the dispatcher (50 per statement). */
+export async function markDispatched(db: Executor, uuids: string[], now: Date): Promise<void> {
+  for (let i = 0; i < uuids.length; i += 50) {
+    await db('organization_events').whereIn('uuid', uuids.slice(i, i + 50)).update({ dispatched_at: now.toISOString() });
+  }
+}
+
+/** Dispatched events older than this are deleted by the hourly maintenance job; deliveries keep their own copy. */
+export const DISPATCHED_EVENT_RETENTION_DAYS = 7;
+
+export async function pruneDispatchedEvents(db: Executor, now: Date): Promise<number> {
+  const before = new Date(now.getTime() - DISPATCHED_EVENT_RETENTION_DAYS * 86_400_000).toISOString();
+  return db('organization_events').where('dispatched_at', '<', before).delete();
+}
