@@ -1,23 +1,12 @@
 import type { Context } from 'koa';
 import { invalidFilter } from '../../lib/errors.ts';
+import { PLAN_VISIBILITIES as VISIBILITIES } from '../../db/tables.ts';
 import { isUuid } from '../../lib/ids.ts';
 import { queryBoolean, queryChoice, queryOrdering, querySearch, queryText, queryUuid } from '../query.ts';
 import type { Ordering } from '../query.ts';
 
 export type { Ordering };
 
-/** The visibilities of Plan boards and projects. */
-export const VISIBILITIES = ['org', 'members'] as const;
-export type Visibility = (typeof VISIBILITIES)[number];
-
-/** The filters boards and projects (containers with members and a visibility) share in their lists. */
-export interface ContainerFilters {
-  includeArchived: boolean;
-  search?: string;
-  member?: string;
-  visibility?: Visibility;
-  ordering: Ordering;
-}
 
 /** A Plan handler's view of its query parameters, read by the rules of http/query.ts. */
 export class PlanQuery {
@@ -58,7 +47,7 @@ export class PlanQuery {
   }
 
   /** include_archived, search, member, visibility and ordering, as board and project lists take them. */
-  containerFilters(ordering: Record<string, string>): ContainerFilters {
+  containerFilters(ordering: Record<string, string>) {
     return {
       includeArchived: this.flag('include_archived'),
       search: this.search(),
