@@ -14,14 +14,11 @@
  * (http-load.ts), closed-loop: each of the 50 clients sends its next request when the previous answer arrived.
  * `node api/bench/agents.ts`, or `benchAgents()` from the runner.
  */
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { benchServerEnv, round1, runLoad, startProcess, startServe, stop, summarize } from './lib.ts';
+import { runLoadProcess as runLoad, round1, summarize, withSeededServe } from './lib.ts';
 import type { EndpointResult } from './lib.ts';
 import type { LoadClient } from './http-load.ts';
-import { loadConfig } from '../src/lib/config.ts';
 import { createDb } from '../src/db/connection.ts';
 import { migrateLatest } from '../src/db/migrate.ts';
 import { createOrganization } from '../src/features/organization/service.ts';
@@ -55,7 +52,6 @@ export interface AgentBenchResult {
 }
 
 const AGENTS = 50;
-
 /** A migrated database with 50 agents, each with its own agent key and a co-author who takes part in an every-day stand-up. */
 async function seed(databaseUrl: string): Promise<LoadClient[]> {
   const db = createDb(databaseUrl);
@@ -88,14 +84,7 @@ export async function benchAgents(options: { seconds?: number; baselineSeconds?:
   const seconds = options.seconds ?? Number(process.env.BENCH_AGENT_SECONDS ?? 30);
   const baselineSeconds = options.baselineSeconds ?? Number(process.env.BENCH_BASELINE_SECONDS ?? 10);
   const log = options.print === false ? () => {} : (line: string) => console.log(line);
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rollcall-bench-agents-'));
-  const env = benchServerEnv(dir);
-  let server: Awaited<ReturnType<typeof startProcess>> | null = null;
-  try {
-    const clients = await seed(loadConfig(env).databaseUrl);
-    server = await startServe(env, /"url":"(http:\/\/[\d.:]+)"/);
-    const url = server.match[1];
-
+  return withSeededServe('agents', seed, async (url, clients, dir) => {
     // Warm-up (credential cache, connections, JIT), then the baseline and the measurement with the same clients.
     await runLoad({ url, seconds: 2, mode: 'agents', clients, coAuthored: false });
     const baselineRun = await runLoad({ url, seconds: baselineSeconds, mode: 'me', clients });
@@ -146,10 +135,7 @@ export async function benchAgents(options: { seconds?: number; baselineSeconds?:
       `  targets: report p99 < 50 ms paced ${verdict(result.targets.reportP99Under50msPaced)}, closed loop ${verdict(result.targets.reportP99Under50msClosedLoop)}; ratio ≥ 0.3 ${verdict(result.targets.ratioAtLeast0_3)}`,
     );
     return result;
-  } finally {
-    if (server) await stop(server.child);
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
+  });
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {

@@ -12,6 +12,8 @@ export interface LoadClient {
   key: string;
   agentName: string;
   coAuthor: string;
+  /** `kudos` mode: the team this client gives kudos to. */
+  team?: string;
   /** `plan` mode: the board this client manages. */
   board?: string;
 }
@@ -20,11 +22,11 @@ export interface LoadJob {
   url: string;
   seconds: number;
   /**
-   * `me`: GET /v1/me/ only (the baseline); `agents`: each client alternates a report and a health check; `plan`:
-   * each client cycles through creating a label, listing labels, creating a state and listing states on its
-   * board, every write with an Idempotency-Key of its own.
+   * `me`: GET /v1/me/ only (the baseline); `agents`: each client alternates a report and a health check; `kudos`:
+   * each client gives kudos to its team; `plan`: each client cycles through creating a label, listing labels,
+   * creating a state and listing states on its board, every write with an Idempotency-Key of its own.
    */
-  mode: 'me' | 'agents' | 'plan';
+  mode: 'me' | 'agents' | 'kudos' | 'plan';
   /** `plan` mode: makes this run's names and Idempotency-Keys its own (a later run must not replay them). */
   runId?: string;
   /** `agents` mode: whether each report names the client's co-author (merged into their stand-up) or nobody. */
@@ -68,6 +70,7 @@ function planRequest(job: LoadJob, client: LoadClient, c: number, n: number): Re
 function nextRequest(job: LoadJob, client: LoadClient, c: number, n: number): Request {
   if (job.mode === 'me') return { name: 'me', method: 'GET', path: '/v1/me/' };
   if (job.mode === 'plan') return planRequest(job, client, c, n);
+  if (job.mode === 'kudos') return { name: 'kudos', method: 'POST', path: '/v1/kudos/', body: JSON.stringify({ content: `Thanks for release ${n}!`, teams_receivers: [client.team] }) };
   if ((n + c) % 2 === 0) {
     const body = JSON.stringify({
       agent_name: client.agentName,

@@ -2,12 +2,13 @@ import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { serveCommand } from '../src/serve-flags.ts';
+import { loadConfig, RATE_LIMIT_SCOPES } from '../src/lib/config.ts';
 import type { LoadJob, LoadOutput } from './http-load.ts';
-import { RATE_LIMIT_SCOPES } from '../src/lib/config.ts';
 
 const API_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -86,7 +87,6 @@ export function rssMb(pid: number): number {
 export const fmt = (n: number, digits = 1) => n.toFixed(digits);
 
 
-/** One endpoint's figures from a load phase of http-load.ts. */
 export interface EndpointResult {
   name: string;
   requests: number;
@@ -103,8 +103,8 @@ export function summarize(name: string, values: number[], seconds: number): Endp
   return { name, requests: sorted.length, reqPerSec: round1(sorted.length / seconds), p50Ms: round1(percentile(sorted, 0.5)), p99Ms: round1(percentile(sorted, 0.99)) };
 }
 
-/** Runs one load phase in its own process (http-load.ts) and returns its latencies. */
-export function runLoad(job: LoadJob): Promise<LoadOutput> {
+/** Runs one closed- or open-loop load phase in its own process (http-load.ts) and returns its latencies. */
+export function runLoadProcess(job: LoadJob): Promise<LoadOutput> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [path.join(API_DIR, 'bench/http-load.ts')], { stdio: ['pipe', 'pipe', 'inherit'] });
     let output = '';
@@ -116,19 +116,30 @@ export function runLoad(job: LoadJob): Promise<LoadOutput> {
 }
 
 /**
- * The environment of a benchmarked `rollcall serve`: production mode on a temporary DATA_DIR, and every hourly
- * budget and Plan minute ceiling out of the way (benchmarks measure the work, not the throttle; the counters are
- * still kept on every request).
+ * A `rollcall serve` process, as `npm start` runs it, on a temporary DATA_DIR that `seed` fills first (given the
+ * database URL), with every hourly budget and Plan minute ceiling out of the way (benchmarks measure the work,
+ * not the throttle; the counters are still kept on every request). Runs
+ * `measure` against its URL, then stops the server and removes the directory.
  */
-export function benchServerEnv(dataDir: string): NodeJS.ProcessEnv {
-  return {
+export async function withSeededServe<S, R>(name: string, seed: (databaseUrl: string) => Promise<S>, measure: (url: string, seeded: S, dir: string) => Promise<R>): Promise<R> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `rollcall-bench-${name}-`));
+  const env: NodeJS.ProcessEnv = {
     ...process.env,
     NODE_ENV: 'production',
     REQUIRE_HTTPS: 'false',
-    DATA_DIR: dataDir,
+    DATA_DIR: dir,
     PORT: '0',
     HOST: '127.0.0.1',
     ...Object.fromEntries(RATE_LIMIT_SCOPES.map((scope) => [`RATE_LIMIT_${scope.toUpperCase()}`, '100000000'])),
     ...Object.fromEntries(['READS', 'WRITES', 'BULK', 'DELTA'].map((kind) => [`PLAN_RATE_LIMIT_${kind}`, '100000000'])),
   };
+  let server: Awaited<ReturnType<typeof startProcess>> | null = null;
+  try {
+    const seeded = await seed(loadConfig(env).databaseUrl);
+    server = await startServe(env, /"url":"(http:\/\/[\d.:]+)"/);
+    return await measure(server.match[1], seeded, dir);
+  } finally {
+    if (server) await stop(server.child);
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 }

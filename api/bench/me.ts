@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { benchServerEnv, fmt, load, rssMb, startProcess, startServe, stop } from './lib.ts';
+import { fmt, load, rssMb, startProcess, startServe, stop } from './lib.ts';
 import type { LoadResult } from './lib.ts';
 
 const API_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -30,9 +30,17 @@ export async function benchMe(options: { seconds?: number; connections?: number 
   const connections = options.connections ?? 32;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rollcall-bench-'));
   const key = `rk_${'BenchMark0'.repeat(4)}`;
-  // The hourly budget would stop a benchmark after 25,000 reads; the counter is still written on every request.
-  const env = { ...benchServerEnv(dataDir), BOOTSTRAP_API_KEY: key };
-
+  const env = {
+    ...process.env,
+    NODE_ENV: 'production',
+    REQUIRE_HTTPS: 'false',
+    DATA_DIR: dataDir,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    BOOTSTRAP_API_KEY: key,
+    // The hourly budget would stop a benchmark after 25,000 reads; the counter is still written on every request.
+    RATE_LIMIT_READS: '100000000',
+  };
   const server = await startServe(env, /ready at (http:\/\/[\d.:]+)/);
   const url = server.match[1];
   let rssAfter20kMb = 0;

@@ -16,16 +16,13 @@
  * The load runs against a real `rollcall serve` process on a seeded temporary DATA_DIR, from another process
  * (http-load.ts). `node api/bench/plan.ts`, or `benchPlan()` from the runner.
  */
-import fs from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { benchServerEnv, round1, runLoad, startServe, stop, summarize } from './lib.ts';
+import { round1, runLoadProcess, summarize, withSeededServe } from './lib.ts';
 import type { EndpointResult } from './lib.ts';
 import type { LoadClient, LoadOutput } from './http-load.ts';
 import { startInProcessApp } from './in-process-app.ts';
-import { loadConfig } from '../src/lib/config.ts';
 import { createDb } from '../src/db/connection.ts';
 import type { Db } from '../src/db/connection.ts';
 import { migrateLatest } from '../src/db/migrate.ts';
@@ -192,64 +189,54 @@ export async function benchPlan(options: { seconds?: number; baselineSeconds?: n
   const baselineSeconds = options.baselineSeconds ?? Number(process.env.BENCH_BASELINE_SECONDS ?? 10);
   const intervalMs = Number(process.env.BENCH_PLAN_INTERVAL_MS ?? 250);
   const log = options.print === false ? () => {} : (line: string) => console.log(line);
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rollcall-bench-plan-'));
-  const env = benchServerEnv(dir);
-  let server: Awaited<ReturnType<typeof startServe>> | null = null;
-  try {
-    const clients = await seed(loadConfig(env).databaseUrl);
-    server = await startServe(env, /"url":"(http:\/\/[\d.:]+)"/);
-    const url = server.match[1];
+  const runs = await withSeededServe('plan', seed, async (url, clients, dir) => {
     await createBoards(url, clients);
+    await runLoadProcess({ url, seconds: 2, mode: 'plan', runId: 'warm', clients });
+    const baseline = await runLoadProcess({ url, seconds: baselineSeconds, mode: 'me', clients });
+    const closed = await runLoadProcess({ url, seconds, mode: 'plan', runId: 'closed', clients });
+    const paced = await runLoadProcess({ url, seconds, mode: 'plan', runId: 'paced', clients, intervalMs });
+    return { baseline, closed, paced, dir };
+  });
+  // Measured after the server has stopped, so nothing else runs beside it.
+  const cost = await measureWriteCost();
 
-    await runLoad({ url, seconds: 2, mode: 'plan', runId: 'warm', clients });
-    const baselineRun = await runLoad({ url, seconds: baselineSeconds, mode: 'me', clients });
-    const closedRun = await runLoad({ url, seconds, mode: 'plan', runId: 'closed', clients });
-    const pacedRun = await runLoad({ url, seconds, mode: 'plan', runId: 'paced', clients, intervalMs });
-    await stop(server.child);
-    server = null;
-    const cost = await measureWriteCost();
-
-    const baseline = summarize('GET /v1/me/ (baseline)', baselineRun.latencies.me ?? [], baselineRun.elapsedSeconds);
-    const closed = figures(closedRun);
-    const paced = figures(pacedRun);
-    const ratio = Math.round(((closed.writes.reqPerSec + closed.reads.reqPerSec) / baseline.reqPerSec) * 100) / 100;
-    const result: PlanBenchResult = {
-      clients: CLIENTS,
-      seconds,
-      baseline,
-      closedLoop: { ...closed, ratio },
-      paced: { intervalMs, offeredReqPerSec: round1((CLIENTS * 1000) / intervalMs), ...paced },
-      cost,
-      non2xx: [baselineRun, closedRun, pacedRun].reduce((sum, run) => sum + run.non2xx + run.errors, 0),
-      targets: {
-        writeP99Under50msPaced: paced.writes.p99Ms < 50,
-        readP99Under20msPaced: paced.reads.p99Ms < 20,
-        writeP99Under50msClosedLoop: closed.writes.p99Ms < 50,
-        readP99Under20msClosedLoop: closed.reads.p99Ms < 20,
-        frameUnder30Percent: cost.idempotencyShare + cost.changeLogShare < 30,
-      },
-    };
-    const line = (m: EndpointResult) => log(`  ${m.name.padEnd(28)} ${String(m.requests).padStart(7)} req  ${String(m.reqPerSec).padStart(8)} req/s  p50 ${m.p50Ms} ms  p99 ${m.p99Ms} ms`);
-    const verdict = (ok: boolean) => (ok ? 'met' : 'MISSED');
-    log(`Plan benchmark: ${CLIENTS} clients, each managing its own board, against a rollcall serve process, ${seconds} s (baseline ${baselineSeconds} s), SQLite in ${dir}`);
-    log('  closed loop (throughput), every write with an Idempotency-Key:');
-    [baseline, ...closed.operations, closed.writes, closed.reads].forEach(line);
-    log(`  ratio Plan req/s / baseline req/s: ${ratio}`);
-    log(`  open loop (latency), each client every ${intervalMs} ms, ${result.paced.offeredReqPerSec} req/s offered:`);
-    [...paced.operations, paced.writes, paced.reads].forEach(line);
-    log(`  non-2xx or errors: ${result.non2xx}`);
-    log(`  one label write at a time (medians of ${cost.samples}): with Idempotency-Key ${cost.writeWithKeyUs} µs, without ${cost.writeWithoutKeyUs} µs → the key costs ${cost.idempotencyShare} %`);
-    log(`    the service in its transaction: with the change log ${cost.serviceWithLogUs} µs, without its rows ${cost.serviceWithoutLogUs} µs → the change log costs ${cost.changeLogShare} % of the write`);
-    log(
-      `  targets: write p99 < 50 ms paced ${verdict(result.targets.writeP99Under50msPaced)}, closed loop ${verdict(result.targets.writeP99Under50msClosedLoop)}; ` +
-        `read p99 < 20 ms paced ${verdict(result.targets.readP99Under20msPaced)}, closed loop ${verdict(result.targets.readP99Under20msClosedLoop)}; ` +
-        `idempotency + change log < 30 % of a write ${verdict(result.targets.frameUnder30Percent)} (${round1(cost.idempotencyShare + cost.changeLogShare)} %)`,
-    );
-    return result;
-  } finally {
-    if (server) await stop(server.child);
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
+  const baseline = summarize('GET /v1/me/ (baseline)', runs.baseline.latencies.me ?? [], runs.baseline.elapsedSeconds);
+  const closed = figures(runs.closed);
+  const paced = figures(runs.paced);
+  const ratio = Math.round(((closed.writes.reqPerSec + closed.reads.reqPerSec) / baseline.reqPerSec) * 100) / 100;
+  const result: PlanBenchResult = {
+    clients: CLIENTS,
+    seconds,
+    baseline,
+    closedLoop: { ...closed, ratio },
+    paced: { intervalMs, offeredReqPerSec: round1((CLIENTS * 1000) / intervalMs), ...paced },
+    cost,
+    non2xx: [runs.baseline, runs.closed, runs.paced].reduce((sum, run) => sum + run.non2xx + run.errors, 0),
+    targets: {
+      writeP99Under50msPaced: paced.writes.p99Ms < 50,
+      readP99Under20msPaced: paced.reads.p99Ms < 20,
+      writeP99Under50msClosedLoop: closed.writes.p99Ms < 50,
+      readP99Under20msClosedLoop: closed.reads.p99Ms < 20,
+      frameUnder30Percent: cost.idempotencyShare + cost.changeLogShare < 30,
+    },
+  };
+  const line = (m: EndpointResult) => log(`  ${m.name.padEnd(28)} ${String(m.requests).padStart(7)} req  ${String(m.reqPerSec).padStart(8)} req/s  p50 ${m.p50Ms} ms  p99 ${m.p99Ms} ms`);
+  const verdict = (ok: boolean) => (ok ? 'met' : 'MISSED');
+  log(`Plan benchmark: ${CLIENTS} clients, each managing its own board, against a rollcall serve process, ${seconds} s (baseline ${baselineSeconds} s), SQLite in ${runs.dir}`);
+  log('  closed loop (throughput), every write with an Idempotency-Key:');
+  [baseline, ...closed.operations, closed.writes, closed.reads].forEach(line);
+  log(`  ratio Plan req/s / baseline req/s: ${ratio}`);
+  log(`  open loop (latency), each client every ${intervalMs} ms, ${result.paced.offeredReqPerSec} req/s offered:`);
+  [...paced.operations, paced.writes, paced.reads].forEach(line);
+  log(`  non-2xx or errors: ${result.non2xx}`);
+  log(`  one label write at a time (medians of ${cost.samples}): with Idempotency-Key ${cost.writeWithKeyUs} µs, without ${cost.writeWithoutKeyUs} µs → the key costs ${cost.idempotencyShare} %`);
+  log(`    the service in its transaction: with the change log ${cost.serviceWithLogUs} µs, without its rows ${cost.serviceWithoutLogUs} µs → the change log costs ${cost.changeLogShare} % of the write`);
+  log(
+    `  targets: write p99 < 50 ms paced ${verdict(result.targets.writeP99Under50msPaced)}, closed loop ${verdict(result.targets.writeP99Under50msClosedLoop)}; ` +
+      `read p99 < 20 ms paced ${verdict(result.targets.readP99Under20msPaced)}, closed loop ${verdict(result.targets.readP99Under20msClosedLoop)}; ` +
+      `idempotency + change log < 30 % of a write ${verdict(result.targets.frameUnder30Percent)} (${round1(cost.idempotencyShare + cost.changeLogShare)} %)`,
+  );
+  return result;
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {

@@ -28,7 +28,7 @@ describe('robustness: no 500 on bad input, anywhere', () => {
   const ids: Record<string, string> = {};
   beforeAll(async () => {
     // Plan minute ceilings out of the way, so every junk request reaches the code behind them.
-    t = await startTestApp({ agentSelfRegistration: true, inboundEmailSecret: 'inbound-secret', planMinuteLimits: { reads: 1e6, writes: 1e6, bulk: 1e6, delta: 1e6 } });
+    t = await startTestApp({ agentSelfRegistration: true, inboundEmailSecret: 'inbound-secret', allowPrivateWebhooks: true, planMinuteLimits: { reads: 1e6, writes: 1e6, bulk: 1e6, delta: 1e6 } });
     const acme = await t.seedOrganization({ plan: 'enterprise', beta: true });
     key = acme.adminKey;
     // Real objects, so the junk reaches the code behind the lookups too.
@@ -47,6 +47,12 @@ describe('robustness: no 500 on bad input, anywhere', () => {
     const templates = await t.request('GET', '/v1/templates/', { key });
     await t.request('POST', '/v1/invite-user/', { key, body: { email: 'new@acme.test' } });
     const deliveries = await t.request('GET', '/v1/deliveries/', { key });
+    const value = await t.request('POST', '/v1/company-values/', { key, body: { value: 'Teamwork' } });
+    const kudos = await t.request('POST', '/v1/kudos/', { key, body: { content: 'Thanks', receivers: [team.body.uuid], company_value: value.body.uuid } });
+    const workflow = await t.request('POST', '/v1/workflows/', { key, body: { name: 'Hook', trigger_type: 'api_trigger', actions: [{ type: 'http_request', url: 'https://127.0.0.1:9/hook' }] } });
+    const run = await t.request('POST', `/v1/workflows/${workflow.body.uuid}/trigger/`, { key, body: { payload: { a: 1 } } });
+    const form = await t.request('POST', '/v1/forms/create/', { key, body: { name: 'Leave', form_type: 'approval', questions: [{ question_type: 'text', question: 'When?' }] } });
+    const response = await t.request('POST', `/v1/forms/${form.body.uuid}/responses/`, { key, body: { responses: [{ index: 0, response: 'May' }] } });
     const plan = async (path: string, body: unknown) => (await t.request('POST', path, { key, body })).body.uuid as string;
     const goal = await plan('/v1/plan/goals/', { name: 'Grow' });
     const project = await plan('/v1/plan/projects/', { name: 'Launch', goal });
@@ -66,6 +72,8 @@ describe('robustness: no 500 on bad input, anywhere', () => {
       '/v1/checkins': checkin.body.uuid, '/v1/followups': checkin.body.uuid, question: detail.body.questions[0].uuid,
       user_uuid: member.user.uuid, '/v1/templates': (templates.body.results ?? templates.body)[0].uuid,
       '/v1/deliveries': deliveries.body.results[0].uuid,
+      '/v1/kudos': kudos.body.uuid, '/v1/company-values': value.body.uuid, '/v1/workflows': workflow.body.uuid, run: run.body.run_uuid,
+      '/v1/forms': form.body.uuid, response: response.body.uuid,
     });
     expect(Object.values(ids).every((id) => typeof id === 'string' && id.length === 36)).toBe(true);
   });

@@ -1,5 +1,8 @@
 import type { Feature } from '../http/feature.ts';
 import { agents } from './agents/feature.ts';
+import { forms } from './forms/feature.ts';
+import { kudos } from './kudos/feature.ts';
+import { workflows } from './workflows/feature.ts';
 import { apiKeys } from './api-keys/feature.ts';
 import { chat } from './chat/feature.ts';
 import { checkins } from './checkins/feature.ts';
@@ -50,6 +53,9 @@ export const features: Feature[] = [
   inbound,
   chat,
   agents,
+  kudos,
+  workflows,
+  forms,
   // Plan (beta), one feature per resource; the frame's own (its jobs) first.
   planFrame,
   planEntitlements,
