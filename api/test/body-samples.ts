@@ -175,7 +175,8 @@ export function bodyCases(schema: yup.AnyObjectSchema, context: SampleContext, s
 const COMMON_PARAMETERS = ['page', 'page_size', 'limit', 'offset', 'since', 'until', 'start_date', 'end_date', 'date', 'search', 'ordering'];
 const QUERY_VALUES = [
   ...PROTOTYPE_NAMES, ...IMPOSSIBLE_DATES, '-1', '0', '1e309', 'NaN', '99999999999999999999', 'true', 'maybe', '', 'a', 'x'.repeat(300),
-  '%00', 'ab%00cd', '%E0%A4%A', '-created_at', '-__proto__', 'not-a-uuid', '0190c6f2-7a3b-7c1d-8e2f-3a4b5c6d7e8f,nope', '[]', '{"a":1}',
+  '%00', 'ab%00cd', '%E0%A4%A', '-created_at', '-__proto__', '-', 'not-a-uuid', '0190c6f2-7a3b-7c1d-8e2f-3a4b5c6d7e8f,nope', '[]', '{"a":1}',
+  'me', 'nobody', 'secret',
 ];
 
 /** Query strings for one route: one to three parameters (its own, the common ones, or prototype-named ones), junk values, sometimes repeated. */
@@ -188,4 +189,4 @@ export function queryCases(documented: string[], seed: number, count: number): s
 }
 
 /** Path parameters that are not ids at all. */
-export const PATH_JUNK = ['__proto__', 'constructor', 'toString', 'not-a-uuid', '%00', '%E0%A4%A', '..%2F..%2Fetc%2Fpasswd', 'x'.repeat(300), '0'];
+export const PATH_JUNK = ['__proto__', 'constructor', 'not-a-uuid', '%00', '%E0%A4%A', '..%2F..%2Fetc%2Fpasswd', 'x'.repeat(300)];

@@ -14,8 +14,9 @@ import { PLAN_SCOPES } from '../src/features/api-keys/schema.ts';
  * later is covered without touching this file). Bodies are generated from each route's own yup schema (its
  * OpenAPI operation) with fast-check, at a fixed seed and a bounded number per route, each with one bad variant:
  * prototype-named keys at every level (refused in declared objects, kept in free-form ones), JSON nested 100
- * levels, NUL characters, impossible dates in every date field, wrong types. Queries mix each route's parameters and the common
- * ones with junk values; path parameters get junk too. Requests go as an admin (who passes most guards and so
+ * levels, NUL characters, impossible dates in every date field, wrong types. Queries mix each route's parameters
+ * and the common ones with junk values; path parameters and the headers an operation documents get junk too, and
+ * destructive Plan calls run once more as dry runs. Requests go as an admin (who passes most guards and so
  * reaches the deepest code) with a key holding every scope, with real ids; a route that refuses the key gets the
  * admin's CLI token.
  */
@@ -25,6 +26,8 @@ const QUERIES_PER_ROUTE = 12;
 /** Routes tested at once: the app is single-threaded, but this hides the client's half of each round trip. */
 const CONCURRENCY = 4;
 const GENERIC_BODIES = ['[]', '"text"', '42', 'null', '{"unexpected": true}', '{"oops": '];
+/** Values for the request headers an operation documents (a header cannot carry a line break or a NUL at all). */
+const HEADER_JUNK = ['short', '%E0%A4%A', 'x'.repeat(200), '__proto__'];
 /** Writes first (they create what the reads and updates then find), deletions last. */
 const METHOD_ORDER = ['POST', 'GET', 'PUT', 'PATCH', 'DELETE'];
 
@@ -54,7 +57,10 @@ describe('robustness: no 5xx on bad input, on any route', () => {
   beforeAll(async () => {
     const unlimited = Object.fromEntries(RATE_LIMIT_SCOPES.map((scope) => [scope, 1_000_000_000]));
     t = await startTestApp(
-      { agentSelfRegistration: true, inboundEmailSecret: 'inbound-secret', allowPrivateWebhooks: true, hourlyBudgets: unlimited as never, agentEmailHourlyLimit: { free: 1e9, basic: 1e9, pro: 1e9, enterprise: 1e9 } },
+      {
+        agentSelfRegistration: true, inboundEmailSecret: 'inbound-secret', allowPrivateWebhooks: true, hourlyBudgets: unlimited as never,
+        agentEmailHourlyLimit: { free: 1e9, basic: 1e9, pro: 1e9, enterprise: 1e9 }, planMinuteLimits: { reads: 1e9, writes: 1e9, bulk: 1e9, delta: 1e9 },
+      },
       {},
       // Webhook URLs resolve at once to a public test address: no DNS from the test, nothing is ever sent.
       { resolve: async () => [{ address: '203.0.113.7', family: 4 }] },
@@ -86,7 +92,17 @@ describe('robustness: no 5xx on bad input, on any route', () => {
     const run = await t.request('POST', `/v1/workflows/${workflow.body.uuid}/trigger/`, { key, body: { payload: { a: 1 } } });
     const form = await t.request('POST', '/v1/forms/create/', { key, body: { name: 'Leave', form_type: 'approval', questions: [{ question_type: 'text', question: 'When?' }] } });
     const response = await t.request('POST', `/v1/forms/${form.body.uuid}/responses/`, { key, body: { responses: [{ index: 0, response: 'May' }] } });
+    const plan = async (path: string, body: unknown) => (await t.request('POST', path, { key, body })).body.uuid as string;
+    const goal = await plan('/v1/plan/goals/', { name: 'Grow' });
+    const project = await plan('/v1/plan/projects/', { name: 'Launch', goal });
+    const board = await plan('/v1/plan/boards/', { name: 'Platform', key: 'PLAT', project });
+    const states = await t.request('GET', `/v1/plan/boards/${board}/states/`, { key });
+    await t.request('POST', `/v1/plan/boards/${board}/members/`, { key, body: { user: member.user.uuid } });
+    await t.request('POST', `/v1/plan/projects/${project}/members/`, { key, body: { user: member.user.uuid } });
     for (const [name, id] of Object.entries({
+      goal, project, board, state: states.body.results[0].uuid, label: await plan(`/v1/plan/boards/${board}/labels/`, { name: 'bug' }),
+      milestone: await plan(`/v1/plan/projects/${project}/milestones/`, { name: 'Beta' }), update: await plan(`/v1/plan/projects/${project}/updates/`, { body: 'Go.' }),
+      user: member.user.uuid,
       '/v1/api-keys/': spare.keyUuid, '/v1/users/': member.user.uuid, '/v1/teams/': team.body.uuid, '/v1/checkins/': checkin.body.uuid,
       '/v1/followups/': checkin.body.uuid, question: detail.body.questions[0].uuid, user_uuid: spare.user.uuid, file: 'swagger-ui.css',
       '/v1/kudos/': kudos.body.uuid, '/v1/company-values/': value.body.uuid, '/v1/workflows/': workflow.body.uuid, run: run.body.run_uuid,
@@ -111,9 +127,9 @@ describe('robustness: no 5xx on bad input, on any route', () => {
    */
   const tokenRoutes = new Set<string>();
   const keyRoutes = new Set<string>();
-  async function send(route: Route, method: string, path: string, raw?: string) {
+  async function send(route: Route, method: string, path: string, raw?: string, extra: Record<string, string> = {}) {
     const id = `${route.method} ${route.path}`;
-    const headers = { 'x-inbound-secret': 'inbound-secret', ...(raw === undefined ? {} : { 'content-type': 'application/json' }) };
+    const headers = { 'x-inbound-secret': 'inbound-secret', ...(raw === undefined ? {} : { 'content-type': 'application/json' }), ...extra };
     if (tokenRoutes.has(id)) return t.request(method, path, { token, raw, headers });
     const res = await t.request(method, path, { key, raw, headers });
     if (res.status !== 401 && res.status !== 403) keyRoutes.add(id);
@@ -130,15 +146,15 @@ describe('robustness: no 5xx on bad input, on any route', () => {
     const reached = new Set<string>();
     let requests = 0;
     const routes = [...t.routes].sort((a, b) => METHOD_ORDER.indexOf(a.method) - METHOD_ORDER.indexOf(b.method));
-    expect(routes.length).toBeGreaterThan(60);
+    expect(routes.length).toBeGreaterThan(130);
 
     async function exercise(route: Route) {
       const id = `${route.method} ${route.path}`;
       const op = operations.get(id);
       // Each route's own seed: its cases do not depend on the order the routes happen to run in.
       const seed = [...id].reduce((hash, c) => (Math.imul(hash, 31) + c.charCodeAt(0)) | 0, SEED);
-      const check = async (what: string, method: string, path: string, raw: string | undefined, expectation: BodyCase['expect'] = 'no-5xx') => {
-        const res = await send(route, method, path, raw);
+      const check = async (what: string, method: string, path: string, raw: string | undefined, expectation: BodyCase['expect'] = 'no-5xx', headers: Record<string, string> = {}) => {
+        const res = await send(route, method, path, raw, headers);
         requests++;
         if (res.status !== 401 && res.status !== 403) reached.add(id);
         const wrong =
@@ -157,6 +173,12 @@ describe('robustness: no 5xx on bad input, on any route', () => {
         return;
       }
       for (const raw of GENERIC_BODIES) await check(raw, route.method, path, raw);
+      // Headers the operation reads (Idempotency-Key, X-Service-Agent-Name), with junk values.
+      for (const header of op?.headers ?? []) {
+        for (const value of HEADER_JUNK) await check(`(${header.name}: ${value.slice(0, 20)})`, route.method, path, '{}', 'no-5xx', { [header.name]: value });
+      }
+      // A destructive call once more as a dry run: the whole operation runs on junk, and is rolled back.
+      if (op?.extensions?.['x-dry-run']) for (const raw of GENERIC_BODIES) await check(`dry run ${raw}`, route.method, `${path}?dry_run=true`, raw);
       if (op?.body) {
         for (const body of bodyCases(op.body, { uuids: [...ids.values()] }, seed, BODIES_PER_ROUTE)) await check(`[${body.what}] ${body.raw.slice(0, 200)}`, route.method, path, body.raw, body.expect);
       }

@@ -25,10 +25,12 @@ describe('body validation: own fields only', () => {
     }
   });
 
-  it('refuses, when a route is built, an object schema without fields (use jsonObjectField)', () => {
+  it('refuses, when a route is built, an object schema without fields (use jsonObjectField)', async () => {
     expect(() => validateBody(yup.object({ metadata: yup.object().nullable() }))).toThrow(/metadata: an object schema without fields; use jsonObjectField\(\)/);
     expect(() => validateBody(yup.object({ rows: yup.array(yup.object()) }))).toThrow(/rows\.0: an object schema without fields/);
     expect(() => validateBody(yup.object({}))).toThrow(/the body: an object schema without fields/);
     expect(() => validateBody(schema)).not.toThrow();
+    // A route that calls parseBody itself meets the same check on first use.
+    await expect(parseBody(yup.object({ payload: yup.object() }), { payload: {} })).rejects.toThrow(/payload: an object schema without fields/);
   });
 });

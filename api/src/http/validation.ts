@@ -34,11 +34,20 @@ function findUnknownField(schema: yup.Schema, value: unknown, prefix: string): s
   return null;
 }
 
+const checkedSchemas = new WeakSet<yup.Schema>();
+
 /**
- * Refuses, when a route is built, an object schema without fields: yup's cast looks an object's keys up through
- * the prototype chain (`constructor` is then a field, `__proto__` replaces the prototype), so a free-form object
- * is `jsonObjectField()` (http/fields.ts), which takes any keys as given.
+ * Refuses an object schema without fields: yup's cast looks an object's keys up through the prototype chain
+ * (`constructor` is then a field, `__proto__` replaces the prototype), so a free-form object is
+ * `jsonObjectField()` (http/fields.ts), which takes any keys as given. Checked once per schema: when a route is
+ * built (validateBody), or when parseBody first meets it (routes that call it themselves, such as the Plan's).
  */
+export function assertBodySchema(schema: yup.Schema): void {
+  if (checkedSchemas.has(schema)) return;
+  assertNoFieldlessObjects(schema, '');
+  checkedSchemas.add(schema);
+}
+
 function assertNoFieldlessObjects(schema: yup.Schema, path: string): void {
   if (schema instanceof yup.ObjectSchema) {
     const fields = Object.entries(schema.fields as Record<string, yup.Schema>);
@@ -105,6 +114,7 @@ function toFieldMap(error: yup.ValidationError): Record<string, string[]> {
  * Returns the value with the schema's defaults applied.
  */
 export async function parseBody<S extends yup.AnyObjectSchema>(schema: S, input: unknown): Promise<yup.InferType<S>> {
+  assertBodySchema(schema);
   if (input === null || typeof input !== 'object' || Array.isArray(input)) {
     throw new ValidationFailed({ non_field_errors: ['Expected a JSON object.'] });
   }
@@ -133,7 +143,7 @@ export function noBody(ctx: Context, next: Next): Promise<void> {
 
 /** Middleware form: the parsed body lands in `ctx.state.body`. */
 export function validateBody<S extends yup.AnyObjectSchema>(schema: S) {
-  assertNoFieldlessObjects(schema, '');
+  assertBodySchema(schema);
   return async function validate(ctx: Context, next: Next): Promise<void> {
     ctx.state.body = await parseBody(schema, ctx.request.body ?? {});
     await next();
