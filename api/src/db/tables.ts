@@ -2,13 +2,24 @@ import type { AgentEmailRow, AgentRow, HealthCheckRow, MessageRow, RegistrationC
 import type { CheckinParticipantTeamRow, CheckinParticipantUserRow, CheckinRow, MoodRow, QuestionRow, ResponseRow } from './tables/checkins.ts';
 import type { ChatConnectionRow, ChatMessageRow, DeliveryAttemptRow, DeliveryRow, OrganizationEventRow, SubscriptionRow } from './tables/outbox.ts';
 import type {
+  BoardKeyRow, BoardMemberRow, BoardRow, GoalRow, IdempotencyKeyRow, LabelRow, MilestoneRow, PlanChangeRow, PlanOrganizationRow, ProjectMemberRow,
+  ProjectRow, ProjectUpdateRow, StateRow, TaskLabelRow, TaskRow,
+} from './tables/plan.ts';
+import type {
   ApiKeyRow, CliTokenRow, DailyCapRow, InstanceSettingRow, InvitationRow, OrganizationRow, RateLimitCounterRow, TeamMemberRow, TeamRow, UserRow,
 } from './tables/people.ts';
+import type { CompanyValueRow, KudosBoostRow, KudosDailyCountRow, KudosReceiverRow, KudosRow, KudosSettingsRow, KudosTeamRow } from './tables/kudos.ts';
+import type { FormHistoryRow, FormOwnerRow, FormQuestionRow, FormResponseRow, FormRow } from './tables/forms.ts';
+import type { RunActionRow, RunRow, WorkflowRow } from './tables/workflows.ts';
 
 export * from './tables/people.ts';
 export * from './tables/outbox.ts';
 export * from './tables/checkins.ts';
 export * from './tables/agents.ts';
+export * from './tables/kudos.ts';
+export * from './tables/forms.ts';
+export * from './tables/workflows.ts';
+export * from './tables/plan.ts';
 
 /**
  * The current shape of every table, one row type per table (the migrations build them; each area's types are in
@@ -46,5 +57,35 @@ declare module 'knex/types/tables.js' {
     agent_messages: MessageRow;
     agent_emails: AgentEmailRow;
     agent_registration_challenges: RegistrationChallengeRow;
+    company_values: CompanyValueRow;
+    kudos: KudosRow;
+    kudos_receivers: KudosReceiverRow;
+    kudos_teams: KudosTeamRow;
+    kudos_boosts: KudosBoostRow;
+    kudos_settings: KudosSettingsRow;
+    kudos_daily_counts: KudosDailyCountRow;
+    workflows: WorkflowRow;
+    workflow_runs: RunRow;
+    workflow_run_actions: RunActionRow;
+    forms: FormRow;
+    form_owners: FormOwnerRow;
+    form_questions: FormQuestionRow;
+    form_responses: FormResponseRow;
+    form_response_history: FormHistoryRow;
+    plan_organizations: PlanOrganizationRow;
+    plan_changes: PlanChangeRow;
+    plan_idempotency_keys: IdempotencyKeyRow;
+    plan_goals: GoalRow;
+    plan_projects: ProjectRow;
+    plan_project_members: ProjectMemberRow;
+    plan_milestones: MilestoneRow;
+    plan_project_updates: ProjectUpdateRow;
+    plan_boards: BoardRow;
+    plan_board_keys: BoardKeyRow;
+    plan_board_members: BoardMemberRow;
+    plan_states: StateRow;
+    plan_labels: LabelRow;
+    plan_tasks: TaskRow;
+    plan_task_labels: TaskLabelRow;
   }
 }

@@ -9,6 +9,8 @@ import path from 'node:path';
 import { features } from '../features/index.ts';
 import type { OpenApiPart } from '../http/feature.ts';
 import { buildOpenApi } from '../http/openapi/document.ts';
+import { planDescription } from '../http/plan/openapi.ts';
+import { CHANGELOG } from '../features/meta/changelog.ts';
 import type { OperationExample } from '../http/openapi/types.ts';
 
 /** One JSON file per operation, named by its operationId; `npm run examples -w api` writes them. */
@@ -30,11 +32,16 @@ export function loadExamples(dir = EXAMPLES_DIR): Record<string, OperationExampl
 
 export async function buildDocument(publicUrl: string | null): Promise<unknown> {
   const parts = await loadParts();
+  const operations = parts.flatMap((part) => part.operations);
   return buildOpenApi(
-    parts.flatMap((part) => part.operations),
+    operations,
     Object.assign({}, ...parts.map((part) => part.schemas ?? {})),
     `${publicUrl ?? ''}/`,
-    parts.flatMap((part) => part.tags ?? []),
-    loadExamples(),
+    {
+      tags: parts.flatMap((part) => part.tags ?? []),
+      examples: loadExamples(),
+      moreDescription: planDescription(operations),
+      version: CHANGELOG[0].version,
+    },
   );
 }

@@ -1,12 +1,15 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { LocalDeliveryError } from './failures.ts';
 
 /**
  * A sealed secret this box cannot open: sealed under another key (the database came without its key), or damaged.
- * Nothing retrying can fix it, so the delivery worker fails the delivery at once with this message.
+ * Nothing retrying can fix it: a delivery fails at once with this message (a local failure), a request that must
+ * use the secret now answers 503 (http/errors.ts). The message names which secret, never its value.
  */
-export class UnreadableSecretError extends Error {
-  constructor() {
-    super('cannot decrypt the stored secret: the encryption key (ENCRYPTION_KEY or DATA_DIR/encryption.key) is not the one it was stored with');
+export class UnreadableSecretError extends LocalDeliveryError {
+  constructor(what = 'the stored secret', options?: { cause?: unknown }) {
+    super(`cannot decrypt ${what}: the encryption key (ENCRYPTION_KEY or DATA_DIR/encryption.key) is not the one it was stored with, or the stored value is damaged`, options);
+    this.name = 'UnreadableSecretError';
   }
 }
 
@@ -34,16 +37,19 @@ export class SecretBox {
     return ['v1', iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), body.toString('base64url')].join('.');
   }
 
-  /** Throws UnreadableSecretError when the value was sealed under another key or is not a sealed value. */
-  decrypt(sealed: string): string {
+  /**
+   * Throws UnreadableSecretError when the value was sealed under another key or is not a sealed value; `what`
+   * names the secret in its message ("the subscription's signing secret").
+   */
+  decrypt(sealed: string, what?: string): string {
     const [version, iv, tag, body] = sealed.split('.');
-    if (version !== 'v1' || !iv || !tag || body === undefined) throw new UnreadableSecretError();
+    if (version !== 'v1' || !iv || !tag || body === undefined) throw new UnreadableSecretError(what);
     try {
       const decipher = createDecipheriv('aes-256-gcm', this.#key, Buffer.from(iv, 'base64url'));
       decipher.setAuthTag(Buffer.from(tag, 'base64url'));
       return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString('utf8');
-    } catch {
-      throw new UnreadableSecretError();
+    } catch (err) {
+      throw new UnreadableSecretError(what, { cause: err });
     }
   }
 

@@ -4,8 +4,8 @@ import type { Clock } from '../lib/clock.ts';
 import type { Logger } from '../lib/logger.ts';
 import { recordAttempts, settle } from '../outbox/deliveries.ts';
 import type { SettledAttempt } from '../outbox/deliveries.ts';
-import { UnreadableSecretError } from './secret-box.ts';
 import type { DeliveryHook, DeliveryPart, SendResult, Sender } from './types.ts';
+import { errorResult } from './http-sender.ts';
 import type { Channel, DeliveryRow, DeliveryStatus } from '../db/tables.ts';
 
 export interface DeliveryWorkerOptions {
@@ -177,9 +177,8 @@ export class DeliveryWorker {
         ? await sender(row, started)
         : { outcome: 'failed', error: `no sender for channel ${row.channel}`, durationMs: 0 };
     } catch (err) {
-      // A secret this instance cannot open stays unopenable: fail now, with the reason, instead of retrying.
-      const outcome = err instanceof UnreadableSecretError ? 'failed' : 'retry';
-      result = { outcome, error: (err as Error).message?.slice(0, 500) ?? String(err), durationMs: Math.round(performance.now() - t0) };
+      // A sender that throws: a local failure (a secret the key cannot open, …) is final, anything else is retried.
+      result = errorResult(err, Math.round(performance.now() - t0));
     }
     try {
       await this.#record(row, result, started);

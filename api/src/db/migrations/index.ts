@@ -42,4 +42,11 @@ export const migrations: Migration[] = [
   { name: '0304_agent_emails', load: () => import('./0304_agent_emails.ts') },
   { name: '0305_agent_registration_challenges', load: () => import('./0305_agent_registration_challenges.ts') },
   { name: '0306_agent_messages_pending_order_index', load: () => import('./0306_agent_messages_pending_order_index.ts') },
+  { name: '0500_kudos', load: () => import('./0500_kudos.ts') },
+  { name: '0501_workflows', load: () => import('./0501_workflows.ts') },
+  { name: '0502_forms', load: () => import('./0502_forms.ts') },
+  { name: '0600_plan_frame', load: () => import('./0600_plan_frame.ts') },
+  { name: '0601_plan_goals_projects', load: () => import('./0601_plan_goals_projects.ts') },
+  { name: '0602_plan_boards', load: () => import('./0602_plan_boards.ts') },
+  { name: '0603_plan_tasks', load: () => import('./0603_plan_tasks.ts') },
 ];

@@ -51,7 +51,7 @@ export async function enqueueAgentWebhook(db: Executor, params: AgentWebhookDeli
 export function agentWebhookSender(box: SecretBox, http: OutboundHttp) {
   return async function sendAgentWebhook(row: DeliveryRow, now: Date): Promise<SendResult> {
     if (!row.secret_encrypted) return { outcome: 'failed', error: 'agent webhook delivery without a secret', durationMs: 0 };
-    const secret = box.decrypt(row.secret_encrypted);
+    const secret = box.decrypt(row.secret_encrypted, 'the agent\'s webhook secret');
     const headers = { ...standardWebhookHeaders(secret, row.webhook_id ?? `msg_${row.uuid}`, now, row.payload), 'X-Webhook-Secret': secret };
     return postJson(http, row.destination, headers, row.payload, now);
   };

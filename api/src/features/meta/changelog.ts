@@ -12,6 +12,30 @@ export interface ChangelogEntry {
  */
 export const CHANGELOG: ChangelogEntry[] = [
   {
+    version: '1.2.0',
+    date: '2026-11-23',
+    title: 'The Plan (beta), and input that is refused instead of failing',
+    changes: [
+      'Plan (beta) under /v1/plan/, marked x-beta in the OpenAPI document. Every call passes, in order: the credential (the key plan checks answer 401 here), 402 plan_upgrade_required until the organization has the beta (GET /v1/plan/entitlements/ always answers), guest_not_allowed, person-only checks (insufficient_scope, actor_required), the key\'s scopes tasks:read / tasks:write / tasks:admin, the read-only switch (503 feature_temporarily_read_only on writes) and per-actor minute ceilings (120 reads, 60 writes, 30 bulk, 240 delta; 429 throttled).',
+      'Plan writes take Idempotency-Key (8–128 characters; answers kept 24 hours and replayed with Idempotency-Replayed: true; idempotency_in_progress, idempotency_key_payload_mismatch) and X-Service-Agent-Name (invalid_agent_attribution); destructive calls take ?dry_run=true.',
+      'Plan goals on /v1/plan/goals/ (goal_name_conflict, linked projects), projects on /v1/plan/projects/ (project_name_conflict, archive, members with last_grant_cannot_be_removed, milestones, updates with update_body_too_long and update_not_author), boards on /v1/plan/boards/ (keys with duplicate_board_key, visibility org | members, members, mentionables), a board\'s states (default set, reorder, archive with migrate_to; states_reorder_invalid, state_in_use, last_done_state, board_not_initialized, column_too_large) and labels (archive, label_in_use); free and basic plans keep 3 live boards and 1 live project (402 task_boards_limit_reached, task_projects_limit_reached); GET /v1/plan/channels/?type= and /v1/plan/notifications/catalog/.',
+      'Date-times in request bodies (expires_at and the like) must exist and may carry an offset (stored and shown in UTC); JSON nested deeper than 64 levels and NUL characters are refused with 400 naming the field; keys named like Object.prototype members are ordinary keys.',
+      'GET /v1/report-channels/ with no chat platform connected answers 200 {channels: [], total: 0}; marking agent messages read counts only the messages it changed; a stored secret the server\'s ENCRYPTION_KEY cannot open fails its delivery at once with the reason (a request that must use it answers 503 stored_secret_unreadable).',
+    ],
+  },
+  {
+    version: '1.1.0',
+    date: '2026-11-23',
+    title: 'Kudos, forms and workflows',
+    changes: [
+      'Kudos: POST /v1/kudos/ to people and teams (teams expand to their active members, the giver left out; users_receivers and teams_receivers), 400 self_kudos, a daily limit per giver set per organization (406 kudos_daily_limit, default 10, GET|PATCH /v1/kudos/settings/), anonymous kudos, boosts, GET /v1/kudos/?filter=kudos_received|kudos_given, /v1/kudos/timeline/, /v1/kudos/organization/ (admins) and /v1/kudos/wall-of-fame/?period=week|month|quarter|year|all.',
+      'Company values: GET /v1/company-values/ for everyone; POST, PATCH and DELETE for admins.',
+      'Forms: GET /v1/forms/ with filter, owner, owner_user_ids, order, is_ascend and include=questions; GET /v1/forms/form-owners/; POST /v1/forms/create/, detail, config, archive and questions; responses with states, transitions by role, state_history and a final state that locks the response; anonymous forms.',
+      'Workflows under /v1/workflows/: api_trigger, schedule (cron in the workflow\'s time zone) and event triggers; send_message, send_email and signed http_request actions through the delivery outbox; POST …/trigger/ (202, workflow triggers budget) and runs with status, per-action results and a log.',
+      'Organization events kudos.posted and forms.response.created|updated|deleted are sent to webhooks and start event workflows; a kudos is announced on the connected chat platform.',
+    ],
+  },
+  {
     version: '1.0.0',
     date: '2026-11-22',
     title: 'First self-hosted release of the v1 API',

@@ -18,8 +18,8 @@ export function organizationWebhookSender(db: Db, box: SecretBox, http: Outbound
     const entry = {
       at: performance.now(),
       sub,
-      secret: sub ? box.decrypt(sub.secret_encrypted) : null,
-      bearer: sub?.bearer_encrypted ? box.decrypt(sub.bearer_encrypted) : null,
+      secret: sub ? box.decrypt(sub.secret_encrypted, 'the subscription\'s signing secret') : null,
+      bearer: sub?.bearer_encrypted ? box.decrypt(sub.bearer_encrypted, 'the subscription\'s bearer') : null,
     };
     if (cache.size > 10_000) cache.clear();
     cache.set(uuid, entry);

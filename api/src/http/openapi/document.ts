@@ -39,12 +39,21 @@ function requestBody(op: Operation, example: OperationExample | undefined) {
   return null;
 }
 
+export interface DocumentOptions {
+  tags?: { name: string; description: string }[];
+  /** Recorded exchanges by operationId (api/src/openapi/examples/). */
+  examples?: Record<string, OperationExample>;
+  /** Appended to info.description (the Plan's beta notes). */
+  moreDescription?: string;
+  /** The API's version: the newest changelog entry. */
+  version?: string;
+}
+
 export function buildOpenApi(
   operations: Operation[],
   extraSchemas: Record<string, JsonSchema>,
   serverUrl: string,
-  tags: { name: string; description: string }[] = [],
-  examples: Record<string, OperationExample> = {},
+  { tags = [], examples = {}, moreDescription = '', version = '1.0.0' }: DocumentOptions = {},
 ) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const op of operations) {
@@ -59,13 +68,14 @@ export function buildOpenApi(
     const id = operationId(op);
     const exampleId = Object.hasOwn(examples, id) || !op.alias ? id : operationId({ method: op.method, path: op.alias });
     const example = Object.hasOwn(examples, exampleId) ? examples[exampleId] : undefined;
+    const headers = (op.headers ?? []).map((h) => ({ name: h.name, in: 'header', description: h.description, required: h.required ?? false, schema: { type: 'string' } }));
     const responses: Record<string, unknown> = {};
     for (const [status, schema] of Object.entries(op.responses)) {
       const sample = example && String(example.response.status) === status ? example.response.body : undefined;
       const success = Number(status) < 400;
       responses[status] = response(schema, Number(status) === 204 ? 'No content' : success ? 'Success' : 'Error', success ? (op.responseType ?? 'application/json') : 'application/json', sample);
     }
-    for (const [status, description] of Object.entries(STANDARD_ERRORS)) {
+    for (const [status, description] of Object.entries({ ...STANDARD_ERRORS, ...op.errors })) {
       if (op.auth === false && (status === '401' || status === '403')) continue;
       if (!responses[status]) {
         responses[status] = response(status === '400' ? { oneOf: [ref('Error'), ref('FieldErrors')] } : 'Error', description);
@@ -80,7 +90,8 @@ export function buildOpenApi(
       tags: [op.tag],
       ...(op.auth === false ? { security: [] } : {}),
       ...(op.scope ? { 'x-rate-limit-scope': op.scope } : {}),
-      parameters: [...params, ...query],
+      ...op.extensions,
+      parameters: [...params, ...query, ...headers],
       ...(body ? { requestBody: body } : {}),
       responses,
     };
@@ -89,10 +100,11 @@ export function buildOpenApi(
     openapi: '3.1.0',
     info: {
       title: 'Rollcall API',
-      version: '1.0.0',
+      version,
       description:
         'Self-hosted team check-ins and agent reporting. Every path also answers without its trailing slash. ' +
-        'Lists answer `{count, next, previous, results}` (page/page_size or limit/offset; default 50, max 100).',
+        'Lists answer `{count, next, previous, results}` (page/page_size or limit/offset; default 50, max 100).' +
+        moreDescription,
     },
     servers: [{ url: serverUrl }],
     ...(tags.length ? { tags } : {}),

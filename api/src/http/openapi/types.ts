@@ -19,11 +19,17 @@ export interface Operation {
   /** A request body that is not JSON (raw MIME for inbound e-mail): its media type and schema. */
   rawBody?: { contentType: string; schema: JsonSchema; description?: string };
   query?: { name: string; description: string; schema?: JsonSchema }[];
+  /** Request headers the operation reads (beyond the credential). */
+  headers?: { name: string; description: string; required?: boolean }[];
   /** Status → schema (a `$ref` name in components, or an inline schema). */
   responses: Record<number, string | JsonSchema | null>;
   /** Media type of the documented (non-error) responses when it is not JSON: `text/html` for /docs. */
   responseType?: string;
   description?: string;
+  /** Error statuses this operation documents instead of (or beside) the standard ones: status → description. */
+  errors?: Record<number, string>;
+  /** Specification extensions (`x-…`) copied onto the operation, e.g. x-beta on Plan operations. */
+  extensions?: Record<`x-${string}`, unknown>;
   /** The path of an operation with the same method that this one answers exactly like (`/v1/followups/` of
    * `/v1/checkins/`): it shows that one's examples. */
   alias?: string;
