@@ -12,7 +12,7 @@ import type { RunningServer } from './server.ts';
 import * as admin from './admin/commands.ts';
 import { backupCommand, restoreCommand } from './admin/backup.ts';
 import { forgetSecretsCommand } from './admin/forget-secrets.ts';
-import { EncryptionKeyError, checkEncryptionKey } from './outbound/encryption-key.ts';
+import { EncryptionKeyError, checkEncryptionKey, loadSecretBox } from './outbound/encryption-key.ts';
 
 const USAGE = `rollcall: self-hosted team check-ins and agent reporting
 
@@ -32,7 +32,8 @@ Usage:
   rollcall admin backup DIR              online backup: the SQLite database, its encryption key, a manifest
   rollcall admin restore DIR [--force]   put a backup in place (stop the server first; --force replaces data)
   rollcall admin forget-secrets [--yes]  the encryption key is lost: remove the webhooks and chat
-                                         connections it sealed, so the server starts with a new key
+                                         connections it sealed and give workflows new secrets, so the
+                                         server starts with a new key
 
 ORG is an organization's uuid, slug or name; USER a user's uuid or e-mail.
 DATA_DIR (default: data/ at the repository root) and other relative paths are relative to the repository root,
@@ -183,7 +184,7 @@ async function runAdmin(args: string[]): Promise<void> {
         case 'user deactivate': result = await admin.deactivateUserCommand(db, clock, rest[0]); break;
         case 'key create': result = await admin.createKeyCommand(db, clock, values); break;
         case 'backup': result = await backupCommand(db, settings, clock, action); break;
-        case 'forget-secrets': result = await forgetSecretsCommand(db, clock, values.yes); break;
+        case 'forget-secrets': result = await forgetSecretsCommand(db, clock, values.yes, () => loadSecretBox(settings)); break;
         default: fail(`unknown admin command "${positionals.join(' ')}"\n\n${USAGE}`, 2);
       }
       print(result, values.json);

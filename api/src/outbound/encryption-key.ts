@@ -6,21 +6,22 @@ import { getSetting, setSetting } from '../db/settings.ts';
 import { SecretBox, UnreadableSecretError } from './secret-box.ts';
 
 /**
- * The key that seals stored secrets (webhook signing secrets and bearers, chat credentials) must travel with the
- * database: a database opened with another key has secrets nobody can read. The instance records the fingerprint
- * of its key in `instance_settings`; a start with another key, or with none where one was used, stops with a
- * message naming ENCRYPTION_KEY instead of quietly making a new key.
+ * The key that seals stored secrets (webhook signing secrets and bearers, chat credentials, workflow secrets)
+ * must travel with the database: a database opened with another key has secrets nobody can read. The instance
+ * records the fingerprint of its key in `instance_settings`; a start with another key, or with none where one was
+ * used, stops with a message naming ENCRYPTION_KEY instead of quietly making a new key.
  */
 export const FINGERPRINT_SETTING = 'encryption_key_fingerprint';
 export const KEY_FILE = 'encryption.key';
 
 /** Every column that holds a sealed secret (a test checks the migrated schema has no other `*_encrypted`). */
-export const SEALED_COLUMNS: readonly { table: 'agents' | 'webhook_subscriptions' | 'chat_connections' | 'deliveries'; column: string }[] = [
+export const SEALED_COLUMNS: readonly { table: 'agents' | 'webhook_subscriptions' | 'chat_connections' | 'deliveries' | 'workflows'; column: string }[] = [
   { table: 'agents', column: 'webhook_secret_encrypted' },
   { table: 'webhook_subscriptions', column: 'secret_encrypted' },
   { table: 'webhook_subscriptions', column: 'bearer_encrypted' },
   { table: 'chat_connections', column: 'credentials_encrypted' },
   { table: 'deliveries', column: 'secret_encrypted' },
+  { table: 'workflows', column: 'secrets_encrypted' },
 ];
 
 export class EncryptionKeyError extends Error {}

@@ -15,7 +15,7 @@ import type { HttpRequestPayload } from './runs.ts';
  */
 export function workflowHttpSender(box: SecretBox, http: OutboundHttp) {
   return async function sendHttpRequest(row: DeliveryRow, now: Date): Promise<SendResult> {
-    if (!row.secret_encrypted) return { outcome: 'failed', error: 'http_request delivery without its workflow secret', durationMs: 0 };
+    if (!row.secret_encrypted) return { outcome: 'failed', error: 'http_request delivery without its workflow secret (removed by rollcall admin forget-secrets)', durationMs: 0 };
     const secrets = readJson<WorkflowSecrets>(box.decrypt(row.secret_encrypted, 'the workflow\'s secrets'), { signing_secret: '', headers: {} });
     const request = readJson<HttpRequestPayload>(row.payload, { action_index: 0, method: 'POST', content_type: 'application/json', body: null });
     const body = request.body ?? '';
