@@ -1,6 +1,6 @@
 import type { Db } from '../db/connection.ts';
 import type { Clock } from '../lib/clock.ts';
-import { cancelPending } from '../outbox/deliveries.ts';
+import { cancelPending, forgetSealedSecrets } from '../outbox/deliveries.ts';
 import { FINGERPRINT_SETTING } from '../outbound/encryption-key.ts';
 import type { SecretBox } from '../outbound/secret-box.ts';
 import { lostKeyWorkflows, resealWorkflowSecrets } from '../features/workflows/lost-key.ts';
@@ -47,7 +47,7 @@ export async function forgetSecretsCommand(db: Db, clock: Clock, confirmed: bool
     for (const channel of ['agent_webhook', 'webhook', 'chat'] as const) pending += await cancelPending(trx, { channel }, REASON, now);
     // What is left would make the next start try the new key on a secret the lost one sealed. A pending
     // workflow request fails at its turn, with the reason, and its run shows it.
-    await trx('deliveries').whereNotNull('secret_encrypted').update({ secret_encrypted: null });
+    await forgetSealedSecrets(trx);
     if (box) await resealWorkflowSecrets(trx, box, now);
     await trx('instance_settings').where({ key: FINGERPRINT_SETTING }).delete();
     return pending;

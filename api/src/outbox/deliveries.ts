@@ -97,6 +97,14 @@ export async function cancelPending(db: Executor, selection: PendingSelection, r
   return query.update({ status: 'cancelled', updated_at: now.toISOString(), ...(reason === null ? {} : { last_error: reason }) });
 }
 
+/**
+ * Drops every delivery's sealed copy of its secret (the encryption key that sealed them is lost: rollcall admin
+ * forget-secrets). A pending delivery without one fails at its turn with its sender's reason.
+ */
+export async function forgetSealedSecrets(db: Executor): Promise<void> {
+  await db('deliveries').whereNotNull('secret_encrypted').update({ secret_encrypted: null });
+}
+
 /** Puts a delivery back at the start of its retry schedule (same payload, same webhook-id). */
 export async function resetForRedelivery(db: Executor, uuid: string, now: Date): Promise<void> {
   await db('deliveries').where({ uuid }).update({ status: 'pending', attempts: 0, next_attempt_at: now.toISOString(), delivered_at: null, updated_at: now.toISOString() });
