@@ -56,6 +56,7 @@ describe('OpenAPI document and service endpoints', () => {
     const ids = new Set<string>();
     for (const [path, ops] of Object.entries(body.paths as Record<string, Record<string, DocumentOperation>>)) {
       for (const [method, op] of Object.entries(ops)) {
+        expect(ids.has(op.operationId), `${op.operationId} names two operations`).toBe(false);
         ids.add(op.operationId);
         const name = `${method.toUpperCase()} ${path}`;
         const hasExample = (content: Record<string, { example?: unknown }> | undefined) => Object.values(content ?? {}).some((c) => c.example !== undefined);

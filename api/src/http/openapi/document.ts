@@ -14,7 +14,8 @@ const STANDARD_ERRORS: Record<number, string> = {
 const toOpenApiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}');
 
 /** The operation's id in the document, and the name of its example file (api/src/openapi/examples/<id>.json). */
-export const operationId = (op: { method: string; path: string }) => `${op.method}_${op.path.replace(/[/:{}-]+/g, '_').replace(/^_|_$/g, '')}`;
+export const operationId = (op: { method: string; path: string; operationId?: string }) =>
+  op.operationId ?? `${op.method}_${op.path.replace(/[/:{}-]+/g, '_').replace(/^_|_$/g, '')}`;
 
 /** `GET /v1/teams/:uuid/`: how people and failure messages name an operation. */
 export const operationName = (op: { method: string; path: string }) => `${op.method.toUpperCase()} ${op.path}`;

@@ -30,6 +30,9 @@ export interface Operation {
   errors?: Record<number, string>;
   /** Specification extensions (`x-…`) copied onto the operation, e.g. x-beta on Plan operations. */
   extensions?: Record<`x-${string}`, unknown>;
+  /** Its operationId when the one made from method and path would be another's (`/v1/agent/health/` and
+   * `/v1/agent-health/` both make get_v1_agent_health). */
+  operationId?: string;
   /** The path of an operation with the same method that this one answers exactly like (`/v1/followups/` of
    * `/v1/checkins/`): it shows that one's examples. */
   alias?: string;
