@@ -118,7 +118,7 @@ describe('Chat platforms (CONTRACT §7, §10, §12)', () => {
 
   it('Slack: report channels and open-conversation {users_uuids} → {channel}', async () => {
     await connect({ kind: 'slack', bot_token: 'xoxb-test-token' });
-    const channels = await t.request('GET', '/v1/report-channels/', { key: acme.adminKey });
+    const channels = await t.request('GET', '/v1/report-channels/', { key: acme.adminKey, example: true });
     expect(channels.body).toEqual({
       channels: [
         { id: 'C1', name: 'general', platform: 'slack', type: 'public' },

@@ -27,14 +27,14 @@ describe('Organization webhooks (CONTRACT §7, §10)', () => {
     await rx.close();
   });
 
-  async function subscribe(body: Record<string, unknown> = {}) {
-    const res = await t.request('POST', '/v1/webhook-subscription/', { key: acme.adminKey, body: { hook_url: `${rx.url}/hook`, subscriptions: [EVENT], ...body } });
+  async function subscribe(body: Record<string, unknown> = {}, example = false) {
+    const res = await t.request('POST', '/v1/webhook-subscription/', { key: acme.adminKey, body: { hook_url: `${rx.url}/hook`, subscriptions: [EVENT], ...body }, example });
     expect(res.status).toBe(201);
     return res.body;
   }
 
   it('creates (201, signing secret once), lists without secrets, and deletes with a JSON body', async () => {
-    const created = await subscribe({ name: 'Ops', bearer: 'b-123' });
+    const created = await subscribe({ name: 'Ops', bearer: 'b-123' }, true);
     expect(created).toMatchObject({ hook_url: `${rx.url}/hook`, name: 'Ops', subscriptions: [EVENT], has_bearer: true, active: true });
     expect(created.hook_id).toBe(created.id);
     expect(created.signing_secret).toMatch(/^whsec_/);
@@ -205,7 +205,7 @@ describe('Organization webhooks (CONTRACT §7, §10)', () => {
     const failed = await t.request('GET', '/v1/deliveries/?status=failed', { key: acme.adminKey });
     expect(failed.body.count).toBe(1);
     expect(failed.body.results[0]).toMatchObject({ uuid: row.uuid, channel: 'webhook', status: 'failed', attempts: 4, last_status_code: 500, last_error: 'HTTP 500', webhook_id: rx.received[0].headers['webhook-id'] });
-    const detail = await t.request('GET', `/v1/deliveries/${row.uuid}/`, { key: acme.adminKey });
+    const detail = await t.request('GET', `/v1/deliveries/${row.uuid}/`, { key: acme.adminKey, example: true });
     expect(detail.body.attempt_log.map((a: { outcome: string }) => a.outcome)).toEqual(['retry', 'retry', 'retry', 'failed']);
     expect(detail.body.attempt_log[0]).toMatchObject({ attempt: 1, status_code: 500, error: 'HTTP 500' });
 
