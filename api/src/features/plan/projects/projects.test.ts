@@ -74,7 +74,7 @@ describe('Plan projects, members, milestones and updates (CONTRACT §9; spec pro
     expect([promoted.status, promoted.body]).toEqual([200, expect.objectContaining({ role: 'manager' })]);
     expect((await call('GET', `/v1/plan/projects/${secret.body.uuid}/`, acme.other.key)).status).toBe(200);
     const dry = await t.request('DELETE', `/v1/plan/projects/${secret.body.uuid}/members/${acme.member.user.uuid}/?dry_run=true`, { key: acme.member.key, example: true });
-    const membership = await t.db('plan_project_members').where({ project_uuid: secret.body.uuid, user_uuid: acme.member.user.uuid }).first('uuid');
+    const membership = (await t.db('plan_project_members').where({ project_uuid: secret.body.uuid, user_uuid: acme.member.user.uuid }).first('uuid'))!;
     expect(dry.body).toEqual({
       dry_run: true, status: 204, result: { deleted: { object_kind: 'project_member', uuid: membership.uuid, user: acme.member.user.uuid } },
       changes: [{ object_kind: 'project_member', object_uuid: membership.uuid, change_kind: 'deleted', changed_fields: [] }],
