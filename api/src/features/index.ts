@@ -30,6 +30,7 @@ import { planBoards } from './plan/boards/feature.ts';
 import { planMembers } from './plan/members/feature.ts';
 import { planStates } from './plan/states/feature.ts';
 import { planLabels } from './plan/labels/feature.ts';
+import { planTasks } from './plan/tasks/feature.ts';
 
 /**
  * Every feature of the API, in routing order. The app mounts their routers, the OpenAPI catalogue reads their
@@ -69,4 +70,5 @@ export const features: Feature[] = [
   planMembers,
   planStates,
   planLabels,
+  planTasks,
 ];
