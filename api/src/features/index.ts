@@ -31,6 +31,8 @@ import { planMembers } from './plan/members/feature.ts';
 import { planStates } from './plan/states/feature.ts';
 import { planLabels } from './plan/labels/feature.ts';
 import { planTasks } from './plan/tasks/feature.ts';
+import { planTaskHistory } from './plan/task-history/feature.ts';
+import { planTaskBulk } from './plan/task-bulk/feature.ts';
 
 /**
  * Every feature of the API, in routing order. The app mounts their routers, the OpenAPI catalogue reads their
@@ -71,4 +73,6 @@ export const features: Feature[] = [
   planStates,
   planLabels,
   planTasks,
+  planTaskHistory,
+  planTaskBulk,
 ];

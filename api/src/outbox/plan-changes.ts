@@ -22,7 +22,8 @@ export interface Change {
   project?: string | null;
   /**
    * The task the change belongs to, for the task's events and activity: a task's own changes (the default for
-   * kind `task`) and those of what hangs on it (relations, participants, comments, attachments).
+   * kind `task`) and those of what hangs on it (relations, participants, comments, attachments). Null keeps a
+   * task's change out of its own history (the first of a board move's two rows).
    */
   task?: string | null;
   /** False: no `tasks.*` organization event (the second change of a board move, on the target board's stream). */
@@ -86,7 +87,7 @@ export class ChangeLog {
       credential_uuid: this.#actor.credential.uuid,
       agent_name: this.#agentName,
       created_at: this.#now.toISOString(),
-      task_uuid: change.task ?? (change.kind === 'task' ? change.uuid : null),
+      task_uuid: change.task !== undefined ? change.task : change.kind === 'task' ? change.uuid : null,
     });
     const prefix = change.event === false ? undefined : EVENT_PREFIX[change.kind];
     if (prefix && (await this.#isWanted(`${prefix}.${change.change}`))) {

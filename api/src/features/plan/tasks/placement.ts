@@ -121,8 +121,9 @@ export async function moveTaskToBoard(w: PlanWrite, ref: string, input: MoveBoar
     milestone_uuid: milestone,
   });
   const fields = ['board', 'key', 'state', 'rank', 'labels', ...(milestone !== task.milestone_uuid ? ['milestone'] : [])];
-  // The source board's stream learns the task left (its snapshot names the new board), the target's that it came.
-  await w.changes.record({ kind: 'task', uuid: task.uuid, change: 'moved', board: source.uuid, fields, snapshot: (await presentTasks(w.db, [moved]))[0], event: false });
+  // The source board's stream learns the task left (its snapshot names the new board), the target's that it came;
+  // the task's own history and the organization event count the move once.
+  await w.changes.record({ kind: 'task', uuid: task.uuid, change: 'moved', board: source.uuid, task: null, fields, snapshot: (await presentTasks(w.db, [moved]))[0], event: false });
   const [presented] = await recordTaskChanges(w, [moved], 'moved', fields);
   return presented;
 }

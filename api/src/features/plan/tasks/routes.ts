@@ -1,11 +1,9 @@
-import type { PlanRoutes, ReadCall, WriteCall } from '../../../http/plan/registrar.ts';
-import type { QueryDoc } from '../../../http/plan/declarations.ts';
-import { ValidationFailed } from '../../../lib/errors.ts';
+import type { PlanRoutes, WriteCall } from '../../../http/plan/registrar.ts';
+import { ValidationFailed, badRequest, invalidFilter } from '../../../lib/errors.ts';
 import type { PresentedTask } from './repository.ts';
-import { ME_ROLES, TASK_SORTS, listTasks, withIncludes } from './lists.ts';
-import type { ListScope } from './lists.ts';
+import { withIncludes } from './lists.ts';
 import { moveTaskToBoard, moveTask } from './placement.ts';
-import { expectedVersion, includeOf, taskFilters } from './query.ts';
+import { includeOf, taskListRoutes } from './list-routes.ts';
 import { archiveTask, batchLabels, createTask, createTaskOn, deleteTask, duplicateTask, getTask, restoreTask, updateTask } from './service.ts';
 import {
   boardTaskSchema, createTaskSchema, duplicateTaskSchema, labelsBatchSchema, moveBoardSchema, moveTaskSchema, updateTaskSchema,
@@ -18,23 +16,23 @@ import { linkRoutes } from './link-routes.ts';
 const TASK = '/v1/plan/tasks/:task';
 const keyParams = ['task'];
 
-export const LIST_QUERY: QueryDoc[] = [
-  { name: 'state', description: 'state uuids (comma-separated or repeated, at most 50)' },
-  { name: 'label', description: 'label uuids (at most 50; 400 invalid_label_filter)' },
-  { name: 'owner', description: '"me", a user uuid or "unowned" (comma-separated)' },
-  { name: 'board', description: 'board uuids (organization-wide lists)' },
-  { name: 'priority', description: '1–5, comma-separated' },
-  { name: 'parent_task', description: 'sub-tasks of this task (uuid or KEY-n)' },
-  { name: 'milestone', description: 'milestone uuid' },
-  { name: 'since', description: 'created on or after this day (YYYY-MM-DD; also start_date)' },
-  { name: 'until', description: 'created on or before this day (YYYY-MM-DD; also end_date)' },
-  { name: 'date', description: 'created on this day (YYYY-MM-DD)' },
-  { name: 'due_from', description: 'due on or after this day (YYYY-MM-DD)' },
-  { name: 'due_to', description: 'due on or before this day (YYYY-MM-DD)' },
-  { name: 'include', description: 'archived, participants, relations, children (comma-separated)' },
-  { name: 'sort', description: `${Object.keys(TASK_SORTS).join(', ')}; prefix - for descending (also ordering); default rank (board order)` },
-  { name: 'search', description: 'words starting the words of the title or description, or a KEY-n (2–256 characters)' },
-];
+/**
+ * The version a write expects: the body's `version` or the If-Match header (`"3"`, `W/"3"` or `3`; `*` is
+ * any). Both, differing: 400 `version_precondition_ambiguous`. An unreadable If-Match: 400
+ * `invalid_filter_value` naming it.
+ */
+export function expectedVersion(ifMatch: string | undefined, version: number | undefined): number | undefined {
+  let fromHeader: number | undefined;
+  if (ifMatch !== undefined && ifMatch.trim() !== '*') {
+    const match = /^\s*(?:W\/)?"?([1-9][0-9]{0,9})"?\s*$/.exec(ifMatch);
+    if (!match) throw invalidFilter('If-Match', 'If-Match must be the task\'s version, as "3".');
+    fromHeader = Number(match[1]);
+  }
+  if (fromHeader !== undefined && version !== undefined && fromHeader !== version) {
+    throw badRequest('version_precondition_ambiguous', `If-Match (${fromHeader}) and the body's version (${version}) differ; send one.`, { if_match: fromHeader, version });
+  }
+  return version ?? fromHeader;
+}
 
 /** What every task write answers: the task, and its version as ETag (for If-Match). */
 function answer(call: WriteCall<unknown>, task: PresentedTask): PresentedTask {
@@ -46,23 +44,8 @@ const allocation = (call: WriteCall<unknown>) => ({ lockTimeoutMs: call.deps.con
 const ifMatch = (call: WriteCall<unknown>, version?: number) => expectedVersion(call.query.header('if-match'), version);
 
 export function taskRoutes(plan: PlanRoutes): void {
+  taskListRoutes(plan);
   const r = plan.tagged('Plan: tasks');
-  const list = (scope: (call: ReadCall) => ListScope) => async (call: ReadCall) => {
-    const { count, results } = await listTasks(call, scope(call), taskFilters(call.query, call.actor), call.page);
-    return { count, results };
-  };
-  r.list({ path: '/v1/plan/tasks/', summary: 'Every task you can see, with filters', item: 'PlanTask', personQuery: { owner: 'me' }, query: LIST_QUERY }, list(() => ({ all: true })));
-  r.list({ path: '/v1/plan/boards/:board/tasks/', summary: 'Tasks of a board, with filters', item: 'PlanTask', personQuery: { owner: 'me' }, query: LIST_QUERY }, list((call) => ({ board: call.params.board })));
-  r.list(
-    {
-      path: '/v1/plan/me/tasks/',
-      summary: 'Your tasks: those you own (role=owner), take part in (participant), created (creator), or any of them',
-      item: 'PlanTask',
-      person: true,
-      query: [{ name: 'role', description: 'owner (default), participant, creator or any' }, ...LIST_QUERY],
-    },
-    list((call) => ({ me: call.query.oneOf('role', ME_ROLES) ?? 'owner' })),
-  );
   const created = (call: WriteCall<unknown>, task: PresentedTask) => {
     call.header('Location', `/v1/plan/tasks/${task.uuid}/`);
     return answer(call, task);
@@ -121,15 +104,6 @@ export function taskRoutes(plan: PlanRoutes): void {
       keyParams,
     },
     async (call) => answer(call, await moveTaskToBoard(call, call.params.task, call.body, allocation(call), ifMatch(call))),
-  );
-  r.list(
-    { path: `${TASK}/children/`, summary: 'Sub-tasks of a task', item: 'PlanTask', keyParams, query: LIST_QUERY.filter((q) => q.name !== 'parent_task') },
-    async (call) => {
-      const { task } = await getTask(call, call.params.task);
-      const filters = { ...taskFilters(call.query, call.actor), parent: task.uuid };
-      const { count, results } = await listTasks(call, { board: task.board_uuid }, filters, call.page);
-      return { count, results };
-    },
   );
   r.write(
     { method: 'post', path: `${TASK}/children/`, summary: 'Create a sub-task on the task\'s board (sub-tasks nest one level: 400 subtask_depth_exceeded)', body: boardTaskSchema, status: 201, response: 'PlanTask', keyParams },

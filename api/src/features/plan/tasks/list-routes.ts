@@ -1,13 +1,16 @@
 import type { Actor } from '../../../auth/credentials.ts';
 import { assertActor } from '../../../auth/policy.ts';
+import type { QueryDoc } from '../../../http/plan/declarations.ts';
 import type { PlanQuery } from '../../../http/plan/query.ts';
+import type { PlanRoutes, ReadCall } from '../../../http/plan/registrar.ts';
 import { badRequest, invalidFilter } from '../../../lib/errors.ts';
 import { isUuid } from '../../../lib/ids.ts';
-import { INCLUDE_TOKENS, TASK_SORTS } from './lists.ts';
-import type { IncludeToken, TaskFilters } from './lists.ts';
+import { getTask } from './service.ts';
+import { INCLUDE_TOKENS, ME_ROLES, TASK_SORTS, listTasks } from './lists.ts';
+import type { IncludeToken, ListScope, TaskFilters } from './lists.ts';
 
 /**
- * The task lists' query parameters, with the spec's codes: `state`, `board` (uuids, at most 50:
+ * The task lists, and their query parameters, with the spec's codes: `state`, `board` (uuids, at most 50:
  * `too_many_filter_values`), `label` (uuids, at most 50: `invalid_label_filter`), `owner` (`me`, a user uuid or
  * `unowned`), `priority` (1–5), `parent_task`, `milestone`, `since`/`until` (or `start_date`/`end_date`, or
  * `date`: created on those days), `due_from`/`due_to` (YYYY-MM-DD: `invalid_date_range`), `include` (tokens:
@@ -79,20 +82,50 @@ export function taskFilters(query: PlanQuery, actor: Actor): TaskFilters {
   };
 }
 
-/**
- * The version a write expects: the body's `version` or the If-Match header (`"3"`, `W/"3"` or `3`; `*` is
- * any). Both, differing: 400 `version_precondition_ambiguous`. An unreadable If-Match: 400
- * `invalid_filter_value` naming it.
- */
-export function expectedVersion(ifMatch: string | undefined, version: number | undefined): number | undefined {
-  let fromHeader: number | undefined;
-  if (ifMatch !== undefined && ifMatch.trim() !== '*') {
-    const match = /^\s*(?:W\/)?"?([1-9][0-9]{0,9})"?\s*$/.exec(ifMatch);
-    if (!match) throw invalidFilter('If-Match', 'If-Match must be the task\'s version, as "3".');
-    fromHeader = Number(match[1]);
-  }
-  if (fromHeader !== undefined && version !== undefined && fromHeader !== version) {
-    throw badRequest('version_precondition_ambiguous', `If-Match (${fromHeader}) and the body's version (${version}) differ; send one.`, { if_match: fromHeader, version });
-  }
-  return version ?? fromHeader;
+export const LIST_QUERY: QueryDoc[] = [
+  { name: 'state', description: 'state uuids (comma-separated or repeated, at most 50)' },
+  { name: 'label', description: 'label uuids (at most 50; 400 invalid_label_filter)' },
+  { name: 'owner', description: '"me", a user uuid or "unowned" (comma-separated)' },
+  { name: 'board', description: 'board uuids (organization-wide lists)' },
+  { name: 'priority', description: '1–5, comma-separated' },
+  { name: 'parent_task', description: 'sub-tasks of this task (uuid or KEY-n)' },
+  { name: 'milestone', description: 'milestone uuid' },
+  { name: 'since', description: 'created on or after this day (YYYY-MM-DD; also start_date)' },
+  { name: 'until', description: 'created on or before this day (YYYY-MM-DD; also end_date)' },
+  { name: 'date', description: 'created on this day (YYYY-MM-DD)' },
+  { name: 'due_from', description: 'due on or after this day (YYYY-MM-DD)' },
+  { name: 'due_to', description: 'due on or before this day (YYYY-MM-DD)' },
+  { name: 'include', description: 'archived, participants, relations, children (comma-separated)' },
+  { name: 'sort', description: `${Object.keys(TASK_SORTS).join(', ')}; prefix - for descending (also ordering); default rank (board order)` },
+  { name: 'search', description: 'words starting the words of the title or description, or a KEY-n (2–256 characters)' },
+];
+
+/** The task lists: every task the caller sees, a board's, the caller's own, a task's sub-tasks. */
+export function taskListRoutes(plan: PlanRoutes): void {
+  const r = plan.tagged('Plan: tasks');
+  const list = (scope: (call: ReadCall) => ListScope) => async (call: ReadCall) => {
+    const { count, results } = await listTasks(call, scope(call), taskFilters(call.query, call.actor), call.page);
+    return { count, results };
+  };
+  r.list({ path: '/v1/plan/tasks/', summary: 'Every task you can see, with filters', item: 'PlanTask', personQuery: { owner: 'me' }, query: LIST_QUERY }, list(() => ({ all: true })));
+  r.list({ path: '/v1/plan/boards/:board/tasks/', summary: 'Tasks of a board, with filters', item: 'PlanTask', personQuery: { owner: 'me' }, query: LIST_QUERY }, list((call) => ({ board: call.params.board })));
+  r.list(
+    {
+      path: '/v1/plan/me/tasks/',
+      summary: 'Your tasks: those you own (role=owner), take part in (participant), created (creator), or any of them',
+      item: 'PlanTask',
+      person: true,
+      query: [{ name: 'role', description: 'owner (default), participant, creator or any' }, ...LIST_QUERY],
+    },
+    list((call) => ({ me: call.query.oneOf('role', ME_ROLES) ?? 'owner' })),
+  );
+  r.list(
+    { path: '/v1/plan/tasks/:task/children/', summary: 'Sub-tasks of a task', item: 'PlanTask', keyParams: ['task'], query: LIST_QUERY.filter((q) => q.name !== 'parent_task') },
+    async (call) => {
+      const { task } = await getTask(call, call.params.task);
+      const filters = { ...taskFilters(call.query, call.actor), parent: task.uuid };
+      const { count, results } = await listTasks(call, { board: task.board_uuid }, filters, call.page);
+      return { count, results };
+    },
+  );
 }
