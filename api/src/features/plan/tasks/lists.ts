@@ -22,6 +22,7 @@ import { presentTasks } from './repository.ts';
 export const TASK_SORTS: Record<string, string> = {
   rank: 'rank', created_at: 'created_at', updated_at: 'updated_at', due_date: 'due_date', priority: 'priority', key: 'number', title: 'title',
 };
+const NULLABLE_SORTS = new Set(['due_date', 'priority']);
 export const INCLUDE_TOKENS = ['archived', 'participants', 'relations', 'children'] as const;
 export type IncludeToken = (typeof INCLUDE_TOKENS)[number];
 export const ME_ROLES = ['owner', 'participant', 'creator', 'any'] as const;
@@ -105,7 +106,9 @@ function ordered(query: Knex.QueryBuilder, sort: Ordering): Knex.QueryBuilder {
       .join('plan_states as s', 's.uuid', 't.state_uuid')
       .orderBy([{ column: 't.board_uuid', order: direction }, { column: 's.position', order: direction }, { column: 't.rank', order: direction }, { column: 't.uuid', order: direction }]);
   }
-  return query.orderBy([{ column: `t.${sort.column}`, order: sort.order, nulls: 'last' }, { column: 't.uuid', order: sort.order }]);
+  const column = `t.${sort.column}`;
+  if (NULLABLE_SORTS.has(sort.column)) query.orderByRaw('case when ?? is null then 1 else 0 end', [column]);
+  return query.orderBy([{ column, order: sort.order }, { column: 't.uuid', order: sort.order }]);
 }
 
 export async function listTasks(r: PlanRead, scope: ListScope, filters: TaskFilters, page: PageRequest) {
