@@ -13,13 +13,21 @@ const JUNK_QUERIES = [
   '?status=exploded', '?user=not-a-uuid', '?filter=bogus', '?owner_user_ids=a,b', '?date_start=2026-05-01&date_end=2026-01-01',
   '?include_archived=perhaps', '?member=me', '?member=nobody', '?type=nope', '?project=x', '?goal=%00', '?visibility=secret', '?ordering=-',
   '?ordering=name&ordering=key', '?dry_run=maybe', '?migrate_to=nope',
+  '?label=bug', '?owner=nobody,me', '?include=everything', '?sort=-', '?state=todo', '?priority=9', '?due_from=2026-04-02&due_to=2026-04-01',
+  '?parent_task=%00', '?role=boss', '?board=x', '?search=PLAT-1', '?search=%22%2A%28', '?include=archived,participants,relations,children&sort=-rank',
 ];
 /** Plan writes also read headers. */
-const JUNK_HEADERS: Record<string, string>[] = [{ 'idempotency-key': 'short' }, { 'x-service-agent-name': '%E0%A4%A' }, { 'x-service-agent-name': 'x'.repeat(200) }, { 'idempotency-key': 'robustness-key-1' }];
+const JUNK_HEADERS: Record<string, string>[] = [
+  { 'idempotency-key': 'short' }, { 'x-service-agent-name': '%E0%A4%A' }, { 'x-service-agent-name': 'x'.repeat(200) }, { 'idempotency-key': 'robustness-key-1' },
+  { 'if-match': 'W/"not-a-version"' }, { 'if-match': '"99999999999"' },
+];
 const JUNK_BODIES: (string | unknown)[] = [
   [], 'text', 42, null, {}, { unexpected: true }, { name: { nested: 'object' } }, { agent_name: 5, content: [] },
   { email: 'not-an-email', to: 'x', subject: 1 }, { responses: 'all good' }, { members: [{ uuid: 'nope' }] },
   { schedule: { days: [9], time: '25:61', timezone: 'Nowhere/City' } }, { hook_url: 'ftp://example.com', subscriptions: 'all' },
+  { title: 5, state: 'x', labels: 'bug' }, { title: 'x', parent_task: 'PLAT-1', participants: ['nope'], owner: 7 }, { relation_type: 'blocks', target_task: {} },
+  { operation: 'update', items: [1, { task: 'x' }, { task: 'PLAT-1', version: 'one' }] }, { operation: 'move', items: 'all' }, { board: 'x', state_map: { a: 1 } },
+  { mode: 'add', labels: 'x' }, { state: '0190c8f4-0000-7000-8000-000000000000', after: 'PLAT-1', before: 'PLAT-1' }, { subscribed: 'yes' }, { version: 0, milestone: 'x' },
 ];
 
 describe('robustness: no 500 on bad input, anywhere', () => {
@@ -65,6 +73,10 @@ describe('robustness: no 500 on bad input, anywhere', () => {
       milestone: await plan(`/v1/plan/projects/${project}/milestones/`, { name: 'Beta' }), update: await plan(`/v1/plan/projects/${project}/updates/`, { body: 'Go.' }),
       user: member.user.uuid,
     });
+    // Two tasks and a link between them, for the task routes (addressed by uuid; KEY-n go through the junk queries).
+    const task = await plan(`/v1/plan/boards/${board}/tasks/`, { title: 'First', owner: member.user.uuid, participants: [member.user.uuid] });
+    const other = await plan(`/v1/plan/boards/${board}/tasks/`, { title: 'Second', parent_task: task });
+    Object.assign(ids, { task, relation: await plan(`/v1/plan/tasks/${other}/relations/`, { relation_type: 'blocks', target_task: task }) });
     // A key of its own for the key routes: DELETE would otherwise revoke the key every later request uses.
     const spareKey = await t.request('POST', '/v1/api-keys/', { key, body: { name: 'spare' } });
     Object.assign(ids, {
