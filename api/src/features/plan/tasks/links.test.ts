@@ -102,6 +102,23 @@ describe('Plan sub-tasks and relations', () => {
     expect((await call('POST', `/v1/plan/tasks/${tasks[5].key}/relations/`, acme.adminKey, { relation_type: 'relates_to', target_task: tasks[0].key })).status).toBe(201);
   });
 
+  it('logs the end of links on the other side when a task or its whole board is deleted', async () => {
+    const { t, call, acme } = app;
+    const { board: doomed } = await newBoard();
+    const { board: kept } = await newBoard();
+    const [gone, alsoGone] = [await app.tasks.create(doomed), await app.tasks.create(doomed)];
+    const stays = await app.tasks.create(kept);
+    await call('POST', `/v1/plan/tasks/${gone.key}/relations/`, acme.adminKey, { relation_type: 'blocks', target_task: stays.key });
+    await call('POST', `/v1/plan/tasks/${stays.key}/relations/`, acme.adminKey, { relation_type: 'relates_to', target_task: alsoGone.key });
+    await call('DELETE', `/v1/plan/tasks/${gone.key}/`, acme.adminKey);
+    expect((await call('GET', `/v1/plan/tasks/${stays.key}/relations/`, acme.adminKey)).body.count).toBe(1);
+    expect((await call('DELETE', `/v1/plan/boards/${doomed.uuid}/`, acme.adminKey)).status).toBe(204);
+    expect((await call('GET', `/v1/plan/tasks/${stays.key}/relations/`, acme.adminKey)).body.count).toBe(0);
+    const actions = (await call('GET', `/v1/plan/tasks/${stays.key}/activity/`, acme.adminKey)).body.results.map((a: { action: string }) => a.action);
+    expect(actions).toEqual(['task_relation.deleted', 'task_relation.deleted', 'task_relation.created', 'task_relation.created', 'task.created']);
+    expect(await t.db('plan_task_search').whereIn('task_uuid', [gone.uuid, alsoGone.uuid]).count({ n: '*' }).then((r) => Number(r[0].n))).toBe(0);
+  });
+
   it('shows a link only when the caller sees the other task\'s board', async () => {
     const { call, acme } = app;
     const { board } = await newBoard();

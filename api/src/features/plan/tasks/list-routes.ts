@@ -1,5 +1,5 @@
 import type { Actor } from '../../../auth/credentials.ts';
-import { assertActor } from '../../../auth/policy.ts';
+import { actsAsPerson } from '../../../auth/policy.ts';
 import type { QueryDoc } from '../../../http/plan/declarations.ts';
 import type { PlanQuery } from '../../../http/plan/query.ts';
 import type { PlanRoutes, ReadCall } from '../../../http/plan/registrar.ts';
@@ -37,7 +37,7 @@ function owners(query: PlanQuery, actor: Actor): TaskFilters['owners'] {
   for (const value of values) {
     if (value === 'unowned') unowned = true;
     else if (value === 'me') {
-      assertActor(actor, 'owner=me needs a person; agent and organization keys act for no one.');
+      if (!actsAsPerson(actor)) throw badRequest('actor_required', 'owner=me needs a person; agent and organization keys act for no one.', { parameter: 'owner' });
       users.add(actor.user.uuid);
     } else if (isUuid(value)) users.add(value.toLowerCase());
     else throw invalidFilter('owner', 'owner must be "me", "unowned" or user uuids, separated by commas.');

@@ -104,7 +104,7 @@ describe('Plan task lists', () => {
     expect(await list('?until=03/10/2026')).toEqual({ detail: 'until must be a date as YYYY-MM-DD.', code: 'invalid_date_range', extra: { parameter: 'until' } });
     // owner=me needs a person.
     expect(await list('?owner=me', app.acme.agentKey)).toEqual({ detail: 'owner=me needs a person; agent and organization keys act for no one.', code: 'actor_required', extra: { parameter: 'owner' } });
-    expect(await list('?owner=unowned,me', app.acme.agentKey)).toEqual({ detail: 'owner=me needs a person; agent and organization keys act for no one.', code: 'actor_required' });
+    expect(await list('?owner=unowned,me', app.acme.agentKey)).toEqual({ detail: 'owner=me needs a person; agent and organization keys act for no one.', code: 'actor_required', extra: { parameter: 'owner' } });
   });
 
   it('adds what include asks for, pages with every filter repeated, and lists only what the caller sees', async () => {

@@ -87,7 +87,7 @@ const snapshotOf = (row: TaskRelationRow) => ({
  * A link's change is logged once for each task it links (the same relation uuid, on each task's board stream),
  * so both tasks' events and activity show it.
  */
-export async function recordBothSides(w: PlanWrite, row: TaskRelationRow, change: 'created' | 'deleted', tasks: Pick<TaskRow, 'uuid' | 'board_uuid'>[]): Promise<void> {
+export async function recordRelationChange(w: PlanWrite, row: TaskRelationRow, change: 'created' | 'deleted', tasks: Pick<TaskRow, 'uuid' | 'board_uuid'>[]): Promise<void> {
   for (const side of tasks) {
     await w.changes.record({ kind: 'task_relation', uuid: row.uuid, change, board: side.board_uuid, task: side.uuid, snapshot: change === 'deleted' ? null : snapshotOf(row) });
   }
@@ -143,7 +143,7 @@ export async function addRelation(w: PlanWrite, ref: string, type: RelationType,
     relation_type: type, created_by_uuid: w.actor.user.uuid, created_at: w.now.toISOString(),
   };
   await w.db('plan_task_relations').insert(row);
-  await recordBothSides(w, row, 'created', [task, target]);
+  await recordRelationChange(w, row, 'created', [task, target]);
   return (await relationsOf(w.db, w.actor, [task.uuid])).get(task.uuid)!.find((v) => v.uuid === row.uuid)!;
 }
 
@@ -154,8 +154,28 @@ export async function removeRelation(w: PlanWrite, ref: string, relationUuid: st
   if (!row || (row.source_task_uuid !== task.uuid && row.target_task_uuid !== task.uuid)) throw notFound();
   const other = await w.db('plan_tasks').where({ uuid: row.source_task_uuid === task.uuid ? row.target_task_uuid : row.source_task_uuid }).first();
   await w.db('plan_task_relations').where({ uuid: row.uuid }).delete();
-  await recordBothSides(w, row, 'deleted', [task, other!]);
+  await recordRelationChange(w, row, 'deleted', [task, other!]);
   return { deleted: { object_kind: 'task_relation', uuid: row.uuid, relation_type: row.relation_type } };
 }
 
 export const isRelationType = (value: string): value is RelationType => (RELATION_TYPES as readonly string[]).includes(value);
+
+/**
+ * Before a board's tasks are deleted with it: their links to tasks of other boards go too (by cascade), and those
+ * other tasks log it, as when one task is deleted.
+ */
+export async function forgetLinksOfBoard(w: PlanWrite, boardUuid: string): Promise<number> {
+  const onBoard = () => w.db('plan_tasks').select('uuid').where({ board_uuid: boardUuid });
+  const rows: TaskRelationRow[] = await w.db('plan_task_relations').where((q) => q.whereIn('source_task_uuid', onBoard()).orWhereIn('target_task_uuid', onBoard()));
+  let logged = 0;
+  for (const row of rows) {
+    for (const side of [row.source_task_uuid, row.target_task_uuid]) {
+      const task = await w.db('plan_tasks').where({ uuid: side }).first('uuid', 'board_uuid');
+      if (task && task.board_uuid !== boardUuid) {
+        await recordRelationChange(w, row, 'deleted', [task]);
+        logged++;
+      }
+    }
+  }
+  return logged;
+}

@@ -1,6 +1,7 @@
 import { generateNKeysBetween } from 'fractional-indexing';
 import { ApiError } from '../../../lib/errors.ts';
 import type { Executor } from '../../../db/connection.ts';
+import { forWrite } from '../../../db/locks.ts';
 import type { PlanWrite } from '../frame/context.ts';
 import { presentTask } from './presenter.ts';
 import type { TaskRow } from '../../../db/tables.ts';
@@ -69,7 +70,9 @@ export async function recordTaskChanges(w: PlanWrite, tasks: TaskRow[], change: 
  * the target column's last task, in their old order, each with its version bumped and its completion set or
  * cleared by the target's category. 422 `column_too_large` when the target would pass 5,000 live tasks.
  */
-export async function moveLiveTasks(w: PlanWrite, from: { uuid: string }, to: { uuid: string; category: string }): Promise<number> {
+export async function moveLiveTasks(w: PlanWrite, from: { uuid: string }, to: { uuid: string; board_uuid: string; category: string }): Promise<number> {
+  // The board's lock first: the target column's end read below is then the end every other placement sees.
+  await forWrite(w.db, w.db('plan_boards').where({ uuid: to.board_uuid })).first('uuid');
   const tasks: TaskRow[] = await w.db('plan_tasks').where({ state_uuid: from.uuid }).whereNull('archived_at').orderBy([{ column: 'rank' }, { column: 'uuid' }]);
   if (tasks.length === 0) return 0;
   const present = await liveTasksInState(w.db, to.uuid);

@@ -11,7 +11,7 @@ import { assertColumnRoom, rankBetween, tailRank } from './ranks.ts';
 import { labelsOf, presentTasks, recordTaskChanges } from './repository.ts';
 import type { PresentedTask } from './repository.ts';
 import { setParticipants } from './people.ts';
-import { recordBothSides } from './relations.ts';
+import { recordRelationChange } from './relations.ts';
 import { assertDates, assertDescription, boardLabels, completionIn, defaultStateOf, liveStateOf, milestoneFor, milestoneOnCreate, parentFor } from './rules.ts';
 import type { CreateTaskInput, UpdateTaskInput } from './schema.ts';
 
@@ -268,7 +268,7 @@ export async function deleteTask(w: PlanWrite, ref: string) {
   const relations: TaskRelationRow[] = await w.db('plan_task_relations').where({ source_task_uuid: task.uuid }).orWhere({ target_task_uuid: task.uuid });
   for (const relation of relations) {
     const other = await w.db('plan_tasks').where({ uuid: relation.source_task_uuid === task.uuid ? relation.target_task_uuid : relation.source_task_uuid }).first('uuid', 'board_uuid');
-    if (other) await recordBothSides(w, relation, 'deleted', [other]);
+    if (other) await recordRelationChange(w, relation, 'deleted', [other]);
   }
   await w.db('plan_tasks').where({ uuid: task.uuid }).delete();
   await w.changes.record({ kind: 'task', uuid: task.uuid, change: 'deleted', board: task.board_uuid, snapshot: null });
