@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp } from '../../test/harness.ts';
 import type { TestApp } from '../../test/harness.ts';
+import { CHANGELOG } from '../features/meta/changelog.ts';
 
 describe('OpenAPI document and service endpoints', () => {
   let t: TestApp;
@@ -63,6 +64,8 @@ describe('OpenAPI document and service endpoints', () => {
     const changelog = await t.request('GET', '/v1/changelog/');
     expect(changelog.status).toBe(200);
     expect(changelog.body).toMatchObject({ count: expect.any(Number), next: null, previous: null });
-    expect(changelog.body.results[0]).toMatchObject({ version: '1.1.0', changes: expect.any(Array) });
+    // Newest first.
+    expect(changelog.body.results[0]).toMatchObject({ version: CHANGELOG[0].version, changes: expect.any(Array) });
+    expect(changelog.body.results.map((e: { version: string }) => e.version)).toEqual(CHANGELOG.map((e) => e.version).slice(0, 50));
   });
 });
