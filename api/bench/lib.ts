@@ -119,9 +119,13 @@ export function runLoadProcess(job: LoadJob): Promise<LoadOutput> {
  * A `rollcall serve` process, as `npm start` runs it, on a temporary DATA_DIR that `seed` fills first (given the
  * database URL), with every hourly budget and Plan minute ceiling out of the way (benchmarks measure the work,
  * not the throttle; the counters are still kept on every request). Runs
- * `measure` against its URL, then stops the server and removes the directory.
+ * `measure` against its URL (and the server's pid, for its memory), then stops the server and removes the directory.
  */
-export async function withSeededServe<S, R>(name: string, seed: (databaseUrl: string) => Promise<S>, measure: (url: string, seeded: S, dir: string) => Promise<R>): Promise<R> {
+export async function withSeededServe<S, R>(
+  name: string,
+  seed: (databaseUrl: string) => Promise<S>,
+  measure: (url: string, seeded: S, dir: string, pid: number) => Promise<R>,
+): Promise<R> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `rollcall-bench-${name}-`));
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -137,7 +141,7 @@ export async function withSeededServe<S, R>(name: string, seed: (databaseUrl: st
   try {
     const seeded = await seed(loadConfig(env).databaseUrl);
     server = await startServe(env, /"url":"(http:\/\/[\d.:]+)"/);
-    return await measure(server.match[1], seeded, dir);
+    return await measure(server.match[1], seeded, dir, server.child.pid!);
   } finally {
     if (server) await stop(server.child);
     fs.rmSync(dir, { recursive: true, force: true });

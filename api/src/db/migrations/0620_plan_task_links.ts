@@ -59,19 +59,26 @@ export async function up(db: Knex): Promise<void> {
     t.index(['user_uuid']);
   });
 
-  // The task lists' orders and filters (board lists, the organization-wide list, me/tasks/).
+  // The task lists' orders and filters (board lists, the organization-wide list, me/tasks/). The live tasks of a
+  // column and of an owner carry their uuid in the index, so a count filtered by labels or a search (uuid in …)
+  // reads the index alone; they replace 0603's (state_uuid, archived_at) and (owner_uuid).
   await db.schema.alterTable('plan_tasks', (t) => {
+    t.dropIndex(['state_uuid', 'archived_at']);
+    t.dropIndex(['owner_uuid']);
+    t.index(['state_uuid', 'archived_at', 'uuid'], 'plan_tasks_state_live');
+    t.index(['owner_uuid', 'archived_at', 'uuid'], 'plan_tasks_owner_live');
     t.index(['board_uuid', 'created_at'], 'plan_tasks_board_created');
     t.index(['board_uuid', 'updated_at'], 'plan_tasks_board_updated');
     t.index(['board_uuid', 'due_date'], 'plan_tasks_board_due');
     t.index(['organization_uuid', 'created_at'], 'plan_tasks_org_created');
-    t.index(['owner_uuid', 'archived_at'], 'plan_tasks_owner_live');
   });
 }
 
 export async function down(db: Knex): Promise<void> {
   await db.schema.alterTable('plan_tasks', (t) => {
-    for (const name of ['plan_tasks_board_created', 'plan_tasks_board_updated', 'plan_tasks_board_due', 'plan_tasks_org_created', 'plan_tasks_owner_live']) t.dropIndex([], name);
+    for (const name of ['plan_tasks_state_live', 'plan_tasks_owner_live', 'plan_tasks_board_created', 'plan_tasks_board_updated', 'plan_tasks_board_due', 'plan_tasks_org_created']) t.dropIndex([], name);
+    t.index(['state_uuid', 'archived_at']);
+    t.index(['owner_uuid']);
   });
   await db.schema.dropTable('plan_task_subscriptions');
   await db.schema.dropTable('plan_task_participants');

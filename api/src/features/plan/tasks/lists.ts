@@ -98,27 +98,70 @@ async function filtered(r: PlanRead, scope: ListScope, filters: TaskFilters): Pr
   };
 }
 
-/** Orders a page: the sort field (empty values last either way), then uuid, so pages never overlap. */
+/** Orders a page by a column of the task (empty values last either way), then uuid, so pages never overlap. */
 function ordered(query: Knex.QueryBuilder, sort: Ordering): Knex.QueryBuilder {
-  if (sort.column === 'rank') {
-    const direction = sort.order;
-    return query
-      .join('plan_states as s', 's.uuid', 't.state_uuid')
-      .orderBy([{ column: 't.board_uuid', order: direction }, { column: 's.position', order: direction }, { column: 't.rank', order: direction }, { column: 't.uuid', order: direction }]);
-  }
   const column = `t.${sort.column}`;
   if (NULLABLE_SORTS.has(sort.column)) query.orderByRaw('case when ?? is null then 1 else 0 end', [column]);
   return query.orderBy([{ column, order: sort.order }, { column: 't.uuid', order: sort.order }]);
 }
 
+/**
+ * A page in board order (board, column, rank), read column by column: one grouped count says how many matching
+ * tasks each column holds, then only the columns the page reaches are read, each along the (board, state, rank)
+ * index. Ordering the whole filtered set by the columns' positions would sort every matching task of the board.
+ */
+async function inBoardOrder(r: PlanRead, base: () => Knex.QueryBuilder, sort: Ordering, page: PageRequest): Promise<{ count: number; rows: TaskRow[] }> {
+  const groups: { board_uuid: string; state_uuid: string; n: number | string }[] = await base().select('t.board_uuid', 't.state_uuid').count({ n: '*' }).groupBy('t.board_uuid', 't.state_uuid');
+  const count = groups.reduce((sum, g) => sum + Number(g.n), 0);
+  if (count === 0 || page.offset >= count) return { count, rows: [] };
+  const states: { uuid: string; position: number; archived_at: string | null }[] = await r.db('plan_states').whereIn('uuid', groups.map((g) => g.state_uuid)).select('uuid', 'position', 'archived_at');
+  const place = new Map(states.map((state) => [state.uuid, state]));
+  // Live columns by position, then archived ones (holding archived tasks), by uuid within a board.
+  const key = (g: { board_uuid: string; state_uuid: string }) => {
+    const state = place.get(g.state_uuid);
+    return [g.board_uuid, state?.archived_at ? 1 : 0, Number(state?.position ?? 0), g.state_uuid] as const;
+  };
+  groups.sort((a, b) => {
+    const [x, y] = [key(a), key(b)];
+    for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return x[i] < y[i] ? -1 : 1;
+    return 0;
+  });
+  if (sort.order === 'desc') groups.reverse();
+  const rows: TaskRow[] = [];
+  let skip = page.offset;
+  for (const group of groups) {
+    const n = Number(group.n);
+    if (skip >= n) {
+      skip -= n;
+      continue;
+    }
+    const column: TaskRow[] = await base()
+      .where({ 't.board_uuid': group.board_uuid, 't.state_uuid': group.state_uuid })
+      .select('t.*')
+      .orderBy([{ column: 't.rank', order: sort.order }, { column: 't.uuid', order: sort.order }])
+      .limit(page.limit - rows.length)
+      .offset(skip);
+    rows.push(...column);
+    skip = 0;
+    if (rows.length >= page.limit) break;
+  }
+  return { count, rows };
+}
+
 export async function listTasks(r: PlanRead, scope: ListScope, filters: TaskFilters, page: PageRequest) {
-  let board: BoardRow | null = null;
-  if ('board' in scope) board = (await visibleBoard<BoardRow>(r.db, r.actor, scope.board)).row;
+  if ('board' in scope) await visibleBoard<BoardRow>(r.db, r.actor, scope.board);
   const base = await filtered(r, scope, filters);
   if (!base) return { count: 0, results: [] };
-  const [{ count }] = await base().count({ count: '*' });
-  const rows: TaskRow[] = Number(count) === 0 ? [] : await ordered(base().select('t.*'), filters.sort).limit(page.limit).offset(page.offset);
-  return { count: Number(count), results: await withIncludes(r, rows, filters.include), board };
+  let count: number;
+  let rows: TaskRow[];
+  if (filters.sort.column === 'rank') {
+    ({ count, rows } = await inBoardOrder(r, base, filters.sort, page));
+  } else {
+    const [total] = await base().count({ count: '*' });
+    count = Number(total.count);
+    rows = count === 0 ? [] : await ordered(base().select('t.*'), filters.sort).limit(page.limit).offset(page.offset);
+  }
+  return { count, results: await withIncludes(r, rows, filters.include) };
 }
 
 /** Tasks as presented, with what `include` asks for: participants (user uuids), relations, children (live sub-task uuids). */
