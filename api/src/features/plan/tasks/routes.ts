@@ -15,6 +15,8 @@ import { linkRoutes } from './link-routes.ts';
 
 const TASK = '/v1/plan/tasks/:task';
 const keyParams = ['task'];
+/** The writes that take the task's version as If-Match (the answer's ETag). */
+const headers = [{ name: 'If-Match', description: 'The task\'s version, as "3" (the ETag of its last answer); stale: 409 version_conflict' }];
 
 /**
  * The version a write expects: the body's `version` or the If-Match header (`"3"`, `W/"3"` or `3`; `*` is
@@ -63,7 +65,7 @@ export function taskRoutes(plan: PlanRoutes): void {
     return (await withIncludes(call, [task], includeOf(call.query)))[0];
   });
   r.write(
-    { method: 'patch', path: `${TASK}/`, summary: 'Change a task; version (body) or If-Match: 409 version_conflict when stale', body: updateTaskSchema, response: 'PlanTask', keyParams },
+    { method: 'patch', path: `${TASK}/`, summary: 'Change a task; version (body) or If-Match: 409 version_conflict when stale', body: updateTaskSchema, response: 'PlanTask', keyParams, headers },
     async (call) => {
       const { version, ...fields } = call.body;
       return answer(call, await updateTask(call, call.params.task, fields, ifMatch(call, version)));
@@ -72,10 +74,10 @@ export function taskRoutes(plan: PlanRoutes): void {
   r.write({ method: 'delete', path: `${TASK}/`, summary: 'Delete a task (its creator, board managers, admins); sub-tasks stay, detached', status: 204, keyParams }, (call) =>
     deleteTask(call, call.params.task),
   );
-  r.write({ method: 'post', path: `${TASK}/archive/`, summary: 'Archive a task', destructive: true, response: 'PlanTask', keyParams }, async (call) =>
+  r.write({ method: 'post', path: `${TASK}/archive/`, summary: 'Archive a task', destructive: true, response: 'PlanTask', keyParams, headers }, async (call) =>
     answer(call, await archiveTask(call, call.params.task, ifMatch(call))),
   );
-  r.write({ method: 'post', path: `${TASK}/restore/`, summary: 'Restore an archived task (422 column_too_large when its column is full)', response: 'PlanTask', keyParams }, async (call) =>
+  r.write({ method: 'post', path: `${TASK}/restore/`, summary: 'Restore an archived task (422 column_too_large when its column is full)', response: 'PlanTask', keyParams, headers }, async (call) =>
     answer(call, await restoreTask(call, call.params.task, ifMatch(call))),
   );
   r.write(
@@ -90,6 +92,7 @@ export function taskRoutes(plan: PlanRoutes): void {
       body: moveTaskSchema,
       response: 'PlanTask',
       keyParams,
+      headers,
     },
     async (call) => answer(call, await moveTask(call, call.params.task, call.body, ifMatch(call))),
   );
@@ -102,6 +105,7 @@ export function taskRoutes(plan: PlanRoutes): void {
       destructive: true,
       response: 'PlanTask',
       keyParams,
+      headers,
     },
     async (call) => answer(call, await moveTaskToBoard(call, call.params.task, call.body, allocation(call), ifMatch(call))),
   );
@@ -115,7 +119,7 @@ export function taskRoutes(plan: PlanRoutes): void {
       return created(call, await createTask(call, task.board_uuid, { ...call.body, parent_task: task.uuid }, allocation(call)));
     },
   );
-  r.write({ method: 'post', path: `${TASK}/labels/batch/`, summary: 'Add, remove or replace labels of a task', body: labelsBatchSchema, response: 'PlanTask', keyParams }, async (call) =>
+  r.write({ method: 'post', path: `${TASK}/labels/batch/`, summary: 'Add, remove or replace labels of a task', body: labelsBatchSchema, response: 'PlanTask', keyParams, headers }, async (call) =>
     answer(call, await batchLabels(call, call.params.task, call.body.mode, call.body.labels, ifMatch(call))),
   );
   linkRoutes(plan);

@@ -1,5 +1,5 @@
 import * as yup from 'yup';
-import { dateField, uuidField } from '../../../http/fields.ts';
+import { dateField, jsonObjectField, uuidField } from '../../../http/fields.ts';
 import { nameField } from '../frame/schema.ts';
 
 /**
@@ -63,7 +63,7 @@ export const moveBoardSchema = yup.object({
   board: uuidField().required(),
   state: uuidField().nullable(),
   /** Source state uuid → target state uuid; the task's state not in it lands in the target's default column. */
-  state_map: yup.object().nullable(),
+  state_map: jsonObjectField().nullable(),
 });
 export type MoveBoardInput = yup.InferType<typeof moveBoardSchema>;
 
