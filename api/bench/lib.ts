@@ -9,6 +9,9 @@ import autocannon from 'autocannon';
 import { serveCommand } from '../src/serve-flags.ts';
 import { loadConfig, RATE_LIMIT_SCOPES } from '../src/lib/config.ts';
 import type { LoadJob, LoadOutput } from './http-load.ts';
+import type { Db } from '../src/db/connection.ts';
+import { createUser } from '../src/features/users/repository.ts';
+import { issueKey } from '../src/features/api-keys/service.ts';
 
 const API_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -146,4 +149,14 @@ export async function withSeededServe<S, R>(
     if (server) await stop(server.child);
     fs.rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** `count` people of the organization, each with a personal key (person0@bench.test, …): the benchmarks' clients. */
+export async function seedPeople(db: Db, organizationUuid: string, count: number, now: Date): Promise<{ uuid: string; key: string }[]> {
+  const people: { uuid: string; key: string }[] = [];
+  for (let i = 0; i < count; i++) {
+    const person = await createUser(db, { organizationUuid, email: `person${i}@bench.test`, firstName: `Person${i}`, lastName: 'Bench' }, now);
+    people.push({ uuid: person.uuid, key: (await issueKey(db, { organizationUuid, ownerUuid: person.uuid, kind: 'personal', name: 'bench' }, now)).secret });
+  }
+  return people;
 }

@@ -12,15 +12,13 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { generateNKeysBetween } from 'fractional-indexing';
-import { round1, rssMb, runLoadProcess, summarize, withSeededServe } from './lib.ts';
+import { round1, rssMb, runLoadProcess, seedPeople, summarize, withSeededServe } from './lib.ts';
 import type { EndpointResult } from './lib.ts';
 import type { LoadClient, LoadOutput, TasksTarget } from './http-load.ts';
 import { createDb } from '../src/db/connection.ts';
 import type { Db } from '../src/db/connection.ts';
 import { migrateLatest } from '../src/db/migrate.ts';
 import { createOrganization } from '../src/features/organization/service.ts';
-import { createUser } from '../src/features/users/repository.ts';
-import { issueKey } from '../src/features/api-keys/service.ts';
 import { lookupCredential } from '../src/auth/credentials.ts';
 import { ChangeLog } from '../src/outbox/plan-changes.ts';
 import { isEventWanted } from '../src/features/webhooks/events.ts';
@@ -91,12 +89,8 @@ export async function seed(databaseUrl: string, count: number): Promise<Seeded> 
     await migrateLatest(db);
     const now = new Date();
     const org = await createOrganization(db, { name: 'Bench', plan: 'enterprise', planBetaEnabled: true }, now);
-    const clients: LoadClient[] = [];
-    for (let i = 0; i < WRITERS + LISTERS; i++) {
-      const person = await createUser(db, { organizationUuid: org.uuid, email: `person${i}@bench.test`, firstName: `Person${i}`, lastName: 'Bench' }, now);
-      const key = (await issueKey(db, { organizationUuid: org.uuid, ownerUuid: person.uuid, kind: 'personal', name: 'bench' }, now)).secret;
-      clients.push({ key, agentName: '', coAuthor: '', role: i < WRITERS ? 'writer' : 'lister', owner: person.uuid });
-    }
+    const people = await seedPeople(db, org.uuid, WRITERS + LISTERS, now);
+    const clients: LoadClient[] = people.map((person, i) => ({ key: person.key, agentName: '', coAuthor: '', role: i < WRITERS ? 'writer' : 'lister', owner: person.uuid }));
     const { board, states, labels } = await asPlanWrite(db, clients[0].key, async (w) => {
       const board = await createBoard(w, { name: 'Big board', key: 'BIG' });
       for (let i = 0; i < 7; i++) await createState(w, board.uuid, { name: `Stage ${i + 1}`, category: 'in_progress' });
@@ -120,7 +114,7 @@ export async function seed(databaseUrl: string, count: number): Promise<Seeded> 
     for (const [i, s] of full.entries()) plan.push({ state: s.uuid, live: Math.floor(rest / full.length) + (i < rest % full.length ? 1 : 0), archived: s === done ? count - live : 0 });
 
     let number = 0;
-    const people = clients.map((c) => c.owner!);
+    const owners = people.map((p) => p.uuid);
     await db.transaction(async (trx) => {
       for (const column of plan) {
         const ranks = generateNKeysBetween(null, null, column.live + column.archived);
@@ -131,9 +125,9 @@ export async function seed(databaseUrl: string, count: number): Promise<Seeded> 
           return {
             uuid: uuidv7(now.getTime() - (count - number) * 60_000), organization_uuid: org.uuid, board_uuid: board.uuid, number,
             title: `${word(1)} ${word(2)} ${word(3)} ${number}`, description: `The ${word(4)} ${word(5)} breaks when the ${word(6)} ${word(7)} is slow.`,
-            state_uuid: column.state, owner_uuid: number % 5 === 0 ? null : people[number % people.length], priority: number % 6 === 0 ? null : 1 + (number % 5),
+            state_uuid: column.state, owner_uuid: number % 5 === 0 ? null : owners[number % owners.length], priority: number % 6 === 0 ? null : 1 + (number % 5),
             due_date: number % 3 === 0 ? null : `2026-${String(1 + (number % 12)).padStart(2, '0')}-${String(1 + (number % 28)).padStart(2, '0')}`,
-            version: 1, rank, created_by_uuid: people[number % people.length], created_at: at, updated_at: at,
+            version: 1, rank, created_by_uuid: owners[number % owners.length], created_at: at, updated_at: at,
             completed_at: column.state === done.uuid ? at : null, archived_at: i >= column.live ? at : null,
           };
         });

@@ -36,4 +36,13 @@ export function taskClient(call: PlanCall, key: string) {
 }
 
 export type TaskApp = Awaited<ReturnType<typeof startTaskApp>>;
+
+/** Makes fresh boards of the admin's with keys `${prefix}1`, `${prefix}2`, …: `const newBoard = boardMaker(() => app, 'P')`. */
+export function boardMaker(app: () => TaskApp, prefix: string) {
+  let n = 0;
+  return (body: Record<string, unknown> = {}) => {
+    n++;
+    return createBoard(app().t, app().acme.adminKey, { name: `Board ${prefix}${n}`, key: `${prefix}${n}`, ...body });
+  };
+}
 export type { TestApp };

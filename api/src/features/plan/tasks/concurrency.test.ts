@@ -13,7 +13,7 @@ import type { TaskApp } from '../../../../test/task-fixtures.ts';
 describe('Plan tasks under concurrency', () => {
   let app: TaskApp;
   beforeAll(async () => {
-    app = await startTaskApp({ planLockTimeoutMs: 300 });
+    app = await startTaskApp();
   });
   afterAll(async () => app.t.close());
 
@@ -88,6 +88,15 @@ describe('Plan tasks under concurrency', () => {
     expect(numbers(results.slice(0, 5))).toEqual([6, 7, 8, 9, 10]);
     expect(numbers(results.slice(5))).toEqual([6, 7, 8, 9, 10]);
   });
+});
+
+/** A board held by another transaction past the lock timeout (shortened here; PLAN_LOCK_TIMEOUT_MS, 5 s by default). */
+describe('Plan task numbers when the board stays locked', () => {
+  let app: TaskApp;
+  beforeAll(async () => {
+    app = await startTaskApp({ planLockTimeoutMs: 300 });
+  });
+  afterAll(async () => app.t.close());
 
   it('answers 409 identifier_allocation_failed when the board stays locked; the same Idempotency-Key then succeeds, with no gap', async () => {
     const { call, acme, t } = app;

@@ -1,17 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBoard } from '../../../../test/plan-fixtures.ts';
-import { startTaskApp } from '../../../../test/task-fixtures.ts';
+import { boardMaker, startTaskApp } from '../../../../test/task-fixtures.ts';
 import type { TaskApp } from '../../../../test/task-fixtures.ts';
 
 /** Sub-tasks (one level, on the parent's board) and relations (blocks, relates_to, duplicates; inverse; cycles; 50 blocks). */
 describe('Plan sub-tasks and relations', () => {
   let app: TaskApp;
-  let boardN = 0;
   beforeAll(async () => {
     app = await startTaskApp();
   });
   afterAll(async () => app.t.close());
-  const newBoard = (body: Record<string, unknown> = {}) => createBoard(app.t, app.acme.adminKey, { name: `Board ${++boardN}`, key: `L${boardN}`, ...body });
+  const newBoard = boardMaker(() => app, 'L');
 
   it('nests sub-tasks one level deep, on the parent\'s board', async () => {
     const { call, acme, board } = app;

@@ -1,20 +1,19 @@
 import { generateKeyBetween, generateNKeysBetween } from 'fractional-indexing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countRows, createBoard, dumpPlanTables } from '../../../../test/plan-fixtures.ts';
-import { startTaskApp } from '../../../../test/task-fixtures.ts';
+import { boardMaker, startTaskApp } from '../../../../test/task-fixtures.ts';
 import type { TaskApp } from '../../../../test/task-fixtures.ts';
 import { uuidv7 } from '../../../lib/ids.ts';
 
 /** Placement (spec: after or before neighbours, 5,000 tasks per column, move-board with state or state_map). */
 describe('Plan task placement', () => {
   let app: TaskApp;
-  let boardN = 0;
   beforeAll(async () => {
     app = await startTaskApp();
   });
   afterAll(async () => app.t.close());
 
-  const newBoard = (body: Record<string, unknown> = {}) => createBoard(app.t, app.acme.adminKey, { name: `Board ${++boardN}`, key: `P${boardN}`, ...body });
+  const newBoard = boardMaker(() => app, 'P');
   const column = async (board: { uuid: string }, state: string) =>
     (await app.call('GET', `/v1/plan/boards/${board.uuid}/tasks/?state=${state}&page_size=100`, app.acme.adminKey)).body.results.map((t: { key: string }) => t.key);
   const move = (ref: string, body: unknown, key = app.acme.adminKey) => app.call('POST', `/v1/plan/tasks/${ref}/move/`, key, body);

@@ -13,9 +13,8 @@ const estimate = () => yup.number().min(0).max(1_000_000).nullable();
 const people = () => yup.array(uuidField().required()).max(50);
 const labels = () => yup.array(uuidField().required()).max(50);
 
-/** The fields a task is created with, on a board's `tasks/` (and, with `board`, on `tasks/`). */
-const creationFields = {
-  title: title().required(),
+/** What a task's body may set, creation and update alike. */
+const taskFields = {
   description: yup.string(),
   state: uuidField(),
   owner: uuidField().nullable(),
@@ -26,6 +25,12 @@ const creationFields = {
   labels: labels(),
   parent_task: taskRef().nullable(),
   participants: people(),
+};
+
+/** The fields a task is created with, on a board's `tasks/` (and, with `board`, on `tasks/`). */
+const creationFields = {
+  ...taskFields,
+  title: title().required(),
   // Recognised so it is not an unknown field: creating with a milestone answers 501 (PATCH sets it).
   milestone: yup.mixed(),
 };
@@ -35,17 +40,8 @@ export const createTaskSchema = yup.object({ board: uuidField().required(), ...c
 export type CreateTaskInput = yup.InferType<typeof boardTaskSchema>;
 
 export const updateTaskSchema = yup.object({
+  ...taskFields,
   title: title(),
-  description: yup.string(),
-  state: uuidField(),
-  owner: uuidField().nullable(),
-  priority: priority(),
-  estimate: estimate(),
-  start_date: dateField().nullable(),
-  due_date: dateField().nullable(),
-  labels: labels(),
-  parent_task: taskRef().nullable(),
-  participants: people(),
   milestone: uuidField().nullable(),
   /** The version the change was made against (or If-Match); stale answers 409 version_conflict. */
   version: yup.number().integer().min(1),

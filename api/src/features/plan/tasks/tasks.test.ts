@@ -1,20 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBoard, countRows, dumpPlanTables } from '../../../../test/plan-fixtures.ts';
-import { startTaskApp } from '../../../../test/task-fixtures.ts';
+import { countRows, dumpPlanTables } from '../../../../test/plan-fixtures.ts';
+import { boardMaker, startTaskApp } from '../../../../test/task-fixtures.ts';
 import type { TaskApp } from '../../../../test/task-fixtures.ts';
 import { readJson } from '../../../lib/json.ts';
 
 /** Tasks (CONTRACT §9; spec "Plan behaviours", Errors, Limits): creation, reading, updates with versions, archive, duplicate, delete. */
 describe('Plan tasks', () => {
   let app: TaskApp;
-  let boardN = 0;
   beforeAll(async () => {
     app = await startTaskApp();
   });
   afterAll(async () => app.t.close());
 
-  /** A fresh board of the admin's, with its states by name. */
-  const newBoard = (body: Record<string, unknown> = {}) => createBoard(app.t, app.acme.adminKey, { name: `Board ${++boardN}`, key: `B${boardN}`, ...body });
+  const newBoard = boardMaker(() => app, 'B');
 
   it('creates tasks with KEY-n from the board, answers the Task shape, and resolves them by uuid and by key', async () => {
     const { t, acme, call, board, states } = app;
