@@ -99,8 +99,12 @@ describe('robustness: no 5xx on bad input, on any route', () => {
     const states = await t.request('GET', `/v1/plan/boards/${board}/states/`, { key });
     await t.request('POST', `/v1/plan/boards/${board}/members/`, { key, body: { user: member.user.uuid } });
     await t.request('POST', `/v1/plan/projects/${project}/members/`, { key, body: { user: member.user.uuid } });
+    // Two tasks and a link between them, for the task routes.
+    const task = await plan(`/v1/plan/boards/${board}/tasks/`, { title: 'First', owner: member.user.uuid, participants: [member.user.uuid] });
+    const second = await plan(`/v1/plan/boards/${board}/tasks/`, { title: 'Second', parent_task: task });
+    const relation = await plan(`/v1/plan/tasks/${second}/relations/`, { relation_type: 'blocks', target_task: task });
     for (const [name, id] of Object.entries({
-      goal, project, board, state: states.body.results[0].uuid, label: await plan(`/v1/plan/boards/${board}/labels/`, { name: 'bug' }),
+      goal, project, board, task, relation, state: states.body.results[0].uuid, label: await plan(`/v1/plan/boards/${board}/labels/`, { name: 'bug' }),
       milestone: await plan(`/v1/plan/projects/${project}/milestones/`, { name: 'Beta' }), update: await plan(`/v1/plan/projects/${project}/updates/`, { body: 'Go.' }),
       user: member.user.uuid,
       '/v1/api-keys/': spare.keyUuid, '/v1/users/': member.user.uuid, '/v1/teams/': team.body.uuid, '/v1/checkins/': checkin.body.uuid,
@@ -157,8 +161,10 @@ describe('robustness: no 5xx on bad input, on any route', () => {
         const res = await send(route, method, path, raw, headers);
         requests++;
         if (res.status !== 401 && res.status !== 403) reached.add(id);
+        // 501 not_implemented is an answer the spec gives (a milestone on task creation), not a server error.
+        const specified = res.status === 501 && res.body?.code === 'not_implemented';
         const wrong =
-          res.status >= 500 ||
+          (res.status >= 500 && !specified) ||
           (expectation === 'refused' && res.status < 400) ||
           (expectation === 'bad-request' && res.status !== 400);
         if (wrong) failures.push(`${method} ${path} ${what} → ${res.status} ${res.text.slice(0, 160)}`);

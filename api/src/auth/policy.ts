@@ -65,7 +65,12 @@ export type Action = keyof typeof ALLOWED;
 
 /** Whether the caller's role allows `action`. */
 export function can(actor: Actor, action: Action): boolean {
-  return (ALLOWED[action] as readonly Role[]).includes(actor.user.role);
+  return roleMay(actor.user.role, action);
+}
+
+/** Whether a role allows `action` (for rules about someone other than the caller). */
+export function roleMay(role: Role, action: Action): boolean {
+  return (ALLOWED[action] as readonly Role[]).includes(role);
 }
 
 /** Every action the policy knows (its table test covers each). */
@@ -183,6 +188,17 @@ export const isAgentKey = (actor: Actor): boolean => actor.credential.keyKind ==
 /** A Plan board or project is visible when org-wide, to its members, and to admins. */
 export const canSeePlanContainer = (actor: Actor, visibility: string, memberRole: string | null): boolean =>
   visibility === 'org' || memberRole !== null || can(actor, 'plan.manage_all');
+
+/**
+ * Whether a person, by their role and membership, sees a board or project: who may own a task on it or take
+ * part in one (its mentionables).
+ */
+export const personSeesPlanContainer = (role: Role, visibility: string, isMember: boolean): boolean =>
+  roleMay(role, 'plan.use') && (visibility === 'org' || isMember || roleMay(role, 'plan.manage_all'));
+
+/** A task is deleted by its creator, the board's managers and the admins; everyone who sees it edits it. */
+export const canDeletePlanTask = (actor: Actor, memberRole: string | null, createdBy: string | null): boolean =>
+  canManagePlanContainer(actor, memberRole) || (createdBy !== null && createdBy === actor.user.uuid);
 
 /** Its managers and the admins manage a board or project. */
 export const canManagePlanContainer = (actor: Actor, memberRole: string | null): boolean => can(actor, 'plan.manage_all') || memberRole === 'manager';

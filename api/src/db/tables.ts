@@ -5,6 +5,7 @@ import type {
   BoardKeyRow, BoardMemberRow, BoardRow, GoalRow, IdempotencyKeyRow, LabelRow, MilestoneRow, PlanChangeRow, PlanOrganizationRow, ProjectMemberRow,
   ProjectRow, ProjectUpdateRow, StateRow, TaskLabelRow, TaskRow,
 } from './tables/plan.ts';
+import type { TaskKeyRow, TaskParticipantRow, TaskRelationRow, TaskSearchRow, TaskSubscriptionRow } from './tables/plan-tasks.ts';
 import type {
   ApiKeyRow, CliTokenRow, DailyCapRow, InstanceSettingRow, InvitationRow, OrganizationRow, RateLimitCounterRow, TeamMemberRow, TeamRow, UserRow,
 } from './tables/people.ts';
@@ -20,6 +21,7 @@ export * from './tables/kudos.ts';
 export * from './tables/forms.ts';
 export * from './tables/workflows.ts';
 export * from './tables/plan.ts';
+export * from './tables/plan-tasks.ts';
 
 /**
  * The current shape of every table, one row type per table (the migrations build them; each area's types are in
@@ -87,5 +89,10 @@ declare module 'knex/types/tables.js' {
     plan_labels: LabelRow;
     plan_tasks: TaskRow;
     plan_task_labels: TaskLabelRow;
+    plan_task_keys: TaskKeyRow;
+    plan_task_relations: TaskRelationRow;
+    plan_task_participants: TaskParticipantRow;
+    plan_task_subscriptions: TaskSubscriptionRow;
+    plan_task_search: TaskSearchRow;
   }
 }

@@ -30,6 +30,9 @@ import { planBoards } from './plan/boards/feature.ts';
 import { planMembers } from './plan/members/feature.ts';
 import { planStates } from './plan/states/feature.ts';
 import { planLabels } from './plan/labels/feature.ts';
+import { planTasks } from './plan/tasks/feature.ts';
+import { planTaskHistory } from './plan/task-history/feature.ts';
+import { planTaskBulk } from './plan/task-bulk/feature.ts';
 
 /**
  * Every feature of the API, in routing order. The app mounts their routers, the OpenAPI catalogue reads their
@@ -69,4 +72,7 @@ export const features: Feature[] = [
   planMembers,
   planStates,
   planLabels,
+  planTasks,
+  planTaskHistory,
+  planTaskBulk,
 ];

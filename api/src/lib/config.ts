@@ -91,6 +91,8 @@ export interface Config {
   enterpriseMultiplier: number;
   /** Plan minute ceilings per actor (PLAN_RATE_LIMIT_READS, _WRITES, _BULK, _DELTA; the spec's Limits table). */
   planMinuteLimits: { reads: number; writes: number; bulk: number; delta: number };
+  /** How long a task creation waits for its board's KEY-n counter before 409 identifier_allocation_failed (PLAN_LOCK_TIMEOUT_MS). */
+  planLockTimeoutMs: number;
   shutdownTimeoutMs: number;
   /** Outbound delivery (CONTRACT §10): worker pool size, retry schedule, polling, webhook timeout. */
   delivery: {
@@ -244,6 +246,7 @@ export function loadConfig(env: Env = process.env): Config {
       bulk: integer(env, 'PLAN_RATE_LIMIT_BULK', 30, 1),
       delta: integer(env, 'PLAN_RATE_LIMIT_DELTA', 240, 1),
     },
+    planLockTimeoutMs: integer(env, 'PLAN_LOCK_TIMEOUT_MS', 5000, 10, 600_000),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0),
     delivery: {
       concurrency: integer(env, 'DELIVERY_CONCURRENCY', 16, 1, 1024),

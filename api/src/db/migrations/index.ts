@@ -49,4 +49,6 @@ export const migrations: Migration[] = [
   { name: '0601_plan_goals_projects', load: () => import('./0601_plan_goals_projects.ts') },
   { name: '0602_plan_boards', load: () => import('./0602_plan_boards.ts') },
   { name: '0603_plan_tasks', load: () => import('./0603_plan_tasks.ts') },
+  { name: '0620_plan_task_links', load: () => import('./0620_plan_task_links.ts') },
+  { name: '0621_plan_task_search', load: () => import('./0621_plan_task_search.ts') },
 ];

@@ -12,6 +12,21 @@ export interface ChangelogEntry {
  */
 export const CHANGELOG: ChangelogEntry[] = [
   {
+    version: '1.3.0',
+    date: '2026-11-23',
+    title: 'Plan tasks',
+    changes: [
+      'Plan tasks (beta): POST /v1/plan/tasks/ and /v1/plan/boards/{board}/tasks/ give each task a KEY-n from its board, gap-free and never reused, safe under concurrent creation (409 identifier_allocation_failed when the board stays busy; retry with the same Idempotency-Key); a task is addressed by uuid or KEY-n, an old key too. milestone on creation answers 501 not_implemented (PATCH sets it; milestone_not_on_project); description_too_long past 50,000 characters; participant_cannot_access_board; state_not_on_board.',
+      'PATCH /v1/plan/tasks/{task}/ with version in the body or If-Match: 409 version_conflict with extra.current_version, 400 version_precondition_ambiguous; every change raises the version and is logged with its snapshot. Task writes answer an ETag of the version.',
+      'Sub-tasks one level deep on the parent\'s board (…/children/; subtask_depth_exceeded, subtask_cross_board); relations blocks | relates_to | duplicates with the inverse on the other task (relation_exists, relation_cycle of any length, invalid_relation, 50 blocks per task).',
+      'Placement: …/move/ {state, after?, before?} with fractional ranks (rank_neighbor_missing names the column\'s head and tail; 422 column_too_large at 5,000 tasks); …/move-board/ {board, state? | state_map?} (move_board_state_invalid) with a new key while the old one keeps resolving.',
+      'Archive, restore, duplicate (403 task_archived), delete, …/labels/batch/, …/participants/, …/subscription/, …/events/ and …/activity/ (with the acting agent).',
+      'Task lists with state, label (invalid_label_filter), owner (me, a user uuid or unowned), priority, parent_task, milestone, since/until, due_from/due_to (invalid_date_range), include (invalid_filter_value), sort (invalid_sort) and full-text search of titles and descriptions (search_query_too_short, search_query_too_long); GET /v1/plan/me/tasks/.',
+      'POST /v1/plan/tasks/bulk/ {operation, items, atomic?}: update, move, archive, restore or label up to 100 tasks (too_many_items; an unknown operation answers invalid_relation), Idempotency-Key required, 30 calls a minute, a result per item.',
+      'Organization events tasks.created, tasks.updated, tasks.moved, tasks.archived and tasks.deleted.',
+    ],
+  },
+  {
     version: '1.2.0',
     date: '2026-11-23',
     title: 'The Plan (beta), and input that is refused instead of failing',
