@@ -1,7 +1,8 @@
 import type { Role } from '../db/tables.ts';
 import { ApiError, badRequest, forbidden } from '../lib/errors.ts';
 import { bool } from '../lib/json.ts';
-import type { Actor, CredentialKind } from './credentials.ts';
+import type { Actor } from './credentials.ts';
+import { accepts, matrixRowOf, onFreePlanAllowList } from './method-matrix.ts';
 
 /**
  * Every authorization rule of the API, in one place: which role may do what (CONTRACT §3, the spec's "Roles"
@@ -90,17 +91,17 @@ export function assertActor(actor: Actor, detail: string): void {
   if (!actsAsPerson(actor)) throw badRequest('actor_required', detail);
 }
 
-/** What an endpoint admits (the spec's method matrix, the free-plan allow-list), declared with authenticate(). */
+/** What an endpoint declares with authenticate(); which credentials it takes is the method matrix's (method-matrix.ts). */
 export interface Admission {
-  /** Credentials this endpoint takes; both by default. */
-  accept?: CredentialKind[];
   /** Plan-check refusals are 403 on the general surface and 401 under /v1/plan/ (the spec states both). */
   surface?: 'general' | 'plan';
-  /** On the spec's allow-list for free-plan organizations calling with a CLI Bearer token. */
-  freePlanBearer?: boolean;
 }
 
-const BOTH: CredentialKind[] = ['api_key', 'bearer'];
+/** The request as admission sees it: the method and the path (the matrix and the allow-list are keyed by them). */
+export interface RequestLine {
+  method: string;
+  path: string;
+}
 
 /** API-key plan rules: the spec's "Plan requirements for API keys" table, in its order. */
 function planRefusal(actor: Actor): { code: string; detail: string } | null {
@@ -117,12 +118,13 @@ function planRefusal(actor: Actor): { code: string; detail: string } | null {
 }
 
 /**
- * Why a resolved credential may not call an endpoint, or null when it may: the credential kinds the endpoint
- * takes, then the plan rules. Runs on every authenticated request (no allocation when it admits).
+ * Why a resolved credential may not call an endpoint, or null when it may: the credential kinds the method
+ * matrix gives the path, then the plan rules (for API keys the spec's plan requirements, for a free-plan
+ * organization's CLI tokens the allow-list). Runs on every authenticated request (no allocation when it admits).
  */
-export function admissionRefusal(actor: Actor, admission: Admission): ApiError | null {
+export function admissionRefusal(actor: Actor, admission: Admission, request: RequestLine): ApiError | null {
   const kind = actor.credential.kind;
-  if (!(admission.accept ?? BOTH).includes(kind)) {
+  if (!accepts(matrixRowOf(request.path), kind)) {
     return forbidden(
       'credential_not_accepted',
       kind === 'api_key' ? 'This endpoint does not accept API keys; sign in with the command-line client.' : 'This endpoint accepts API keys only.',
@@ -131,11 +133,11 @@ export function admissionRefusal(actor: Actor, admission: Admission): ApiError |
   if (kind === 'api_key') {
     // A self-registered agent's key (a free-plan organization it owns until claimed, CONTRACT §6) may call the
     // endpoints the free plan allows; no other API key works on the free plan.
-    const selfRegisteredAgent = admission.freePlanBearer === true && actor.credential.keyKind === 'agent' && actor.organization.plan === 'free';
+    const selfRegisteredAgent = actor.credential.keyKind === 'agent' && actor.organization.plan === 'free' && onFreePlanAllowList(request.method, request.path);
     const refusal = selfRegisteredAgent && bool(actor.user.is_active) ? null : planRefusal(actor);
     return refusal ? new ApiError(admission.surface === 'plan' ? 401 : 403, refusal.code, refusal.detail) : null;
   }
-  if (actor.organization.plan === 'free' && !admission.freePlanBearer) {
+  if (actor.organization.plan === 'free' && !onFreePlanAllowList(request.method, request.path)) {
     return forbidden('plan_upgrade_required', 'This endpoint is not available on the free plan.');
   }
   return null;

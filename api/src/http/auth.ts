@@ -15,7 +15,7 @@ export function actorOf(ctx: Context): Actor {
 
 /**
  * Resolves X-API-KEY or a CLI Bearer token into `ctx.state.actor`, or answers 401/403 with the spec's codes
- * (the rules are auth/policy.ts's). Resolved credentials are cached for at most `AUTH_CACHE_SECONDS` (≤ 60, the
+ * (the rules are auth/policy.ts's; which credentials a path takes is the method matrix's, auth/method-matrix.ts). Resolved credentials are cached for at most `AUTH_CACHE_SECONDS` (≤ 60, the
  * spec's plan-check cache).
  */
 export function makeAuthenticate(deps: Pick<Deps, 'db' | 'clock' | 'credentialCache'>) {
@@ -24,7 +24,7 @@ export function makeAuthenticate(deps: Pick<Deps, 'db' | 'clock' | 'credentialCa
   return function authenticate(admission: Admission = {}) {
     /** The checks that follow resolution: the endpoint's credential kinds and the plan rules. */
     function admit(ctx: Context, actor: Actor, now: Date, next: Next): Promise<void> {
-      const refusal = admissionRefusal(actor, admission);
+      const refusal = admissionRefusal(actor, admission, ctx);
       if (refusal) throw refusal;
       ctx.state.actor = actor;
       const touching = lastUsed.touch(actor, now);
