@@ -49,7 +49,7 @@ export function buildDeliveryServices(base: { db: Db; clock: Clock; config: Conf
     held: () => (mailer ? [] : ['email']),
     random: options.random,
   });
-  if (mailer) delivery.registerSender('email', emailSender(mailer));
+  if (mailer) delivery.registerSender('email', emailSender(mailer, secretBox));
   else delivery.beforeRound(() => logHeldEmails(db, logger, clock.now()));
   return { secretBox, mailer, delivery, inboundRoutes: new InboundRoutes(logger), outbound: { http, resolve: options.resolve } };
 }

@@ -1,4 +1,5 @@
 import type { AgentEmailRow, AgentRow, HealthCheckRow, MessageRow, RegistrationChallengeRow, ReportRow } from './tables/agents.ts';
+import type { AssistantSessionRow, AssistantTurnRow, AuditEventRow, CliSignInCodeRow, ExchangeTokenRow } from './tables/cli.ts';
 import type { CheckinParticipantTeamRow, CheckinParticipantUserRow, CheckinRow, MoodRow, QuestionRow, ResponseRow } from './tables/checkins.ts';
 import type { ChatConnectionRow, ChatMessageRow, DeliveryAttemptRow, DeliveryRow, OrganizationEventRow, SubscriptionRow } from './tables/outbox.ts';
 import type {
@@ -9,6 +10,7 @@ export * from './tables/people.ts';
 export * from './tables/outbox.ts';
 export * from './tables/checkins.ts';
 export * from './tables/agents.ts';
+export * from './tables/cli.ts';
 
 /**
  * The current shape of every table, one row type per table (the migrations build them; each area's types are in
@@ -46,5 +48,10 @@ declare module 'knex/types/tables.js' {
     agent_messages: MessageRow;
     agent_emails: AgentEmailRow;
     agent_registration_challenges: RegistrationChallengeRow;
+    cli_sign_in_codes: CliSignInCodeRow;
+    exchange_tokens: ExchangeTokenRow;
+    audit_events: AuditEventRow;
+    assistant_sessions: AssistantSessionRow;
+    assistant_turns: AssistantTurnRow;
   }
 }

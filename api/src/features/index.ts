@@ -3,6 +3,7 @@ import { agents } from './agents/feature.ts';
 import { apiKeys } from './api-keys/feature.ts';
 import { chat } from './chat/feature.ts';
 import { checkins } from './checkins/feature.ts';
+import { cliAuth } from './cli-auth/feature.ts';
 import { deliveries } from './deliveries/feature.ts';
 import { email } from './email/feature.ts';
 import { inbound } from './inbound/feature.ts';
@@ -38,4 +39,5 @@ export const features: Feature[] = [
   inbound,
   chat,
   agents,
+  cliAuth,
 ];

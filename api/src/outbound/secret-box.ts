@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
 
 /**
  * Secrets Rollcall must send back out (webhook signing secrets, bearers, chat bot tokens and incoming-webhook
@@ -9,6 +9,7 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
  */
 export class SecretBox {
   readonly #key: Buffer;
+  readonly #macKeys = new Map<string, Buffer>();
   constructor(key: Buffer) {
     if (key.length !== 32) throw new Error('SecretBox needs a 32-byte key');
     this.#key = key;
@@ -27,6 +28,20 @@ export class SecretBox {
     const decipher = createDecipheriv('aes-256-gcm', this.#key, Buffer.from(iv, 'base64url'));
     decipher.setAuthTag(Buffer.from(tag, 'base64url'));
     return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString('utf8');
+  }
+
+  /**
+   * A keyed hash of `value` (HMAC-SHA256 under a key derived from this box's key for `purpose`), as hex. For
+   * short secrets such as six-digit sign-in codes, which a plain hash would not protect: every code can be
+   * hashed in a second, but not without the key.
+   */
+  mac(purpose: string, value: string): string {
+    let key = this.#macKeys.get(purpose);
+    if (!key) {
+      key = Buffer.from(hkdfSync('sha256', this.#key, Buffer.alloc(0), `rollcall mac: ${purpose}`, 32));
+      this.#macKeys.set(purpose, key);
+    }
+    return createHmac('sha256', key).update(value).digest('hex');
   }
 
   /** Never print the key, whatever logs the box. */

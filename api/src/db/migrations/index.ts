@@ -42,4 +42,8 @@ export const migrations: Migration[] = [
   { name: '0304_agent_emails', load: () => import('./0304_agent_emails.ts') },
   { name: '0305_agent_registration_challenges', load: () => import('./0305_agent_registration_challenges.ts') },
   { name: '0306_agent_messages_pending_order_index', load: () => import('./0306_agent_messages_pending_order_index.ts') },
+  { name: '0400_cli_sign_in_codes', load: () => import('./0400_cli_sign_in_codes.ts') },
+  { name: '0401_exchange_tokens', load: () => import('./0401_exchange_tokens.ts') },
+  { name: '0402_audit_events', load: () => import('./0402_audit_events.ts') },
+  { name: '0403_assistant_sessions', load: () => import('./0403_assistant_sessions.ts') },
 ];
