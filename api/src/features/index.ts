@@ -3,6 +3,7 @@ import { agents } from './agents/feature.ts';
 import { apiKeys } from './api-keys/feature.ts';
 import { chat } from './chat/feature.ts';
 import { checkins } from './checkins/feature.ts';
+import { cli } from './cli/feature.ts';
 import { cliAuth } from './cli-auth/feature.ts';
 import { deliveries } from './deliveries/feature.ts';
 import { email } from './email/feature.ts';
@@ -40,4 +41,5 @@ export const features: Feature[] = [
   chat,
   agents,
   cliAuth,
+  cli,
 ];
