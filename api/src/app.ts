@@ -80,6 +80,7 @@ export function createApp(dependencies: AppDependencies): { app: Koa; routes: Ro
     deps.delivery.stop();
     await deps.delivery.idle();
     await deps.outbound.http.close();
+    await deps.outbound.llm.close();
     deps.mailer?.close();
     await deps.rateCounters.close();
   }

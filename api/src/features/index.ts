@@ -1,6 +1,7 @@
 import type { Feature } from '../http/feature.ts';
 import { agents } from './agents/feature.ts';
 import { apiKeys } from './api-keys/feature.ts';
+import { assistant } from './assistant/feature.ts';
 import { chat } from './chat/feature.ts';
 import { checkins } from './checkins/feature.ts';
 import { cli } from './cli/feature.ts';
@@ -42,4 +43,5 @@ export const features: Feature[] = [
   agents,
   cliAuth,
   cli,
+  assistant,
 ];
