@@ -45,6 +45,8 @@ const RULES: [Action, boolean, boolean, boolean, boolean][] = [
   ['checkins.manage', true, true, false, false],
   ['checkins.read_all_responses', true, true, false, false],
   ['mood.see_summary', true, true, false, false],
+  ['exchange_tokens.issue', true, false, false, false],
+  ['exchange_tokens.use', true, false, false, false],
 ];
 
 describe('the authorization policy', () => {

@@ -1,8 +1,8 @@
-import type { Role } from '../db/tables.ts';
-import { ApiError, badRequest, forbidden } from '../lib/errors.ts';
+import type { ExchangeTokenRow, Role, UserRow } from '../db/tables.ts';
+import { ApiError, badRequest, forbidden, unauthorized } from '../lib/errors.ts';
 import { bool } from '../lib/json.ts';
 import type { Actor } from './credentials.ts';
-import { accepts, matrixRowOf, onFreePlanAllowList } from './method-matrix.ts';
+import { accepts, matrixRowOf, onFreePlanAllowList, takesExchangeToken } from './method-matrix.ts';
 
 /**
  * Every authorization rule of the API, in one place: which role may do what (CONTRACT §3, the spec's "Roles"
@@ -43,6 +43,10 @@ const ALLOWED = {
   'checkins.manage': MANAGERS,
   'checkins.read_all_responses': MANAGERS,
   'mood.see_summary': MANAGERS,
+  // Exchange tokens (spec "Exchange token"): an admin's credential gets one for a member, and only an admin's
+  // credential can present one.
+  'exchange_tokens.issue': ADMINS,
+  'exchange_tokens.use': ADMINS,
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Action = keyof typeof ALLOWED;
@@ -141,4 +145,40 @@ export function admissionRefusal(actor: Actor, admission: Admission, request: Re
     return forbidden('plan_upgrade_required', 'This endpoint is not available on the free plan.');
   }
   return null;
+}
+
+/**
+ * Why an exchange token may not make this request act as its member, or null when it may: the endpoint must be
+ * one of the writes the spec names (kudos, check-in responses), the organization must have exchange tokens on,
+ * the presenting credential must be an admin's of the same organization, the token live and its member active.
+ */
+export function exchangeRefusal(
+  actor: Actor,
+  request: RequestLine,
+  token: { row: ExchangeTokenRow; member: UserRow | undefined } | null,
+  now: Date,
+): ApiError | null {
+  if (!takesExchangeToken(request.method, request.path)) {
+    return forbidden('exchange_token_not_accepted', 'X-Exchange-Token acts only for giving kudos and for check-in responses.');
+  }
+  if (!bool(actor.organization.exchange_enabled)) {
+    return forbidden('exchange_tokens_disabled', 'Exchange tokens are off for this organization; an operator turns them on.');
+  }
+  if (!can(actor, 'exchange_tokens.use')) return roleRefusal('exchange_tokens.use');
+  if (!token || token.row.organization_uuid !== actor.organization.uuid || !token.member || !bool(token.member.is_active)) return unauthorized('invalid_credentials');
+  if (token.row.expires_at <= now.toISOString()) return unauthorized('credential_expired');
+  return null;
+}
+
+/** The actor an exchange token makes of the presenting admin's request: the member, as a person. */
+export function actingAs(actor: Actor, token: ExchangeTokenRow, member: UserRow): Actor {
+  return {
+    user: member,
+    organization: actor.organization,
+    credential: {
+      ...actor.credential,
+      keyKind: actor.credential.kind === 'api_key' ? 'personal' : null,
+      exchange: { tokenUuid: token.uuid, issuedByUuid: token.issued_by_uuid, presentedBy: actor.user },
+    },
+  };
 }

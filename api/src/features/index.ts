@@ -8,6 +8,7 @@ import { cli } from './cli/feature.ts';
 import { cliAuth } from './cli-auth/feature.ts';
 import { deliveries } from './deliveries/feature.ts';
 import { email } from './email/feature.ts';
+import { exchangeTokens } from './exchange-tokens/feature.ts';
 import { inbound } from './inbound/feature.ts';
 import { invitations } from './invitations/feature.ts';
 import { me } from './me/feature.ts';
@@ -44,4 +45,5 @@ export const features: Feature[] = [
   cliAuth,
   cli,
   assistant,
+  exchangeTokens,
 ];
