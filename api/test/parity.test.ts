@@ -1,0 +1,180 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { issueKey } from '../src/features/api-keys/service.ts';
+import { setExchangeCommand } from '../src/admin/commands.ts';
+import { matrixRowOf } from '../src/auth/method-matrix.ts';
+import type { TestApp } from './harness.ts';
+import { startParityPair } from './parity.ts';
+import type { ParityRequest, ParityWorld } from './parity.ts';
+
+/** One organization with something behind every endpoint; the compared key and token are fresh (no budget used). */
+async function seed(t: TestApp): Promise<ParityWorld> {
+  const acme = await t.seedOrganization({ plan: 'enterprise', beta: true });
+  const key = acme.adminKey;
+  const now = t.clock.now();
+  const compared = await issueKey(t.db, { organizationUuid: acme.org.uuid, ownerUuid: acme.admin.uuid, kind: 'personal', name: 'compared' }, now);
+  const token = await t.seedToken(acme.org.uuid, acme.admin.uuid);
+  const spare = await issueKey(t.db, { organizationUuid: acme.org.uuid, ownerUuid: acme.admin.uuid, kind: 'personal', name: 'spare' }, now);
+  const doomed = await issueKey(t.db, { organizationUuid: acme.org.uuid, ownerUuid: acme.admin.uuid, kind: 'personal', name: 'doomed' }, now);
+  await setExchangeCommand(t.db, t.clock, acme.org.uuid, 'on');
+  const mia = await t.seedUser(acme.org.uuid, { email: 'mia@acme.test', firstName: 'Mia' });
+  const otto = await t.seedUser(acme.org.uuid, { email: 'otto@acme.test', firstName: 'Otto' });
+  const post = async (path: string, body: unknown) => (await t.request('POST', path, { key, body })).body;
+  const core = await post('/v1/teams/', { name: 'Core' });
+  await post(`/v1/teams/${core.uuid}/member/`, { members: [{ uuid: mia.user.uuid }] });
+  const old = await post('/v1/teams/', { name: 'Old' });
+  const checkin = (name: string) =>
+    post('/v1/checkins/create/', {
+      name, schedule: { days: [0, 1, 2, 3, 4, 5, 6], time: '09:00', timezone: 'UTC' }, participants: { user_uuids: [acme.admin.uuid, mia.user.uuid] },
+      questions: [{ question_type: 'text', question: 'Done?' }, { question_type: 'text', question: 'Next?' }, { question_type: 'text', question: 'Blockers?', is_blocker: true, required: false }],
+    });
+  const daily = await checkin('Daily');
+  const weekly = await checkin('Weekly');
+  const questions = async (uuid: string) => (await t.request('GET', `/v1/checkins/${uuid}/detail/`, { key })).body.questions.map((q: { uuid: string }) => q.uuid);
+  const [dq1, dq2, dq3] = await questions(daily.uuid);
+  const [wq1, wq2, wq3] = await questions(weekly.uuid);
+  const templates = await t.request('GET', '/v1/templates/', { key });
+  await post('/v1/agent-health/', { agent_name: 'deploy-bot', ok: true });
+  const message = await post('/v1/agent-messages/', { agent_name: 'deploy-bot', content: 'Deploy when green' });
+  await post('/v1/invite-user/', { email: 'invited@acme.test' });
+  const delivery = (await t.request('GET', '/v1/deliveries/', { key })).body.results[0];
+  const hook = await post('/v1/webhook-subscription/', { hook_url: 'https://hooks.acme.test/old', subscriptions: ['kudos.posted'], secret: 'a-fixed-secret' });
+  return {
+    key: compared.secret,
+    token,
+    ids: {
+      admin: acme.admin.uuid, mia: mia.user.uuid, otto: otto.user.uuid, core: core.uuid, old: old.uuid, spare: spare.uuid, doomed: doomed.uuid,
+      daily: daily.uuid, dq1, dq2, dq3, weekly: weekly.uuid, wq1, wq2, wq3,
+      template: (templates.body.results ?? templates.body)[0].uuid, message: message.uuid, delivery: delivery.uuid, hook: hook.hook_id,
+    },
+  };
+}
+
+/** Every check-in operation on one check-in, under /v1/checkins/ or its alias /v1/followups/. */
+function checkinSteps(base: string, c: string, [q1, q2, q3]: string[]): ParityRequest[] {
+  const responses = [{ uuid: q1, response: 'Shipped' }, { uuid: q2, response: 'Docs' }, { uuid: q3, response: '' }];
+  return [
+    { method: 'GET', path: `${base}/?include_summary=true&include_pending_users=true&page_size=1` },
+    { method: 'GET', path: `${base}/${c}/` },
+    { method: 'GET', path: `${base}/${c}/detail/` },
+    { method: 'POST', path: `${base}/create/`, body: { name: `New from ${base}`, schedule: { days: [1], time: '10:00', timezone: 'UTC' } } },
+    { method: 'PATCH', path: `${base}/${c}/config/`, body: { name: 'Renamed', allow_past_responses: true } },
+    { method: 'PUT', path: `${base}/${c}/questions/reorder/`, body: { question_uuids: [q2, q1, q3] } },
+    { method: 'POST', path: `${base}/${c}/questions/`, body: { question_type: 'text', question: 'Anything else?' } },
+    { method: 'PATCH', path: `${base}/${c}/questions/${q1}/`, body: { question: 'What did you finish?' } },
+    { method: 'POST', path: `${base}/${c}/responses/`, body: { responses } },
+    { method: 'PUT', path: `${base}/${c}/responses/`, body: { responses: [{ uuid: q3, response: 'Waiting on review' }] } },
+    { method: 'GET', path: `${base}/${c}/responses/?page_size=1` },
+    { method: 'DELETE', path: `${base}/${c}/responses/` },
+    { method: 'DELETE', path: `${base}/${c}/questions/${q3}/delete/` },
+    { method: 'DELETE', path: `${base}/${c}/archive/` },
+  ];
+}
+
+function steps({ ids }: ParityWorld): ParityRequest[] {
+  const agent = 'deploy-bot';
+  // The compared API key's last_used_at moves when the key is used, not when the token is: that is the point.
+  const lastUsed = ['results.*.last_used_at'];
+  return [
+    { method: 'GET', path: '/v1/me/' },
+    { method: 'GET', path: '/v1/cli/auth/status/' },
+    { method: 'GET', path: '/v1/organization/' },
+    { method: 'PATCH', path: '/v1/organization/', body: { name: 'Acme Corp', timezone: 'Europe/Madrid' } },
+    { method: 'GET', path: '/v1/users/?page_size=2' },
+    { method: 'GET', path: `/v1/users/${ids.mia}/?include_email=true` },
+    { method: 'PATCH', path: `/v1/users/${ids.mia}/`, body: { occupation: 'Engineer' } },
+    { method: 'GET', path: '/v1/teams/' },
+    { method: 'POST', path: '/v1/teams/', body: { name: 'Parity' } },
+    { method: 'GET', path: `/v1/teams/${ids.core}/` },
+    { method: 'PATCH', path: `/v1/teams/${ids.core}/`, body: { name: 'Core team' } },
+    { method: 'POST', path: `/v1/teams/${ids.core}/member/`, body: { members: [{ uuid: ids.otto }] } },
+    { method: 'GET', path: `/v1/teams/${ids.core}/members/` },
+    { method: 'DELETE', path: `/v1/teams/${ids.core}/member/${ids.otto}/` },
+    { method: 'DELETE', path: `/v1/teams/${ids.old}/` },
+    { method: 'GET', path: '/v1/api-keys/', differs: lastUsed },
+    { method: 'POST', path: '/v1/api-keys/', body: { name: 'CI' }, differs: ['key_suffix', 'masked_key'] },
+    { method: 'GET', path: `/v1/api-keys/${ids.spare}/` },
+    { method: 'PATCH', path: `/v1/api-keys/${ids.spare}/`, body: { regenerate: true }, differs: ['key_suffix', 'masked_key'] },
+    { method: 'DELETE', path: `/v1/api-keys/${ids.doomed}/` },
+    { method: 'POST', path: '/v1/invite-user/', body: { email: 'new@acme.test', first_name: 'Nia' } },
+    { method: 'GET', path: '/v1/templates/' },
+    { method: 'GET', path: `/v1/templates/${ids.template}/` },
+    ...checkinSteps('/v1/checkins', ids.daily, [ids.dq1, ids.dq2, ids.dq3]),
+    ...checkinSteps('/v1/followups', ids.weekly, [ids.wq1, ids.wq2, ids.wq3]),
+    { method: 'GET', path: '/v1/mood/track/' },
+    { method: 'POST', path: '/v1/mood/track/', body: { score: 4 } },
+    { method: 'GET', path: '/v1/deliveries/?page_size=2' },
+    { method: 'GET', path: `/v1/deliveries/${ids.delivery}/` },
+    { method: 'POST', path: `/v1/deliveries/${ids.delivery}/redeliver/` },
+    { method: 'GET', path: '/v1/webhook-subscription/' },
+    { method: 'POST', path: '/v1/webhook-subscription/', body: { hook_url: 'https://hooks.acme.test/new', subscriptions: ['followups.response.completed'], secret: 'another-fixed-secret' } },
+    { method: 'POST', path: '/v1/webhook-subscription/sample/', body: { event: 'kudos.posted' } },
+    { method: 'DELETE', path: '/v1/webhook-subscription/', body: { hook_id: ids.hook } },
+    { method: 'POST', path: '/v1/send-email/', body: { to: 'ann@example.com', subject: 'Notes', body_html: '<p>Hi</p>' } },
+    { method: 'POST', path: '/v1/send-message/', body: { message: 'Hello', target_users: [ids.mia] } },
+    { method: 'POST', path: '/v1/open-conversation/', body: { users_uuids: [ids.mia] } },
+    { method: 'GET', path: '/v1/report-channels/' },
+    { method: 'POST', path: '/v1/agent-reports/', body: { agent_name: agent, content: 'Deployed 1.2', structured: { completed: ['Deploy'] }, co_authors: [ids.mia] } },
+    { method: 'GET', path: `/v1/agent-reports/?agent_name=${agent}` },
+    { method: 'POST', path: '/v1/agent-health/', body: { agent_name: agent, ok: false, message: 'Degraded' } },
+    { method: 'GET', path: `/v1/agent-health/?agent_name=${agent}` },
+    { method: 'GET', path: '/v1/agent/health/' },
+    { method: 'POST', path: '/v1/agent-messages/', body: { agent_name: agent, content: 'Roll back' } },
+    { method: 'GET', path: `/v1/agent-messages/?agent_name=${agent}&delivered=false` },
+    { method: 'POST', path: '/v1/agent-messages/read/', body: { message_ids: [ids.message] } },
+    { method: 'PATCH', path: '/v1/agent-messages/read/', body: { message_ids: [ids.message] } },
+    { method: 'POST', path: '/v1/agent-email/send/', body: { agent_name: agent, to: ['ann@example.com'], subject: 'Deployed', body_html: '<p>Done</p>' } },
+    { method: 'POST', path: '/v1/agent-webhook/', body: { agent_name: agent, webhook_url: 'https://hooks.acme.test/agent', webhook_secret: 'a-webhook-secret' } },
+    { method: 'DELETE', path: '/v1/agent-webhook/', body: { agent_name: agent } },
+    { method: 'POST', path: '/v1/agent/claim/', body: { claim_token: 'x'.repeat(40) } },
+    { method: 'GET', path: '/v1/cli/updates/' },
+    { method: 'GET', path: '/v1/cli/status/' },
+    { method: 'POST', path: '/v1/cli/updates/', body: { done: 'Parity', doing: 'More parity' } },
+    { method: 'POST', path: '/v1/cli/chat/completions/', body: { message: 'What did I do today?' } },
+    { method: 'POST', path: '/v1/exchange-token/', body: { user_uuid: ids.mia } },
+    // Errors too: the same codes for the same mistakes.
+    { method: 'GET', path: '/v1/users/?search=a' },
+    { method: 'GET', path: '/v1/teams/0190c8f4-0000-7000-8000-000000000000/' },
+    { method: 'POST', path: '/v1/teams/', body: { name: 'X', colour: 'red' } },
+  ];
+}
+
+describe('credential parity: an API key and a CLI token of the same user (spec "Versioning" 5)', () => {
+  let pair: Awaited<ReturnType<typeof startParityPair>>;
+  beforeAll(async () => {
+    pair = await startParityPair({ allowPrivateWebhooks: true, agentSelfRegistration: true }, seed);
+  });
+  afterAll(async () => pair.close());
+
+  it('answers the same status, body (ids aside), pagination and rate-limit headers on every endpoint both take', async () => {
+    const requests = steps(pair.world);
+    const differences: string[] = [];
+    for (const req of requests) differences.push(...(await pair.compare(req)));
+    if (process.env.PARITY_DEBUG) console.log(pair.statuses.join('\n'));
+    expect(differences).toEqual([]);
+
+    // Every route that takes both credentials is among the requests.
+    const app = pair.byKey;
+    const covered = new Set<string>();
+    for (const req of requests) {
+      const path = req.path.split('?')[0];
+      const route = app.routes.find((r) => r.method === req.method && new RegExp(`^${r.path.replace(/:\w+/g, '[^/]+')}$`).test(path));
+      if (route) covered.add(`${route.method} ${route.path}`);
+    }
+    const both = [];
+    for (const route of app.routes) {
+      const row = matrixRowOf(route.path);
+      if (!route.path.startsWith('/v1/') || row === null || !row.apiKey || !row.cli) continue;
+      // Anonymous routes (registration, sign-in) take no credential at all.
+      const probe = await app.request(route.method, route.path.replace(/:\w+/g, '0190c8f4-0000-7000-8000-000000000000'), route.method === 'GET' ? {} : { body: {} });
+      if (probe.status === 401 && probe.body?.code === 'credential_absent') both.push(route);
+    }
+    expect(both.length).toBeGreaterThan(80);
+    expect(both.map((r) => `${r.method} ${r.path}`).filter((route) => !covered.has(route))).toEqual([]);
+  }, 120_000);
+
+  it('reports a difference where there is one (the API-key-only /v1/platform/*)', async () => {
+    const found = await pair.compare({ method: 'GET', path: '/v1/platform/status/' });
+    expect(found[0]).toMatch(/^GET \/v1\/platform\/status\/: status 200 with the key, 403 with the token/);
+    expect(found.some((line) => line.includes('bodies differ'))).toBe(true);
+  });
+});
