@@ -1,10 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp } from './harness.ts';
 import type { TestApp } from './harness.ts';
+import { setExchangeCommand } from '../src/admin/commands.ts';
+import { accepts, matrixRowOf, takesExchangeToken } from '../src/auth/method-matrix.ts';
 
 /**
  * Bad input gets a 4xx, never a 500: every route of the router table, with unknown ids, junk query values
- * and junk bodies, as an admin (who passes most guards and so reaches the deepest code).
+ * and junk bodies, as an admin (who passes most guards and so reaches the deepest code): with the admin's API
+ * key, or a CLI token where the method matrix takes tokens only. The routes that take an exchange token get junk
+ * ones too.
  */
 const JUNK_QUERIES = [
   '?page=0', '?page=abc', '?page_size=1000', '?limit=-1', '?offset=x', '?since=yesterday', '?until=2026-13-45',
@@ -18,14 +22,19 @@ const JUNK_BODIES: (string | unknown)[] = [
   { schedule: { days: [9], time: '25:61', timezone: 'Nowhere/City' } }, { hook_url: 'ftp://example.com', subscriptions: 'all' },
 ];
 
+const JUNK_EXCHANGE_TOKENS = ['', 'rxt_', `rxt_${'A'.repeat(48)}`, 'x'.repeat(5000), 'rxt_\u00e9\u00e9'];
+
 describe('robustness: no 500 on bad input, anywhere', () => {
   let t: TestApp;
   let key: string;
+  let token: () => Promise<string>;
   const ids: Record<string, string> = {};
   beforeAll(async () => {
     t = await startTestApp({ agentSelfRegistration: true, inboundEmailSecret: 'inbound-secret' });
     const acme = await t.seedOrganization({ plan: 'enterprise', beta: true });
     key = acme.adminKey;
+    token = () => t.seedToken(acme.org.uuid, acme.admin.uuid);
+    await setExchangeCommand(t.db, t.clock, acme.org.uuid, 'on');
     // Real objects, so the junk reaches the code behind the lookups too.
     const member = await t.seedUser(acme.org.uuid);
     const team = await t.request('POST', '/v1/teams/', { key, body: { name: 'Core' } });
@@ -59,17 +68,23 @@ describe('robustness: no 500 on bad input, anywhere', () => {
     for (const route of routes) {
       const prefix = route.path.split('/').slice(0, 3).join('/');
       const path = route.path.replace(/:(\w+)/g, (_, name: string) => (name === 'file' ? 'x.js' : (ids[name] ?? ids[prefix])));
+      const keyTaken = accepts(matrixRowOf(route.path), 'api_key');
+      const credential = async () => (keyTaken ? { key } : { token: await token() });
       if (route.method === 'GET') {
         for (const query of JUNK_QUERIES) {
-          const res = await t.request('GET', `${path}${query}`, { key });
+          const res = await t.request('GET', `${path}${query}`, await credential());
           if (res.status >= 500) failures.push(`GET ${path}${query} → ${res.status} ${res.text.slice(0, 120)}`);
         }
       } else {
         for (const body of JUNK_BODIES) {
-          const res = await t.request(route.method, path, { key, raw: JSON.stringify(body) });
+          const res = await t.request(route.method, path, { ...(await credential()), raw: JSON.stringify(body) });
           if (res.status >= 500) failures.push(`${route.method} ${path} ${JSON.stringify(body)} → ${res.status} ${res.text.slice(0, 120)}`);
         }
-        const malformed = await t.request(route.method, path, { key, raw: '{"oops": ' });
+        for (const junk of JUNK_EXCHANGE_TOKENS.filter(() => takesExchangeToken(route.method, path))) {
+          const res = await t.request(route.method, path, { ...(await credential()), headers: { 'x-exchange-token': junk }, body: {} });
+          if (res.status >= 500) failures.push(`${route.method} ${path} X-Exchange-Token ${junk} → ${res.status} ${res.text.slice(0, 120)}`);
+        }
+        const malformed = await t.request(route.method, path, { ...(await credential()), raw: '{"oops": ' });
         if (malformed.status >= 500) failures.push(`${route.method} ${path} malformed → ${malformed.status}`);
       }
     }
