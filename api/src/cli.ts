@@ -20,13 +20,20 @@ Usage:
   rollcall admin org beta ORG on|off
   rollcall admin org exchange ORG on|off
   rollcall admin read-only on|off        Plan writes answer 503 while on (incident switch)
-  rollcall admin user create --org ORG --email E [--role admin|manager|member|guest]
-  rollcall admin user deactivate USER
-  rollcall admin key create --user USER [--kind personal|agent|organization] [--name N]
+  rollcall admin user create --org ORG --email E [--role admin|manager|member|guest] [--first-name F] [--last-name L]
+  rollcall admin user deactivate USER [--org ORG]
+  rollcall admin key create --user USER [--org ORG] [--kind personal|agent|organization] [--name N]
   rollcall admin backup FILE             online backup of the SQLite database
 
-ORG is an organization's uuid, slug or name; USER a user's uuid or e-mail.
+ORG is an organization's uuid, slug or name; USER a user's uuid or e-mail. One e-mail address may be a user of
+several organizations (user create once per organization); --org then picks which.
 Add --json to any admin command for machine-readable output.`;
+
+// The client commands' text lives with them (client/index.ts); it is loaded when asked for.
+async function usage(): Promise<string> {
+  const { CLIENT_USAGE } = await import('./client/index.ts');
+  return `${USAGE}\n\n${CLIENT_USAGE}`;
+}
 
 function fail(message: string, code = 1): never {
   process.stderr.write(`rollcall: ${message}\n`);
@@ -120,6 +127,8 @@ async function runAdmin(args: string[]): Promise<void> {
       role: { type: 'string' },
       user: { type: 'string' },
       kind: { type: 'string' },
+      'first-name': { type: 'string' },
+      'last-name': { type: 'string' },
     },
   });
   const db = createDb(config().databaseUrl);
@@ -136,7 +145,7 @@ async function runAdmin(args: string[]): Promise<void> {
       case 'org exchange': result = await admin.setExchangeCommand(db, clock, rest[0], rest[1]); break;
       case 'read-only': result = await admin.readOnlyCommand(db, clock, action); break;
       case 'user create': result = await admin.createUserCommand(db, clock, values); break;
-      case 'user deactivate': result = await admin.deactivateUserCommand(db, clock, rest[0]); break;
+      case 'user deactivate': result = await admin.deactivateUserCommand(db, clock, rest[0], values.org); break;
       case 'key create': result = await admin.createKeyCommand(db, clock, values); break;
       case 'backup': result = await admin.backupCommand(db, action); break;
       default: fail(`unknown admin command "${positionals.join(' ')}"\n\n${USAGE}`, 2);
@@ -150,8 +159,16 @@ async function runAdmin(args: string[]): Promise<void> {
   }
 }
 
+/** The client commands (login, status, update, …): a small part of the server's code, loaded only for them. */
+const CLIENT_COMMANDS = new Set(['login', 'logout', 'status', 'me', 'update', 'report', 'health', 'messages']);
+
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
+  if (command !== undefined && CLIENT_COMMANDS.has(command)) {
+    const { runClient } = await import('./client/index.ts');
+    process.exitCode = await runClient(command, rest);
+    return;
+  }
   switch (command) {
     case 'serve': return serve();
     case 'healthcheck': return healthcheck();
@@ -161,10 +178,10 @@ async function main(argv: string[]): Promise<void> {
     case 'help':
     case '--help':
     case '-h':
-      process.stdout.write(`${USAGE}\n`);
+      process.stdout.write(`${await usage()}\n`);
       return;
     default:
-      fail(`unknown command "${command}"\n\n${USAGE}`, 2);
+      fail(`unknown command "${command}"\n\n${await usage()}`, 2);
   }
 }
 

@@ -16,6 +16,7 @@ export type ModelTurn = { role: 'system' | 'user' | 'assistant'; content: string
 /** The caller's own data as the system message: who they are, today, and each source's lines. */
 export async function callerContext(reading: Reading): Promise<string> {
   const { actor, today, timeZone, range } = reading;
+  const { user, organization } = actor;
   const sections: string[] = [];
   for (const source of SOURCES) {
     if (source.unavailable) {
@@ -28,7 +29,7 @@ export async function callerContext(reading: Reading): Promise<string> {
     sections.push(`${heading}\n${body}`);
   }
   return [
-    `You are the Rollcall assistant in the command-line client of ${fullName(actor.user)} (${actor.user.email}), ${actor.user.role} at ${actor.organization.name}.`,
+    `You are the Rollcall assistant in the command-line client of ${fullName(user)} (${user.email}), ${user.role} at ${organization.name}.`,
     `Today is ${today} (${timeZone}). Answer from the data below, briefly and in plain text; when the data does not answer the question, say so plainly.`,
     'You cannot make changes. For a stand-up update, suggest: rollcall update --done "…" --doing "…" --blocked "…".',
     '',
