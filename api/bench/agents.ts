@@ -14,14 +14,11 @@
  * (http-load.ts), closed-loop: each of the 50 clients sends its next request when the previous answer arrived.
  * `node api/bench/agents.ts`, or `benchAgents()` from the runner.
  */
-import { spawn } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { startProcess, startServe, stop } from './lib.ts';
-import type { LoadClient, LoadJob, LoadOutput } from './http-load.ts';
-import { loadConfig, RATE_LIMIT_SCOPES } from '../src/lib/config.ts';
+import { pathToFileURL } from 'node:url';
+import { runLoadProcess as runLoad, round1, summarize, withSeededServe } from './lib.ts';
+import type { EndpointResult } from './lib.ts';
+import type { LoadClient } from './http-load.ts';
 import { createDb } from '../src/db/connection.ts';
 import { migrateLatest } from '../src/db/migrate.ts';
 import { createOrganization } from '../src/features/organization/service.ts';
@@ -31,13 +28,7 @@ import { lookupCredential } from '../src/auth/credentials.ts';
 import { sha256Hex } from '../src/lib/secrets.ts';
 import { createCheckin } from '../src/features/checkins/service.ts';
 
-export interface EndpointResult {
-  name: string;
-  requests: number;
-  reqPerSec: number;
-  p50Ms: number;
-  p99Ms: number;
-}
+export type { EndpointResult };
 
 export interface AgentBenchResult {
   agents: number;
@@ -61,28 +52,6 @@ export interface AgentBenchResult {
 }
 
 const AGENTS = 50;
-const percentile = (sorted: number[], q: number): number => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))] ?? 0;
-const round1 = (x: number) => Math.round(x * 10) / 10;
-
-function summarize(name: string, values: number[], seconds: number): EndpointResult {
-  const sorted = [...values].sort((a, b) => a - b);
-  return { name, requests: sorted.length, reqPerSec: round1(sorted.length / seconds), p50Ms: round1(percentile(sorted, 0.5)), p99Ms: round1(percentile(sorted, 0.99)) };
-}
-
-const API_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-
-/** Runs one load phase in its own process (http-load.ts) and returns its latencies. */
-function runLoad(job: LoadJob): Promise<LoadOutput> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(API_DIR, 'bench/http-load.ts')], { stdio: ['pipe', 'pipe', 'inherit'] });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.once('error', reject);
-    child.once('exit', (code) => (code === 0 ? resolve(JSON.parse(output) as LoadOutput) : reject(new Error(`http-load exited ${code}`))));
-    child.stdin.end(JSON.stringify(job));
-  });
-}
-
 /** A migrated database with 50 agents, each with its own agent key and a co-author who takes part in an every-day stand-up. */
 async function seed(databaseUrl: string): Promise<LoadClient[]> {
   const db = createDb(databaseUrl);
@@ -115,23 +84,7 @@ export async function benchAgents(options: { seconds?: number; baselineSeconds?:
   const seconds = options.seconds ?? Number(process.env.BENCH_AGENT_SECONDS ?? 30);
   const baselineSeconds = options.baselineSeconds ?? Number(process.env.BENCH_BASELINE_SECONDS ?? 10);
   const log = options.print === false ? () => {} : (line: string) => console.log(line);
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rollcall-bench-agents-'));
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    NODE_ENV: 'production',
-    REQUIRE_HTTPS: 'false',
-    DATA_DIR: dir,
-    PORT: '0',
-    HOST: '127.0.0.1',
-    // Benchmarks measure the work, not the throttle: every hourly budget out of the way.
-    ...Object.fromEntries(RATE_LIMIT_SCOPES.map((scope) => [`RATE_LIMIT_${scope.toUpperCase()}`, '100000000'])),
-  };
-  let server: Awaited<ReturnType<typeof startProcess>> | null = null;
-  try {
-    const clients = await seed(loadConfig(env).databaseUrl);
-    server = await startServe(env, /"url":"(http:\/\/[\d.:]+)"/);
-    const url = server.match[1];
-
+  return withSeededServe('agents', seed, async (url, clients, dir) => {
     // Warm-up (credential cache, connections, JIT), then the baseline and the measurement with the same clients.
     await runLoad({ url, seconds: 2, mode: 'agents', clients, coAuthored: false });
     const baselineRun = await runLoad({ url, seconds: baselineSeconds, mode: 'me', clients });
@@ -182,10 +135,7 @@ export async function benchAgents(options: { seconds?: number; baselineSeconds?:
       `  targets: report p99 < 50 ms paced ${verdict(result.targets.reportP99Under50msPaced)}, closed loop ${verdict(result.targets.reportP99Under50msClosedLoop)}; ratio ≥ 0.3 ${verdict(result.targets.ratioAtLeast0_3)}`,
     );
     return result;
-  } finally {
-    if (server) await stop(server.child);
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
+  });
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {

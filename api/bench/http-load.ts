@@ -12,13 +12,15 @@ export interface LoadClient {
   key: string;
   agentName: string;
   coAuthor: string;
+  /** `kudos` mode: the team this client gives kudos to. */
+  team?: string;
 }
 
 export interface LoadJob {
   url: string;
   seconds: number;
-  /** `me`: GET /v1/me/ only (the baseline); `agents`: each client alternates a report and a health check. */
-  mode: 'me' | 'agents';
+  /** `me`: GET /v1/me/ only (the baseline); `agents`: each client alternates a report and a health check; `kudos`: each client gives kudos to its team. */
+  mode: 'me' | 'agents' | 'kudos';
   /** `agents` mode: whether each report names the client's co-author (merged into their stand-up) or nobody. */
   coAuthored?: boolean;
   /** Open loop: each client starts a request every intervalMs whether or not the last one answered. */
@@ -42,6 +44,7 @@ interface Request {
 
 function nextRequest(job: LoadJob, client: LoadClient, c: number, n: number): Request {
   if (job.mode === 'me') return { name: 'me', method: 'GET', path: '/v1/me/' };
+  if (job.mode === 'kudos') return { name: 'kudos', method: 'POST', path: '/v1/kudos/', body: JSON.stringify({ content: `Thanks for release ${n}!`, teams_receivers: [client.team] }) };
   if ((n + c) % 2 === 0) {
     const body = JSON.stringify({
       agent_name: client.agentName,

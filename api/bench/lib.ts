@@ -2,10 +2,13 @@ import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { serveCommand } from '../src/serve-flags.ts';
+import { loadConfig, RATE_LIMIT_SCOPES } from '../src/lib/config.ts';
+import type { LoadJob, LoadOutput } from './http-load.ts';
 
 const API_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -83,3 +86,58 @@ export function rssMb(pid: number): number {
 
 export const fmt = (n: number, digits = 1) => n.toFixed(digits);
 
+
+export interface EndpointResult {
+  name: string;
+  requests: number;
+  reqPerSec: number;
+  p50Ms: number;
+  p99Ms: number;
+}
+
+const percentile = (sorted: number[], q: number): number => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))] ?? 0;
+export const round1 = (x: number) => Math.round(x * 10) / 10;
+
+export function summarize(name: string, values: number[], seconds: number): EndpointResult {
+  const sorted = [...values].sort((a, b) => a - b);
+  return { name, requests: sorted.length, reqPerSec: round1(sorted.length / seconds), p50Ms: round1(percentile(sorted, 0.5)), p99Ms: round1(percentile(sorted, 0.99)) };
+}
+
+/** Runs one closed- or open-loop load phase in its own process (http-load.ts) and returns its latencies. */
+export function runLoadProcess(job: LoadJob): Promise<LoadOutput> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(API_DIR, 'bench/http-load.ts')], { stdio: ['pipe', 'pipe', 'inherit'] });
+    let output = '';
+    child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.once('error', reject);
+    child.once('exit', (code) => (code === 0 ? resolve(JSON.parse(output) as LoadOutput) : reject(new Error(`http-load exited ${code}`))));
+    child.stdin!.end(JSON.stringify(job));
+  });
+}
+
+/**
+ * A `rollcall serve` process, as `npm start` runs it, on a temporary DATA_DIR that `seed` fills first (given the
+ * database URL), with every hourly budget out of the way (benchmarks measure the work, not the throttle). Runs
+ * `measure` against its URL, then stops the server and removes the directory.
+ */
+export async function withSeededServe<S, R>(name: string, seed: (databaseUrl: string) => Promise<S>, measure: (url: string, seeded: S, dir: string) => Promise<R>): Promise<R> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `rollcall-bench-${name}-`));
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: 'production',
+    REQUIRE_HTTPS: 'false',
+    DATA_DIR: dir,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    ...Object.fromEntries(RATE_LIMIT_SCOPES.map((scope) => [`RATE_LIMIT_${scope.toUpperCase()}`, '100000000'])),
+  };
+  let server: Awaited<ReturnType<typeof startProcess>> | null = null;
+  try {
+    const seeded = await seed(loadConfig(env).databaseUrl);
+    server = await startServe(env, /"url":"(http:\/\/[\d.:]+)"/);
+    return await measure(server.match[1], seeded, dir);
+  } finally {
+    if (server) await stop(server.child);
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}

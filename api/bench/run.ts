@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: every API benchmark in one run, each comparing against a baseline measured in the same run
- * and printing ratios. BENCH_SECONDS sets the /v1/me/ load phases; BENCH_ONLY=me,checkins,deliveries,agents
+ * and printing ratios. BENCH_SECONDS sets the /v1/me/ load phases; BENCH_ONLY=me,checkins,deliveries,agents,kudos
  * picks some. Each benchmark also runs alone: `node api/bench/<name>.ts`.
  */
 import os from 'node:os';
@@ -8,6 +8,7 @@ import { benchMe, printMe } from './me.ts';
 import { benchCheckins } from './checkins.ts';
 import { benchDeliveries } from './deliveries.ts';
 import { benchAgents } from './agents.ts';
+import { benchKudos } from './kudos.ts';
 
 const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
 const wanted = (name: string) => !only || only.includes(name);
@@ -25,4 +26,8 @@ if (wanted('deliveries')) {
 if (wanted('agents')) {
   console.log('\n== agents ==');
   await benchAgents({ print: true });
+}
+if (wanted('kudos')) {
+  console.log('\n== kudos ==');
+  await benchKudos({ print: true });
 }

@@ -30,7 +30,7 @@ describe('robustness: no 500 on bad input, anywhere', () => {
   let token: () => Promise<string>;
   const ids: Record<string, string> = {};
   beforeAll(async () => {
-    t = await startTestApp({ agentSelfRegistration: true, inboundEmailSecret: 'inbound-secret' });
+    t = await startTestApp({ agentSelfRegistration: true, inboundEmailSecret: 'inbound-secret', allowPrivateWebhooks: true });
     const acme = await t.seedOrganization({ plan: 'enterprise', beta: true });
     key = acme.adminKey;
     token = () => t.seedToken(acme.org.uuid, acme.admin.uuid);
@@ -51,11 +51,19 @@ describe('robustness: no 500 on bad input, anywhere', () => {
     const templates = await t.request('GET', '/v1/templates/', { key });
     await t.request('POST', '/v1/invite-user/', { key, body: { email: 'new@acme.test' } });
     const deliveries = await t.request('GET', '/v1/deliveries/', { key });
+    const value = await t.request('POST', '/v1/company-values/', { key, body: { value: 'Teamwork' } });
+    const kudos = await t.request('POST', '/v1/kudos/', { key, body: { content: 'Thanks', receivers: [team.body.uuid], company_value: value.body.uuid } });
+    const workflow = await t.request('POST', '/v1/workflows/', { key, body: { name: 'Hook', trigger_type: 'api_trigger', actions: [{ type: 'http_request', url: 'https://127.0.0.1:9/hook' }] } });
+    const run = await t.request('POST', `/v1/workflows/${workflow.body.uuid}/trigger/`, { key, body: { payload: { a: 1 } } });
+    const form = await t.request('POST', '/v1/forms/create/', { key, body: { name: 'Leave', form_type: 'approval', questions: [{ question_type: 'text', question: 'When?' }] } });
+    const response = await t.request('POST', `/v1/forms/${form.body.uuid}/responses/`, { key, body: { responses: [{ index: 0, response: 'May' }] } });
     Object.assign(ids, {
       '/v1/api-keys': acme.adminKeyUuid, '/v1/users': member.user.uuid, '/v1/teams': team.body.uuid,
       '/v1/checkins': checkin.body.uuid, '/v1/followups': checkin.body.uuid, question: detail.body.questions[0].uuid,
       user_uuid: member.user.uuid, '/v1/templates': (templates.body.results ?? templates.body)[0].uuid,
       '/v1/deliveries': deliveries.body.results[0].uuid,
+      '/v1/kudos': kudos.body.uuid, '/v1/company-values': value.body.uuid, '/v1/workflows': workflow.body.uuid, run: run.body.run_uuid,
+      '/v1/forms': form.body.uuid, response: response.body.uuid,
     });
     expect(Object.values(ids).every((id) => typeof id === 'string' && id.length === 36)).toBe(true);
   });

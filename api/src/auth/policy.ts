@@ -43,6 +43,19 @@ const ALLOWED = {
   'checkins.manage': MANAGERS,
   'checkins.read_all_responses': MANAGERS,
   'mood.see_summary': MANAGERS,
+  // Kudos: everyone but guests sees the organization's kudos (guests: those they gave or received); admins see
+  // the organization list with giver filters, set the daily limit and keep the company values.
+  'kudos.see_all': ['admin', 'manager', 'member'],
+  'kudos.see_organization': ADMINS,
+  'kudos.manage_settings': ADMINS,
+  'company_values.manage': ADMINS,
+  // Forms: admins and managers create them; admins see and edit every form (owners edit theirs). A transition
+  // open to "manager" is open to admins and managers.
+  'forms.create': MANAGERS,
+  'forms.manage_all': ADMINS,
+  'forms.transition_as_manager': MANAGERS,
+  // Workflows: admins define them; everyone reads them and triggers the api_trigger ones.
+  'workflows.manage': ADMINS,
   // Exchange tokens (spec "Exchange token"): an admin's credential gets one for a member, and only an admin's
   // credential can present one.
   'exchange_tokens.issue': ADMINS,

@@ -5,11 +5,17 @@ import type { ChatConnectionRow, ChatMessageRow, DeliveryAttemptRow, DeliveryRow
 import type {
   ApiKeyRow, CliTokenRow, DailyCapRow, InstanceSettingRow, InvitationRow, OrganizationRow, RateLimitCounterRow, TeamMemberRow, TeamRow, UserRow,
 } from './tables/people.ts';
+import type { CompanyValueRow, KudosBoostRow, KudosDailyCountRow, KudosReceiverRow, KudosRow, KudosSettingsRow, KudosTeamRow } from './tables/kudos.ts';
+import type { FormHistoryRow, FormOwnerRow, FormQuestionRow, FormResponseRow, FormRow } from './tables/forms.ts';
+import type { RunActionRow, RunRow, WorkflowRow } from './tables/workflows.ts';
 
 export * from './tables/people.ts';
 export * from './tables/outbox.ts';
 export * from './tables/checkins.ts';
 export * from './tables/agents.ts';
+export * from './tables/kudos.ts';
+export * from './tables/forms.ts';
+export * from './tables/workflows.ts';
 export * from './tables/cli.ts';
 
 /**
@@ -48,6 +54,21 @@ declare module 'knex/types/tables.js' {
     agent_messages: MessageRow;
     agent_emails: AgentEmailRow;
     agent_registration_challenges: RegistrationChallengeRow;
+    company_values: CompanyValueRow;
+    kudos: KudosRow;
+    kudos_receivers: KudosReceiverRow;
+    kudos_teams: KudosTeamRow;
+    kudos_boosts: KudosBoostRow;
+    kudos_settings: KudosSettingsRow;
+    kudos_daily_counts: KudosDailyCountRow;
+    workflows: WorkflowRow;
+    workflow_runs: RunRow;
+    workflow_run_actions: RunActionRow;
+    forms: FormRow;
+    form_owners: FormOwnerRow;
+    form_questions: FormQuestionRow;
+    form_responses: FormResponseRow;
+    form_response_history: FormHistoryRow;
     cli_sign_in_codes: CliSignInCodeRow;
     exchange_tokens: ExchangeTokenRow;
     audit_events: AuditEventRow;

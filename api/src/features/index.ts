@@ -1,5 +1,8 @@
 import type { Feature } from '../http/feature.ts';
 import { agents } from './agents/feature.ts';
+import { forms } from './forms/feature.ts';
+import { kudos } from './kudos/feature.ts';
+import { workflows } from './workflows/feature.ts';
 import { apiKeys } from './api-keys/feature.ts';
 import { assistant } from './assistant/feature.ts';
 import { chat } from './chat/feature.ts';
@@ -42,6 +45,9 @@ export const features: Feature[] = [
   inbound,
   chat,
   agents,
+  kudos,
+  workflows,
+  forms,
   cliAuth,
   cli,
   assistant,

@@ -31,7 +31,7 @@ describe('query parameters (http/query.ts)', () => {
   it('takes every value of a uuid list, repeated or comma-separated', () => {
     expect(queryUuids(ctx({ user: [A, `${B},${A}`] }), 'user')).toEqual([A, B]);
     expect(read(() => queryUuids(ctx({ user: `${A},nope` }), 'user'))).toBe('invalid_filter_value user');
-    expect(read(() => queryUuids(ctx({ user: [A, B] }), 'user', 1))).toBe('invalid_filter_value user');
+    expect(read(() => queryUuids(ctx({ user: [A, B] }), 'user', 1))).toBe('too_many_filter_values user');
     expect(queryUuids(ctx({ user: '' }), 'user')).toBeUndefined();
   });
 

@@ -1,5 +1,5 @@
 import type { Context } from 'koa';
-import { isCalendarDate } from '../lib/dates.ts';
+import { addDays, isCalendarDate, startOfLocalDay } from '../lib/dates.ts';
 import { badRequest, invalidFilter } from '../lib/errors.ts';
 import { isUuid } from '../lib/ids.ts';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../lib/page.ts';
@@ -61,13 +61,16 @@ export function queryUuid(ctx: Context, name: string, detail = `${name} must be 
   return value;
 }
 
-/** Every uuid given under `name`, repeated (`?user=a&user=b`) or comma-separated (`?user=a,b`); at most `max`. */
+/**
+ * Every uuid given under `name`, repeated (`?user=a&user=b`) or comma-separated (`?user=a,b`); more than `max`
+ * answers the spec's 400 `too_many_filter_values` with `extra.limit`.
+ */
 export function queryUuids(ctx: Context, name: string, max = 100): string[] | undefined {
   const raw = ctx.query[name];
   if (raw === undefined) return undefined;
   const values = (Array.isArray(raw) ? raw : [raw]).flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v !== '');
   if (values.length === 0) return undefined;
-  if (values.length > max) throw invalidFilter(name, `${name} takes at most ${max} uuids.`);
+  if (values.length > max) throw badRequest('too_many_filter_values', `${name} takes at most ${max} values.`, { parameter: name, limit: max });
   if (!values.every(isUuid)) throw invalidFilter(name, `${name} must be uuids, separated by commas.`);
   return [...new Set(values.map((v) => v.toLowerCase()))];
 }
@@ -93,6 +96,19 @@ export function queryDateRange(ctx: Context, from: string[] = SINCE, to: string[
   const end = queryDate(ctx, ...to);
   if (start && end && start > end) throw badRequest('invalid_date_range', `${from[0]} is after ${to[0]}.`, { parameter: from[0] });
   return { from: start, to: end };
+}
+
+/**
+ * `date`, or a range (SINCE, UNTIL), as instants: from the start of the first local day to the start of the day
+ * after the last, in `timeZone`. For lists of timestamped items read in the organization's days.
+ */
+export function queryLocalDays(ctx: Context, timeZone: string): { from?: Date; to?: Date } {
+  const day = queryDate(ctx, 'date');
+  const range = day ? { from: day, to: day } : queryDateRange(ctx);
+  return {
+    from: range.from ? startOfLocalDay(range.from, timeZone) : undefined,
+    to: range.to ? startOfLocalDay(addDays(range.to, 1), timeZone) : undefined,
+  };
 }
 
 /** `search`: 2–256 characters (spec Limits), with the spec's codes. */

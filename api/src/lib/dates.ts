@@ -73,3 +73,28 @@ export function localDate(now: Date, timeZone: string): string {
   lastLocalDate.set(timeZone, { quarter, date });
   return date;
 }
+
+const offsetFormatters = new Map<string, Intl.DateTimeFormat>();
+
+/** Minutes `timeZone` is ahead of UTC at `instant` (Intl's shortOffset: "GMT+1", "GMT-3:30", "GMT"). */
+function offsetMinutes(instant: Date, timeZone: string): number {
+  let f = offsetFormatters.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'shortOffset' });
+    if (offsetFormatters.size > 1000) offsetFormatters.clear();
+    offsetFormatters.set(timeZone, f);
+  }
+  const name = f.formatToParts(instant).find((p) => p.type === 'timeZoneName')?.value ?? 'GMT';
+  const match = /GMT([+-])(\d{1,2})(?::(\d{2}))?/.exec(name);
+  if (!match) return 0;
+  const minutes = Number(match[2]) * 60 + Number(match[3] ?? 0);
+  return match[1] === '-' ? -minutes : minutes;
+}
+
+/** The instant local midnight starts `date` in `timeZone` (the offset is read at that instant, so DST days work). */
+export function startOfLocalDay(date: string, timeZone: string): Date {
+  const utcMidnight = Date.parse(`${date}T00:00:00.000Z`);
+  let instant = utcMidnight - offsetMinutes(new Date(utcMidnight), timeZone) * 60_000;
+  instant = utcMidnight - offsetMinutes(new Date(instant), timeZone) * 60_000;
+  return new Date(instant);
+}

@@ -25,7 +25,7 @@ export interface OutboundResponse {
 }
 
 export interface OutboundRequest {
-  method?: 'POST' | 'PATCH' | 'GET';
+  method?: 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'GET';
   url: string;
   headers?: Record<string, string>;
   body?: string;

@@ -48,3 +48,36 @@ export async function pruneDispatchedEvents(db: Executor, now: Date): Promise<nu
   const before = new Date(now.getTime() - DISPATCHED_EVENT_RETENTION_DAYS * 86_400_000).toISOString();
   return db('organization_events').where('dispatched_at', '<', before).delete();
 }
+
+/** CONTRACT §7 event names; `tasks.*` (Plan) accepts any `tasks.<name>` and the wildcard itself. */
+export const EVENTS = [
+  'followups.response.completed',
+  'followups.response.updated',
+  'followups.response.deleted',
+  'forms.response.created',
+  'forms.response.updated',
+  'forms.response.deleted',
+  'kudos.posted',
+  'organization.user_activated',
+  'organization.user_deactivated',
+  'organization.team_user_added',
+  'organization.team_user_removed',
+] as const;
+const TASK_EVENT = /^tasks\.(\*|[a-z_]+(\.[a-z_]+)*)$/;
+export const isKnownEvent = (name: string) => (EVENTS as readonly string[]).includes(name) || TASK_EVENT.test(name);
+
+const PERSONAL_KEYS = ['user', 'user_uuid', 'respondent', 'respondent_uuid', 'giver', 'giver_uuid', 'author', 'author_uuid', 'email'];
+
+/** Privacy: an anonymous response's, form's or kudos' event carries no person, at any depth (webhooks and workflows alike). */
+export function withoutAnonymousPeople(value: unknown, anonymous = false): unknown {
+  if (Array.isArray(value)) return value.map((v) => withoutAnonymousPeople(v, anonymous));
+  if (value === null || typeof value !== 'object') return value;
+  const object = value as Record<string, unknown>;
+  const hidden = anonymous || object.is_anonymous === true;
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(object)) {
+    if (hidden && PERSONAL_KEYS.includes(key)) continue;
+    out[key] = withoutAnonymousPeople(v, hidden);
+  }
+  return out;
+}

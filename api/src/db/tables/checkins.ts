@@ -30,9 +30,9 @@ export interface CheckinRow {
   updated_at: string;
 }
 
-export interface QuestionRow {
+/** A question's own columns: check-in and form questions have the same ones (forms.ts). */
+export interface QuestionFields {
   uuid: string;
-  checkin_uuid: string;
   position: number;
   question: string;
   short_question: string | null;
@@ -45,6 +45,10 @@ export interface QuestionRow {
   extras: string;
   created_at: string;
   updated_at: string;
+}
+
+export interface QuestionRow extends QuestionFields {
+  checkin_uuid: string;
 }
 
 export interface CheckinParticipantUserRow {

@@ -1,6 +1,6 @@
 /** The outbox and what sends from it (migrations 0009, 0010, 0200–0203). */
 
-export const CHANNELS = ['email', 'webhook', 'agent_webhook', 'chat'] as const;
+export const CHANNELS = ['email', 'webhook', 'agent_webhook', 'chat', 'http_request'] as const;
 export type Channel = (typeof CHANNELS)[number];
 export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed', 'cancelled'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];

@@ -1,17 +1,19 @@
 import type { Config } from '../../lib/config.ts';
-import type { Db } from '../../db/connection.ts';
+import type { Db, Executor } from '../../db/connection.ts';
 import { ApiError, ValidationFailed, notFound } from '../../lib/errors.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import type { Actor } from '../../auth/credentials.ts';
 import type { SecretBox } from '../../outbound/secret-box.ts';
 import type { OutboundHttp } from '../../outbound/outbound-http.ts';
 import { enqueueMany } from '../../outbox/deliveries.ts';
-import { fullName } from '../users/repository.ts';
+import { fullName } from '../../lib/names.ts';
 import { requireConnection } from './connection.ts';
 import { PlatformError, SlackApi } from './platforms.ts';
+import type { ChatPost } from './platforms.ts';
 import type { ChatPayload, ChatTarget } from './sender.ts';
 import { targetKey } from './sender.ts';
 import type { OpenConversationInput, SendMessageInput } from './schema.ts';
+import type { Platform } from '../../db/tables.ts';
 
 const SLACK_EXTRA_KEYS = ['unfurl_links', 'unfurl_media', 'icon_emoji', 'icon_url', 'username', 'link_names', 'mrkdwn'];
 
@@ -63,48 +65,80 @@ export async function sendMessage(db: Db, box: SecretBox, actor: Actor, input: S
     edit = true;
   }
 
-  const targets: ChatTarget[] = [];
-  let body = text;
-  if (connection.platform === 'slack') {
-    for (const id of channels) targets.push({ type: 'channel', id });
-    for (const u of users) targets.push({ type: 'user', email: u.email });
-  } else {
-    targets.push({ type: 'webhook' });
-    if (users.length) body = `${users.map((u: { first_name: string; last_name: string; email: string }) => `@${fullName(u)}`).join(' ')} ${text}`;
-  }
   const settings = (input.platform_settings ?? {}) as Record<string, unknown>;
   const slackExtra = Object.fromEntries(Object.entries(settings).filter(([k]) => SLACK_EXTRA_KEYS.includes(k)));
   if (input.send_as_user) slackExtra.username = fullName(actor.user);
+  const post = { buttons: input.buttons ?? [], imageUrl: input.image_url ?? null };
+  const targets = await db.transaction((trx) =>
+    enqueueChatPost(trx, { organizationUuid: actor.organization.uuid, platform: connection.platform, botMessageId, edit, text, channels, users, post, thread: input.thread_responses ?? [], slackExtra }, now),
+  );
+  return { botMessageId, targets, threadResponses: input.thread_responses ?? [] };
+}
 
-  await db.transaction(async (trx) => {
-    if (!edit) {
-      await trx('chat_messages').insert({ uuid: botMessageId, organization_uuid: actor.organization.uuid, platform: connection.platform, refs: '{}', created_at: now.toISOString(), updated_at: now.toISOString() });
-    }
-    const deliveries = targets.map((target) => {
-      const payload: ChatPayload = {
-        platform: connection.platform,
-        bot_message_id: botMessageId,
-        target,
-        edit,
-        post: { text: body, buttons: input.buttons ?? [], imageUrl: input.image_url ?? null },
-        thread: input.thread_responses ?? [],
-        slack_extra: slackExtra,
-        progress: { step: 0 },
-      };
-      return {
-        organizationUuid: actor.organization.uuid,
-        channel: 'chat' as const,
-        kind: edit ? 'chat.update' : 'chat.message',
-        destination: `${connection.platform}:${targetKey(target)}`,
-        payload,
-        // Posts of one organization go out in order (an edit never overtakes its message).
-        orderingKey: `chat:${actor.organization.uuid}`,
-        refUuid: botMessageId,
-      };
-    });
-    await enqueueMany(trx, deliveries, now);
+export interface ChatPostRequest {
+  organizationUuid: string;
+  platform: Platform;
+  /** The chat_messages row the post is recorded under (edits find it again); created unless `edit`. */
+  botMessageId?: string;
+  edit?: boolean;
+  text: string;
+  /** Slack channel ids (other platforms post to their one connected channel). */
+  channels: string[];
+  /** People to reach: a DM each on Slack, named with @ in the post elsewhere. */
+  users: { email: string; first_name: string; last_name: string }[];
+  post?: Pick<ChatPost, 'buttons' | 'imageUrl'>;
+  thread?: string[];
+  slackExtra?: Record<string, unknown>;
+  kind?: string;
+  /** The object the deliveries report to (a workflow run's action, a kudos). */
+  subjectUuid?: string | null;
+}
+
+/**
+ * Writes the outbox rows of one chat post: one per target (Slack: each channel and each person's DM; webhook
+ * platforms: the connected channel, naming the people). Call inside the transaction of the change that causes
+ * the post: send-message, kudos announcements and workflow actions share it. Returns the number of deliveries.
+ */
+export async function enqueueChatPost(trx: Executor, request: ChatPostRequest, now: Date): Promise<number> {
+  const botMessageId = request.botMessageId ?? uuidv7(now.getTime());
+  const edit = request.edit ?? false;
+  if (!edit) {
+    await trx('chat_messages').insert({ uuid: botMessageId, organization_uuid: request.organizationUuid, platform: request.platform, refs: '{}', created_at: now.toISOString(), updated_at: now.toISOString() });
+  }
+  const targets: ChatTarget[] = [];
+  let body = request.text;
+  if (request.platform === 'slack') {
+    for (const id of request.channels) targets.push({ type: 'channel', id });
+    for (const u of request.users) targets.push({ type: 'user', email: u.email });
+  } else {
+    targets.push({ type: 'webhook' });
+    if (request.users.length) body = `${request.users.map((u) => `@${fullName(u)}`).join(' ')} ${request.text}`;
+  }
+  const deliveries = targets.map((target) => {
+    const payload: ChatPayload = {
+      platform: request.platform,
+      bot_message_id: botMessageId,
+      target,
+      edit,
+      post: { text: body, buttons: request.post?.buttons ?? [], imageUrl: request.post?.imageUrl ?? null },
+      thread: request.thread ?? [],
+      slack_extra: request.slackExtra ?? {},
+      progress: { step: 0 },
+    };
+    return {
+      organizationUuid: request.organizationUuid,
+      channel: 'chat' as const,
+      kind: request.kind ?? (edit ? 'chat.update' : 'chat.message'),
+      destination: `${request.platform}:${targetKey(target)}`,
+      payload,
+      // Posts of one organization go out in order (an edit never overtakes its message).
+      orderingKey: `chat:${request.organizationUuid}`,
+      refUuid: botMessageId,
+      subjectUuid: request.subjectUuid ?? null,
+    };
   });
-  return { botMessageId, targets: targets.length, threadResponses: input.thread_responses ?? [] };
+  await enqueueMany(trx, deliveries, now);
+  return deliveries.length;
 }
 
 function platformFailure(err: unknown): never {

@@ -1,4 +1,4 @@
-import type { CheckinRow, QuestionRow } from '../../db/tables.ts';
+import type { CheckinRow, QuestionFields } from '../../db/tables.ts';
 import { bool, readJson, writeJson } from '../../lib/json.ts';
 import { formatDays, sundayZeroToIso } from './schedule-days.ts';
 import { STORED_SETTINGS } from './schema.ts';
@@ -17,7 +17,7 @@ export interface ReportChannel {
 }
 
 /** A question body turned into column values; problems are reported under `path` (e.g. "questions.2"). */
-export function questionColumns(input: Partial<QuestionInput>, path: string, current?: QuestionRow, generateShort = false) {
+export function questionColumns(input: Partial<QuestionInput>, path: string, current?: QuestionFields, generateShort = false) {
   const problems: Record<string, string[]> = {};
   const type = input.question_type ?? current?.question_type ?? 'text';
   const existingChoices = current ? readJson<{ label: string; value: string }[]>(current.choices, []) : [];

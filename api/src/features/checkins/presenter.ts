@@ -6,10 +6,10 @@ import { STORED_SETTINGS } from './schema.ts';
 import type { Answer, ResponseView } from './responses-service.ts';
 import type { ReportChannel } from './columns.ts';
 import type { CheckinDetail, CheckinListItem } from './service.ts';
-import type { CheckinRow, QuestionRow } from '../../db/tables.ts';
+import type { CheckinRow, QuestionFields, QuestionRow } from '../../db/tables.ts';
 
 /** CONTRACT §7 question: `{uuid, index, question, question_type, required, is_blocker, choices}` and more. */
-export function presentQuestion(row: QuestionRow) {
+export function presentQuestion(row: QuestionFields) {
   const extras = readJson<{ variations?: string[]; logic?: unknown }>(row.extras, {});
   return {
     uuid: row.uuid,
@@ -100,4 +100,4 @@ export function presentCheckinListItem(item: CheckinListItem, include: { summary
 }
 
 /** PUT …/questions/reorder/: the questions in their new order. */
-export const presentQuestions = (rows: QuestionRow[]) => ({ questions: rows.map(presentQuestion) });
+export const presentQuestions = (rows: QuestionFields[]) => ({ questions: rows.map(presentQuestion) });

@@ -3,10 +3,75 @@ import { ValidationFailed, badRequest, notFound } from '../../lib/errors.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import type { Actor } from '../../auth/credentials.ts';
 import { assertCan } from '../../auth/policy.ts';
-import { getVisibleCheckin, questionsOf } from './repository.ts';
+import { CHECKIN_QUESTIONS, getVisibleCheckin, questionsIn } from './repository.ts';
+import type { QuestionStore } from './repository.ts';
 import { questionColumns } from './columns.ts';
 import type { AddQuestionInput, ReorderQuestionsInput, UpdateQuestionInput } from './schema.ts';
-import type { QuestionRow } from '../../db/tables.ts';
+import type { QuestionFields, QuestionRow } from '../../db/tables.ts';
+
+/*
+ * The question list of a check-in or a form (`store`): add at a position, edit, delete (one question always
+ * stays), reorder. These run in the caller's transaction, after the caller checked who may edit.
+ */
+
+const noun = (store: QuestionStore) => (store.parentTable === 'forms' ? 'form' : 'check-in');
+
+async function question<T extends QuestionFields>(db: Executor, store: QuestionStore, parentUuid: string, uuid: string): Promise<T> {
+  const row = await db(store.table).where({ [store.parent]: parentUuid, uuid }).first();
+  if (!row) throw notFound();
+  return row as unknown as T;
+}
+
+async function renumber(db: Executor, store: QuestionStore, uuids: string[], stamp: string): Promise<void> {
+  for (const [position, uuid] of uuids.entries()) {
+    await db(store.table).where({ uuid }).update({ position, updated_at: stamp });
+  }
+}
+
+export async function addQuestionIn<T extends QuestionFields>(trx: Executor, store: QuestionStore, parentUuid: string, input: AddQuestionInput, now: Date): Promise<T> {
+  const { columns, problems } = questionColumns(input, '');
+  if (Object.keys(problems).length) throw new ValidationFailed(problems);
+  const existing = await questionsIn(trx, store, parentUuid);
+  const at = Math.min(input.index ?? existing.length, existing.length);
+  const uuid = uuidv7(now.getTime());
+  const stamp = now.toISOString();
+  await trx(store.table).insert({ uuid, [store.parent]: parentUuid, position: existing.length, ...columns, created_at: stamp, updated_at: stamp } as never);
+  const order = existing.map((q) => q.uuid);
+  order.splice(at, 0, uuid);
+  await renumber(trx, store, order, stamp);
+  await trx(store.parentTable).where({ uuid: parentUuid }).update({ updated_at: stamp });
+  return question<T>(trx, store, parentUuid, uuid);
+}
+
+export async function updateQuestionIn<T extends QuestionFields>(trx: Executor, store: QuestionStore, parentUuid: string, uuid: string, input: UpdateQuestionInput, now: Date): Promise<T> {
+  const current = await question<T>(trx, store, parentUuid, uuid);
+  const { columns, problems } = questionColumns(input, '', current);
+  if (Object.keys(problems).length) throw new ValidationFailed(problems);
+  await trx(store.table).where({ uuid }).update({ ...columns, updated_at: now.toISOString() });
+  return question<T>(trx, store, parentUuid, uuid);
+}
+
+export async function deleteQuestionIn(trx: Executor, store: QuestionStore, parentUuid: string, uuid: string, now: Date): Promise<void> {
+  await question(trx, store, parentUuid, uuid);
+  const remaining = (await questionsIn(trx, store, parentUuid)).filter((q) => q.uuid !== uuid);
+  if (remaining.length === 0) throw badRequest('last_question', `A ${noun(store)} keeps at least one question.`);
+  await trx(store.table).where({ uuid }).delete();
+  await renumber(trx, store, remaining.map((q) => q.uuid), now.toISOString());
+}
+
+/** `question_uuids` (or `order`) must name every question exactly once. */
+export async function reorderQuestionsIn<T extends QuestionFields>(trx: Executor, store: QuestionStore, parentUuid: string, input: ReorderQuestionsInput, now: Date): Promise<T[]> {
+  const field = input.question_uuids ? 'question_uuids' : 'order';
+  const order = input.question_uuids ?? input.order;
+  if (!order) throw new ValidationFailed({ question_uuids: ['This field is required.'] });
+  const existing = await questionsIn(trx, store, parentUuid);
+  const known = new Set(existing.map((q) => q.uuid));
+  if (order.length !== existing.length || new Set(order).size !== order.length || !order.every((uuid) => known.has(uuid))) {
+    throw new ValidationFailed({ [field]: [`Name every question of the ${noun(store)} exactly once.`] });
+  }
+  await renumber(trx, store, order, now.toISOString());
+  return questionsIn<T>(trx, store, parentUuid);
+}
 
 /** Question edits are check-in set-up: admins and managers, on a check-in they can see (404 first). */
 async function manageable(db: Executor, actor: Actor, checkinUuid: string): Promise<void> {
@@ -14,71 +79,30 @@ async function manageable(db: Executor, actor: Actor, checkinUuid: string): Prom
   assertCan(actor, 'checkins.manage');
 }
 
-async function question(db: Executor, checkinUuid: string, uuid: string): Promise<QuestionRow> {
-  const row = await db('checkin_questions').where({ checkin_uuid: checkinUuid, uuid }).first();
-  if (!row) throw notFound();
-  return row;
-}
-
-async function renumber(db: Executor, uuids: string[], stamp: string): Promise<void> {
-  for (const [position, uuid] of uuids.entries()) {
-    await db('checkin_questions').where({ uuid }).update({ position, updated_at: stamp });
-  }
-}
-
-export async function addQuestion(db: Executor, actor: Actor, checkinUuid: string, input: AddQuestionInput, now: Date): Promise<QuestionRow> {
+export function addQuestion(db: Executor, actor: Actor, checkinUuid: string, input: AddQuestionInput, now: Date): Promise<QuestionRow> {
   return db.transaction(async (trx) => {
     await manageable(trx, actor, checkinUuid);
-    const { columns, problems } = questionColumns(input, '');
-    if (Object.keys(problems).length) throw new ValidationFailed(problems);
-    const existing = await questionsOf(trx, checkinUuid);
-    const at = Math.min(input.index ?? existing.length, existing.length);
-    const uuid = uuidv7(now.getTime());
-    const stamp = now.toISOString();
-    await trx('checkin_questions').insert({ uuid, checkin_uuid: checkinUuid, position: existing.length, ...columns, created_at: stamp, updated_at: stamp });
-    const order = existing.map((q) => q.uuid);
-    order.splice(at, 0, uuid);
-    await renumber(trx, order, stamp);
-    await trx('checkins').where({ uuid: checkinUuid }).update({ updated_at: stamp });
-    return question(trx, checkinUuid, uuid);
+    return addQuestionIn<QuestionRow>(trx, CHECKIN_QUESTIONS, checkinUuid, input, now);
   });
 }
 
-export async function updateQuestion(db: Executor, actor: Actor, checkinUuid: string, uuid: string, input: UpdateQuestionInput, now: Date): Promise<QuestionRow> {
+export function updateQuestion(db: Executor, actor: Actor, checkinUuid: string, uuid: string, input: UpdateQuestionInput, now: Date): Promise<QuestionRow> {
   return db.transaction(async (trx) => {
     await manageable(trx, actor, checkinUuid);
-    const current = await question(trx, checkinUuid, uuid);
-    const { columns, problems } = questionColumns(input, '', current);
-    if (Object.keys(problems).length) throw new ValidationFailed(problems);
-    await trx('checkin_questions').where({ uuid }).update({ ...columns, updated_at: now.toISOString() });
-    return question(trx, checkinUuid, uuid);
+    return updateQuestionIn<QuestionRow>(trx, CHECKIN_QUESTIONS, checkinUuid, uuid, input, now);
   });
 }
 
-export async function deleteQuestion(db: Executor, actor: Actor, checkinUuid: string, uuid: string, now: Date): Promise<void> {
+export function deleteQuestion(db: Executor, actor: Actor, checkinUuid: string, uuid: string, now: Date): Promise<void> {
   return db.transaction(async (trx) => {
     await manageable(trx, actor, checkinUuid);
-    await question(trx, checkinUuid, uuid);
-    const remaining = (await questionsOf(trx, checkinUuid)).filter((q) => q.uuid !== uuid);
-    if (remaining.length === 0) throw badRequest('last_question', 'A check-in keeps at least one question.');
-    await trx('checkin_questions').where({ uuid }).delete();
-    await renumber(trx, remaining.map((q) => q.uuid), now.toISOString());
+    await deleteQuestionIn(trx, CHECKIN_QUESTIONS, checkinUuid, uuid, now);
   });
 }
 
-/** `question_uuids` (or `order`) must name every question of the check-in exactly once. */
-export async function reorderQuestions(db: Executor, actor: Actor, checkinUuid: string, input: ReorderQuestionsInput, now: Date): Promise<QuestionRow[]> {
+export function reorderQuestions(db: Executor, actor: Actor, checkinUuid: string, input: ReorderQuestionsInput, now: Date): Promise<QuestionRow[]> {
   return db.transaction(async (trx) => {
     await manageable(trx, actor, checkinUuid);
-    const field = input.question_uuids ? 'question_uuids' : 'order';
-    const order = input.question_uuids ?? input.order;
-    if (!order) throw new ValidationFailed({ question_uuids: ['This field is required.'] });
-    const existing = await questionsOf(trx, checkinUuid);
-    const known = new Set(existing.map((q) => q.uuid));
-    if (order.length !== existing.length || new Set(order).size !== order.length || !order.every((uuid) => known.has(uuid))) {
-      throw new ValidationFailed({ [field]: ['Name every question of the check-in exactly once.'] });
-    }
-    await renumber(trx, order, now.toISOString());
-    return questionsOf(trx, checkinUuid);
+    return reorderQuestionsIn<QuestionRow>(trx, CHECKIN_QUESTIONS, checkinUuid, input, now);
   });
 }

@@ -2,7 +2,7 @@ import type { Executor } from '../../db/connection.ts';
 import { notFound } from '../../lib/errors.ts';
 import type { Actor } from '../../auth/credentials.ts';
 import { can } from '../../auth/policy.ts';
-import type { CheckinRow, QuestionRow, UserRow } from '../../db/tables.ts';
+import type { CheckinRow, QuestionFields, QuestionRow, UserRow } from '../../db/tables.ts';
 
 export type ParticipantUser = Pick<UserRow, 'uuid' | 'first_name' | 'last_name' | 'email'>;
 
@@ -47,10 +47,20 @@ export const sortByThenUuid = <T extends { uuid: string }>(rows: T[], position: 
     return a.uuid < b.uuid ? -1 : a.uuid > b.uuid ? 1 : 0;
   });
 
-export async function questionsOf(db: Executor, checkinUuid: string): Promise<QuestionRow[]> {
-  const rows: QuestionRow[] = await db('checkin_questions').where('checkin_uuid', checkinUuid);
+/** Where a list of questions lives: check-ins and forms keep theirs the same way, in their own tables. */
+export interface QuestionStore {
+  table: 'checkin_questions' | 'form_questions';
+  parent: 'checkin_uuid' | 'form_uuid';
+  parentTable: 'checkins' | 'forms';
+}
+export const CHECKIN_QUESTIONS: QuestionStore = { table: 'checkin_questions', parent: 'checkin_uuid', parentTable: 'checkins' };
+
+export async function questionsIn<T extends QuestionFields>(db: Executor, store: QuestionStore, parentUuid: string): Promise<T[]> {
+  const rows = (await db(store.table).where(store.parent, parentUuid)) as unknown as T[];
   return sortByThenUuid(rows, (q) => q.position);
 }
+
+export const questionsOf = (db: Executor, checkinUuid: string): Promise<QuestionRow[]> => questionsIn<QuestionRow>(db, CHECKIN_QUESTIONS, checkinUuid);
 
 /** The effective participants (active users, direct or through active teams) of each check-in. */
 export async function participantsOf(db: Executor, checkinUuids: string[]): Promise<Map<string, Map<string, ParticipantUser>>> {

@@ -12,7 +12,7 @@ import { localDate } from '../../lib/dates.ts';
 import { getVisibleCheckin, isParticipant, questionsOf } from './repository.ts';
 import type { ParticipantUser } from './repository.ts';
 import type { EditResponseInput, ResponseInput } from './schema.ts';
-import type { CheckinRow, QuestionRow, ResponseRow } from '../../db/tables.ts';
+import type { CheckinRow, QuestionFields, QuestionRow, ResponseRow } from '../../db/tables.ts';
 
 export type AnswerValue = string | number | boolean | string[];
 export interface Answer {
@@ -43,7 +43,7 @@ export function signalsIssue(value: AnswerValue | undefined): boolean {
   return !NO_BLOCKER.test(text.trim());
 }
 
-export function evaluate(questions: QuestionRow[], answers: Answer[]): { completed: boolean; hasIssue: boolean } {
+export function evaluate(questions: QuestionFields[], answers: Answer[]): { completed: boolean; hasIssue: boolean } {
   const byUuid = new Map(answers.map((a) => [a.uuid, a.response]));
   return {
     completed: questions.every((q) => !bool(q.required) || isAnswered(byUuid.get(q.uuid))),
@@ -51,7 +51,7 @@ export function evaluate(questions: QuestionRow[], answers: Answer[]): { complet
   };
 }
 
-function checkType(q: QuestionRow, value: unknown): string | null {
+function checkType(q: QuestionFields, value: unknown): string | null {
   switch (q.question_type) {
     case 'text':
       return typeof value === 'string' && value.length <= 10_000 ? null : 'A text answer is a string of at most 10000 characters.';
@@ -73,7 +73,7 @@ function checkType(q: QuestionRow, value: unknown): string | null {
  * Applies `inputs` ({uuid | index, response}) over `existing` answers. A null response clears the answer.
  * Answers are kept as a snapshot in question order: {uuid, index, question, response}.
  */
-export function applyAnswers(questions: QuestionRow[], existing: Answer[], inputs: { uuid?: string; index?: number; response?: unknown }[]): Answer[] {
+export function applyAnswers(questions: QuestionFields[], existing: Answer[], inputs: { uuid?: string; index?: number; response?: unknown }[]): Answer[] {
   const problems: Record<string, string[]> = {};
   const byUuid = new Map(questions.map((q) => [q.uuid, q]));
   const byIndex = new Map(questions.map((q) => [q.position, q]));

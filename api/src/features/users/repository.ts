@@ -2,10 +2,7 @@ import type { Executor } from '../../db/connection.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import type { Role, UserRow } from '../../db/tables.ts';
 
-export function fullName(user: Pick<UserRow, 'first_name' | 'last_name' | 'email'>): string {
-  const name = `${user.first_name ?? ''} ${user.last_name ?? ''}`.trim();
-  return name || user.email;
-}
+export { fullName } from '../../lib/names.ts';
 
 export interface NewUser {
   organizationUuid: string;

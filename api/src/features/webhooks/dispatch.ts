@@ -3,29 +3,14 @@ import type { SubscriptionRow } from '../../db/tables.ts';
 import { readJson } from '../../lib/json.ts';
 import { enqueueMany } from '../../outbox/deliveries.ts';
 import type { NewDelivery } from '../../outbox/deliveries.ts';
-import { markDispatched } from '../../outbox/events.ts';
+import { markDispatched, withoutAnonymousPeople } from '../../outbox/events.ts';
+export { withoutAnonymousPeople };
 import { enabledSubscriptions, matchesEvent } from './events.ts';
 
 /** The object an event is about, for `subscribed_objects` filtering. */
 function eventObjects(payload: Record<string, unknown>): string[] {
   const keys = ['object_uuid', 'followup_uuid', 'checkin_uuid', 'form_uuid', 'team_uuid', 'board_uuid', 'project_uuid', 'task_uuid', 'user_uuid'];
   return keys.map((k) => payload[k]).filter((v): v is string => typeof v === 'string');
-}
-
-const PERSONAL_KEYS = ['user', 'user_uuid', 'respondent', 'respondent_uuid', 'giver', 'giver_uuid', 'author', 'author_uuid', 'email'];
-
-/** Privacy: an anonymous response's event carries no user, at any depth. */
-export function withoutAnonymousPeople(value: unknown, anonymous = false): unknown {
-  if (Array.isArray(value)) return value.map((v) => withoutAnonymousPeople(v, anonymous));
-  if (value === null || typeof value !== 'object') return value;
-  const object = value as Record<string, unknown>;
-  const hidden = anonymous || object.is_anonymous === true;
-  const out: Record<string, unknown> = {};
-  for (const [key, v] of Object.entries(object)) {
-    if (hidden && PERSONAL_KEYS.includes(key)) continue;
-    out[key] = withoutAnonymousPeople(v, hidden);
-  }
-  return out;
 }
 
 /** CONTRACT §7: what a subscription receives, `{event, event_timestamp, hook: {id, name}, body}`. */

@@ -3,6 +3,7 @@ import type { SubscriptionRow } from '../../db/tables.ts';
 import { readJson } from '../../lib/json.ts';
 import { recordEvent as recordWantedEvent } from '../../outbox/events.ts';
 import type { NewEvent } from '../../outbox/events.ts';
+import { startEventRuns } from '../workflows/events.ts';
 
 /** Whether a subscription's event list (names, or `prefix.*` wildcards) covers `event`. */
 export const matchesEvent = (patterns: string[], event: string) =>
@@ -19,8 +20,10 @@ export async function isEventWanted(db: Executor, organizationUuid: string, even
 
 /**
  * Records an organization event (CONTRACT §7) in the caller's transaction, when a webhook subscription of the
- * organization wants it: every feature that emits events calls this. Returns the event's uuid, or null.
+ * organization wants it, and starts the runs of the event workflows listening for it in the same transaction:
+ * every feature that emits events calls this. Returns the event's uuid, or null when no webhook wanted it.
  */
-export function recordEvent(db: Executor, event: NewEvent, now: Date): Promise<string | null> {
+export async function recordEvent(db: Executor, event: NewEvent, now: Date): Promise<string | null> {
+  await startEventRuns(db, event.organizationUuid, event.event, event.payload, now);
   return recordWantedEvent(db, event, now, isEventWanted);
 }

@@ -1,22 +1,8 @@
 import * as yup from 'yup';
 import { uuidField } from '../../http/fields.ts';
 
-/** CONTRACT §7 event names; `tasks.*` (Plan) accepts any `tasks.<name>` and the wildcard itself. */
-export const EVENTS = [
-  'followups.response.completed',
-  'followups.response.updated',
-  'followups.response.deleted',
-  'forms.response.created',
-  'forms.response.updated',
-  'forms.response.deleted',
-  'kudos.posted',
-  'organization.user_activated',
-  'organization.user_deactivated',
-  'organization.team_user_added',
-  'organization.team_user_removed',
-] as const;
-const TASK_EVENT = /^tasks\.(\*|[a-z_]+(\.[a-z_]+)*)$/;
-export const isKnownEvent = (name: string) => (EVENTS as readonly string[]).includes(name) || TASK_EVENT.test(name);
+export { EVENTS, isKnownEvent } from '../../outbox/events.ts';
+import { EVENTS, isKnownEvent } from '../../outbox/events.ts';
 
 const eventName = () =>
   yup.string().test('event', 'Unknown event. Known events: ' + EVENTS.join(', ') + ', tasks.*.', (value) => value === undefined || isKnownEvent(value));
