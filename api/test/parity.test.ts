@@ -38,6 +38,21 @@ async function seed(t: TestApp): Promise<ParityWorld> {
   await post('/v1/invite-user/', { email: 'invited@acme.test' });
   const delivery = (await t.request('GET', '/v1/deliveries/', { key })).body.results[0];
   const hook = await post('/v1/webhook-subscription/', { hook_url: 'https://hooks.acme.test/old', subscriptions: ['kudos.posted'], secret: 'a-fixed-secret' });
+  const value = await post('/v1/company-values/', { value: 'Ownership', emoji: '🦉' });
+  const doomedValue = await post('/v1/company-values/', { value: 'Retired' });
+  const kudos = (await t.request('POST', '/v1/kudos/', { key: mia.key, body: { content: 'Thanks for the release', receivers: [otto.user.uuid], company_value: value.uuid } })).body;
+  const form = await post('/v1/forms/create/', {
+    name: 'Expenses', form_type: 'approval', questions: [{ question_type: 'text', question: 'What for?' }, { question_type: 'text', question: 'How much?' }],
+    states: [{ name: 'Open', is_initial: true }, { name: 'Approved', is_final: true }], transitions: [{ from_state: 'Open', to_state: 'Approved', roles: ['admin'] }],
+  });
+  const [fq1, fq2] = (await t.request('GET', `/v1/forms/${form.uuid}/?include=questions`, { key })).body.questions.map((q: { uuid: string }) => q.uuid);
+  const answer = { responses: [{ uuid: fq1, response: 'Train' }, { uuid: fq2, response: '42' }] };
+  const formResponse = await post(`/v1/forms/${form.uuid}/responses/`, answer);
+  const doomedResponse = await post(`/v1/forms/${form.uuid}/responses/`, answer);
+  const workflow = await post('/v1/workflows/', { name: 'Notify', trigger_type: 'api_trigger', actions: [{ type: 'send_email', to: ['ops@acme.test'], subject: 'Run', body_html: '<p>{{payload.what}}</p>' }] });
+  const doomedWorkflow = await post('/v1/workflows/', { name: 'Old', trigger_type: 'api_trigger', actions: [{ type: 'send_email', to: ['ops@acme.test'], subject: 'x', body_html: 'x' }] });
+  await post(`/v1/workflows/${workflow.uuid}/trigger/`, { payload: { what: 'seed' } });
+  const run = (await t.request('GET', `/v1/workflows/${workflow.uuid}/runs/`, { key })).body.results[0];
   return {
     key: compared.secret,
     token,
@@ -45,6 +60,8 @@ async function seed(t: TestApp): Promise<ParityWorld> {
       admin: acme.admin.uuid, mia: mia.user.uuid, otto: otto.user.uuid, core: core.uuid, old: old.uuid, spare: spare.uuid, doomed: doomed.uuid,
       daily: daily.uuid, dq1, dq2, dq3, weekly: weekly.uuid, wq1, wq2, wq3,
       template: (templates.body.results ?? templates.body)[0].uuid, message: message.uuid, delivery: delivery.uuid, hook: hook.hook_id,
+      value: value.uuid, doomedValue: doomedValue.uuid, kudos: kudos.uuid, form: form.uuid, fq1, fq2, formResponse: formResponse.uuid,
+      doomedResponse: doomedResponse.uuid, workflow: workflow.uuid, doomedWorkflow: doomedWorkflow.uuid, run: run.uuid,
     },
   };
 }
@@ -67,6 +84,52 @@ function checkinSteps(base: string, c: string, [q1, q2, q3]: string[]): ParityRe
     { method: 'DELETE', path: `${base}/${c}/responses/` },
     { method: 'DELETE', path: `${base}/${c}/questions/${q3}/delete/` },
     { method: 'DELETE', path: `${base}/${c}/archive/` },
+  ];
+}
+
+/** Kudos and company values, forms and their responses, workflows and their runs. */
+function teamFeatureSteps(ids: Record<string, string>): ParityRequest[] {
+  const form = `/v1/forms/${ids.form}`;
+  const workflow = `/v1/workflows/${ids.workflow}`;
+  return [
+    { method: 'GET', path: '/v1/company-values/' },
+    { method: 'POST', path: '/v1/company-values/', body: { value: 'Curiosity', emoji: '🔭' } },
+    { method: 'GET', path: `/v1/company-values/${ids.value}/` },
+    { method: 'PATCH', path: `/v1/company-values/${ids.value}/`, body: { description: 'We own our work' } },
+    { method: 'DELETE', path: `/v1/company-values/${ids.doomedValue}/` },
+    { method: 'POST', path: '/v1/kudos/', body: { content: 'Great pairing', users_receivers: [ids.mia, ids.otto], company_value: ids.value } },
+    { method: 'GET', path: '/v1/kudos/?filter=kudos_given&page_size=1' },
+    { method: 'GET', path: `/v1/kudos/${ids.kudos}/` },
+    { method: 'POST', path: `/v1/kudos/${ids.kudos}/boost/` },
+    { method: 'GET', path: '/v1/kudos/organization/' },
+    { method: 'GET', path: '/v1/kudos/timeline/' },
+    { method: 'GET', path: '/v1/kudos/wall-of-fame/?period=month' },
+    { method: 'GET', path: '/v1/kudos/settings/' },
+    { method: 'PATCH', path: '/v1/kudos/settings/', body: { daily_limit: 12 } },
+    { method: 'GET', path: '/v1/forms/?include=questions' },
+    { method: 'GET', path: '/v1/forms/form-owners/' },
+    { method: 'POST', path: '/v1/forms/create/', body: { name: 'Leave', questions: [{ question_type: 'text', question: 'When?' }] } },
+    { method: 'GET', path: `${form}/` },
+    { method: 'PATCH', path: `${form}/config/`, body: { description: 'Travel and meals' } },
+    { method: 'PUT', path: `${form}/questions/reorder/`, body: { question_uuids: [ids.fq2, ids.fq1] } },
+    { method: 'POST', path: `${form}/questions/`, body: { question_type: 'text', question: 'Receipt number?', required: false } },
+    { method: 'PATCH', path: `${form}/questions/${ids.fq1}/`, body: { question: 'What was it for?' } },
+    { method: 'POST', path: `${form}/responses/`, body: { responses: [{ uuid: ids.fq1, response: 'Taxi' }, { uuid: ids.fq2, response: '18' }] } },
+    { method: 'GET', path: `${form}/responses/` },
+    { method: 'GET', path: `${form}/responses/${ids.formResponse}/` },
+    { method: 'PATCH', path: `${form}/responses/${ids.formResponse}/`, body: { responses: [{ uuid: ids.fq2, response: '40' }] } },
+    { method: 'POST', path: `${form}/responses/${ids.formResponse}/transition/`, body: { to_state: 'Approved', note: 'Fine' } },
+    { method: 'DELETE', path: `${form}/responses/${ids.doomedResponse}/` },
+    { method: 'DELETE', path: `${form}/questions/${ids.fq2}/delete/` },
+    { method: 'DELETE', path: `${form}/archive/` },
+    { method: 'GET', path: '/v1/workflows/' },
+    { method: 'POST', path: '/v1/workflows/', body: { name: 'Welcome', trigger_type: 'api_trigger', actions: [{ type: 'send_email', to: ['hr@acme.test'], subject: 'Hi', body_html: 'Hi' }] } },
+    { method: 'GET', path: `${workflow}/` },
+    { method: 'PATCH', path: `${workflow}/`, body: { description: 'Tells ops' } },
+    { method: 'POST', path: `${workflow}/trigger/`, body: { payload: { what: 'parity' } } },
+    { method: 'GET', path: `${workflow}/runs/` },
+    { method: 'GET', path: `${workflow}/runs/${ids.run}/` },
+    { method: 'DELETE', path: `/v1/workflows/${ids.doomedWorkflow}/` },
   ];
 }
 
@@ -131,6 +194,7 @@ function steps({ ids }: ParityWorld): ParityRequest[] {
     { method: 'POST', path: '/v1/cli/updates/', body: { done: 'Parity', doing: 'More parity' } },
     { method: 'POST', path: '/v1/cli/chat/completions/', body: { message: 'What did I do today?' } },
     { method: 'POST', path: '/v1/exchange-token/', body: { user_uuid: ids.mia } },
+    ...teamFeatureSteps(ids),
     // Errors too: the same codes for the same mistakes.
     { method: 'GET', path: '/v1/users/?search=a' },
     { method: 'GET', path: '/v1/teams/0190c8f4-0000-7000-8000-000000000000/' },

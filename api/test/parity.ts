@@ -27,8 +27,8 @@ export interface ParityWorld {
 }
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
-/** API keys, CLI tokens, exchange tokens, invitation links: new secrets differ by nature. */
-const SECRETS = /\b(rk_[0-9A-Za-z]{40}|rct_[0-9A-Za-z]{48}|rxt_[0-9A-Za-z]{48})\b|(token=)[0-9A-Za-z]{40}/g;
+/** API keys, CLI tokens, exchange tokens, generated signing secrets, invitation links: new secrets differ by nature. */
+const SECRETS = /\b(rk_[0-9A-Za-z]{40}|rct_[0-9A-Za-z]{48}|rxt_[0-9A-Za-z]{48}|whsec_[0-9A-Za-z+/=]{20,})|(token=)[0-9A-Za-z]{40}/g;
 const HEADERS = ['ratelimit-policy', 'ratelimit', 'retry-after', 'x-daily-limit', 'x-daily-remaining'];
 
 /** Drops `path` (dot-separated, `*` for every key or item) from a parsed body. */
@@ -85,7 +85,7 @@ export async function startParityPair(overrides: Partial<Config>, seed: (t: Test
     const a = await byKey.request(req.method, req.path, options({ key: world.key }));
     const b = await byToken.request(req.method, req.path, options({ token: world.token }));
     const line = `${req.method} ${req.path}`;
-    statuses.push(`${a.status} ${line}`);
+    statuses.push(`${a.status} ${line}${a.status >= 400 ? ` ${a.text.slice(0, 160)}` : ''}`);
     const found: string[] = [];
     if (a.status !== b.status) found.push(`${line}: status ${a.status} with the key, ${b.status} with the token (${a.text.slice(0, 120)} | ${b.text.slice(0, 120)})`);
     const [bodyA, bodyB] = [normalized(a, byKey, 0, req.differs ?? []), normalized(b, byToken, 1, req.differs ?? [])];

@@ -80,6 +80,18 @@ describe('the command-line assistant (POST /v1/cli/chat/completions/, CONTRACT Â
     expect(turns).toHaveLength(8);
   });
 
+  it('tells the caller about the kudos they received and gave, never naming an anonymous giver', async () => {
+    await t.request('POST', '/v1/kudos/', { key: p.other.key, body: { content: 'Thanks for the review', receivers: [p.member.user.uuid] } });
+    await t.request('POST', '/v1/kudos/', { key: p.adminKey, body: { content: 'Calm under pressure', receivers: [p.member.user.uuid], is_anonymous: true } });
+    await t.request('POST', '/v1/kudos/', { key: p.member.key, body: { content: 'Great pairing', receivers: [p.other.user.uuid], is_anonymous: true } });
+    const kudos = await t.request('POST', CHAT, { token, body: { message: 'Did I get any kudos this week?' } });
+    expect(kudos.body).toMatchObject({ classification: 'kudos' });
+    expect(kudos.body.message.content).toBe(
+      '3 kudos this week:\n- 2026-03-10, you to Otto Member: Great pairing\n- 2026-03-10, from someone, anonymously: Calm under pressure\n- 2026-03-10, from Otto Member: Thanks for the review',
+    );
+    expect((await t.request('POST', CHAT, { token, body: { message: 'and yesterday?', session_id: kudos.body.session_id } })).body.message.content).toBe('No kudos given or received yesterday.');
+  });
+
   it('says plainly what it cannot do: other questions, changes, tasks and kudos', async () => {
     const unknown = await t.request('POST', CHAT, { token, body: { message: 'What is the capital of France?' } });
     expect(unknown.body.classification).toBe('unknown');

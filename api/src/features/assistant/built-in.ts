@@ -7,6 +7,7 @@ const CAN_DO = [
   'blockers you reported ("was I blocked this week?")',
   'your check-in answers ("what did I do yesterday?")',
   'reports your agents sent ("what did my agents report today?")',
+  'kudos you received and gave ("any kudos this week?")',
 ];
 const UPDATE_COMMAND = 'rollcall update --done "…" --doing "…" --blocked "…"';
 

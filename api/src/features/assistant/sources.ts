@@ -1,9 +1,12 @@
 import type { Executor } from '../../db/connection.ts';
 import type { Actor } from '../../auth/credentials.ts';
-import { addDays, localDate } from '../../lib/dates.ts';
+import { addDays, localDate, startOfLocalDay } from '../../lib/dates.ts';
+import { MAX_PAGE_SIZE } from '../../lib/page.ts';
 import { bool, readJson } from '../../lib/json.ts';
 import type { QuestionRow } from '../../db/tables.ts';
 import { pendingCheckins } from '../cli/service.ts';
+import { listKudos } from '../kudos/service.ts';
+import { fullName } from '../users/repository.ts';
 import type { Answer } from '../checkins/responses-service.ts';
 import type { DayRange, Topic } from './topics.ts';
 
@@ -124,15 +127,25 @@ const agentReports: Source = {
   nothing: (range) => `Your agents sent no reports ${range.label}.`,
 };
 
-/**
- * Extension point: kudos. This server has no kudos yet; once `features/kudos/` is here, replace this with a
- * source reading the kudos the caller received and gave on the days asked about.
- */
 const kudos: Source = {
   topic: 'kudos',
-  title: 'Kudos',
+  title: 'Kudos the caller received and gave',
   ranged: true,
-  unavailable: 'Kudos are not on this server yet, so I cannot tell you about them.',
+  async read({ db, actor, timeZone, range }) {
+    const filters = { side: 'both' as const, from: startOfLocalDay(range.from, timeZone), to: startOfLocalDay(addDays(range.to, 1), timeZone) };
+    const { views } = await listKudos(db, actor, filters, { limit: MAX_PAGE_SIZE, offset: 0, style: 'offset' });
+    return views.map(({ row, giver, receivers, teams, companyValue }) => {
+      const day = localDate(new Date(row.created_at), timeZone);
+      const value = companyValue ? ` (${companyValue.value})` : '';
+      if (row.giver_uuid === actor.user.uuid) {
+        const to = [...receivers.map((r) => fullName(r)), ...teams.map((t) => t.name)].join(', ');
+        return `${day}, you to ${to}: ${clip(row.content)}${value}`;
+      }
+      return `${day}, from ${giver ? fullName(giver) : 'someone, anonymously'}: ${clip(row.content)}${value}`;
+    });
+  },
+  intro: (count, range) => `${plural(count, 'kudos', 'kudos')} ${range.label}:`,
+  nothing: (range) => `No kudos given or received ${range.label}.`,
 };
 
 /**

@@ -86,6 +86,20 @@ describe('exchange tokens (spec "Exchange token", CONTRACT §4)', () => {
     expect(await pruneExchangeTokens(t.db, t.clock.now())).toBe(1);
   });
 
+  it('gives and boosts kudos as the member', async () => {
+    await exchange('on');
+    const { token } = (await t.request('POST', '/v1/exchange-token/', { key: p.adminKey, body: { user_uuid: p.member.user.uuid } })).body;
+    const given = await t.request('POST', '/v1/kudos/', { key: p.adminKey, headers: { 'x-exchange-token': token }, body: { content: 'Thanks for covering', receivers: [p.other.user.uuid] } });
+    expect(given.status).toBe(201);
+    const received = await t.request('GET', '/v1/kudos/?filter=kudos_received', { key: p.other.key });
+    expect(received.body.results[0]).toMatchObject({ content: 'Thanks for covering', giver: { uuid: p.member.user.uuid } });
+    // Mia cannot boost her own kudos, even through the admin.
+    const boost = await t.request('POST', `/v1/kudos/${given.body.uuid}/boost/`, { key: p.adminKey, headers: { 'x-exchange-token': token } });
+    expect(boost.body.code).toBe('self_boost');
+    const audit = await t.db('audit_events').where({ action: 'exchange_token.used' }).orderBy('created_at').orderBy('uuid');
+    expect(audit.map((e) => [e.method, e.status, e.actor_uuid])).toEqual([['POST', 201, p.member.user.uuid], ['POST', 400, p.member.user.uuid]]);
+  });
+
   it('works with an admin\'s CLI token too, and only on the writes the spec names', async () => {
     await exchange('on');
     const adminToken = await t.seedToken(p.org.uuid, p.admin.uuid);
