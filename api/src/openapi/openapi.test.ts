@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp } from '../../test/harness.ts';
 import type { TestApp } from '../../test/harness.ts';
+import { VERSION } from '../lib/version.ts';
 
 describe('OpenAPI document and service endpoints', () => {
   let t: TestApp;
@@ -41,6 +42,19 @@ describe('OpenAPI document and service endpoints', () => {
     for (const ref of refs) expect(body.components.schemas).toHaveProperty(ref.split('/').pop()!);
   });
 
+  it('documents the credentials each operation takes (the method matrix) and where X-Exchange-Token applies', async () => {
+    const { body } = await t.request('GET', '/v1/openapi.json');
+    expect(body.security).toEqual([{ ApiKey: [] }, { CliBearer: [] }]);
+    expect(body.paths['/v1/platform/status/'].get.security).toEqual([{ ApiKey: [] }]);
+    expect(body.paths['/v1/cli/auth/logout/'].post.security).toEqual([{ CliBearer: [] }]);
+    expect(body.paths['/v1/cli/auth/request-code/'].post.security).toEqual([]);
+    expect(body.paths['/v1/cli/status/'].get.security).toBeUndefined();
+    const names = (op: { parameters: { name: string }[] }) => op.parameters.map((p) => p.name);
+    expect(names(body.paths['/v1/kudos/'].post)).toContain('X-Exchange-Token');
+    expect(names(body.paths['/v1/checkins/{uuid}/responses/'].put)).toContain('X-Exchange-Token');
+    expect(names(body.paths['/v1/checkins/{uuid}/responses/'].get)).not.toContain('X-Exchange-Token');
+  });
+
   it('serves the interactive reference at /docs from our own origin', async () => {
     const page = await t.request('GET', '/docs');
     expect(page.status).toBe(200);
@@ -63,6 +77,6 @@ describe('OpenAPI document and service endpoints', () => {
     const changelog = await t.request('GET', '/v1/changelog/');
     expect(changelog.status).toBe(200);
     expect(changelog.body).toMatchObject({ count: expect.any(Number), next: null, previous: null });
-    expect(changelog.body.results[0]).toMatchObject({ version: '1.1.0', changes: expect.any(Array) });
+    expect(changelog.body.results[0]).toMatchObject({ version: VERSION, changes: expect.any(Array) });
   });
 });

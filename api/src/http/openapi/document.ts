@@ -1,3 +1,4 @@
+import { matrixRowOf, takesExchangeToken } from '../../auth/method-matrix.ts';
 import { baseSchemas, ref } from './components.ts';
 import type { Operation } from './types.ts';
 import type { JsonSchema } from './yup-to-json-schema.ts';
@@ -12,6 +13,22 @@ const STANDARD_ERRORS: Record<number, string> = {
 };
 
 const toOpenApiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}');
+
+/** The credentials an operation takes, from the method matrix: only what differs from the document's default (both). */
+function security(op: Operation) {
+  if (op.auth === false) return { security: [] };
+  const row = matrixRowOf(op.path);
+  if (!row || (row.apiKey && row.cli)) return {};
+  return { security: row.apiKey ? [{ ApiKey: [] }] : [{ CliBearer: [] }] };
+}
+
+const EXCHANGE_TOKEN_HEADER = {
+  name: 'X-Exchange-Token',
+  in: 'header',
+  required: false,
+  description: 'An exchange token (POST /v1/exchange-token/): an admin\'s request acts as the member it names.',
+  schema: { type: 'string' },
+};
 
 function response(schema: string | JsonSchema | null, description: string) {
   if (schema === null) return { description };
@@ -51,9 +68,9 @@ export function buildOpenApi(
       summary: op.summary,
       ...(op.description ? { description: op.description } : {}),
       tags: [op.tag],
-      ...(op.auth === false ? { security: [] } : {}),
+      ...security(op),
       ...(op.scope ? { 'x-rate-limit-scope': op.scope } : {}),
-      parameters: [...params, ...query],
+      parameters: [...params, ...query, ...(takesExchangeToken(op.method.toUpperCase(), op.path) ? [EXCHANGE_TOKEN_HEADER] : [])],
       ...(op.body ? { requestBody: { required: true, content: { 'application/json': { schema: yupToJsonSchema(op.body) } } } } : {}),
       responses,
     };
