@@ -1,5 +1,6 @@
 import type { Executor } from '../db/connection.ts';
 import { uuidv7 } from '../lib/ids.ts';
+import { bool } from '../lib/json.ts';
 import { newExchangeTokenSecret, sha256Hex } from '../lib/secrets.ts';
 import type { AuditAction, ExchangeTokenRow, UserRow } from '../db/tables.ts';
 
@@ -27,11 +28,19 @@ export async function issueExchangeToken(
   return { row, token };
 }
 
-/** The token and the member it names, or null for an unknown token. */
-export async function lookupExchangeToken(db: Executor, token: string): Promise<{ row: ExchangeTokenRow; member: UserRow | undefined } | null> {
+export interface PresentedExchangeToken {
+  row: ExchangeTokenRow;
+  member: UserRow | undefined;
+  /** Read now, not from the credential cache: an operator turning exchange tokens off (or on) counts at once. */
+  exchangeEnabled: boolean;
+}
+
+/** The token, the member it names and whether its organization has exchange tokens on; null for an unknown token. */
+export async function lookupExchangeToken(db: Executor, token: string): Promise<PresentedExchangeToken | null> {
   const row = await db('exchange_tokens').where({ token_hash: sha256Hex(token) }).first();
   if (!row) return null;
-  return { row, member: await db('users').where({ uuid: row.user_uuid }).first() };
+  const organization = await db('organizations').where({ uuid: row.organization_uuid }).first('exchange_enabled');
+  return { row, member: await db('users').where({ uuid: row.user_uuid }).first(), exchangeEnabled: bool(organization?.exchange_enabled) };
 }
 
 /** Drops exchange tokens a day past their expiry (the hourly job). */

@@ -1,4 +1,5 @@
 import type { ExchangeTokenRow, Role, UserRow } from '../db/tables.ts';
+import type { PresentedExchangeToken } from './exchange-tokens.ts';
 import { ApiError, badRequest, forbidden, unauthorized } from '../lib/errors.ts';
 import { bool } from '../lib/json.ts';
 import type { Actor } from './credentials.ts';
@@ -162,23 +163,18 @@ export function admissionRefusal(actor: Actor, admission: Admission, request: Re
 
 /**
  * Why an exchange token may not make this request act as its member, or null when it may: the endpoint must be
- * one of the writes the spec names (kudos, check-in responses), the organization must have exchange tokens on,
- * the presenting credential must be an admin's of the same organization, the token live and its member active.
+ * one of the writes the spec names (kudos, check-in responses), the presenting credential an admin's, the token
+ * one of the same organization, which must have exchange tokens on (as stored now), its member active and the
+ * token live.
  */
-export function exchangeRefusal(
-  actor: Actor,
-  request: RequestLine,
-  token: { row: ExchangeTokenRow; member: UserRow | undefined } | null,
-  now: Date,
-): ApiError | null {
+export function exchangeRefusal(actor: Actor, request: RequestLine, token: PresentedExchangeToken | null, now: Date): ApiError | null {
   if (!takesExchangeToken(request.method, request.path)) {
     return forbidden('exchange_token_not_accepted', 'X-Exchange-Token acts only for giving kudos and for check-in responses.');
   }
-  if (!bool(actor.organization.exchange_enabled)) {
-    return forbidden('exchange_tokens_disabled', 'Exchange tokens are off for this organization; an operator turns them on.');
-  }
   if (!can(actor, 'exchange_tokens.use')) return roleRefusal('exchange_tokens.use');
-  if (!token || token.row.organization_uuid !== actor.organization.uuid || !token.member || !bool(token.member.is_active)) return unauthorized('invalid_credentials');
+  if (!token || token.row.organization_uuid !== actor.organization.uuid) return unauthorized('invalid_credentials');
+  if (!token.exchangeEnabled) return forbidden('exchange_tokens_disabled', 'Exchange tokens are off for this organization; an operator turns them on.');
+  if (!token.member || !bool(token.member.is_active)) return unauthorized('invalid_credentials');
   if (token.row.expires_at <= now.toISOString()) return unauthorized('credential_expired');
   return null;
 }
