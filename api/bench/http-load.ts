@@ -14,13 +14,21 @@ export interface LoadClient {
   coAuthor: string;
   /** `kudos` mode: the team this client gives kudos to. */
   team?: string;
+  /** `plan` mode: the board this client manages. */
+  board?: string;
 }
 
 export interface LoadJob {
   url: string;
   seconds: number;
-  /** `me`: GET /v1/me/ only (the baseline); `agents`: each client alternates a report and a health check; `kudos`: each client gives kudos to its team. */
-  mode: 'me' | 'agents' | 'kudos';
+  /**
+   * `me`: GET /v1/me/ only (the baseline); `agents`: each client alternates a report and a health check; `kudos`:
+   * each client gives kudos to its team; `plan`: each client cycles through creating a label, listing labels,
+   * creating a state and listing states on its board, every write with an Idempotency-Key of its own.
+   */
+  mode: 'me' | 'agents' | 'kudos' | 'plan';
+  /** `plan` mode: makes this run's names and Idempotency-Keys its own (a later run must not replay them). */
+  runId?: string;
   /** `agents` mode: whether each report names the client's co-author (merged into their stand-up) or nobody. */
   coAuthored?: boolean;
   /** Open loop: each client starts a request every intervalMs whether or not the last one answered. */
@@ -40,10 +48,28 @@ interface Request {
   method: string;
   path: string;
   body?: string;
+  headers?: Record<string, string>;
+}
+
+function planRequest(job: LoadJob, client: LoadClient, c: number, n: number): Request {
+  const board = `/v1/plan/boards/${client.board}`;
+  const id = `${job.runId ?? 'run'}-${c}-${n}`;
+  const idempotent = { 'idempotency-key': `bench-${id}` };
+  switch (n % 4) {
+    case 0:
+      return { name: 'label write', method: 'POST', path: `${board}/labels/`, body: JSON.stringify({ name: `label ${id}`, color: '#5E6AD2' }), headers: idempotent };
+    case 1:
+      return { name: 'label read', method: 'GET', path: `${board}/labels/` };
+    case 2:
+      return { name: 'state write', method: 'POST', path: `${board}/states/`, body: JSON.stringify({ name: `state ${id}`, category: 'in_progress' }), headers: idempotent };
+    default:
+      return { name: 'state read', method: 'GET', path: `${board}/states/` };
+  }
 }
 
 function nextRequest(job: LoadJob, client: LoadClient, c: number, n: number): Request {
   if (job.mode === 'me') return { name: 'me', method: 'GET', path: '/v1/me/' };
+  if (job.mode === 'plan') return planRequest(job, client, c, n);
   if (job.mode === 'kudos') return { name: 'kudos', method: 'POST', path: '/v1/kudos/', body: JSON.stringify({ content: `Thanks for release ${n}!`, teams_receivers: [client.team] }) };
   if ((n + c) % 2 === 0) {
     const body = JSON.stringify({
@@ -65,7 +91,7 @@ export async function runLoad(job: LoadJob): Promise<LoadOutput> {
   let errors = 0;
 
   function send(agent: http.Agent, client: LoadClient, request: Request): Promise<void> {
-    const headers: Record<string, string | number> = { 'x-api-key': client.key, accept: 'application/json' };
+    const headers: Record<string, string | number> = { 'x-api-key': client.key, accept: 'application/json', ...request.headers };
     if (request.body !== undefined) {
       headers['content-type'] = 'application/json';
       headers['content-length'] = Buffer.byteLength(request.body);

@@ -117,7 +117,8 @@ export function runLoadProcess(job: LoadJob): Promise<LoadOutput> {
 
 /**
  * A `rollcall serve` process, as `npm start` runs it, on a temporary DATA_DIR that `seed` fills first (given the
- * database URL), with every hourly budget out of the way (benchmarks measure the work, not the throttle). Runs
+ * database URL), with every hourly budget and Plan minute ceiling out of the way (benchmarks measure the work,
+ * not the throttle; the counters are still kept on every request). Runs
  * `measure` against its URL, then stops the server and removes the directory.
  */
 export async function withSeededServe<S, R>(name: string, seed: (databaseUrl: string) => Promise<S>, measure: (url: string, seeded: S, dir: string) => Promise<R>): Promise<R> {
@@ -130,6 +131,7 @@ export async function withSeededServe<S, R>(name: string, seed: (databaseUrl: st
     PORT: '0',
     HOST: '127.0.0.1',
     ...Object.fromEntries(RATE_LIMIT_SCOPES.map((scope) => [`RATE_LIMIT_${scope.toUpperCase()}`, '100000000'])),
+    ...Object.fromEntries(['READS', 'WRITES', 'BULK', 'DELTA'].map((kind) => [`PLAN_RATE_LIMIT_${kind}`, '100000000'])),
   };
   let server: Awaited<ReturnType<typeof startProcess>> | null = null;
   try {

@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: every API benchmark in one run, each comparing against a baseline measured in the same run
- * and printing ratios. BENCH_SECONDS sets the /v1/me/ load phases; BENCH_ONLY=me,checkins,deliveries,agents,kudos
+ * and printing ratios. BENCH_SECONDS sets the /v1/me/ load phases; BENCH_ONLY=me,checkins,deliveries,agents,kudos,plan
  * picks some. Each benchmark also runs alone: `node api/bench/<name>.ts`.
  */
 import os from 'node:os';
@@ -9,6 +9,7 @@ import { benchCheckins } from './checkins.ts';
 import { benchDeliveries } from './deliveries.ts';
 import { benchAgents } from './agents.ts';
 import { benchKudos } from './kudos.ts';
+import { benchPlan } from './plan.ts';
 
 const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
 const wanted = (name: string) => !only || only.includes(name);
@@ -30,4 +31,8 @@ if (wanted('agents')) {
 if (wanted('kudos')) {
   console.log('\n== kudos ==');
   await benchKudos({ print: true });
+}
+if (wanted('plan')) {
+  console.log('\n== plan ==');
+  await benchPlan({ print: true });
 }

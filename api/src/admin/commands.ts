@@ -5,7 +5,7 @@ import { createOrganization, findOrganization, updateOrganization } from '../fea
 import { presentOrganizationForOperator } from '../features/organization/presenter.ts';
 import { createUser, findUserByRef, setUserActive } from '../features/users/repository.ts';
 import { issueKey } from '../features/api-keys/service.ts';
-import { setSetting } from '../db/settings.ts';
+import { READ_ONLY_SETTING, setSetting } from '../db/settings.ts';
 import { PLANS, ROLES } from '../db/tables.ts';
 import type { KeyKind, PlanName, Role } from '../db/tables.ts';
 
@@ -66,7 +66,7 @@ export async function setExchangeCommand(db: Db, clock: Clock, ref?: string, val
 
 export async function readOnlyCommand(db: Db, clock: Clock, value?: string) {
   const enabled = onOff(value);
-  await setSetting(db, 'plan_read_only', enabled, clock.now());
+  await setSetting(db, READ_ONLY_SETTING, enabled, clock.now());
   return { read_only: enabled };
 }
 

@@ -2,13 +2,16 @@ import { describe, expect, it } from 'vitest';
 import type { KeyKind, OrganizationRow, PlanName, Role } from '../db/tables.ts';
 import { ROLES } from '../db/tables.ts';
 import type { Actor, CredentialKind } from './credentials.ts';
-import { ACTIONS, actsAsPerson, admissionRefusal, can, canSeeEmailOf, canUpdateUser, roleRefusal } from './policy.ts';
+import {
+  ACTIONS, actsAsPerson, admissionRefusal, can, canManagePlanContainer, canSeeEmailOf, canSeePlanContainer, canUpdateUser, hasPlanScope,
+  isAgentKey, planActorId, planScopes, roleRefusal,
+} from './policy.ts';
 import type { Action, Admission } from './policy.ts';
 
 const SELF = '0190c8f4-0000-7000-8000-00000000000a';
 const OTHER = '0190c8f4-0000-7000-8000-00000000000b';
 
-function actor(role: Role, options: { kind?: CredentialKind; keyKind?: KeyKind | null; plan?: PlanName; active?: boolean } = {}): Actor {
+function actor(role: Role, options: { kind?: CredentialKind; keyKind?: KeyKind | null; plan?: PlanName; active?: boolean; scopes?: string[] } = {}): Actor {
   const kind = options.kind ?? 'api_key';
   const organization: OrganizationRow = {
     uuid: '0190c8f4-0000-7000-8000-000000000001', name: 'Acme', slug: 'acme', timezone: 'UTC', plan: options.plan ?? 'pro',
@@ -20,7 +23,7 @@ function actor(role: Role, options: { kind?: CredentialKind; keyKind?: KeyKind |
       uuid: SELF, organization_uuid: organization.uuid, email: 'ada@acme.test', first_name: 'Ada', last_name: '', role, is_active: options.active ?? true,
       timezone: null, occupation: null, image: null, created_at: organization.created_at, updated_at: organization.updated_at,
     },
-    credential: { kind, uuid: '0190c8f4-0000-7000-8000-0000000000c1', keyKind: kind === 'bearer' ? null : (options.keyKind ?? 'personal'), scopes: [], expiresAt: null },
+    credential: { kind, uuid: '0190c8f4-0000-7000-8000-0000000000c1', keyKind: kind === 'bearer' ? null : (options.keyKind ?? 'personal'), scopes: options.scopes ?? [], expiresAt: null },
   };
 }
 
@@ -53,6 +56,8 @@ const RULES: [Action, boolean, boolean, boolean, boolean][] = [
   ['forms.manage_all', true, false, false, false],
   ['forms.transition_as_manager', true, true, false, false],
   ['workflows.manage', true, false, false, false],
+  ['plan.use', true, true, true, false],
+  ['plan.manage_all', true, false, false, false],
   ['exchange_tokens.issue', true, false, false, false],
   ['exchange_tokens.use', true, false, false, false],
 ];
@@ -133,5 +138,26 @@ describe('the authorization policy', () => {
     expect(code(actor('admin'), 'POST /v1/cli/auth/logout/')).toBe('403 credential_not_accepted');
     expect(code(actor('admin', { kind: 'bearer' }), 'POST /v1/cli/auth/logout/')).toBe('admitted');
     expect(code(actor('admin'), 'GET /v1/cli/auth/status/')).toBe('admitted');
+  });
+
+  it('Plan: scopes cover the ones before them; no explicit scope is every scope', () => {
+    expect(planScopes(actor('member'))).toEqual(['tasks:read', 'tasks:write', 'tasks:admin']);
+    expect(planScopes(actor('member', { scopes: ['tasks:read'] }))).toEqual(['tasks:read']);
+    expect(planScopes(actor('member', { scopes: ['tasks:write'] }))).toEqual(['tasks:read', 'tasks:write']);
+    expect(planScopes(actor('member', { scopes: ['tasks:admin'] }))).toEqual(['tasks:read', 'tasks:write', 'tasks:admin']);
+    expect(hasPlanScope(actor('admin', { scopes: ['tasks:read'] }), 'tasks:write')).toBe(false);
+  });
+
+  it('Plan: who sees and manages a board or project, who acts, whose ceiling counts', () => {
+    for (const role of ['admin', 'manager', 'member'] as const) {
+      const admin = role === 'admin';
+      expect([canSeePlanContainer(actor(role), 'org', null), canSeePlanContainer(actor(role), 'members', null), canSeePlanContainer(actor(role), 'members', 'member')]).toEqual([true, admin, true]);
+      expect([canManagePlanContainer(actor(role), null), canManagePlanContainer(actor(role), 'member'), canManagePlanContainer(actor(role), 'manager')]).toEqual([admin, admin, true]);
+    }
+    expect(isAgentKey(actor('admin', { keyKind: 'agent' }))).toBe(true);
+    expect(isAgentKey(actor('admin', { keyKind: 'organization' }))).toBe(false);
+    expect(planActorId(actor('member'))).toBe(SELF);
+    expect(planActorId(actor('member', { kind: 'bearer' }))).toBe(SELF);
+    expect(planActorId(actor('admin', { keyKind: 'agent' }))).toBe('0190c8f4-0000-7000-8000-0000000000c1');
   });
 });

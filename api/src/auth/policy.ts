@@ -57,6 +57,10 @@ const ALLOWED = {
   'forms.transition_as_manager': MANAGERS,
   // Workflows: admins define them; everyone reads them and triggers the api_trigger ones.
   'workflows.manage': ADMINS,
+  // Plan (beta): everyone but guests uses it; admins see and manage every board and project, and delete any
+  // project update. Other members manage what they are managers of (canManagePlanContainer).
+  'plan.use': ['admin', 'manager', 'member'],
+  'plan.manage_all': ADMINS,
   // Exchange tokens (spec "Exchange token"): an admin's credential gets one for a member, and only an admin's
   // credential can present one.
   'exchange_tokens.issue': ADMINS,
@@ -160,6 +164,41 @@ export function admissionRefusal(actor: Actor, admission: Admission, request: Re
   }
   return null;
 }
+
+/**
+ * Plan scopes a key row may carry (spec "Plan credentials"). Each covers the ones before it: tasks:admin ⊇
+ * tasks:write ⊇ tasks:read. A credential with no explicit scopes (every CLI token, most keys) may call every
+ * Plan endpoint its owner's role allows.
+ */
+export const PLAN_SCOPES = ['tasks:read', 'tasks:write', 'tasks:admin'] as const;
+export type PlanScope = (typeof PLAN_SCOPES)[number];
+
+/** Whether the credential's explicit scopes cover `scope`. */
+export function hasPlanScope(actor: Actor, scope: PlanScope): boolean {
+  const granted = actor.credential.scopes;
+  if (granted.length === 0) return true;
+  const needed = PLAN_SCOPES.indexOf(scope);
+  return granted.some((g) => PLAN_SCOPES.indexOf(g as PlanScope) >= needed);
+}
+
+/** The Plan scopes the credential holds in effect (GET /v1/plan/entitlements/ shows them). */
+export const planScopes = (actor: Actor): PlanScope[] => PLAN_SCOPES.filter((scope) => hasPlanScope(actor, scope));
+
+/** An agent key is the agent itself: it names no other in X-Service-Agent-Name. */
+export const isAgentKey = (actor: Actor): boolean => actor.credential.keyKind === 'agent';
+
+/** A Plan board or project is visible when org-wide, to its members, and to admins. */
+export const canSeePlanContainer = (actor: Actor, visibility: string, memberRole: string | null): boolean =>
+  visibility === 'org' || memberRole !== null || can(actor, 'plan.manage_all');
+
+/** Its managers and the admins manage a board or project. */
+export const canManagePlanContainer = (actor: Actor, memberRole: string | null): boolean => can(actor, 'plan.manage_all') || memberRole === 'manager';
+
+/**
+ * Who a Plan minute ceiling and an Idempotency-Key belong to: the person for personal keys and CLI tokens (all
+ * of a person's credentials share one budget), the credential itself for agent and organization keys.
+ */
+export const planActorId = (actor: Actor): string => (actsAsPerson(actor) ? actor.user.uuid : actor.credential.uuid);
 
 /**
  * Why an exchange token may not make this request act as its member, or null when it may: the endpoint must be

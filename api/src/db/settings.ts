@@ -1,4 +1,6 @@
 import type { Executor } from './connection.ts';
+import type { Clock } from '../lib/clock.ts';
+import { readJson } from '../lib/json.ts';
 
 /** Instance-wide operator switches, stored as JSON values (`plan_read_only`: Plan writes answer 503 while it is on). */
 export async function setSetting(db: Executor, key: string, value: unknown, now: Date): Promise<void> {
@@ -6,4 +8,45 @@ export async function setSetting(db: Executor, key: string, value: unknown, now:
     .insert({ key, value: JSON.stringify(value), updated_at: now.toISOString() })
     .onConflict('key')
     .merge();
+}
+
+/** The operator's incident switch (`rollcall admin read-only on|off`), stored in instance_settings. */
+export const READ_ONLY_SETTING = 'plan_read_only';
+
+/**
+ * Whether Plan writes are refused right now. Read from the database at most every `ttlMs` (2 s): a switch set by
+ * the operator command reaches every running server within that time, and a write pays for the lookup once
+ * per interval, not once per request (which on PostgreSQL is a network round trip).
+ */
+export class ReadOnlySwitch {
+  readonly #db: Executor;
+  readonly #clock: Clock;
+  readonly #ttlMs: number;
+  #value = false;
+  #readAt = Number.NEGATIVE_INFINITY;
+  #reading: Promise<boolean> | null = null;
+
+  constructor(db: Executor, clock: Clock, ttlMs = 2000) {
+    this.#db = db;
+    this.#clock = clock;
+    this.#ttlMs = ttlMs;
+  }
+
+  /** The switch's state; synchronous while the last read is fresh. */
+  isOn(): boolean | Promise<boolean> {
+    const now = this.#clock.now().getTime();
+    if (now - this.#readAt < this.#ttlMs && now >= this.#readAt) return this.#value;
+    this.#reading ??= this.#db('instance_settings')
+      .where({ key: READ_ONLY_SETTING })
+      .first('value')
+      .then((row) => {
+        this.#value = readJson<boolean>(row?.value, false) === true;
+        this.#readAt = now;
+        return this.#value;
+      })
+      .finally(() => {
+        this.#reading = null;
+      });
+    return this.#reading;
+  }
 }

@@ -3,6 +3,10 @@ import type { AssistantSessionRow, AssistantTurnRow, AuditEventRow, CliSignInCod
 import type { CheckinParticipantTeamRow, CheckinParticipantUserRow, CheckinRow, MoodRow, QuestionRow, ResponseRow } from './tables/checkins.ts';
 import type { ChatConnectionRow, ChatMessageRow, DeliveryAttemptRow, DeliveryRow, OrganizationEventRow, SubscriptionRow } from './tables/outbox.ts';
 import type {
+  BoardKeyRow, BoardMemberRow, BoardRow, GoalRow, IdempotencyKeyRow, LabelRow, MilestoneRow, PlanChangeRow, PlanOrganizationRow, ProjectMemberRow,
+  ProjectRow, ProjectUpdateRow, StateRow, TaskLabelRow, TaskRow,
+} from './tables/plan.ts';
+import type {
   ApiKeyRow, CliTokenRow, DailyCapRow, InstanceSettingRow, InvitationRow, OrganizationRow, RateLimitCounterRow, TeamMemberRow, TeamRow, UserRow,
 } from './tables/people.ts';
 import type { CompanyValueRow, KudosBoostRow, KudosDailyCountRow, KudosReceiverRow, KudosRow, KudosSettingsRow, KudosTeamRow } from './tables/kudos.ts';
@@ -16,6 +20,7 @@ export * from './tables/agents.ts';
 export * from './tables/kudos.ts';
 export * from './tables/forms.ts';
 export * from './tables/workflows.ts';
+export * from './tables/plan.ts';
 export * from './tables/cli.ts';
 
 /**
@@ -69,6 +74,21 @@ declare module 'knex/types/tables.js' {
     form_questions: FormQuestionRow;
     form_responses: FormResponseRow;
     form_response_history: FormHistoryRow;
+    plan_organizations: PlanOrganizationRow;
+    plan_changes: PlanChangeRow;
+    plan_idempotency_keys: IdempotencyKeyRow;
+    plan_goals: GoalRow;
+    plan_projects: ProjectRow;
+    plan_project_members: ProjectMemberRow;
+    plan_milestones: MilestoneRow;
+    plan_project_updates: ProjectUpdateRow;
+    plan_boards: BoardRow;
+    plan_board_keys: BoardKeyRow;
+    plan_board_members: BoardMemberRow;
+    plan_states: StateRow;
+    plan_labels: LabelRow;
+    plan_tasks: TaskRow;
+    plan_task_labels: TaskLabelRow;
     cli_sign_in_codes: CliSignInCodeRow;
     exchange_tokens: ExchangeTokenRow;
     audit_events: AuditEventRow;

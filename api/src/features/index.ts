@@ -22,6 +22,18 @@ import { teams } from './teams/feature.ts';
 import { templates } from './templates/feature.ts';
 import { users } from './users/feature.ts';
 import { webhooks } from './webhooks/feature.ts';
+import { planFrame } from './plan/frame/feature.ts';
+import { planEntitlements } from './plan/entitlements/feature.ts';
+import { planChannels } from './plan/channels/feature.ts';
+import { planNotifications } from './plan/notifications/feature.ts';
+import { planGoals } from './plan/goals/feature.ts';
+import { planProjects } from './plan/projects/feature.ts';
+import { planMilestones } from './plan/milestones/feature.ts';
+import { planUpdates } from './plan/updates/feature.ts';
+import { planBoards } from './plan/boards/feature.ts';
+import { planMembers } from './plan/members/feature.ts';
+import { planStates } from './plan/states/feature.ts';
+import { planLabels } from './plan/labels/feature.ts';
 
 /**
  * Every feature of the API, in routing order. The app mounts their routers, the OpenAPI catalogue reads their
@@ -48,6 +60,19 @@ export const features: Feature[] = [
   kudos,
   workflows,
   forms,
+  // Plan (beta), one feature per resource; the frame's own (its jobs) first.
+  planFrame,
+  planEntitlements,
+  planChannels,
+  planNotifications,
+  planGoals,
+  planProjects,
+  planMilestones,
+  planUpdates,
+  planBoards,
+  planMembers,
+  planStates,
+  planLabels,
   cliAuth,
   cli,
   assistant,

@@ -17,6 +17,9 @@ function fromBodyParser(err: { status?: number; type?: string; body?: unknown })
   return null;
 }
 
+/** The spec's error body: `{detail, code, extra?}`. */
+export const errorBody = (err: ApiError) => (err.extra ? { detail: err.message, code: err.code, extra: err.extra } : { detail: err.message, code: err.code });
+
 export function errorHandler(logger: Logger) {
   return async function handleErrors(ctx: Context, next: Next): Promise<void> {
     try {
@@ -39,7 +42,7 @@ export function errorHandler(logger: Logger) {
       if (known) {
         ctx.status = known.status;
         for (const [name, value] of Object.entries(known.headers ?? {})) ctx.set(name, value);
-        ctx.body = known.extra ? { detail: known.message, code: known.code, extra: known.extra } : { detail: known.message, code: known.code };
+        ctx.body = errorBody(known);
         return;
       }
       if (err.status === 405 || err.status === 501) {

@@ -64,6 +64,8 @@ export interface Config {
   authCacheSeconds: number;
   hourlyBudgets: Record<RateLimitScope, number>;
   enterpriseMultiplier: number;
+  /** Plan minute ceilings per actor (PLAN_RATE_LIMIT_READS, _WRITES, _BULK, _DELTA; the spec's Limits table). */
+  planMinuteLimits: { reads: number; writes: number; bulk: number; delta: number };
   shutdownTimeoutMs: number;
   /** Outbound delivery (CONTRACT §10): worker pool size, retry schedule, polling, webhook timeout. */
   delivery: {
@@ -214,6 +216,12 @@ export function loadConfig(env: Env = process.env): Config {
     authCacheSeconds: integer(env, 'AUTH_CACHE_SECONDS', 60, 0, 60),
     hourlyBudgets,
     enterpriseMultiplier: integer(env, 'RATE_LIMIT_ENTERPRISE_MULTIPLIER', 5, 1),
+    planMinuteLimits: {
+      reads: integer(env, 'PLAN_RATE_LIMIT_READS', 120, 1),
+      writes: integer(env, 'PLAN_RATE_LIMIT_WRITES', 60, 1),
+      bulk: integer(env, 'PLAN_RATE_LIMIT_BULK', 30, 1),
+      delta: integer(env, 'PLAN_RATE_LIMIT_DELTA', 240, 1),
+    },
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0),
     delivery: {
       concurrency: integer(env, 'DELIVERY_CONCURRENCY', 16, 1, 1024),

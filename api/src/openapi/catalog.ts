@@ -6,6 +6,7 @@
 import { features } from '../features/index.ts';
 import type { OpenApiPart } from '../http/feature.ts';
 import { buildOpenApi } from '../http/openapi/document.ts';
+import { planDescription } from '../http/plan/openapi.ts';
 
 /** Every feature's part, in the features' order; the OpenAPI test checks the operations against the routers. */
 export async function loadParts(): Promise<OpenApiPart[]> {
@@ -14,10 +15,12 @@ export async function loadParts(): Promise<OpenApiPart[]> {
 
 export async function buildDocument(publicUrl: string | null): Promise<unknown> {
   const parts = await loadParts();
+  const operations = parts.flatMap((part) => part.operations);
   return buildOpenApi(
-    parts.flatMap((part) => part.operations),
+    operations,
     Object.assign({}, ...parts.map((part) => part.schemas ?? {})),
     `${publicUrl ?? ''}/`,
     parts.flatMap((part) => part.tags ?? []),
+    planDescription(operations),
   );
 }

@@ -100,7 +100,7 @@ describe('the command-line assistant (POST /v1/cli/chat/completions/, CONTRACT Â
     const change = await t.request('POST', CHAT, { token, body: { message: 'Give kudos to Otto for the release' } });
     expect(change.body).toMatchObject({ classification: 'change_request', message: { content: expect.stringContaining('I cannot make changes from the chat.') } });
     expect((await t.request('POST', CHAT, { token, body: { message: 'Which tasks are due this week?' } })).body.message.content).toBe(
-      'Tasks belong to the Plan, which is not on this server yet, so I cannot see your tasks.',
+      'Plan tasks are not on this server yet, so I cannot see your tasks.',
     );
     // The commands a client says it has filter the suggestions.
     const filtered = await t.request('POST', CHAT, { token, body: { message: 'help', available_commands: ['status', { name: 'checkin list' }] } });
@@ -134,7 +134,7 @@ describe('the command-line assistant (POST /v1/cli/chat/completions/, CONTRACT Â
     expect(system.content).toContain('Today is 2026-03-10 (UTC).');
     expect(system.content).toContain('## Check-ins waiting for an answer today\n- Daily (2 questions)');
     expect(system.content).toContain('## Blockers the caller reported (the last 7 days, 2026-03-04 to 2026-03-10)\n- 2026-03-09, Daily: Waiting for the staging database');
-    expect(system.content).toContain('## Tasks\nTasks belong to the Plan');
+    expect(system.content).toContain('## Tasks\nPlan tasks are not on this server yet');
     expect(user).toEqual({ role: 'user', content: 'What should I focus on?' });
 
     await t.request('POST', CHAT, { token, body: { message: 'Why?', session_id: first.body.session_id } });

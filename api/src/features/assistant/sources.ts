@@ -149,14 +149,15 @@ const kudos: Source = {
 };
 
 /**
- * Extension point: tasks. Tasks belong to the Plan (`/v1/plan/`); once `features/plan/tasks/` is here, replace
- * this with a source reading the caller's open tasks (owner = the caller), due dates first.
+ * Extension point: tasks. Tasks belong to the Plan (`/v1/plan/`), whose boards and states are here but not its
+ * tasks yet; once `features/plan/tasks/` serves them, replace this with a source reading the caller's open tasks
+ * (owner = the caller) on boards they can see, due dates first.
  */
 const tasks: Source = {
   topic: 'tasks',
   title: 'Tasks',
   ranged: false,
-  unavailable: 'Tasks belong to the Plan, which is not on this server yet, so I cannot see your tasks.',
+  unavailable: 'Plan tasks are not on this server yet, so I cannot see your tasks.',
 };
 
 /** Every source, in the order the language model's context lists them. */

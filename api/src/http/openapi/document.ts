@@ -41,6 +41,7 @@ export function buildOpenApi(
   extraSchemas: Record<string, JsonSchema>,
   serverUrl: string,
   tags: { name: string; description: string }[] = [],
+  moreDescription = '',
 ) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const op of operations) {
@@ -52,11 +53,12 @@ export function buildOpenApi(
       schema: { type: 'string' },
     }));
     const query = (op.query ?? []).map((q) => ({ name: q.name, in: 'query', description: q.description, schema: q.schema ?? { type: 'string' } }));
+    const headers = (op.headers ?? []).map((h) => ({ name: h.name, in: 'header', description: h.description, required: h.required ?? false, schema: { type: 'string' } }));
     const responses: Record<string, unknown> = {};
     for (const [status, schema] of Object.entries(op.responses)) {
       responses[status] = response(schema, Number(status) === 204 ? 'No content' : 'Success');
     }
-    for (const [status, description] of Object.entries(STANDARD_ERRORS)) {
+    for (const [status, description] of Object.entries({ ...STANDARD_ERRORS, ...op.errors })) {
       if (op.auth === false && (status === '401' || status === '403')) continue;
       if (!responses[status]) {
         responses[status] = response(status === '400' ? { oneOf: [ref('Error'), ref('FieldErrors')] } : 'Error', description);
@@ -70,7 +72,8 @@ export function buildOpenApi(
       tags: [op.tag],
       ...security(op),
       ...(op.scope ? { 'x-rate-limit-scope': op.scope } : {}),
-      parameters: [...params, ...query, ...(takesExchangeToken(op.method.toUpperCase(), op.path) ? [EXCHANGE_TOKEN_HEADER] : [])],
+      ...op.extensions,
+      parameters: [...params, ...query, ...headers, ...(takesExchangeToken(op.method.toUpperCase(), op.path) ? [EXCHANGE_TOKEN_HEADER] : [])],
       ...(op.body ? { requestBody: { required: true, content: { 'application/json': { schema: yupToJsonSchema(op.body) } } } } : {}),
       responses,
     };
@@ -82,7 +85,8 @@ export function buildOpenApi(
       version: '1.0.0',
       description:
         'Self-hosted team check-ins and agent reporting. Every path also answers without its trailing slash. ' +
-        'Lists answer `{count, next, previous, results}` (page/page_size or limit/offset; default 50, max 100).',
+        'Lists answer `{count, next, previous, results}` (page/page_size or limit/offset; default 50, max 100).' +
+        moreDescription,
     },
     servers: [{ url: serverUrl }],
     ...(tags.length ? { tags } : {}),

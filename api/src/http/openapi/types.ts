@@ -16,7 +16,13 @@ export interface Operation {
   scope?: string;
   body?: AnyObjectSchema;
   query?: { name: string; description: string; schema?: JsonSchema }[];
+  /** Request headers the operation reads (beyond the credential). */
+  headers?: { name: string; description: string; required?: boolean }[];
   /** Status → schema (a `$ref` name in components, or an inline schema). */
   responses: Record<number, string | JsonSchema | null>;
   description?: string;
+  /** Error statuses this operation documents instead of (or beside) the standard ones: status → description. */
+  errors?: Record<number, string>;
+  /** Specification extensions (`x-…`) copied onto the operation, e.g. x-beta on Plan operations. */
+  extensions?: Record<`x-${string}`, unknown>;
 }

@@ -1,0 +1,244 @@
+/**
+ * Plan benchmark: 50 clients, each the manager of its own board, create and read labels and states for
+ * BENCH_PLAN_SECONDS (default 20 s), every write with an Idempotency-Key; req/s and p99 per operation beside the
+ * GET /v1/me/ throughput of the same 50 clients in the same run (BENCH_BASELINE_SECONDS, default 10 s).
+ *
+ * Two load shapes, as in the agents benchmark: closed loop (each client sends its next request when the last
+ * answered: throughput, where p99 follows from saturation) and open loop (each client every
+ * BENCH_PLAN_INTERVAL_MS, default 250 ms: latency at a given load). Targets: write p99 under 50 ms, read p99 under
+ * 20 ms.
+ *
+ * Then what the frame adds to a write, measured one request at a time in this process (nothing else running):
+ * the same label write with and without an Idempotency-Key (the key's claim and stored answer), and the label
+ * service in its transaction with the real change log and with one that records nothing. Target: the two together
+ * under 30 % of a write.
+ *
+ * The load runs against a real `rollcall serve` process on a seeded temporary DATA_DIR, from another process
+ * (http-load.ts). `node api/bench/plan.ts`, or `benchPlan()` from the runner.
+ */
+import http from 'node:http';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { round1, runLoadProcess, summarize, withSeededServe } from './lib.ts';
+import type { EndpointResult } from './lib.ts';
+import type { LoadClient, LoadOutput } from './http-load.ts';
+import { startInProcessApp } from './in-process-app.ts';
+import { createDb } from '../src/db/connection.ts';
+import type { Db } from '../src/db/connection.ts';
+import { migrateLatest } from '../src/db/migrate.ts';
+import { createOrganization } from '../src/features/organization/service.ts';
+import { createUser } from '../src/features/users/repository.ts';
+import { issueKey } from '../src/features/api-keys/service.ts';
+import { lookupCredential } from '../src/auth/credentials.ts';
+import { ChangeLog } from '../src/outbox/plan-changes.ts';
+import type { Change, RecordedChange } from '../src/outbox/plan-changes.ts';
+import { isEventWanted } from '../src/features/webhooks/events.ts';
+import { sha256Hex } from '../src/lib/secrets.ts';
+import { createLabel } from '../src/features/plan/labels/service.ts';
+
+const CLIENTS = 50;
+const WRITES = ['label write', 'state write'];
+const READS = ['label read', 'state read'];
+
+export interface PlanBenchResult {
+  clients: number;
+  seconds: number;
+  baseline: EndpointResult;
+  closedLoop: { operations: EndpointResult[]; writes: EndpointResult; reads: EndpointResult; ratio: number };
+  paced: { intervalMs: number; offeredReqPerSec: number; operations: EndpointResult[]; writes: EndpointResult; reads: EndpointResult };
+  cost: WriteCost;
+  non2xx: number;
+  targets: { writeP99Under50msPaced: boolean; readP99Under20msPaced: boolean; writeP99Under50msClosedLoop: boolean; readP99Under20msClosedLoop: boolean; frameUnder30Percent: boolean };
+}
+
+export interface WriteCost {
+  samples: number;
+  /** Medians, in microseconds. */
+  writeWithKeyUs: number;
+  writeWithoutKeyUs: number;
+  serviceWithLogUs: number;
+  serviceWithoutLogUs: number;
+  idempotencyShare: number;
+  changeLogShare: number;
+}
+
+/** A migrated database with one enterprise organization (Plan on) and 50 members, each with a personal key. */
+async function seed(databaseUrl: string): Promise<LoadClient[]> {
+  const db = createDb(databaseUrl);
+  try {
+    await migrateLatest(db);
+    const now = new Date();
+    const org = await createOrganization(db, { name: 'Bench', plan: 'enterprise', planBetaEnabled: true }, now);
+    const clients: LoadClient[] = [];
+    for (let i = 0; i < CLIENTS; i++) {
+      const person = await createUser(db, { organizationUuid: org.uuid, email: `person${i}@bench.test`, firstName: `Person${i}`, lastName: 'Bench' }, now);
+      const key = (await issueKey(db, { organizationUuid: org.uuid, ownerUuid: person.uuid, kind: 'personal', name: 'bench' }, now)).secret;
+      clients.push({ key, agentName: '', coAuthor: '' });
+    }
+    return clients;
+  } finally {
+    await db.destroy();
+  }
+}
+
+/** Each client creates the board it will work on (and so manages it). */
+async function createBoards(url: string, clients: LoadClient[]): Promise<void> {
+  await Promise.all(
+    clients.map(async (client, i) => {
+      const res = await fetch(`${url}/v1/plan/boards/`, {
+        method: 'POST',
+        headers: { 'x-api-key': client.key, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: `Board ${i}`, key: `B${i}` }),
+      });
+      if (res.status !== 201) throw new Error(`board ${i}: ${res.status} ${await res.text()}`);
+      client.board = ((await res.json()) as { uuid: string }).uuid;
+    }),
+  );
+}
+
+function figures(run: LoadOutput) {
+  const operations = [...WRITES, ...READS].map((name) => summarize(name, run.latencies[name] ?? [], run.elapsedSeconds));
+  const merged = (names: string[], label: string) => summarize(label, names.flatMap((name) => run.latencies[name] ?? []), run.elapsedSeconds);
+  return { operations, writes: merged(WRITES, 'writes (labels + states)'), reads: merged(READS, 'reads (labels + states)') };
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1] ?? 0;
+
+/** The change log as it would be without its rows: what a write costs without recording its change. */
+class UnrecordedChanges extends ChangeLog {
+  override async record(change: Change): Promise<RecordedChange> {
+    return { ...change, seq: 0 };
+  }
+}
+
+/** What the frame's Idempotency-Key and change log add to one label write (sequential, in this process). */
+export async function measureWriteCost(samples = Number(process.env.BENCH_PLAN_COST_SAMPLES ?? 1000)): Promise<WriteCost> {
+  const app = await startInProcessApp('plan');
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  try {
+    const db: Db = app.db;
+    const now = new Date();
+    const org = await createOrganization(db, { name: 'Cost', plan: 'enterprise', planBetaEnabled: true }, now);
+    const person = await createUser(db, { organizationUuid: org.uuid, email: 'cost@bench.test', firstName: 'Cost' }, now);
+    const key = (await issueKey(db, { organizationUuid: org.uuid, ownerUuid: person.uuid, kind: 'personal', name: 'cost' }, now)).secret;
+    const target = new URL(app.url);
+    const post = (pathname: string, body: unknown, headers: Record<string, string> = {}) =>
+      new Promise<{ status: number; body: string; ms: number }>((resolve, reject) => {
+        const text = JSON.stringify(body);
+        const started = performance.now();
+        const req = http.request(
+          { host: target.hostname, port: target.port, method: 'POST', path: pathname, agent, headers: { 'x-api-key': key, 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers } },
+          (res) => {
+            let answer = '';
+            res.on('data', (chunk: Buffer) => (answer += chunk.toString()));
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, body: answer, ms: performance.now() - started }));
+          },
+        );
+        req.on('error', reject);
+        req.end(text);
+      });
+    const board = JSON.parse((await post('/v1/plan/boards/', { name: 'Cost', key: 'COST' })).body).uuid as string;
+
+    // Through HTTP, alternating, so drift of this machine's speed falls on both alike.
+    const withKey: number[] = [];
+    const withoutKey: number[] = [];
+    for (let i = 0; i < samples * 2 + 200; i++) {
+      const keyed = i % 2 === 0;
+      const res = await post(`/v1/plan/boards/${board}/labels/`, { name: `http ${i}` }, keyed ? { 'idempotency-key': `cost-key-${i}` } : {});
+      if (res.status !== 201) throw new Error(`label write answered ${res.status}: ${res.body}`);
+      if (i >= 200) (keyed ? withKey : withoutKey).push(res.ms * 1000);
+    }
+
+    // The service in its transaction, with and without the change log's rows.
+    const resolution = await lookupCredential(db, { kind: 'api_key', hash: sha256Hex(key) }, now);
+    if (!resolution.ok) throw new Error('cost key did not resolve');
+    const actor = resolution.actor;
+    const withLog: number[] = [];
+    const withoutLog: number[] = [];
+    for (let i = 0; i < samples * 2 + 200; i++) {
+      const logged = i % 2 === 0;
+      const started = performance.now();
+      await db.transaction(async (trx) => {
+        const at = new Date();
+        const changes = logged ? new ChangeLog(trx, actor, null, at, isEventWanted) : new UnrecordedChanges(trx, actor, null, at, isEventWanted);
+        await createLabel({ db: trx, actor, now: at, changes, agentName: null, dryRun: false }, board, { name: `service ${i}` });
+      });
+      if (i >= 200) (logged ? withLog : withoutLog).push((performance.now() - started) * 1000);
+    }
+    const write = median(withKey);
+    const cost = {
+      samples,
+      writeWithKeyUs: Math.round(write),
+      writeWithoutKeyUs: Math.round(median(withoutKey)),
+      serviceWithLogUs: Math.round(median(withLog)),
+      serviceWithoutLogUs: Math.round(median(withoutLog)),
+      idempotencyShare: 0,
+      changeLogShare: 0,
+    };
+    cost.idempotencyShare = round1(((cost.writeWithKeyUs - cost.writeWithoutKeyUs) / write) * 100);
+    cost.changeLogShare = round1(((cost.serviceWithLogUs - cost.serviceWithoutLogUs) / write) * 100);
+    return cost;
+  } finally {
+    agent.destroy();
+    await app.close();
+  }
+}
+
+export async function benchPlan(options: { seconds?: number; baselineSeconds?: number; print?: boolean } = {}): Promise<PlanBenchResult> {
+  const seconds = options.seconds ?? Number(process.env.BENCH_PLAN_SECONDS ?? 20);
+  const baselineSeconds = options.baselineSeconds ?? Number(process.env.BENCH_BASELINE_SECONDS ?? 10);
+  const intervalMs = Number(process.env.BENCH_PLAN_INTERVAL_MS ?? 250);
+  const log = options.print === false ? () => {} : (line: string) => console.log(line);
+  const runs = await withSeededServe('plan', seed, async (url, clients, dir) => {
+    await createBoards(url, clients);
+    await runLoadProcess({ url, seconds: 2, mode: 'plan', runId: 'warm', clients });
+    const baseline = await runLoadProcess({ url, seconds: baselineSeconds, mode: 'me', clients });
+    const closed = await runLoadProcess({ url, seconds, mode: 'plan', runId: 'closed', clients });
+    const paced = await runLoadProcess({ url, seconds, mode: 'plan', runId: 'paced', clients, intervalMs });
+    return { baseline, closed, paced, dir };
+  });
+  // Measured after the server has stopped, so nothing else runs beside it.
+  const cost = await measureWriteCost();
+
+  const baseline = summarize('GET /v1/me/ (baseline)', runs.baseline.latencies.me ?? [], runs.baseline.elapsedSeconds);
+  const closed = figures(runs.closed);
+  const paced = figures(runs.paced);
+  const ratio = Math.round(((closed.writes.reqPerSec + closed.reads.reqPerSec) / baseline.reqPerSec) * 100) / 100;
+  const result: PlanBenchResult = {
+    clients: CLIENTS,
+    seconds,
+    baseline,
+    closedLoop: { ...closed, ratio },
+    paced: { intervalMs, offeredReqPerSec: round1((CLIENTS * 1000) / intervalMs), ...paced },
+    cost,
+    non2xx: [runs.baseline, runs.closed, runs.paced].reduce((sum, run) => sum + run.non2xx + run.errors, 0),
+    targets: {
+      writeP99Under50msPaced: paced.writes.p99Ms < 50,
+      readP99Under20msPaced: paced.reads.p99Ms < 20,
+      writeP99Under50msClosedLoop: closed.writes.p99Ms < 50,
+      readP99Under20msClosedLoop: closed.reads.p99Ms < 20,
+      frameUnder30Percent: cost.idempotencyShare + cost.changeLogShare < 30,
+    },
+  };
+  const line = (m: EndpointResult) => log(`  ${m.name.padEnd(28)} ${String(m.requests).padStart(7)} req  ${String(m.reqPerSec).padStart(8)} req/s  p50 ${m.p50Ms} ms  p99 ${m.p99Ms} ms`);
+  const verdict = (ok: boolean) => (ok ? 'met' : 'MISSED');
+  log(`Plan benchmark: ${CLIENTS} clients, each managing its own board, against a rollcall serve process, ${seconds} s (baseline ${baselineSeconds} s), SQLite in ${runs.dir}`);
+  log('  closed loop (throughput), every write with an Idempotency-Key:');
+  [baseline, ...closed.operations, closed.writes, closed.reads].forEach(line);
+  log(`  ratio Plan req/s / baseline req/s: ${ratio}`);
+  log(`  open loop (latency), each client every ${intervalMs} ms, ${result.paced.offeredReqPerSec} req/s offered:`);
+  [...paced.operations, paced.writes, paced.reads].forEach(line);
+  log(`  non-2xx or errors: ${result.non2xx}`);
+  log(`  one label write at a time (medians of ${cost.samples}): with Idempotency-Key ${cost.writeWithKeyUs} µs, without ${cost.writeWithoutKeyUs} µs → the key costs ${cost.idempotencyShare} %`);
+  log(`    the service in its transaction: with the change log ${cost.serviceWithLogUs} µs, without its rows ${cost.serviceWithoutLogUs} µs → the change log costs ${cost.changeLogShare} % of the write`);
+  log(
+    `  targets: write p99 < 50 ms paced ${verdict(result.targets.writeP99Under50msPaced)}, closed loop ${verdict(result.targets.writeP99Under50msClosedLoop)}; ` +
+      `read p99 < 20 ms paced ${verdict(result.targets.readP99Under20msPaced)}, closed loop ${verdict(result.targets.readP99Under20msClosedLoop)}; ` +
+      `idempotency + change log < 30 % of a write ${verdict(result.targets.frameUnder30Percent)} (${round1(cost.idempotencyShare + cost.changeLogShare)} %)`,
+  );
+  return result;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
+  await benchPlan({ print: true });
+}

@@ -1,0 +1,192 @@
+/** The Plan (beta), migrations 0600–0699. */
+
+/** A board's or a project's visibility: everyone who may use Plan, or its members (and the admins). */
+export const PLAN_VISIBILITIES = ['org', 'members'] as const;
+export type Visibility = (typeof PLAN_VISIBILITIES)[number];
+export const PLAN_MEMBER_ROLES = ['manager', 'member'] as const;
+export type MemberRole = (typeof PLAN_MEMBER_ROLES)[number];
+/** CONTRACT §9 state categories. */
+export const PLAN_STATE_CATEGORIES = ['backlog', 'todo', 'in_progress', 'done', 'canceled'] as const;
+export type StateCategory = (typeof PLAN_STATE_CATEGORIES)[number];
+
+export interface PlanOrganizationRow {
+  organization_uuid: string;
+  change_seq: number | string;
+  created_at: string;
+}
+
+export interface PlanChangeRow {
+  id: number | string;
+  organization_uuid: string;
+  board_uuid: string | null;
+  project_uuid: string | null;
+  seq: number | string;
+  object_kind: string;
+  object_uuid: string;
+  change_kind: string;
+  changed_fields: string;
+  snapshot: string | null;
+  actor_uuid: string | null;
+  credential_uuid: string | null;
+  agent_name: string | null;
+  created_at: string;
+}
+
+export interface IdempotencyKeyRow {
+  actor_id: string;
+  key: string;
+  organization_uuid: string;
+  fingerprint: string;
+  state: 'running' | 'done';
+  locked_until: string;
+  status: number | null;
+  headers: string | null;
+  body: string | null;
+  created_at: string;
+  expires_at: string;
+}
+
+/** A board's or a project's member (plan_board_members, plan_project_members). */
+export interface PlanMemberRow {
+  uuid: string;
+  user_uuid: string;
+  role: MemberRole;
+  created_at: string;
+}
+export interface BoardMemberRow extends PlanMemberRow {
+  board_uuid: string;
+}
+export interface ProjectMemberRow extends PlanMemberRow {
+  project_uuid: string;
+}
+
+/** Every key a board has had, per organization (retired keys stay reserved). */
+export interface BoardKeyRow {
+  organization_uuid: string;
+  key: string;
+  board_uuid: string;
+  created_at: string;
+  retired_at: string | null;
+}
+
+export interface TaskLabelRow {
+  task_uuid: string;
+  label_uuid: string;
+}
+
+export interface GoalRow {
+  uuid: string;
+  organization_uuid: string;
+  name: string;
+  name_key: string;
+  description: string;
+  created_by_uuid: string | null;
+  archived_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ProjectRow {
+  uuid: string;
+  organization_uuid: string;
+  goal_uuid: string | null;
+  name: string;
+  name_key: string;
+  description: string;
+  visibility: Visibility;
+  created_by_uuid: string | null;
+  archived_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface MilestoneRow {
+  uuid: string;
+  organization_uuid: string;
+  project_uuid: string;
+  name: string;
+  description: string;
+  target_date: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ProjectUpdateRow {
+  uuid: string;
+  organization_uuid: string;
+  project_uuid: string;
+  author_uuid: string | null;
+  agent_name: string | null;
+  body: string;
+  health: string | null;
+  created_at: string;
+  updated_at: string;
+  edited_at: string | null;
+}
+
+export interface BoardRow {
+  uuid: string;
+  organization_uuid: string;
+  project_uuid: string | null;
+  key: string;
+  name: string;
+  description: string;
+  visibility: Visibility;
+  created_by_uuid: string | null;
+  change_seq: number | string;
+  next_task_number: number;
+  archived_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface StateRow {
+  uuid: string;
+  organization_uuid: string;
+  board_uuid: string;
+  name: string;
+  name_key: string;
+  category: StateCategory;
+  position: number;
+  color: string;
+  is_default: boolean | number;
+  archived_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface LabelRow {
+  uuid: string;
+  organization_uuid: string;
+  board_uuid: string;
+  name: string;
+  name_key: string;
+  color: string;
+  archived_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface TaskRow {
+  uuid: string;
+  organization_uuid: string;
+  board_uuid: string;
+  number: number;
+  title: string;
+  description: string;
+  state_uuid: string;
+  owner_uuid: string | null;
+  priority: number | null;
+  estimate: number | null;
+  start_date: string | null;
+  due_date: string | null;
+  parent_task_uuid: string | null;
+  milestone_uuid: string | null;
+  version: number;
+  rank: string;
+  created_by_uuid: string | null;
+  created_at: string;
+  updated_at: string;
+  completed_at: string | null;
+  archived_at: string | null;
+}

@@ -1,0 +1,57 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { TestApp } from '../../../../test/harness.ts';
+import { createBoard, insertTask, startBoardApp } from '../../../../test/plan-fixtures.ts';
+import type { PlanCall, PlanOrg } from '../../../../test/plan-fixtures.ts';
+
+describe('Plan labels (CONTRACT §9; spec label_in_use, is_archived)', () => {
+  let t: TestApp;
+  let acme: PlanOrg;
+  let call: PlanCall;
+  let board: { uuid: string };
+  let states: Record<string, string>;
+  let base: string;
+  beforeEach(async () => ({ t, acme, call, board, states, base } = await startBoardApp('labels')));
+  afterEach(async () => t.close());
+
+  it('creates, renames and recolours labels; names are unique among live labels', async () => {
+    const bug = await call('POST', base, acme.adminKey, { name: 'bug', color: '#FF0000' });
+    expect(bug.status).toBe(201);
+    expect(bug.body).toEqual({
+      uuid: bug.body.uuid, id: bug.body.uuid, board: board.uuid, name: 'bug', color: '#FF0000', archived_at: null, is_archived: false,
+      created_at: '2026-03-10T15:00:00.000Z', updated_at: '2026-03-10T15:00:00.000Z',
+    });
+    expect((await call('POST', base, acme.adminKey, { name: 'feature' })).body.color).toBe('#BEC2C8');
+    expect((await call('POST', base, acme.adminKey, { name: 'BUG' })).body).toEqual({ name: ['A live label of this board already has this name.'] });
+    expect((await call('PATCH', `${base}${bug.body.uuid}/`, acme.adminKey, { name: 'Feature' })).body).toEqual({ name: ['A live label of this board already has this name.'] });
+    t.clock.advance(1000);
+    expect((await call('PATCH', `${base}${bug.body.uuid}/`, acme.adminKey, { name: 'defect', color: '#AA0000' })).body).toMatchObject({ name: 'defect', color: '#AA0000', updated_at: '2026-03-10T15:00:01.000Z' });
+    // Another board's label is not on this board.
+    const other = await createBoard(t, acme.adminKey, { key: 'OTHER' });
+    expect((await call('GET', `/v1/plan/boards/${other.board.uuid}/labels/${bug.body.uuid}/`, acme.adminKey)).status).toBe(404);
+    expect((await call('GET', `${base}?search=def`, acme.adminKey)).body.results.map((l: { name: string }) => l.name)).toEqual(['defect']);
+  });
+
+  it('archives (is_archived true) and restores; a restored label needs its name free', async () => {
+    const bug = await call('POST', base, acme.adminKey, { name: 'bug' });
+    const archived = await call('POST', `${base}${bug.body.uuid}/archive/`, acme.adminKey, {});
+    expect(archived.body).toMatchObject({ is_archived: true, archived_at: '2026-03-10T15:00:00.000Z' });
+    expect((await call('GET', base, acme.adminKey)).body.count).toBe(0);
+    expect((await call('GET', `${base}?include_archived=true`, acme.adminKey)).body.count).toBe(1);
+    const again = await call('POST', base, acme.adminKey, { name: 'bug' });
+    expect(again.status).toBe(201);
+    expect((await call('POST', `${base}${bug.body.uuid}/restore/`, acme.adminKey, {})).body).toEqual({ name: ['A live label of this board already has this name.'] });
+    await call('DELETE', `${base}${again.body.uuid}/`, acme.adminKey);
+    expect((await call('POST', `${base}${bug.body.uuid}/restore/`, acme.adminKey, {})).body).toMatchObject({ is_archived: false });
+  });
+
+  it('deletes a label on no task; 409 label_in_use while any task (archived ones too) carries it', async () => {
+    const bug = await call('POST', base, acme.adminKey, { name: 'bug' });
+    const task = await insertTask(t, board, states.Todo, { labels: [bug.body.uuid], archived: true });
+    const refused = await call('DELETE', `${base}${bug.body.uuid}/`, acme.adminKey);
+    expect(refused.status).toBe(409);
+    expect(refused.body).toEqual({ detail: 'This label is on 1 task(s); archive it instead.', code: 'label_in_use', extra: { tasks: 1 } });
+    await t.db('plan_task_labels').where({ task_uuid: task }).delete();
+    expect((await call('DELETE', `${base}${bug.body.uuid}/`, acme.adminKey)).status).toBe(204);
+    expect((await call('GET', `${base}${bug.body.uuid}/`, acme.adminKey)).status).toBe(404);
+  });
+});

@@ -1,0 +1,44 @@
+import type { PlanRoutes } from '../../../http/plan/registrar.ts';
+import { presentLabel } from './presenter.ts';
+import { archiveLabel, createLabel, deleteLabel, getLabel, listLabels, restoreLabel, updateLabel } from './service.ts';
+import { createLabelSchema, updateLabelSchema } from './schema.ts';
+
+const ORDERING = { name: 'name_key', created_at: 'created_at', updated_at: 'updated_at' };
+
+export function labelRoutes(plan: PlanRoutes): void {
+  const r = plan.tagged('Plan: labels');
+  const base = '/v1/plan/boards/:board/labels';
+  r.list(
+    {
+      path: `${base}/`,
+      summary: 'Labels of a board',
+      item: 'PlanLabel',
+      query: [
+        { name: 'include_archived', description: 'true to include archived labels' },
+        { name: 'search', description: 'name contains (2–256 characters)' },
+        { name: 'ordering', description: 'name, created_at or updated_at; prefix - for descending' },
+      ],
+    },
+    async (call) => {
+      const filters = { includeArchived: call.query.flag('include_archived'), search: call.query.search(), ordering: call.query.ordering(ORDERING, { column: 'name_key', order: 'asc' }) };
+      const { count, rows } = await listLabels(call, call.params.board, filters, call.page);
+      return { count, results: rows.map(presentLabel) };
+    },
+  );
+  r.write({ method: 'post', path: `${base}/`, summary: 'Create a label (board managers)', body: createLabelSchema, status: 201, response: 'PlanLabel' }, async (call) =>
+    presentLabel(await createLabel(call, call.params.board, call.body)),
+  );
+  r.read({ path: `${base}/:label/`, summary: 'One label', response: 'PlanLabel' }, async (call) => presentLabel(await getLabel(call, call.params.board, call.params.label)));
+  r.write({ method: 'patch', path: `${base}/:label/`, summary: 'Rename or recolour a label', body: updateLabelSchema, response: 'PlanLabel' }, async (call) =>
+    presentLabel(await updateLabel(call, call.params.board, call.params.label, call.body)),
+  );
+  r.write({ method: 'post', path: `${base}/:label/archive/`, summary: 'Archive a label (it stays on its tasks)', destructive: true, response: 'PlanLabel' }, async (call) =>
+    presentLabel(await archiveLabel(call, call.params.board, call.params.label)),
+  );
+  r.write({ method: 'post', path: `${base}/:label/restore/`, summary: 'Restore an archived label', response: 'PlanLabel' }, async (call) =>
+    presentLabel(await restoreLabel(call, call.params.board, call.params.label)),
+  );
+  r.write({ method: 'delete', path: `${base}/:label/`, summary: 'Delete a label on no task (409 label_in_use: archive it instead)', status: 204 }, (call) =>
+    deleteLabel(call, call.params.board, call.params.label),
+  );
+}

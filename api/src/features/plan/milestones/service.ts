@@ -1,0 +1,75 @@
+import { notFound } from '../../../lib/errors.ts';
+import type { Executor } from '../../../db/connection.ts';
+import type { PageRequest } from '../../../lib/page.ts';
+import { uuidv7 } from '../../../lib/ids.ts';
+import { managedProject, visibleProject } from '../frame/access.ts';
+import type { PlanRead, PlanWrite } from '../frame/context.ts';
+import { detachMilestones } from '../tasks/repository.ts';
+import { pageOf } from '../frame/lists.ts';
+import { presentMilestone } from './presenter.ts';
+import type { CreateMilestoneInput, UpdateMilestoneInput } from './schema.ts';
+import type { MilestoneRow } from '../../../db/tables.ts';
+
+/** A project's milestones: everyone who sees the project sees them; its managers manage them. */
+export async function listMilestones(r: PlanRead, projectUuid: string, page: PageRequest): Promise<{ count: number; rows: MilestoneRow[] }> {
+  await visibleProject(r.db, r.actor, projectUuid);
+  // Dated milestones in date order, then undated ones in creation order.
+  return pageOf(() => r.db('plan_milestones').where({ project_uuid: projectUuid }), page, (query) =>
+    query.orderByRaw('case when target_date is null then 1 else 0 end').orderBy([{ column: 'target_date' }, { column: 'uuid' }]),
+  );
+}
+
+async function milestoneOf(db: Executor, projectUuid: string, uuid: string): Promise<MilestoneRow> {
+  const row: MilestoneRow | undefined = await db('plan_milestones').where({ uuid }).first();
+  if (!row || row.project_uuid !== projectUuid) throw notFound();
+  return row;
+}
+
+export async function getMilestone(r: PlanRead, projectUuid: string, uuid: string): Promise<MilestoneRow> {
+  await visibleProject(r.db, r.actor, projectUuid);
+  return milestoneOf(r.db, projectUuid, uuid);
+}
+
+async function recordMilestone(w: PlanWrite, row: MilestoneRow, change: 'created' | 'updated', fields: string[] = []): Promise<MilestoneRow> {
+  await w.changes.record({ kind: 'milestone', uuid: row.uuid, change, board: null, project: row.project_uuid, fields, snapshot: presentMilestone(row) });
+  return row;
+}
+
+export async function createMilestone(w: PlanWrite, projectUuid: string, input: CreateMilestoneInput): Promise<MilestoneRow> {
+  const { row: project } = await managedProject<{ uuid: string; visibility: string }>(w.db, w.actor, projectUuid);
+  const row: MilestoneRow = {
+    uuid: uuidv7(w.now.getTime()),
+    organization_uuid: w.actor.organization.uuid,
+    project_uuid: project.uuid,
+    name: input.name.trim(),
+    description: input.description ?? '',
+    target_date: input.target_date ?? null,
+    created_at: w.now.toISOString(),
+    updated_at: w.now.toISOString(),
+  };
+  await w.db('plan_milestones').insert(row);
+  return recordMilestone(w, row, 'created');
+}
+
+export async function updateMilestone(w: PlanWrite, projectUuid: string, uuid: string, input: UpdateMilestoneInput): Promise<MilestoneRow> {
+  await managedProject(w.db, w.actor, projectUuid);
+  const milestone = await milestoneOf(w.db, projectUuid, uuid);
+  const changes: Partial<MilestoneRow> = {};
+  if (input.name !== undefined && input.name.trim() !== milestone.name) changes.name = input.name.trim();
+  if (input.description !== undefined && input.description !== milestone.description) changes.description = input.description;
+  if (input.target_date !== undefined && input.target_date !== milestone.target_date) changes.target_date = input.target_date;
+  if (Object.keys(changes).length === 0) return milestone;
+  const updated = { ...milestone, ...changes, updated_at: w.now.toISOString() };
+  await w.db('plan_milestones').where({ uuid }).update({ ...changes, updated_at: updated.updated_at });
+  return recordMilestone(w, updated, 'updated', Object.keys(changes));
+}
+
+/** Deletes the milestone; its tasks keep going without one. */
+export async function deleteMilestone(w: PlanWrite, projectUuid: string, uuid: string) {
+  await managedProject(w.db, w.actor, projectUuid);
+  const milestone = await milestoneOf(w.db, projectUuid, uuid);
+  const detached = await detachMilestones(w, [uuid]);
+  await w.db('plan_milestones').where({ uuid }).delete();
+  await w.changes.record({ kind: 'milestone', uuid, change: 'deleted', board: null, project: projectUuid, snapshot: null });
+  return { deleted: { object_kind: 'milestone', uuid, name: milestone.name }, tasks_detached: detached };
+}

@@ -1,0 +1,37 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp } from '../../../test/harness.ts';
+import type { TestApp } from '../../../test/harness.ts';
+import { loadParts } from '../../openapi/catalog.ts';
+import { planScopeTable } from '../../http/plan/openapi.ts';
+
+describe('the Plan in the OpenAPI document', () => {
+  let t: TestApp;
+  let doc: { info: { description: string }; paths: Record<string, Record<string, Record<string, unknown>>> };
+  beforeAll(async () => {
+    t = await startTestApp();
+    doc = (await t.request('GET', '/v1/openapi.json')).body;
+  });
+  afterAll(async () => t.close());
+
+  it('marks every Plan operation beta, with its scope, its headers and its refusals', async () => {
+    const operations = Object.entries(doc.paths).filter(([path]) => path.startsWith('/v1/plan/')).flatMap(([path, ops]) => Object.entries(ops).map(([method, op]) => ({ path, method, op })));
+    const declared = (await loadParts()).flatMap((part) => part.operations).filter((op) => op.path.startsWith('/v1/plan/'));
+    expect(operations).toHaveLength(declared.length);
+    for (const { path, method, op } of operations) {
+      expect(op['x-beta'], `${method} ${path}`).toBe(true);
+      expect(['tasks:read', 'tasks:write', 'tasks:admin']).toContain(op['x-plan-scope']);
+      const headers = (op.parameters as { name: string; in: string }[]).filter((p) => p.in === 'header').map((p) => p.name);
+      expect(headers).toEqual(method === 'get' ? ['X-Service-Agent-Name'] : ['Idempotency-Key', 'X-Service-Agent-Name']);
+      const responses = op.responses as Record<string, { description: string }>;
+      for (const status of ['401', '402', '403', '429', '503']) expect(responses[status], `${method} ${path} ${status}`).toBeDefined();
+    }
+    expect(doc.paths['/v1/plan/entitlements/'].get['x-plan-scope']).toBe('tasks:read');
+    expect((doc.paths['/v1/plan/entitlements/'].get.responses as Record<string, { description: string }>)['402'].description).toMatch(/^Never/);
+    expect(doc.paths['/v1/plan/boards/'].post['x-plan-scope']).toBe('tasks:admin');
+    expect(doc.paths['/v1/plan/boards/{board}/'].delete['x-dry-run']).toBe(true);
+  });
+
+  it('prints the scope table in the document\'s description', async () => {
+    expect(doc.info.description).toContain(planScopeTable((await loadParts()).flatMap((part) => part.operations)));
+  });
+});

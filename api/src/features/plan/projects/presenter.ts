@@ -1,0 +1,17 @@
+import type { ProjectRow, Visibility } from '../../../db/tables.ts';
+import { archiveFields, timestamps } from '../frame/presenters.ts';
+
+
+export function presentProject(row: ProjectRow) {
+  return {
+    uuid: row.uuid,
+    id: row.uuid,
+    name: row.name,
+    description: row.description,
+    goal: row.goal_uuid,
+    visibility: row.visibility,
+    created_by: row.created_by_uuid,
+    ...archiveFields(row),
+    ...timestamps(row),
+  };
+}

@@ -1,0 +1,42 @@
+import type { PlanRoutes } from '../../../http/plan/registrar.ts';
+import { containerFilterDocs } from '../../../http/plan/openapi.ts';
+import { presentProject } from './presenter.ts';
+import { archiveProject, createProject, deleteProject, getProject, listProjects, restoreProject, updateProject } from './service.ts';
+import { createProjectSchema, updateProjectSchema } from './schema.ts';
+
+const ORDERING = { name: 'name_key', created_at: 'created_at', updated_at: 'updated_at' };
+
+export function projectRoutes(plan: PlanRoutes): void {
+  const r = plan.tagged('Plan: projects');
+  r.list(
+    {
+      path: '/v1/plan/projects/',
+      summary: 'Projects you can see',
+      item: 'PlanProject',
+      personQuery: { member: 'me' },
+      query: containerFilterDocs('projects', 'name', ORDERING, [{ name: 'goal', description: 'goal uuid' }]),
+    },
+    async (call) => {
+      const filters = { ...call.query.containerFilters(ORDERING), goal: call.query.uuid('goal') };
+      const { count, rows } = await listProjects(call, filters, call.page);
+      return { count, results: rows.map(presentProject) };
+    },
+  );
+  r.write(
+    { method: 'post', path: '/v1/plan/projects/', summary: 'Create a project; you become its manager (402 task_projects_limit_reached on the plan ceiling)', body: createProjectSchema, status: 201, response: 'PlanProject' },
+    async (call) => presentProject(await createProject(call, call.body)),
+  );
+  r.read({ path: '/v1/plan/projects/:project/', summary: 'One project', response: 'PlanProject' }, async (call) => presentProject(await getProject(call, call.params.project)));
+  r.write({ method: 'patch', path: '/v1/plan/projects/:project/', summary: 'Update a project (its managers)', body: updateProjectSchema, response: 'PlanProject' }, async (call) =>
+    presentProject(await updateProject(call, call.params.project, call.body)),
+  );
+  r.write({ method: 'post', path: '/v1/plan/projects/:project/archive/', summary: 'Archive a project (its name stays taken)', destructive: true, response: 'PlanProject' }, async (call) =>
+    presentProject(await archiveProject(call, call.params.project)),
+  );
+  r.write({ method: 'post', path: '/v1/plan/projects/:project/restore/', summary: 'Restore an archived project (counts against the plan ceiling)', response: 'PlanProject' }, async (call) =>
+    presentProject(await restoreProject(call, call.params.project)),
+  );
+  r.write({ method: 'delete', path: '/v1/plan/projects/:project/', summary: 'Delete a project with its members, milestones and updates; boards stay', status: 204 }, (call) =>
+    deleteProject(call, call.params.project),
+  );
+}

@@ -1,0 +1,105 @@
+import type { AnyObjectSchema } from 'yup';
+import type { PlanScope } from '../../auth/policy.ts';
+import type { JsonSchema } from '../openapi/yup-to-json-schema.ts';
+
+/** The spec's Plan minute ceilings, per actor: which one a route counts against. */
+export type CeilingKind = 'reads' | 'writes' | 'bulk' | 'delta';
+export type WriteMethod = 'post' | 'put' | 'patch' | 'delete';
+export type QueryDoc = { name: string; description: string; schema?: JsonSchema };
+
+/** What a Plan route declares; the gate, the OpenAPI document and the scope table read it. */
+export interface RouteSpec {
+  path: string;
+  summary: string;
+  description?: string;
+  /** Defaults: GET tasks:read, DELETE tasks:admin, other writes tasks:write (defaultScope). */
+  scope?: PlanScope;
+  /** Person-only endpoint (me/*, inbox, favorites, personal views): agent and organization keys get 403. */
+  person?: boolean;
+  /** Query values that need a person, e.g. `{ member: 'me' }`: 400 `actor_required` for agent and organization keys. */
+  personQuery?: Record<string, string>;
+  /** The minute ceiling counted (default: reads for GET, writes otherwise). */
+  ceiling?: CeilingKind;
+  /** Answers whether or not the organization has the beta (GET /v1/plan/entitlements/ only). */
+  betaExempt?: boolean;
+  /** Path parameters that are not uuids (a task's `KEY-n`); every other parameter that is not a uuid is a 404. */
+  keyParams?: string[];
+  /** OpenAPI: the answer's schema (a components name or an inline schema), and documented query parameters. */
+  response?: string | JsonSchema | null;
+  query?: QueryDoc[];
+}
+
+export type ReadSpec = RouteSpec;
+export interface ListSpec extends RouteSpec {
+  /** OpenAPI: the components name of one item. */
+  item: string;
+}
+export interface WriteSpec<S extends AnyObjectSchema | undefined> extends RouteSpec {
+  method: WriteMethod;
+  /** The request body (yup); without one, any body field is refused (`unknown_field`). */
+  body?: S;
+  /** Success status: 200 by default, 201 for creations, 204 for deletions. */
+  status?: number;
+  /**
+   * Destructive (every DELETE, and archive-like calls that say so): takes `?dry_run=true`; the operation runs in
+   * its transaction, answers, and is rolled back.
+   */
+  destructive?: boolean;
+  /** Bulk calls refuse a request without Idempotency-Key (`idempotency_key_required`). */
+  idempotencyRequired?: boolean;
+}
+
+/** One Plan operation as documented: the route's declaration with its defaults resolved. */
+export interface PlanOperation {
+  method: 'get' | WriteMethod;
+  path: string;
+  tag: string;
+  summary: string;
+  description?: string;
+  scope: PlanScope;
+  ceiling: CeilingKind;
+  person: boolean;
+  personQuery: Record<string, string>;
+  betaExempt: boolean;
+  destructive: boolean;
+  idempotency: 'none' | 'optional' | 'required';
+  body?: AnyObjectSchema;
+  status: number;
+  response: string | JsonSchema | null;
+  list: boolean;
+  query: QueryDoc[];
+  keyParams: string[];
+}
+
+/**
+ * The scope an operation needs unless its route says otherwise: reads tasks:read, writes tasks:write, every
+ * DELETE tasks:admin. Boards (create, update, archive), states and members declare tasks:admin themselves.
+ */
+export function defaultScope(method: string): PlanScope {
+  if (method === 'get') return 'tasks:read';
+  if (method === 'delete') return 'tasks:admin';
+  return 'tasks:write';
+}
+
+export function resolveOperation(tag: string, method: 'get' | WriteMethod, spec: RouteSpec & Partial<WriteSpec<AnyObjectSchema | undefined>>, list: boolean): PlanOperation {
+  return {
+    method,
+    path: spec.path,
+    tag,
+    summary: spec.summary,
+    description: spec.description,
+    scope: spec.scope ?? defaultScope(method),
+    ceiling: spec.ceiling ?? (method === 'get' ? 'reads' : 'writes'),
+    person: spec.person ?? false,
+    personQuery: spec.personQuery ?? {},
+    betaExempt: spec.betaExempt ?? false,
+    destructive: spec.destructive ?? method === 'delete',
+    idempotency: method === 'get' ? 'none' : spec.idempotencyRequired ? 'required' : 'optional',
+    body: spec.body,
+    status: spec.status ?? 200,
+    response: list ? { $ref: `#/components/schemas/${(spec as ListSpec).item}` } : spec.response === undefined ? null : spec.response,
+    list,
+    query: spec.query ?? [],
+    keyParams: spec.keyParams ?? [],
+  };
+}

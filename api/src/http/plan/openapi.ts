@@ -1,0 +1,151 @@
+import type { OpenApiPart } from '../feature.ts';
+import type { Operation } from '../openapi/types.ts';
+import type { JsonSchema } from '../openapi/yup-to-json-schema.ts';
+import type { PlanOperation, QueryDoc } from './declarations.ts';
+import { describePlan } from './registrar.ts';
+import type { PlanResource } from './registrar.ts';
+
+/** The Plan's part of the OpenAPI document, generated from each resource's route declarations. */
+const PLAN_ERRORS: Record<number, string> = {
+  401: 'Credential refused (`credential_absent`, `credential_malformed`, `credential_expired`, `invalid_credentials`; on this surface also `api_key_owner_inactive`, `plan_free_api_keys_forbidden`, `plan_missing_core_api_integrations`)',
+  402: '`plan_upgrade_required` until the organization has the Plan beta; `task_boards_limit_reached` / `task_projects_limit_reached` at the plan ceiling',
+  403: '`guest_not_allowed`; `insufficient_scope` (key scopes, or an agent/organization key on a person-only endpoint); role refusals',
+  409: 'Conflict (`idempotency_in_progress`, `idempotency_key_payload_mismatch`, and the operation\'s own codes)',
+  429: 'Minute ceiling per actor (`throttled`, `extra.retry_after`, Retry-After)',
+  503: '`feature_temporarily_read_only`: Plan writes are refused during an incident; reads continue',
+};
+
+const uuid = { type: 'string', format: 'uuid' };
+const str = { type: 'string' };
+const nullableDateTime = { type: ['string', 'null'], format: 'date-time' };
+
+/** Field schemas the Plan's component schemas share. */
+export const fields = {
+  str,
+  nullableStr: { type: ['string', 'null'] },
+  uuid,
+  nullableUuid: { type: ['string', 'null'], format: 'uuid' },
+  dateTime: { type: 'string', format: 'date-time' },
+  nullableDateTime,
+  archived: { archived_at: nullableDateTime, is_archived: { type: 'boolean' } },
+  times: { created_at: { type: 'string', format: 'date-time' }, updated_at: { type: 'string', format: 'date-time' } },
+  visibility: { enum: ['org', 'members'] },
+  person: { type: 'object', properties: { uuid, id: uuid, full_name: str } },
+};
+
+/** Component schemas every Plan part may name. */
+const SHARED_SCHEMAS: Record<string, JsonSchema> = {
+  PlanPerson: { type: 'object', properties: { uuid, id: uuid, full_name: str } },
+  PlanDryRun: {
+    type: 'object',
+    description: 'The answer of `?dry_run=true`: what the operation would have answered and changed; nothing was kept.',
+    properties: {
+      dry_run: { const: true }, status: { type: 'integer' }, result: {},
+      changes: { type: 'array', items: { type: 'object', properties: { object_kind: str, object_uuid: uuid, change_kind: str, changed_fields: { type: 'array', items: str } } } },
+    },
+  },
+};
+
+/** The query parameters board and project lists share (PlanQuery.containerFilters). */
+export function containerFilterDocs(noun: string, searchable: string, ordering: Record<string, string>, extra: QueryDoc[]): QueryDoc[] {
+  return [
+    { name: 'include_archived', description: `true to include archived ${noun}` },
+    { name: 'search', description: `${searchable} contains (2–256 characters)` },
+    ...extra,
+    { name: 'member', description: `"me" or a user uuid: ${noun} with that member` },
+    { name: 'visibility', description: 'org or members' },
+    { name: 'ordering', description: `${Object.keys(ordering).join(', ')}; prefix - for descending` },
+  ];
+}
+
+function describe(op: PlanOperation): string {
+  const lines = [`Beta. Scope: \`${op.scope}\`; minute ceiling: ${op.ceiling}.`];
+  if (op.person) lines.push('Person only: agent and organization keys get 403 `insufficient_scope`.');
+  for (const [name, value] of Object.entries(op.personQuery)) lines.push(`\`${name}=${value}\` needs a person (400 \`actor_required\`).`);
+  if (op.idempotency !== 'none') lines.push(`Idempotency-Key ${op.idempotency} (8–128 characters; replays answer \`Idempotency-Replayed: true\`).`);
+  if (op.destructive) lines.push('`?dry_run=true` answers what would happen (PlanDryRun) and changes nothing.');
+  return [op.description, ...lines].filter(Boolean).join(' ');
+}
+
+const ref = (answer: string | JsonSchema) => (typeof answer === 'string' ? { $ref: `#/components/schemas/${answer}` } : answer);
+
+function pageOf(item: string | JsonSchema | null): JsonSchema {
+  return {
+    type: 'object',
+    required: ['count', 'next', 'previous', 'results'],
+    properties: { count: { type: 'integer' }, next: { type: ['string', 'null'], format: 'uri' }, previous: { type: ['string', 'null'], format: 'uri' }, results: { type: 'array', items: item } },
+  };
+}
+
+function toOperation(op: PlanOperation): Operation {
+  const answer = op.status === 204 ? null : op.list ? pageOf(op.response) : op.response;
+  const responses: Operation['responses'] = { [op.status]: answer };
+  // A dry run answers 200 with PlanDryRun, beside (or instead of) the operation's own answer.
+  if (op.destructive) responses[200] = op.status === 200 && answer !== null ? { oneOf: [ref(answer), ref('PlanDryRun')] } : 'PlanDryRun';
+  return {
+    method: op.method,
+    path: op.path,
+    summary: op.summary,
+    tag: op.tag,
+    scope: `plan-${op.ceiling}`,
+    body: op.body,
+    query: [...op.query, ...(op.destructive ? [{ name: 'dry_run', description: 'true: run, answer, and roll back' }] : [])],
+    headers: [
+      ...(op.idempotency === 'none' ? [] : [{ name: 'Idempotency-Key', description: '8–128 characters; the first answer is kept 24 hours and replayed (Idempotency-Replayed: true)', required: op.idempotency === 'required' }]),
+      { name: 'X-Service-Agent-Name', description: 'The agent acting for the person whose credential is used, percent-encoded UTF-8 (1–128 characters); recorded on every change' },
+    ],
+    responses,
+    description: describe(op),
+    errors: op.betaExempt ? { ...PLAN_ERRORS, 402: 'Never: this endpoint answers whether or not Plan is enabled' } : PLAN_ERRORS,
+    extensions: {
+      'x-beta': true,
+      'x-plan-scope': op.scope,
+      'x-idempotency-key': op.idempotency,
+      ...(op.destructive ? { 'x-dry-run': true } : {}),
+      ...(op.person ? { 'x-person-only': true } : {}),
+      ...(Object.keys(op.personQuery).length ? { 'x-person-query': op.personQuery } : {}),
+      ...(op.betaExempt ? { 'x-beta-exempt': true } : {}),
+    },
+  };
+}
+
+/** A Plan feature's openapi.ts: its operations, as its routes declare them, and the schemas they name. */
+export function planOpenApiPart(resource: PlanResource, schemas: Record<string, JsonSchema>): OpenApiPart {
+  return { operations: describePlan(resource).map(toOperation), schemas: { ...SHARED_SCHEMAS, ...schemas } };
+}
+
+/** The scope table, from the documented Plan operations (the OpenAPI description and docs/plan.md print it). */
+export function planScopeTable(operations: Operation[]): string {
+  const rows = operations
+    .filter((op) => op.extensions?.['x-plan-scope'])
+    .map((op) => {
+      const x = op.extensions as Record<string, unknown>;
+      const notes = [
+        x['x-beta-exempt'] ? 'never 402' : null,
+        x['x-person-only'] ? 'person only' : null,
+        ...Object.entries((x['x-person-query'] as Record<string, string> | undefined) ?? {}).map(([name, value]) => `${name}=${value} needs a person`),
+        x['x-dry-run'] ? 'dry_run' : null,
+        x['x-idempotency-key'] === 'required' ? 'Idempotency-Key required' : null,
+      ].filter(Boolean);
+      return `| ${op.method.toUpperCase()} | \`${op.path.replace(/:(\w+)/g, '{$1}')}\` | ${x['x-plan-scope']} | ${String(op.scope).replace('plan-', '')} | ${notes.join(', ')} |`;
+    });
+  return ['| Method | Path | Scope | Minute ceiling | Notes |', '|---|---|---|---|---|', ...rows].join('\n');
+}
+
+/** Appended to the document's description: what every Plan operation shares, and the scope table. */
+export function planDescription(operations: Operation[]): string {
+  if (!operations.some((op) => op.extensions?.['x-plan-scope'])) return '';
+  return [
+    '',
+    '',
+    '## Plan (beta)',
+    '',
+    'Everything under `/v1/plan/` is in beta and may change before general availability. Every Plan call passes, in order: ' +
+      'the credential (401), the beta (402 `plan_upgrade_required`, except entitlements), `guest_not_allowed`, person-only checks, ' +
+      'the key\'s explicit scopes (403 `insufficient_scope`), the read-only switch on writes (503), and the per-actor minute ceiling (429). ' +
+      'Writes take `Idempotency-Key` and `X-Service-Agent-Name`; destructive calls take `?dry_run=true`. ' +
+      'A key with no explicit scopes may call everything its owner may; `tasks:admin` covers `tasks:write`, which covers `tasks:read`.',
+    '',
+    planScopeTable(operations),
+  ].join('\n');
+}

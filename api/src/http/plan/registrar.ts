@@ -1,0 +1,243 @@
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import type { AnyObjectSchema, InferType } from 'yup';
+import type { Actor } from '../../auth/credentials.ts';
+import { planActorId } from '../../auth/policy.ts';
+import type { Executor } from '../../db/connection.ts';
+import { claimKey } from '../../db/idempotency-keys.ts';
+import type { ClaimedKey, StoredAnswer } from '../../db/idempotency-keys.ts';
+import { badRequest, invalidFilter, notFound, unknownField } from '../../lib/errors.ts';
+import { isUuid } from '../../lib/ids.ts';
+import type { PageRequest } from '../../lib/page.ts';
+import type { EventWanted } from '../../outbox/events.ts';
+import { actorOf } from '../auth.ts';
+import type { Deps } from '../deps.ts';
+import type { Middlewares } from '../middlewares.ts';
+import { pageEnvelope } from '../pagination.ts';
+import { pageRequest } from '../query.ts';
+import { parseBody } from '../validation.ts';
+import { resolveOperation } from './declarations.ts';
+import type { ListSpec, PlanOperation, ReadSpec, WriteMethod, WriteSpec } from './declarations.ts';
+import { gate } from './gate.ts';
+import { parseIdempotencyKey, requestFingerprint } from './idempotency.ts';
+import { PlanQuery } from './query.ts';
+import { runWrite, settleKey } from './write.ts';
+import type { WriteUnit } from './write.ts';
+
+export type Params = Record<string, string>;
+
+/** What a read handler gets: what a Plan service reads with (db, actor, now), and the request's ids, query and page. */
+export interface ReadCall {
+  db: Executor;
+  actor: Actor;
+  now: Date;
+  params: Params;
+  query: PlanQuery;
+  page: PageRequest;
+  /** The app's services, for handlers that hand one to their service (a chat connection's secrets, outbound HTTP). */
+  deps: Deps;
+}
+
+/** What a write handler gets: what a Plan service writes with (the operation's transaction, the change log), and the request. */
+export interface WriteCall<B> extends WriteUnit {
+  params: Params;
+  query: PlanQuery;
+  body: B;
+  deps: Deps;
+  /** An answer header (Location and ETag are stored with an Idempotency-Key and replayed). */
+  header(name: string, value: string): void;
+  /** Answers another success status than the route's (POST …/members/ for someone already a member: 200). */
+  status(code: number): void;
+}
+
+/** What the Plan's features lend the frame: whether a webhook wants an event, and who X-Service-Agent-Name names. */
+export interface PlanHooks {
+  eventWanted: EventWanted;
+  resolveAgentName(db: Executor, actor: Actor, header: string | string[] | undefined): Promise<string | null>;
+}
+
+/** A Plan resource: a function that declares its routes on the registrar (features/plan/<resource>/routes.ts). */
+export type PlanResource = (plan: PlanRoutes) => void;
+
+type Body<S> = S extends AnyObjectSchema ? InferType<S> : Record<string, never>;
+
+const AGENT_HEADER = 'x-service-agent-name';
+
+function send(ctx: Context, answer: StoredAnswer, replayed = false): void {
+  ctx.status = answer.status;
+  for (const [name, value] of Object.entries(answer.headers)) ctx.set(name, value);
+  if (replayed) ctx.set('Idempotency-Replayed', 'true');
+  if (answer.status !== 204) ctx.body = answer.body ?? {};
+}
+
+/** Path parameters: uuids (lower-cased) unless declared otherwise; anything else names nothing (404). */
+function checkedParams(ctx: Context, keyParams: string[]): Params {
+  const params: Params = {};
+  for (const [name, value] of Object.entries(ctx.params as Params)) {
+    if (keyParams.includes(name)) params[name] = value;
+    else if (isUuid(value)) params[name] = value.toLowerCase();
+    else throw notFound();
+  }
+  return params;
+}
+
+/** Any field in a body the operation does not take is refused, as everywhere (CONTRACT §2). */
+function noBodyFields(body: unknown): Record<string, never> {
+  if (body && typeof body === 'object' && !Array.isArray(body)) {
+    const [first] = Object.keys(body);
+    if (first !== undefined) throw unknownField(first);
+  }
+  return {};
+}
+
+/**
+ * Every Plan route is declared through this registrar: `read`, `list` and `write` take the route's declaration and
+ * a handler that calls a service and presents its result. The registrar puts the same steps in front of every
+ * route, in this order (tested):
+ *
+ *  1. credential (authenticate, Plan surface: the key plan checks answer 401);
+ *  2. 402 `plan_upgrade_required` unless the organization has the beta (not on entitlements);
+ *  3. 403 `guest_not_allowed`;
+ *  4. person-only endpoints: 403 `insufficient_scope` for agent and organization keys; query values that need a
+ *     person (`member=me`): 400 `actor_required`;
+ *  5. 403 `insufficient_scope` unless the key's explicit scopes cover the route's scope;
+ *  6. writes: 503 `feature_temporarily_read_only` while the operator's switch is on;
+ *  7. the per-actor minute ceiling: 429 `throttled`;
+ *
+ * then, for writes: `?dry_run`, `Idempotency-Key` (format, then claim: replay, mismatch, in progress),
+ * `X-Service-Agent-Name`, path ids, the body; then one transaction handed to the handler, in which the change
+ * log and the key's stored answer are written (write.ts); a dry run is rolled back after its answer is built.
+ *
+ * Built without a router (`PlanRoutes.describe()`), it only collects the declarations: the OpenAPI document and
+ * the scope table are generated from exactly the routes that are served.
+ */
+export class PlanRoutes {
+  readonly operations: PlanOperation[] = [];
+  readonly #router: Router | null;
+  readonly #deps: Deps | null;
+  readonly #hooks: PlanHooks | null;
+  readonly #authenticate: ReturnType<Middlewares['authenticate']> | null;
+
+  private constructor(router: Router | null, deps: Deps | null, middlewares: Middlewares | null, hooks: PlanHooks | null) {
+    this.#router = router;
+    this.#deps = deps;
+    this.#hooks = hooks;
+    this.#authenticate = middlewares ? middlewares.authenticate({ surface: 'plan' }) : null;
+  }
+
+  static serve(router: Router, deps: Deps, middlewares: Middlewares, hooks: PlanHooks): PlanRoutes {
+    return new PlanRoutes(router, deps, middlewares, hooks);
+  }
+
+  static describe(): PlanRoutes {
+    return new PlanRoutes(null, null, null, null);
+  }
+
+  /** The registrar for one resource: every operation it declares carries this OpenAPI tag. */
+  tagged(tag: string) {
+    return {
+      read: <R>(spec: ReadSpec, handler: (call: ReadCall) => Promise<R>) => this.#read(tag, spec, handler),
+      list: <R>(spec: ListSpec, handler: (call: ReadCall) => Promise<{ count: number; results: R[] }>) => this.#list(tag, spec, handler),
+      write: <S extends AnyObjectSchema | undefined, R>(spec: WriteSpec<S>, handler: (call: WriteCall<Body<S>>) => Promise<R>) => this.#write(tag, spec, handler),
+    };
+  }
+
+  #declare(tag: string, method: 'get' | WriteMethod, spec: ReadSpec | ListSpec | WriteSpec<AnyObjectSchema | undefined>, list: boolean): PlanOperation {
+    const operation = resolveOperation(tag, method, spec, list);
+    this.operations.push(operation);
+    return operation;
+  }
+
+  #read<R>(tag: string, spec: ReadSpec, handler: (call: ReadCall) => Promise<R>): void {
+    const operation = this.#declare(tag, 'get', spec, false);
+    this.#mount(operation, async (ctx, deps, hooks) => {
+      ctx.body = (await handler(await this.#readCall(ctx, deps, hooks, operation))) ?? {};
+    });
+  }
+
+  #list<R>(tag: string, spec: ListSpec, handler: (call: ReadCall) => Promise<{ count: number; results: R[] }>): void {
+    const operation = this.#declare(tag, 'get', spec, true);
+    this.#mount(operation, async (ctx, deps, hooks) => {
+      const call = await this.#readCall(ctx, deps, hooks, operation);
+      const { count, results } = await handler(call);
+      ctx.body = pageEnvelope(ctx, call.page, count, results, deps.config.publicUrl);
+    });
+  }
+
+  async #readCall(ctx: Context, deps: Deps, hooks: PlanHooks, operation: PlanOperation): Promise<ReadCall> {
+    const actor = actorOf(ctx);
+    // A bad attribution header is refused on reads too: an agent learns of it on its first call.
+    await hooks.resolveAgentName(deps.db, actor, ctx.headers[AGENT_HEADER]);
+    const query = new PlanQuery(ctx, actor.user.uuid);
+    return { db: deps.db, actor, now: deps.clock.now(), deps, params: checkedParams(ctx, operation.keyParams), query, page: pageRequest(ctx) };
+  }
+
+  #write<S extends AnyObjectSchema | undefined, R>(tag: string, spec: WriteSpec<S>, handler: (call: WriteCall<Body<S>>) => Promise<R>): void {
+    const operation = this.#declare(tag, spec.method, spec, false);
+    this.#mount(operation, async (ctx, deps, hooks) => {
+      const actor = actorOf(ctx);
+      const now = deps.clock.now();
+      const query = new PlanQuery(ctx, actor.user.uuid);
+      const dryRun = query.flag('dry_run');
+      if (dryRun && !operation.destructive) throw invalidFilter('dry_run', 'This operation has no dry run: it is not destructive.');
+      const key = parseIdempotencyKey(ctx.headers['idempotency-key']);
+      if (key === null && operation.idempotency === 'required') {
+        throw badRequest('idempotency_key_required', 'This call needs an Idempotency-Key header (8 to 128 characters).');
+      }
+      const agentName = await hooks.resolveAgentName(deps.db, actor, ctx.headers[AGENT_HEADER]);
+      const params = checkedParams(ctx, operation.keyParams);
+
+      // Dry runs are never stored under a key: the same key may then run the operation for real.
+      let claimed: ClaimedKey | null = null;
+      if (key !== null && !dryRun) {
+        const fingerprint = requestFingerprint(ctx.method, ctx.url, ctx.request.body);
+        const claim = await claimKey(deps.db, { actorId: planActorId(actor), key, fingerprint, organizationUuid: actor.organization.uuid }, now);
+        if (claim.kind === 'replay') return send(ctx, claim.answer, true);
+        claimed = claim.claim;
+      }
+
+      let body: Body<S>;
+      try {
+        body = (spec.body ? await parseBody(spec.body, ctx.request.body ?? {}) : noBodyFields(ctx.request.body)) as Body<S>;
+      } catch (err) {
+        if (claimed) await settleKey(deps.db, claimed, err, now);
+        throw err;
+      }
+      const answer = await runWrite(
+        deps.db,
+        { actor, now, agentName, dryRun, claimed, eventWanted: hooks.eventWanted },
+        (unit, answer) =>
+          handler({
+            ...unit, deps, params, query, body,
+            header: (name, value) => void (answer.headers[name] = value),
+            status: (code) => void (answer.status = code),
+          }),
+        operation.status,
+      );
+      send(ctx, answer);
+    });
+  }
+
+  #mount(operation: PlanOperation, run: (ctx: Context, deps: Deps, hooks: PlanHooks) => Promise<void>): void {
+    if (!this.#router || !this.#deps || !this.#authenticate || !this.#hooks) return;
+    const deps = this.#deps;
+    const hooks = this.#hooks;
+    const methods = operation.method === 'get' ? ['HEAD', 'GET'] : [operation.method.toUpperCase()];
+    this.#router.register(operation.path, methods, [this.#authenticate, gate(operation, deps, actorOf), (ctx: Context) => run(ctx, deps, hooks)]);
+  }
+}
+
+/** The router of Plan resources, for a Plan feature's feature.ts. */
+export function planRouter(deps: Deps, middlewares: Middlewares, hooks: PlanHooks, ...resources: PlanResource[]): Router {
+  const router = new Router();
+  const plan = PlanRoutes.serve(router, deps, middlewares, hooks);
+  for (const resource of resources) resource(plan);
+  return router;
+}
+
+/** The operations of Plan resources as declared, without serving them (for the OpenAPI document). */
+export function describePlan(...resources: PlanResource[]): PlanOperation[] {
+  const plan = PlanRoutes.describe();
+  for (const resource of resources) resource(plan);
+  return plan.operations;
+}

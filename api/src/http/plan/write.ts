@@ -1,0 +1,88 @@
+import type { Actor } from '../../auth/credentials.ts';
+import type { Db, Trx } from '../../db/connection.ts';
+import { releaseKey, storeAnswer } from '../../db/idempotency-keys.ts';
+import type { ClaimedKey, StoredAnswer } from '../../db/idempotency-keys.ts';
+import { ApiError, ValidationFailed } from '../../lib/errors.ts';
+import type { EventWanted } from '../../outbox/events.ts';
+import { errorBody } from '../errors.ts';
+import { ChangeLog } from '../../outbox/plan-changes.ts';
+
+/** An unexpected error frees an Idempotency-Key; so do these refusals, whose remedy is to retry with the same key. */
+const RETRY_WITH_SAME_KEY = new Set(['identifier_allocation_failed']);
+
+class DryRunRollback extends Error {
+  readonly answer: StoredAnswer;
+  constructor(answer: StoredAnswer) {
+    super('dry run');
+    this.answer = answer;
+  }
+}
+
+/** What one write's transaction is handed: the parts of a service's PlanWrite. */
+export interface WriteUnit {
+  db: Trx;
+  actor: Actor;
+  now: Date;
+  changes: ChangeLog;
+  agentName: string | null;
+  dryRun: boolean;
+}
+
+export interface WriteRun {
+  actor: Actor;
+  now: Date;
+  agentName: string | null;
+  dryRun: boolean;
+  /** The Idempotency-Key this request holds, if any (never for a dry run). */
+  claimed: ClaimedKey | null;
+  eventWanted: EventWanted;
+}
+
+/**
+ * Runs one Plan write as one unit: a transaction handed to `work` (with the change log bound to it), whose answer
+ * is stored under the request's Idempotency-Key in that same transaction, so an acknowledged write always has its
+ * answer and a crash before the commit leaves neither. A dry run builds its answer (what the operation would
+ * have answered, and the changes it recorded) and rolls everything back. A refusal (4xx) is then stored as the
+ * key's answer; an unexpected error frees the key.
+ */
+export async function runWrite(
+  db: Db,
+  run: WriteRun,
+  work: (unit: WriteUnit, answer: { headers: Record<string, string>; status: number }) => Promise<unknown>,
+  successStatus: number,
+): Promise<StoredAnswer> {
+  try {
+    return await db.transaction(async (trx) => {
+      const changes = new ChangeLog(trx, run.actor, run.agentName, run.now, run.eventWanted);
+      const shape = { headers: {} as Record<string, string>, status: successStatus };
+      const result = await work({ db: trx, actor: run.actor, now: run.now, changes, agentName: run.agentName, dryRun: run.dryRun }, shape);
+      const answer: StoredAnswer = { status: shape.status, headers: shape.headers, body: shape.status === 204 ? undefined : result };
+      if (run.dryRun) {
+        const changed = changes.recorded.map((c) => ({ object_kind: c.kind, object_uuid: c.uuid, change_kind: c.change, changed_fields: c.fields ?? [] }));
+        throw new DryRunRollback({ status: 200, headers: {}, body: { dry_run: true, status: shape.status, result: result ?? null, changes: changed } });
+      }
+      if (run.claimed) await storeAnswer(trx, run.claimed, answer, run.now);
+      return answer;
+    });
+  } catch (err) {
+    if (err instanceof DryRunRollback) return err.answer;
+    if (run.claimed) await settleKey(db, run.claimed, err, run.now);
+    throw err;
+  }
+}
+
+/** After a failure before or during the operation: the refusal becomes the key's answer, or the key is freed. */
+export async function settleKey(db: Db, claimed: ClaimedKey, err: unknown, now: Date): Promise<void> {
+  const refusal = refusalAnswer(err);
+  if (refusal) await storeAnswer(db, claimed, refusal, now);
+  else await releaseKey(db, claimed);
+}
+
+/** A refusal as the answer stored under an Idempotency-Key (4xx only; 429 and transient codes are not kept). */
+function refusalAnswer(err: unknown): StoredAnswer | null {
+  if (err instanceof ValidationFailed) return { status: 400, headers: {}, body: err.fields };
+  if (err instanceof ApiError && err.status >= 400 && err.status < 500 && err.status !== 429 && !RETRY_WITH_SAME_KEY.has(err.code)) {
+    return { status: err.status, headers: err.headers ?? {}, body: errorBody(err) };
+  }
+  return null;
+}

@@ -1,0 +1,144 @@
+import type { Actor } from '../auth/credentials.ts';
+import type { Executor } from '../db/connection.ts';
+import { writeJson } from '../lib/json.ts';
+import { recordEvent } from './events.ts';
+import type { EventWanted } from './events.ts';
+
+export type ObjectKind =
+  | 'board' | 'board_member' | 'state' | 'label' | 'task'
+  | 'project' | 'project_member' | 'milestone' | 'project_update' | 'goal'
+  | 'comment' | 'attachment' | 'view';
+export type ChangeKind = 'created' | 'updated' | 'moved' | 'archived' | 'restored' | 'deleted';
+
+export interface Change {
+  kind: ObjectKind;
+  uuid: string;
+  change: ChangeKind;
+  /**
+   * The board whose stream numbers this change; null for organization-level objects (projects, goals) and for a
+   * board's own deletion (its counter goes with it).
+   */
+  board: string | null;
+  project?: string | null;
+  /** Fields the change touched (empty for created, archived, restored, deleted). */
+  fields?: string[];
+  /** The object as the API presents it after the change; null for `deleted`. */
+  snapshot: unknown;
+}
+
+export interface RecordedChange extends Change {
+  seq: number;
+}
+
+/** Object kinds whose changes are organization events (CONTRACT §7: `tasks.created|updated|moved|archived|…`). */
+const EVENT_PREFIX: Partial<Record<ObjectKind, string>> = { task: 'tasks' };
+
+/**
+ * The one writer of `plan_changes` (the Plan's change log). Built per write around the operation's transaction, so a
+ * change is logged exactly when it commits (a rolled-back operation, a dry run included, leaves no row) and each
+ * row names the person whose credential made it and the agent acting for them (X-Service-Agent-Name).
+ *
+ * Numbering: a board's changes take their `seq` from `plan_boards.change_seq`, organization-level ones from
+ * `plan_organizations.change_seq`, each incremented by an UPDATE … RETURNING in the writing transaction. The row
+ * lock serializes one stream's writers until commit, so a reader that has seen seq N never later finds a new
+ * row below N in that stream (a global auto-increment does not promise that on PostgreSQL).
+ */
+export class ChangeLog {
+  readonly #db: Executor;
+  readonly #actor: Actor;
+  readonly #agentName: string | null;
+  readonly #now: Date;
+  readonly #eventWanted: EventWanted;
+  readonly recorded: RecordedChange[] = [];
+  /** Whether a subscription wants an event, asked once per event name per write (a migration moves thousands of tasks). */
+  readonly #wanted = new Map<string, boolean>();
+
+  /** `eventWanted`: whether a webhook subscription wants an organization event (the webhooks feature answers). */
+  constructor(db: Executor, actor: Actor, agentName: string | null, now: Date, eventWanted: EventWanted) {
+    this.#db = db;
+    this.#actor = actor;
+    this.#agentName = agentName;
+    this.#now = now;
+    this.#eventWanted = eventWanted;
+  }
+
+  async record(change: Change): Promise<RecordedChange> {
+    const seq = change.board === null ? await this.#nextOrganizationSeq() : await this.#nextBoardSeq(change.board);
+    const organizationUuid = this.#actor.organization.uuid;
+    await this.#db('plan_changes').insert({
+      organization_uuid: organizationUuid,
+      board_uuid: change.board,
+      project_uuid: change.project ?? null,
+      seq,
+      object_kind: change.kind,
+      object_uuid: change.uuid,
+      change_kind: change.change,
+      changed_fields: writeJson(change.fields ?? []),
+      snapshot: change.change === 'deleted' || change.snapshot === undefined ? null : writeJson(change.snapshot),
+      actor_uuid: this.#actor.user.uuid,
+      credential_uuid: this.#actor.credential.uuid,
+      agent_name: this.#agentName,
+      created_at: this.#now.toISOString(),
+    });
+    const prefix = EVENT_PREFIX[change.kind];
+    if (prefix && (await this.#isWanted(`${prefix}.${change.change}`))) {
+      // Known to be wanted: asked once per event name per write above.
+      await recordEvent(
+        this.#db,
+        {
+          organizationUuid,
+          event: `${prefix}.${change.change}`,
+          payload: {
+            object_uuid: change.uuid,
+            board_uuid: change.board,
+            project_uuid: change.project ?? null,
+            changed_fields: change.fields ?? [],
+            actor: { uuid: this.#actor.user.uuid },
+            agent_name: this.#agentName,
+            [change.kind]: change.snapshot ?? null,
+          },
+        },
+        this.#now,
+        async () => true,
+      );
+    }
+    const recorded = { ...change, seq };
+    this.recorded.push(recorded);
+    return recorded;
+  }
+
+  async #isWanted(event: string): Promise<boolean> {
+    let wanted = this.#wanted.get(event);
+    if (wanted === undefined) {
+      wanted = await this.#eventWanted(this.#db, this.#actor.organization.uuid, event);
+      this.#wanted.set(event, wanted);
+    }
+    return wanted;
+  }
+
+  async #nextBoardSeq(boardUuid: string): Promise<number> {
+    const [row] = await this.#db('plan_boards')
+      .where({ uuid: boardUuid })
+      .update({ change_seq: this.#db.raw('?? + 1', ['change_seq']) })
+      .returning('change_seq');
+    if (!row) throw new Error(`change log: no board ${boardUuid}`);
+    return Number(row.change_seq);
+  }
+
+  async #nextOrganizationSeq(): Promise<number> {
+    const [row] = await this.#db('plan_organizations')
+      .insert({ organization_uuid: this.#actor.organization.uuid, change_seq: 1, created_at: this.#now.toISOString() })
+      .onConflict('organization_uuid')
+      .merge({ change_seq: this.#db.raw('?? + 1', ['plan_organizations.change_seq']) })
+      .returning('change_seq');
+    return Number(row.change_seq);
+  }
+}
+
+/** Takes the organization's Plan row lock for the rest of the transaction (serializes the plan-ceiling checks). */
+export async function lockOrganization(db: Executor, organizationUuid: string, now: Date): Promise<void> {
+  await db('plan_organizations')
+    .insert({ organization_uuid: organizationUuid, change_seq: 0, created_at: now.toISOString() })
+    .onConflict('organization_uuid')
+    .merge({ change_seq: db.raw('??', ['plan_organizations.change_seq']) });
+}

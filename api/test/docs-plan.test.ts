@@ -1,0 +1,70 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp } from './harness.ts';
+import type { TestApp } from './harness.ts';
+import { bootstrapIfEmpty } from '../src/bootstrap.ts';
+import { loadParts } from '../src/openapi/catalog.ts';
+import { planScopeTable } from '../src/http/plan/openapi.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const DOC = fs.readFileSync(path.join(ROOT, 'docs/plan.md'), 'utf8');
+
+/**
+ * docs/plan.md is followed word for word here: its scope table is the one generated from the routes, and the `sh`
+ * blocks of its walk-through run, in order, in one bash session against a real app whose organization was
+ * created exactly as `npm start` creates the first one. The two lines that name the reader's server and key are
+ * the only ones replaced.
+ */
+describe('docs/plan.md', () => {
+  let t: TestApp;
+  let key: string;
+  beforeAll(async () => {
+    t = await startTestApp();
+    key = (await bootstrapIfEmpty(t.db, t.config, t.clock))!.apiKey;
+  });
+  afterAll(async () => t.close());
+
+  it('holds exactly the scope table generated from the routes', async () => {
+    const table = /<!-- plan-scopes:start -->\n([\s\S]*?)\n<!-- plan-scopes:end -->/.exec(DOC)?.[1];
+    // When a Plan route is added or changed, paste the expected table (shown on failure) into docs/plan.md.
+    expect(table).toBe(planScopeTable((await loadParts()).flatMap((part) => part.operations)));
+  });
+
+  it('walks through with curl, word for word', async () => {
+    const walkthrough = DOC.slice(DOC.indexOf('## A walk through it with curl'), DOC.indexOf('## Objects'));
+    const blocks = [...walkthrough.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]);
+    expect(blocks.length).toBeGreaterThan(8);
+    const script = blocks.join('\n').split('\n').filter((line) => !/^export (ROLLCALL|KEY)=/.test(line)).join('\n');
+    const { stdout, stderr, code } = await new Promise<{ stdout: string; stderr: string; code: number }>((resolve) => {
+      execFile('bash', ['-euo', 'pipefail', '-c', script], {
+        cwd: ROOT,
+        env: { ...process.env, ROLLCALL: t.url, KEY: key, DATABASE_URL: t.config.databaseUrl, NODE_ENV: 'test', LOG_LEVEL: 'silent' },
+        timeout: 120_000,
+        maxBuffer: 10 * 1024 * 1024,
+      }, (err, stdout, stderr) => resolve({ stdout, stderr, code: err ? Number((err as { code?: number }).code ?? 1) : 0 }));
+    });
+    expect(code, stderr).toBe(0);
+    const expected = [
+      '"plan": "enterprise"', '"enabled": true', '"acts_as_person": true',
+      '"name": "Launch"', '"project_name_conflict"',
+      '1 Todo (todo) default', '4 Canceled (canceled)',
+      '"PLATFORM"', '"duplicate_board_key"',
+      '3 In Review', '4 Done', '"states_reorder_invalid"', '"last_done_state"',
+      '"dry_run": true', '"state updated"', '"state archived"',
+      '"name": "bug"', 'HTTP/1.1 201 Created', 'Idempotency-Replayed: true', '"idempotency_key_payload_mismatch"',
+      '"code": "not_found"', 'PLATFORM',
+      '"role": "member"', '"SEC"', '"board_manager_required"', '"manager"', '"docs"', 'mia@example.com',
+      '"agent_name": "Release bot (CI)"', '"invalid_agent_attribution"',
+      '"code": "insufficient_scope"', '"status": 204', '"tasks": 0',
+      '"platform_not_connected"', 'task.assigned',
+    ];
+    let from = 0;
+    for (const text of expected) {
+      const at = stdout.indexOf(text, from);
+      expect(at, `${text} after position ${from} in:\n${stdout}`).toBeGreaterThanOrEqual(0);
+      from = at;
+    }
+  }, 180_000);
+});
