@@ -53,6 +53,7 @@ async function seed(t: TestApp): Promise<ParityWorld> {
   const doomedWorkflow = await post('/v1/workflows/', { name: 'Old', trigger_type: 'api_trigger', actions: [{ type: 'send_email', to: ['ops@acme.test'], subject: 'x', body_html: 'x' }] });
   await post(`/v1/workflows/${workflow.uuid}/trigger/`, { payload: { what: 'seed' } });
   const run = (await t.request('GET', `/v1/workflows/${workflow.uuid}/runs/`, { key })).body.results[0];
+  const plan = await seedPlan(t, key, mia.user.uuid, otto.user.uuid);
   return {
     key: compared.secret,
     token,
@@ -62,8 +63,113 @@ async function seed(t: TestApp): Promise<ParityWorld> {
       template: (templates.body.results ?? templates.body)[0].uuid, message: message.uuid, delivery: delivery.uuid, hook: hook.hook_id,
       value: value.uuid, doomedValue: doomedValue.uuid, kudos: kudos.uuid, form: form.uuid, fq1, fq2, formResponse: formResponse.uuid,
       doomedResponse: doomedResponse.uuid, workflow: workflow.uuid, doomedWorkflow: doomedWorkflow.uuid, run: run.uuid,
+      ...plan,
     },
   };
+}
+
+/** A goal with a project, a board with its states and a label, members, a milestone and an update: every Plan resource. */
+async function seedPlan(t: TestApp, key: string, mia: string, otto: string): Promise<Record<string, string>> {
+  const post = async (path: string, body: unknown) => {
+    const res = await t.request('POST', `/v1/plan${path}`, { key, body });
+    if (res.status >= 300) throw new Error(`seeding ${path}: ${res.status} ${res.text}`);
+    return res.body;
+  };
+  const goal = await post('/goals/', { name: 'Ship the beta' });
+  const doomedGoal = await post('/goals/', { name: 'Old goal' });
+  const project = await post('/projects/', { name: 'Launch', goal: goal.uuid });
+  const spareProject = await post('/projects/', { name: 'Marketing site' });
+  const doomedProject = await post('/projects/', { name: 'Old project' });
+  const board = await post('/boards/', { name: 'Platform', key: 'PLAT', project: project.uuid });
+  const doomedBoard = await post('/boards/', { name: 'Old board', key: 'OLD' });
+  const states = (await t.request('GET', `/v1/plan/boards/${board.uuid}/states/`, { key })).body.results as { uuid: string; category: string }[];
+  const review = await post(`/boards/${board.uuid}/states/`, { name: 'In Review', category: 'in_progress' });
+  const label = await post(`/boards/${board.uuid}/labels/`, { name: 'bug', color: '#E5484D' });
+  const doomedLabel = await post(`/boards/${board.uuid}/labels/`, { name: 'old' });
+  await post(`/boards/${board.uuid}/members/`, { user: mia });
+  await post(`/projects/${project.uuid}/members/`, { user: mia });
+  const milestone = await post(`/projects/${project.uuid}/milestones/`, { name: 'Beta', target_date: '2026-04-01' });
+  const update = await post(`/projects/${project.uuid}/updates/`, { body: 'Beta build is green.', health: 'on_track' });
+  void otto;
+  return {
+    goal: goal.uuid, doomedGoal: doomedGoal.uuid, project: project.uuid, spareProject: spareProject.uuid, doomedProject: doomedProject.uuid,
+    board: board.uuid, doomedBoard: doomedBoard.uuid, review: review.uuid, label: label.uuid, doomedLabel: doomedLabel.uuid,
+    milestone: milestone.uuid, update: update.uuid, stateOrder: JSON.stringify([review.uuid, ...states.map((st) => st.uuid)]),
+    todo: states.find((st) => st.category === 'todo')!.uuid,
+  };
+}
+
+/** Every Plan operation, once each; destructive ones last. */
+function planSteps(ids: Record<string, string>): ParityRequest[] {
+  const p = '/v1/plan';
+  const board = `${p}/boards/${ids.board}`;
+  const project = `${p}/projects/${ids.project}`;
+  const goal = `${p}/goals/${ids.goal}`;
+  return [
+    { method: 'GET', path: `${p}/entitlements/` },
+    { method: 'GET', path: `${p}/channels/?type=channel` },
+    { method: 'GET', path: `${p}/notifications/catalog/` },
+    { method: 'GET', path: `${p}/goals/` },
+    { method: 'POST', path: `${p}/goals/`, body: { name: 'Grow usage' } },
+    { method: 'GET', path: `${goal}/` },
+    { method: 'PATCH', path: `${goal}/`, body: { description: 'By the end of the quarter' } },
+    { method: 'GET', path: `${goal}/projects/` },
+    { method: 'POST', path: `${goal}/projects/`, body: { project: ids.spareProject } },
+    { method: 'DELETE', path: `${goal}/projects/${ids.spareProject}/` },
+    { method: 'POST', path: `${goal}/archive/` },
+    { method: 'POST', path: `${goal}/restore/` },
+    { method: 'GET', path: `${p}/projects/` },
+    { method: 'POST', path: `${p}/projects/`, body: { name: 'Docs', goal: ids.goal } },
+    { method: 'GET', path: `${project}/` },
+    { method: 'PATCH', path: `${project}/`, body: { description: 'The public launch' } },
+    { method: 'POST', path: `${p}/projects/${ids.spareProject}/archive/` },
+    { method: 'POST', path: `${p}/projects/${ids.spareProject}/restore/` },
+    { method: 'GET', path: `${project}/milestones/` },
+    { method: 'POST', path: `${project}/milestones/`, body: { name: 'GA', target_date: '2026-06-01' } },
+    { method: 'GET', path: `${project}/milestones/${ids.milestone}/` },
+    { method: 'PATCH', path: `${project}/milestones/${ids.milestone}/`, body: { target_date: '2026-04-15' } },
+    { method: 'GET', path: `${project}/updates/` },
+    { method: 'POST', path: `${project}/updates/`, body: { body: 'Docs are late.', health: 'at_risk' } },
+    { method: 'GET', path: `${project}/updates/${ids.update}/` },
+    { method: 'PATCH', path: `${project}/updates/${ids.update}/`, body: { body: 'Beta build is green again.' } },
+    { method: 'GET', path: `${project}/members/` },
+    { method: 'POST', path: `${project}/members/`, body: { user: ids.otto } },
+    { method: 'PATCH', path: `${project}/members/${ids.mia}/`, body: { role: 'manager' } },
+    { method: 'GET', path: `${project}/mentionables/` },
+    { method: 'GET', path: `${p}/boards/` },
+    { method: 'POST', path: `${p}/boards/`, body: { name: 'Docs', key: 'DOCS' } },
+    { method: 'GET', path: `${board}/` },
+    { method: 'PATCH', path: `${board}/`, body: { name: 'Platform team' } },
+    { method: 'GET', path: `${board}/members/` },
+    { method: 'POST', path: `${board}/members/`, body: { user: ids.otto, role: 'member' } },
+    { method: 'PATCH', path: `${board}/members/${ids.mia}/`, body: { role: 'manager' } },
+    { method: 'GET', path: `${board}/mentionables/` },
+    { method: 'GET', path: `${board}/states/` },
+    { method: 'POST', path: `${board}/states/reorder/`, body: { order: JSON.parse(ids.stateOrder) } },
+    { method: 'POST', path: `${board}/states/`, body: { name: 'Blocked', category: 'in_progress', color: '#F5A524' } },
+    { method: 'GET', path: `${board}/states/${ids.review}/` },
+    { method: 'PATCH', path: `${board}/states/${ids.review}/`, body: { name: 'Review' } },
+    { method: 'POST', path: `${board}/states/${ids.review}/archive/`, body: { migrate_to: ids.todo } },
+    { method: 'POST', path: `${board}/states/${ids.review}/restore/` },
+    { method: 'GET', path: `${board}/labels/` },
+    { method: 'POST', path: `${board}/labels/`, body: { name: 'feature' } },
+    { method: 'GET', path: `${board}/labels/${ids.label}/` },
+    { method: 'PATCH', path: `${board}/labels/${ids.label}/`, body: { color: '#000000' } },
+    { method: 'POST', path: `${board}/labels/${ids.label}/archive/` },
+    { method: 'POST', path: `${board}/labels/${ids.label}/restore/` },
+    { method: 'DELETE', path: `${board}/labels/${ids.doomedLabel}/?dry_run=true` },
+    { method: 'DELETE', path: `${board}/labels/${ids.doomedLabel}/` },
+    { method: 'DELETE', path: `${board}/states/${ids.review}/`, body: { migrate_to: ids.todo } },
+    { method: 'DELETE', path: `${board}/members/${ids.otto}/` },
+    { method: 'DELETE', path: `${project}/members/${ids.otto}/` },
+    { method: 'DELETE', path: `${project}/updates/${ids.update}/` },
+    { method: 'DELETE', path: `${project}/milestones/${ids.milestone}/` },
+    { method: 'POST', path: `${p}/boards/${ids.doomedBoard}/archive/` },
+    { method: 'POST', path: `${p}/boards/${ids.doomedBoard}/restore/` },
+    { method: 'DELETE', path: `${p}/boards/${ids.doomedBoard}/` },
+    { method: 'DELETE', path: `${p}/projects/${ids.doomedProject}/` },
+    { method: 'DELETE', path: `${p}/goals/${ids.doomedGoal}/` },
+  ];
 }
 
 /** Every check-in operation on one check-in, under /v1/checkins/ or its alias /v1/followups/. */
@@ -195,6 +301,7 @@ function steps({ ids }: ParityWorld): ParityRequest[] {
     { method: 'POST', path: '/v1/cli/chat/completions/', body: { message: 'What did I do today?' } },
     { method: 'POST', path: '/v1/exchange-token/', body: { user_uuid: ids.mia } },
     ...teamFeatureSteps(ids),
+    ...planSteps(ids),
     // Errors too: the same codes for the same mistakes.
     { method: 'GET', path: '/v1/users/?search=a' },
     { method: 'GET', path: '/v1/teams/0190c8f4-0000-7000-8000-000000000000/' },
