@@ -3,11 +3,10 @@ import module from 'node:module';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from './lib/config.ts';
 import type { Config } from './lib/config.ts';
-import { createDb } from './db/connection.ts';
-import { migrateLatest } from './db/migrate.ts';
 import { systemClock } from './lib/clock.ts';
-import { startServer } from './server.ts';
-import * as admin from './admin/commands.ts';
+
+// The server, the database and the operator commands are imported by the commands that use them: a client
+// command (rollcall status, …) then starts in a fraction of the time and memory.
 
 const USAGE = `rollcall: self-hosted team check-ins and agent reporting
 
@@ -50,6 +49,7 @@ function config(): Config {
 }
 
 async function serve(): Promise<void> {
+  const { startServer } = await import('./server.ts');
   const server = await startServer(config());
   if (server.bootstrap) {
     // Printed once, on the terminal only: the secret never goes through the logger.
@@ -96,6 +96,7 @@ async function healthcheck(): Promise<void> {
 async function precompile(): Promise<void> {
   const directory = module.getCompileCacheDir();
   if (!directory) fail('the compile cache is off: run this through bin/rollcall.js (npx rollcall precompile)');
+  await Promise.all([import('./server.ts'), import('./admin/commands.ts'), import('./client/index.ts')]);
   const { migrations } = await import('./db/migrations/index.ts');
   for (const migration of migrations) await migration.load();
   await (await import('./openapi/catalog.ts')).loadParts();
@@ -131,6 +132,7 @@ async function runAdmin(args: string[]): Promise<void> {
       'last-name': { type: 'string' },
     },
   });
+  const [{ createDb }, { migrateLatest }, admin] = await Promise.all([import('./db/connection.ts'), import('./db/migrate.ts'), import('./admin/commands.ts')]);
   const db = createDb(config().databaseUrl);
   const clock = systemClock;
   try {

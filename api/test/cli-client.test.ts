@@ -130,7 +130,7 @@ describe('the rollcall command as a client', () => {
     expect(fs.statSync(path.dirname(file)).mode & 0o777).toBe(0o700);
     const session = JSON.parse(fs.readFileSync(file, 'utf8'));
     expect(session).toMatchObject({ api_url: url, token: expect.stringMatching(/^rct_/), user: { email: 'ana@acme.test' }, organization: { name: 'Acme' } });
-  }, 30_000);
+  }, 120_000);
 
   it('shows status and me, and sends a stand-up update into today\'s check-ins', async () => {
     const empty = await rollcall(['status']);
@@ -163,7 +163,7 @@ describe('the rollcall command as a client', () => {
     const who = await rollcall(['me']);
     expect(who.stdout).toMatch(/^Ana Lima <ana@acme\.test>\nRole: {10}admin\nOrganization: {2}Acme\n/);
     expect(JSON.parse((await rollcall(['me', '--json'])).stdout)).toMatchObject({ email: 'ana@acme.test', role: 'admin' });
-  }, 30_000);
+  }, 120_000);
 
   it('speaks for an agent with ROLLCALL_API_KEY: health, report, messages', async () => {
     const env = { ROLLCALL_API_KEY: adminKey, ROLLCALL_AGENT_NAME: 'deploy-bot', XDG_CONFIG_HOME: fs.mkdtempSync(path.join(os.tmpdir(), 'rollcall-agent-')) };
@@ -177,7 +177,7 @@ describe('the rollcall command as a client', () => {
     expect(JSON.parse(unread.stdout)).toMatchObject({ messages: [{ content: 'Roll back 1.2' }], marked_read: 1 });
     expect((await rollcall(['messages'], { env })).stdout).toBe('No unread messages for deploy-bot.\n');
     expect(JSON.parse((await rollcall(['health', '--degraded', '--json', '--agent', 'other-bot'], { env })).stdout)).toMatchObject({ agent_name: 'other-bot', status: 'unhealthy' });
-  }, 30_000);
+  }, 120_000);
 
   it('signs in for scripts with flags, and ends with documented exit codes', async () => {
     const xdg = fs.mkdtempSync(path.join(os.tmpdir(), 'rollcall-script-'));
@@ -218,7 +218,7 @@ describe('the rollcall command as a client', () => {
     expect(fs.existsSync(path.join(xdg, 'rollcall', 'session.json'))).toBe(false);
     expect((await fetch(`${url}/v1/me/`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(401);
     expect((await rollcall(['me'], { env })).status).toBe(3);
-  }, 30_000);
+  }, 120_000);
 
   it('lists the client commands and exit codes in its help', async () => {
     const help = await rollcall(['help']);
