@@ -300,6 +300,8 @@ function steps({ ids }: ParityWorld): ParityRequest[] {
     { method: 'POST', path: '/v1/cli/updates/', body: { done: 'Parity', doing: 'More parity' } },
     { method: 'POST', path: '/v1/cli/chat/completions/', body: { message: 'What did I do today?' } },
     { method: 'POST', path: '/v1/exchange-token/', body: { user_uuid: ids.mia } },
+    // The audit names the credential that issued the token: the key in one world, the token in the other.
+    { method: 'GET', path: `/v1/exchange-token/audit/?user=${ids.mia}`, differs: ['results.*.credential_uuid'] },
     ...teamFeatureSteps(ids),
     ...planSteps(ids),
     // Errors too: the same codes for the same mistakes.

@@ -60,6 +60,7 @@ const RULES: [Action, boolean, boolean, boolean, boolean][] = [
   ['plan.manage_all', true, false, false, false],
   ['exchange_tokens.issue', true, false, false, false],
   ['exchange_tokens.use', true, false, false, false],
+  ['exchange_tokens.read_audit', true, false, false, false],
 ];
 
 describe('the authorization policy', () => {

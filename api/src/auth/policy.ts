@@ -65,6 +65,7 @@ const ALLOWED = {
   // credential can present one.
   'exchange_tokens.issue': ADMINS,
   'exchange_tokens.use': ADMINS,
+  'exchange_tokens.read_audit': ADMINS,
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Action = keyof typeof ALLOWED;
@@ -226,7 +227,7 @@ export function actingAs(actor: Actor, token: ExchangeTokenRow, member: UserRow)
     credential: {
       ...actor.credential,
       keyKind: actor.credential.kind === 'api_key' ? 'personal' : null,
-      exchange: { tokenUuid: token.uuid, issuedByUuid: token.issued_by_uuid, presentedBy: actor.user },
+      exchange: { tokenUuid: token.uuid, issuedByUuid: token.issued_by_uuid },
     },
   };
 }

@@ -78,6 +78,20 @@ describe('exchange tokens (spec "Exchange token", CONTRACT §4)', () => {
       ['exchange_token.used', p.member.user.uuid, p.admin.uuid, p.adminKeyUuid, 'PUT', `/v1/checkins/${checkin.uuid}/responses/`, 200],
     ]);
 
+    // Admins read it: newest first, narrowed by action or person.
+    const log = await t.request('GET', `/v1/exchange-token/audit/?action=exchange_token.used&user=${p.member.user.uuid}`, { key: p.adminKey });
+    expect(log.status).toBe(200);
+    expect(log.body).toMatchObject({ count: 2, next: null, previous: null });
+    expect(log.body.results[0]).toEqual({
+      uuid: audit[2].uuid, id: audit[2].uuid, action: 'exchange_token.used',
+      user: { uuid: p.member.user.uuid, full_name: 'Mia Member' }, admin: { uuid: p.admin.uuid, full_name: 'Ada Admin' },
+      credential_uuid: p.adminKeyUuid, exchange_token_uuid: audit[0].exchange_token_uuid, method: 'PUT', path: `/v1/checkins/${checkin.uuid}/responses/`, status: 200,
+      created_at: '2026-03-10T15:00:00.000Z',
+    });
+    expect((await t.request('GET', '/v1/exchange-token/audit/', { key: p.adminKey })).body.count).toBe(3);
+    expect((await t.request('GET', '/v1/exchange-token/audit/', { key: p.member.key })).body.code).toBe('org_admin_required');
+    expect((await t.request('GET', '/v1/exchange-token/audit/?action=nope', { key: p.adminKey })).body.code).toBe('invalid_filter_value');
+
     t.clock.advance(300_000);
     const expired = await answer({ 'x-exchange-token': token });
     expect(expired.status).toBe(401);

@@ -1,6 +1,6 @@
 import type { Operation } from '../../http/openapi/types.ts';
 import type { JsonSchema } from '../../http/openapi/yup-to-json-schema.ts';
-import { dateTime, str, uuid } from '../../http/openapi/components.ts';
+import { dateTime, page, str, uuid } from '../../http/openapi/components.ts';
 import { exchangeTokenSchema } from './schema.ts';
 
 const tag = 'Exchange tokens';
@@ -18,6 +18,8 @@ export const tags = [
   },
 ];
 
+const personRef: JsonSchema = { type: ['object', 'null'], properties: { uuid, full_name: { type: ['string', 'null'] } } };
+
 export const schemas: Record<string, JsonSchema> = {
   ExchangeToken: {
     type: 'object',
@@ -28,11 +30,29 @@ export const schemas: Record<string, JsonSchema> = {
       user: { type: 'object', properties: { uuid, full_name: str } },
     },
   },
+  AuditEvent: {
+    type: 'object',
+    properties: {
+      uuid, id: uuid, action: { enum: ['exchange_token.issued', 'exchange_token.used'] },
+      user: { ...personRef, description: 'The member acted as.' }, admin: { ...personRef, description: 'The admin who issued the token.' },
+      credential_uuid: uuid, exchange_token_uuid: uuid, method: { type: ['string', 'null'] }, path: { type: ['string', 'null'] },
+      status: { type: ['integer', 'null'], description: 'The answer\'s status; null while the request runs.' }, created_at: dateTime,
+    },
+  },
+  AuditEventPage: page('AuditEvent'),
 };
 
 export const operations: Operation[] = [
   {
     method: 'post', path: '/v1/exchange-token/', tag, scope: 'authentication', body: exchangeTokenSchema,
     summary: 'A 300-second token to act as a member (admins; off until an operator turns it on)', responses: { 201: 'ExchangeToken' },
+  },
+  {
+    method: 'get', path: '/v1/exchange-token/audit/', tag, scope: 'reads', summary: 'What was done on members\' behalf, newest first (admins)',
+    query: [
+      { name: 'action', description: 'exchange_token.issued or exchange_token.used' },
+      { name: 'user', description: 'a person\'s uuid: events that acted as them or that they issued' },
+    ],
+    responses: { 200: 'AuditEventPage' },
   },
 ];

@@ -1,10 +1,11 @@
-import type { Db } from '../../db/connection.ts';
+import type { Db, Executor } from '../../db/connection.ts';
 import type { Actor } from '../../auth/credentials.ts';
 import { issueExchangeToken, recordAudit } from '../../auth/exchange-tokens.ts';
 import { assertCan } from '../../auth/policy.ts';
 import { forbidden, notFound } from '../../lib/errors.ts';
 import { bool } from '../../lib/json.ts';
-import type { ExchangeTokenRow, UserRow } from '../../db/tables.ts';
+import type { AuditAction, AuditEventRow, ExchangeTokenRow, UserRow } from '../../db/tables.ts';
+import type { PageRequest } from '../../lib/page.ts';
 import type { ExchangeTokenInput } from './schema.ts';
 
 /**
@@ -29,4 +30,25 @@ export function exchangeToken(db: Db, actor: Actor, input: ExchangeTokenInput, n
     );
     return { ...issued, member };
   });
+}
+
+export type AuditPerson = Pick<UserRow, 'uuid' | 'first_name' | 'last_name' | 'email'>;
+
+/**
+ * The organization's record of acting for others, newest first (admins): each exchange token issued and each
+ * request made with one, narrowed to one `action` or to one person (as the member acted as, or as the admin).
+ */
+export async function listAudit(db: Executor, actor: Actor, filters: { action?: AuditAction; user?: string }, page: PageRequest): Promise<{ count: number; rows: AuditEventRow[]; people: Map<string, AuditPerson> }> {
+  assertCan(actor, 'exchange_tokens.read_audit');
+  const filtered = () => {
+    const query = db('audit_events').where({ organization_uuid: actor.organization.uuid });
+    if (filters.action) query.andWhere({ action: filters.action });
+    if (filters.user) query.andWhere((w) => w.where({ actor_uuid: filters.user }).orWhere({ admin_uuid: filters.user }));
+    return query;
+  };
+  const [{ count }] = await filtered().count({ count: '*' });
+  const rows: AuditEventRow[] = await filtered().orderBy('created_at', 'desc').orderBy('uuid', 'desc').limit(page.limit).offset(page.offset);
+  const uuids = [...new Set(rows.flatMap((r) => [r.actor_uuid, r.admin_uuid]).filter((u): u is string => u !== null))];
+  const people: AuditPerson[] = uuids.length ? await db('users').whereIn('uuid', uuids).select('uuid', 'first_name', 'last_name', 'email') : [];
+  return { count: Number(count), rows, people: new Map(people.map((p) => [p.uuid, p])) };
 }
