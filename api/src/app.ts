@@ -16,6 +16,7 @@ import { serveSite } from './http/site.ts';
 import type { Clock } from './lib/clock.ts';
 import type { Config } from './lib/config.ts';
 import type { Logger } from './lib/logger.ts';
+import { onUnreadableTimestamp } from './lib/time.ts';
 import { buildDeliveryServices, connectFeatures } from './wiring.ts';
 import type { DeliveryOptions } from './wiring.ts';
 
@@ -51,6 +52,7 @@ export function createApp(dependencies: AppDependencies): { app: Koa; routes: Ro
     openApiDocument: () => (openApiDocument ??= import('./openapi/catalog.ts').then((catalog) => catalog.buildDocument(base.config.publicUrl))),
   };
   connectFeatures(deps, features);
+  onUnreadableTimestamp((value) => deps.logger.warn({ value }, 'a stored timestamp is not a readable date-time; the API shows it as null'));
   const middlewares = makeMiddlewares(deps);
   const accessLog = new AccessLog(deps.logger);
   const routers = features.flatMap((feature) => feature.routers(deps, middlewares));
