@@ -37,6 +37,7 @@ export async function startTestApp(
   overrides: Partial<Config> = {},
   env: Record<string, string> = {},
   delivery: AppDependencies['delivery'] = {},
+  options: { database?: { url: string; drop: () => Promise<void> } } = {},
 ) {
   const clock = new ManualClock('2026-03-10T15:00:00.000Z');
   const logs: string[] = [];
@@ -47,6 +48,7 @@ export async function startTestApp(
     clock,
     logger,
     delivery,
+    database: options.database,
   });
 
   async function request(method: string, pathname: string, options: RequestOptions = {}): Promise<TestResponse> {
@@ -102,7 +104,10 @@ export async function startTestApp(
   }
 
   return {
-    url, db, clock, config, deps, routes, request, seedOrganization, seedUser, seedToken, close,
+    url, db, clock, config, deps, routes, request, seedOrganization, seedUser, seedToken,
+    close: async (): Promise<void> => void (await close()),
+    /** Closes the app and returns `copies` copies of its database as it was (test/parity.ts starts two apps on them). */
+    closeIntoCopies: (copies: number) => close(copies),
     /** Everything logged so far; access-log lines are buffered by the app, so reading flushes them first. */
     get logs(): string[] {
       accessLog.flush();

@@ -8,6 +8,8 @@ import { loadParts } from '../src/openapi/catalog.ts';
 import type { Operation } from '../src/http/openapi/types.ts';
 import { RATE_LIMIT_SCOPES } from '../src/lib/config.ts';
 import { PLAN_SCOPES } from '../src/features/api-keys/schema.ts';
+import { setExchangeCommand } from '../src/admin/commands.ts';
+import { takesExchangeToken } from '../src/auth/method-matrix.ts';
 
 /**
  * Bad input gets a 4xx, never a 5xx, on every route the app serves (enumerated from its routers, so a route added
@@ -28,6 +30,8 @@ const CONCURRENCY = 4;
 const GENERIC_BODIES = ['[]', '"text"', '42', 'null', '{"unexpected": true}', '{"oops": '];
 /** Values for the request headers an operation documents (a header cannot carry a line break or a NUL at all). */
 const HEADER_JUNK = ['short', '%E0%A4%A', 'x'.repeat(200), '__proto__'];
+/** X-Exchange-Token values (exchange tokens are on): junk, and one of the right form that names nothing. */
+const EXCHANGE_JUNK = [...HEADER_JUNK, `rxt_${'A'.repeat(48)}`];
 /** Writes first (they create what the reads and updates then find), deletions last. */
 const METHOD_ORDER = ['POST', 'GET', 'PUT', 'PATCH', 'DELETE'];
 
@@ -69,6 +73,7 @@ describe('robustness: no 5xx on bad input, on any route', () => {
     const acme = await t.seedOrganization({ plan: 'enterprise', beta: true });
     key = (await t.request('POST', '/v1/api-keys/', { key: acme.adminKey, body: { name: 'robustness', scopes: [...PLAN_SCOPES] } })).body.key;
     token = await t.seedToken(acme.org.uuid, acme.admin.uuid);
+    await setExchangeCommand(t.db, t.clock, acme.org.uuid, 'on');
     // Real objects, so the junk reaches the code behind the lookups too. The key and user the requests change
     // are not the admin's own (a regenerate or a deactivation would lock the test out).
     const member = await t.seedUser(acme.org.uuid);
@@ -182,6 +187,10 @@ describe('robustness: no 5xx on bad input, on any route', () => {
       // Headers the operation reads (Idempotency-Key, X-Service-Agent-Name), with junk values.
       for (const header of op?.headers ?? []) {
         for (const value of HEADER_JUNK) await check(`(${header.name}: ${value.slice(0, 20)})`, route.method, path, '{}', 'no-5xx', { [header.name]: value });
+      }
+      // The writes an exchange token acts on, with junk tokens.
+      if (takesExchangeToken(route.method, route.path)) {
+        for (const value of EXCHANGE_JUNK) await check(`(X-Exchange-Token: ${value.slice(0, 20)})`, route.method, path, '{}', 'no-5xx', { 'x-exchange-token': value });
       }
       // A destructive call once more as a dry run: the whole operation runs on junk, and is rolled back.
       if (op?.extensions?.['x-dry-run']) for (const raw of GENERIC_BODIES) await check(`dry run ${raw}`, route.method, `${path}?dry_run=true`, raw);

@@ -1,4 +1,5 @@
 import type { AgentEmailRow, AgentRow, HealthCheckRow, MessageRow, RegistrationChallengeRow, ReportRow } from './tables/agents.ts';
+import type { AssistantSessionRow, AssistantTurnRow, AuditEventRow, CliSignInCodeRow, ExchangeTokenRow } from './tables/cli.ts';
 import type { CheckinParticipantTeamRow, CheckinParticipantUserRow, CheckinRow, MoodRow, QuestionRow, ResponseRow } from './tables/checkins.ts';
 import type { ChatConnectionRow, ChatMessageRow, DeliveryAttemptRow, DeliveryRow, OrganizationEventRow, SubscriptionRow } from './tables/outbox.ts';
 import type {
@@ -21,6 +22,7 @@ export * from './tables/kudos.ts';
 export * from './tables/forms.ts';
 export * from './tables/workflows.ts';
 export * from './tables/plan.ts';
+export * from './tables/cli.ts';
 export * from './tables/plan-tasks.ts';
 
 /**
@@ -89,6 +91,11 @@ declare module 'knex/types/tables.js' {
     plan_labels: LabelRow;
     plan_tasks: TaskRow;
     plan_task_labels: TaskLabelRow;
+    cli_sign_in_codes: CliSignInCodeRow;
+    exchange_tokens: ExchangeTokenRow;
+    audit_events: AuditEventRow;
+    assistant_sessions: AssistantSessionRow;
+    assistant_turns: AssistantTurnRow;
     plan_task_keys: TaskKeyRow;
     plan_task_relations: TaskRelationRow;
     plan_task_participants: TaskParticipantRow;

@@ -4,10 +4,14 @@ import { forms } from './forms/feature.ts';
 import { kudos } from './kudos/feature.ts';
 import { workflows } from './workflows/feature.ts';
 import { apiKeys } from './api-keys/feature.ts';
+import { assistant } from './assistant/feature.ts';
 import { chat } from './chat/feature.ts';
 import { checkins } from './checkins/feature.ts';
+import { cli } from './cli/feature.ts';
+import { cliAuth } from './cli-auth/feature.ts';
 import { deliveries } from './deliveries/feature.ts';
 import { email } from './email/feature.ts';
+import { exchangeTokens } from './exchange-tokens/feature.ts';
 import { inbound } from './inbound/feature.ts';
 import { invitations } from './invitations/feature.ts';
 import { me } from './me/feature.ts';
@@ -75,4 +79,8 @@ export const features: Feature[] = [
   planTasks,
   planTaskHistory,
   planTaskBulk,
+  cliAuth,
+  cli,
+  assistant,
+  exchangeTokens,
 ];

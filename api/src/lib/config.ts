@@ -80,7 +80,9 @@ export interface Config {
   inboundEmailSecret: string | null;
   allowPrivateWebhooks: boolean;
   siteDir: string | null;
-  llm: { baseUrl: string | null; apiKey: string | null; model: string };
+  llm: { baseUrl: string | null; apiKey: string | null; model: string; timeoutMs: number };
+  /** Where people get the `rollcall` command (the update manifest's download_url); null when not set. */
+  cliDownloadUrl: string | null;
   agentSelfRegistration: boolean;
   /** Agent e-mail per agent and hour, by plan (AGENT_EMAIL_HOURLY_LIMIT, AGENT_EMAIL_HOURLY_LIMIT_<PLAN>; CONTRACT §5). */
   agentEmailHourlyLimit: Record<'free' | 'basic' | 'pro' | 'enterprise', number>;
@@ -232,7 +234,9 @@ export function loadConfig(env: Env = process.env): Config {
       baseUrl: url(env, 'LLM_BASE_URL', ['http:', 'https:']),
       apiKey: text(env, 'LLM_API_KEY'),
       model: text(env, 'LLM_MODEL') ?? 'gpt-4o-mini',
+      timeoutMs: integer(env, 'LLM_TIMEOUT_MS', 60_000, 1000, 600_000),
     },
+    cliDownloadUrl: url(env, 'CLI_DOWNLOAD_URL', ['https:', 'http:']),
     agentSelfRegistration: boolean(env, 'AGENT_SELF_REGISTRATION', false),
     agentEmailHourlyLimit: agentEmailLimits(env),
     bootstrapAdminEmail,

@@ -11,6 +11,7 @@ type DocumentOperation = {
   requestBody?: { content: Record<string, { schema: unknown; example?: unknown }> };
   responses: Record<string, { content?: Record<string, { example?: unknown }> }>;
 };
+import { VERSION } from '../lib/version.ts';
 
 describe('OpenAPI document and service endpoints', () => {
   let t: TestApp;
@@ -97,6 +98,19 @@ describe('OpenAPI document and service endpoints', () => {
     }
   });
 
+  it('documents the credentials each operation takes (the method matrix) and where X-Exchange-Token applies', async () => {
+    const { body } = await t.request('GET', '/v1/openapi.json');
+    expect(body.security).toEqual([{ ApiKey: [] }, { CliBearer: [] }]);
+    expect(body.paths['/v1/platform/status/'].get.security).toEqual([{ ApiKey: [] }]);
+    expect(body.paths['/v1/cli/auth/logout/'].post.security).toEqual([{ CliBearer: [] }]);
+    expect(body.paths['/v1/cli/auth/request-code/'].post.security).toEqual([]);
+    expect(body.paths['/v1/cli/status/'].get.security).toBeUndefined();
+    const names = (op: { parameters: { name: string }[] }) => op.parameters.map((p) => p.name);
+    expect(names(body.paths['/v1/kudos/'].post)).toContain('X-Exchange-Token');
+    expect(names(body.paths['/v1/checkins/{uuid}/responses/'].put)).toContain('X-Exchange-Token');
+    expect(names(body.paths['/v1/checkins/{uuid}/responses/'].get)).not.toContain('X-Exchange-Token');
+  });
+
   it('serves the interactive reference at /docs from our own origin', async () => {
     const page = await t.request('GET', '/docs');
     expect(page.status).toBe(200);
@@ -129,5 +143,6 @@ describe('OpenAPI document and service endpoints', () => {
     const paths = Object.keys(document.paths as Record<string, unknown>);
     expect([...new Set(paths.map((path) => path.split('{')[0]))].filter((root) => !said.includes(root))).toEqual([]);
     expect(changelog.body.results.map((e: { version: string }) => e.version)).toEqual(CHANGELOG.map((e) => e.version).slice(0, 50));
+    expect(VERSION, 'api/package.json names the newest release').toBe(CHANGELOG[0].version);
   });
 });

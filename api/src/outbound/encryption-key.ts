@@ -24,7 +24,9 @@ export const SEALED_COLUMNS: readonly { table: 'agents' | 'webhook_subscriptions
   { table: 'workflows', column: 'secrets_encrypted' },
 ];
 
-export class EncryptionKeyError extends Error {}
+export class EncryptionKeyError extends Error {
+  override name = 'EncryptionKeyError';
+}
 
 /** 16 hex digits that name a key without revealing it (an HMAC under the key itself). */
 export function keyFingerprint(key: Buffer): string {

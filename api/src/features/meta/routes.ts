@@ -92,8 +92,8 @@ export function metaRoutes(deps: Deps, { authenticate, rateLimit }: Middlewares)
     ctx.body = pageEnvelope(ctx, page, CHANGELOG.length, results, deps.config.publicUrl);
   });
 
-  // CONTRACT §4: /v1/platform/* takes API keys only.
-  router.get('/v1/platform/status/', authenticate({ accept: ['api_key'] }), rateLimit('reads'), (ctx) => {
+  // /v1/platform/* takes API keys only (the method matrix, auth/method-matrix.ts).
+  router.get('/v1/platform/status/', authenticate(), rateLimit('reads'), (ctx) => {
     ctx.body = presentPlatformStatus(actorOf(ctx).organization, deps.config);
   });
 

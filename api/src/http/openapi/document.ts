@@ -1,3 +1,4 @@
+import { matrixRowOf, takesExchangeToken } from '../../auth/method-matrix.ts';
 import { baseSchemas, ref } from './components.ts';
 import type { Operation, OperationExample } from './types.ts';
 import type { JsonSchema } from './yup-to-json-schema.ts';
@@ -19,6 +20,22 @@ export const operationId = (op: { method: string; path: string; operationId?: st
 
 /** `GET /v1/teams/:uuid/`: how people and failure messages name an operation. */
 export const operationName = (op: { method: string; path: string }) => `${op.method.toUpperCase()} ${op.path}`;
+
+/** The credentials an operation takes, from the method matrix: only what differs from the document's default (both). */
+function security(op: Operation) {
+  if (op.auth === false) return { security: [] };
+  const row = matrixRowOf(op.path);
+  if (!row || (row.apiKey && row.cli)) return {};
+  return { security: row.apiKey ? [{ ApiKey: [] }] : [{ CliBearer: [] }] };
+}
+
+const EXCHANGE_TOKEN_HEADER = {
+  name: 'X-Exchange-Token',
+  in: 'header',
+  required: false,
+  description: 'An exchange token (POST /v1/exchange-token/): an admin\'s request acts as the member it names.',
+  schema: { type: 'string' },
+};
 
 function response(schema: string | JsonSchema | null, description: string, mediaType = 'application/json', example?: unknown) {
   if (schema === null) return { description };
@@ -89,10 +106,10 @@ export function buildOpenApi(
       summary: op.summary,
       ...(op.description ? { description: op.description } : {}),
       tags: [op.tag],
-      ...(op.auth === false ? { security: [] } : {}),
+      ...security(op),
       ...(op.scope ? { 'x-rate-limit-scope': op.scope } : {}),
       ...op.extensions,
-      parameters: [...params, ...query, ...headers],
+      parameters: [...params, ...query, ...headers, ...(takesExchangeToken(op.method.toUpperCase(), op.path) ? [EXCHANGE_TOKEN_HEADER] : [])],
       ...(body ? { requestBody: body } : {}),
       responses,
     };
