@@ -122,7 +122,8 @@ async function runAdmin(args: string[]): Promise<void> {
       kind: { type: 'string' },
     },
   });
-  const db = createDb(config().databaseUrl);
+  const settings = config();
+  const db = createDb(settings.databaseUrl, settings.database);
   const clock = systemClock;
   try {
     await migrateLatest(db);

@@ -49,4 +49,7 @@ export const migrations: Migration[] = [
   { name: '0601_plan_goals_projects', load: () => import('./0601_plan_goals_projects.ts') },
   { name: '0602_plan_boards', load: () => import('./0602_plan_boards.ts') },
   { name: '0603_plan_tasks', load: () => import('./0603_plan_tasks.ts') },
+  { name: '0700_daily_caps_into_budgets', load: () => import('./0700_daily_caps_into_budgets.ts') },
+  { name: '0701_job_firings', load: () => import('./0701_job_firings.ts') },
+  { name: '0702_delivery_leases', load: () => import('./0702_delivery_leases.ts') },
 ];
