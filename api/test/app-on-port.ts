@@ -25,9 +25,11 @@ export async function startAppOnPort(options: {
   logger: Logger;
   delivery?: AppDependencies['delivery'];
   keepAliveTimeout?: number;
+  /** Another app's database (as a second process would share it): used, not dropped at close. */
+  databaseUrl?: string;
 }) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), options.dirPrefix));
-  const database = await testDatabase(dir);
+  const database = options.databaseUrl ? { url: options.databaseUrl, drop: async () => {} } : await testDatabase(dir);
   const config = { ...options.config(dir), databaseUrl: database.url };
   const db = createDb(config.databaseUrl);
   await migrateLatest(db);

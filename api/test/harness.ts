@@ -34,8 +34,10 @@ export async function startTestApp(
   overrides: Partial<Config> = {},
   env: Record<string, string> = {},
   delivery: AppDependencies['delivery'] = {},
+  /** Run as another process of `sameDatabaseAs`: its database (its own connections), its clock. */
+  sameDatabaseAs?: { config: Config; clock: ManualClock },
 ) {
-  const clock = new ManualClock('2026-03-10T15:00:00.000Z');
+  const clock = sameDatabaseAs?.clock ?? new ManualClock('2026-03-10T15:00:00.000Z');
   const logs: string[] = [];
   const logger = createLogger('info', { write: (line: string) => void logs.push(line) });
   const { url, db, config, deps, routes, accessLog, close } = await startAppOnPort({
@@ -44,6 +46,7 @@ export async function startTestApp(
     clock,
     logger,
     delivery,
+    databaseUrl: sameDatabaseAs?.config.databaseUrl,
   });
 
   async function request(method: string, pathname: string, options: RequestOptions = {}): Promise<TestResponse> {

@@ -72,6 +72,17 @@ describe('the structure of api/src', () => {
     expect(entries.filter((entry) => !map.includes(entry))).toEqual([]);
   });
 
+  it('schedules jobs only in jobs/index.ts, where each firing is claimed once across processes (features declare `jobs`)', () => {
+    const SCHEDULING = /\bcron\.schedule\(|import\s*\{[^}]*\bschedule\b[^}]*\}\s*from\s*'node-cron'/;
+    expect(files.filter((file) => file !== 'jobs/index.ts' && SCHEDULING.test(text(file)))).toEqual([]);
+  });
+
+  it('counts budgets only through db/counters.ts (one upsert, leased, exact across processes)', () => {
+    const COUNTER_WRITE = /\(\s*'rate_limit_counters'\s*\)[^;]*?\.(insert|update|merge|increment|decrement)\(/s;
+    const offenders = files.filter((file) => file !== 'db/counters.ts' && !file.startsWith('db/migrations/') && COUNTER_WRITE.test(text(file)));
+    expect(offenders).toEqual([]);
+  });
+
   it("reads the caller's role and credential kind only in the policy module", () => {
     const ROLE_CHECK = /actor\.user\.role|actor\.credential\.keyKind/;
     expect(files.filter((file) => file !== 'auth/policy.ts' && ROLE_CHECK.test(text(file)))).toEqual([]);
