@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import type { AppDependencies } from '../src/app.ts';
 import { loadConfig } from '../src/lib/config.ts';
 import type { Config } from '../src/lib/config.ts';
@@ -26,6 +28,12 @@ export interface RequestOptions {
   headers?: Record<string, string>;
 }
 
+/** Processes sharing a database share its encryption key (ENCRYPTION_KEY, or the first one's key file). */
+function sharedKey(first: Config | undefined): Partial<Config> {
+  if (!first) return {};
+  return { encryptionKey: first.encryptionKey ?? Buffer.from(fs.readFileSync(path.join(first.dataDir, 'encryption.key'), 'utf8').trim(), 'base64') };
+}
+
 /**
  * A real app on a real SQLite file behind a real listener on 127.0.0.1, with a clock the test controls and
  * the log lines captured (so tests can check that no secret is ever logged).
@@ -42,7 +50,7 @@ export async function startTestApp(
   const logger = createLogger('info', { write: (line: string) => void logs.push(line) });
   const { url, db, config, deps, routes, accessLog, close } = await startAppOnPort({
     dirPrefix: 'rollcall-test-',
-    config: (dir): Config => ({ ...loadConfig({ NODE_ENV: 'test', DATA_DIR: dir, ...env }), logLevel: 'info', ...overrides }),
+    config: (dir): Config => ({ ...loadConfig({ NODE_ENV: 'test', DATA_DIR: dir, ...env }), logLevel: 'info', ...sharedKey(sameDatabaseAs?.config), ...overrides }),
     clock,
     logger,
     delivery,
