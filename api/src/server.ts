@@ -27,7 +27,7 @@ export interface RunningServer {
 export async function startServer(config: Config, options: { clock?: Clock; logger?: Logger } = {}): Promise<RunningServer> {
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? createLogger(config.logLevel);
-  const db = createDb(config.databaseUrl, config.database);
+  const db = createDb(config.databaseUrl, config.database, logger);
   const applied = await migrateLatest(db);
   if (applied.length) logger.info({ migrations: applied }, 'database migrated');
   const bootstrap = await bootstrapIfEmpty(db, config, clock);

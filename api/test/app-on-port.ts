@@ -31,7 +31,7 @@ export async function startAppOnPort(options: {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), options.dirPrefix));
   const database = options.databaseUrl ? { url: options.databaseUrl, drop: async () => {} } : await testDatabase(dir);
   const config = { ...options.config(dir), databaseUrl: database.url };
-  const db = createDb(config.databaseUrl);
+  const db = createDb(config.databaseUrl, config.database, options.logger);
   await migrateLatest(db);
   const { app, routes, deps, accessLog, close: closeApp } = createApp({ db, clock: options.clock, config, logger: options.logger, delivery: options.delivery });
   const server = http.createServer(options.keepAliveTimeout === undefined ? {} : { keepAliveTimeout: options.keepAliveTimeout }, app.callback());

@@ -5,6 +5,7 @@ import knex from 'knex';
 import type { Knex } from 'knex';
 import { DEFAULT_DATABASE_OPTIONS } from '../lib/config.ts';
 import type { DatabaseOptions } from '../lib/config.ts';
+import type { Logger } from '../lib/logger.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -22,10 +23,17 @@ const STATEMENT_CACHE_SIZE = 2000;
 
 export const isPostgresUrl = (databaseUrl: string): boolean => /^postgres(ql)?:/.test(databaseUrl);
 
-export function createDb(databaseUrl: string, options: DatabaseOptions = DEFAULT_DATABASE_OPTIONS): Db {
+/** Knex's own warnings (a connection that broke, a failed connection attempt) through the app's logger. */
+function knexLog(logger: Logger) {
+  const write = (level: 'warn' | 'error' | 'debug') => (message: unknown) => logger[level]({ source: 'knex' }, String(message));
+  return { warn: write('warn'), error: write('error'), deprecate: write('warn'), debug: write('debug') };
+}
+
+export function createDb(databaseUrl: string, options: DatabaseOptions = DEFAULT_DATABASE_OPTIONS, logger?: Logger): Db {
   if (isPostgresUrl(databaseUrl)) {
     return knex({
       client: 'pg',
+      ...(logger ? { log: knexLog(logger) } : {}),
       connection: {
         connectionString: databaseUrl,
         // Sent with the connection's start-up: the server cancels a longer statement (and a lock wait) itself.
@@ -43,6 +51,7 @@ export function createDb(databaseUrl: string, options: DatabaseOptions = DEFAULT
   if (filename !== ':memory:') fs.mkdirSync(path.dirname(filename), { recursive: true });
   return knex({
     client: sqliteClient(),
+    ...(logger ? { log: knexLog(logger) } : {}),
     connection: { filename },
     useNullAsDefault: true,
     pool: {
@@ -128,7 +137,8 @@ const UNAVAILABLE_CODES = new Set([
   '40P01', // deadlock_detected
   'SQLITE_BUSY', // the busy timeout passed with another process holding the file
 ]);
-const UNAVAILABLE_MESSAGES = /^(Connection terminated|Client has encountered a connection error|timeout expired|Knex: Timeout acquiring a connection)/;
+// Knex prefixes a failed query's message with its SQL: matched anywhere.
+const UNAVAILABLE_MESSAGES = /\b(Connection terminated|timeout expired|Client has encountered a connection error|Knex: Timeout acquiring a connection)/;
 
 /**
  * Whether `err` means the database is unreachable or overloaded for now rather than that the request is wrong:
