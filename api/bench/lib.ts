@@ -53,7 +53,10 @@ export async function startProcess(args: string[], env: NodeJS.ProcessEnv, ready
     const match = output.match(ready);
     if (match) return { child, match, output: () => output };
     if (child.exitCode !== null) throw new Error(`exited before ready:\n${output}`);
-    if (Date.now() > deadline) throw new Error(`not ready after 30 s:\n${output}`);
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL'); // never leave a server behind a failed start
+      throw new Error(`not ready after 30 s:\n${output}`);
+    }
     await new Promise((r) => setTimeout(r, 50));
   }
 }

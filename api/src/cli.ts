@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from './lib/config.ts';
 import type { Config } from './lib/config.ts';
 import { createDb } from './db/connection.ts';
-import { migrateLatest } from './db/migrate.ts';
+import { migrateLatest, withStartupLock } from './db/migrate.ts';
 import { systemClock } from './lib/clock.ts';
 import { startServer } from './server.ts';
 import * as admin from './admin/commands.ts';
@@ -126,7 +126,7 @@ async function runAdmin(args: string[]): Promise<void> {
   const db = createDb(settings.databaseUrl, settings.database);
   const clock = systemClock;
   try {
-    await migrateLatest(db);
+    await withStartupLock(db, settings.databaseUrl, () => migrateLatest(db));
     const [group, action, ...rest] = positionals;
     const command = `${group ?? ''} ${['read-only', 'backup'].includes(group) ? '' : (action ?? '')}`.trim();
     let result: unknown;

@@ -3,7 +3,7 @@ import type { Socket } from 'node:net';
 import type { Config } from './lib/config.ts';
 import { createDb } from './db/connection.ts';
 import type { Db } from './db/connection.ts';
-import { migrateLatest } from './db/migrate.ts';
+import { migrateLatest, withStartupLock } from './db/migrate.ts';
 import { systemClock } from './lib/clock.ts';
 import type { Clock } from './lib/clock.ts';
 import { createLogger } from './lib/logger.ts';
@@ -28,9 +28,11 @@ export async function startServer(config: Config, options: { clock?: Clock; logg
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? createLogger(config.logLevel);
   const db = createDb(config.databaseUrl, config.database, logger);
-  const applied = await migrateLatest(db);
+  const { applied, bootstrap } = await withStartupLock(db, config.databaseUrl, async () => ({
+    applied: await migrateLatest(db),
+    bootstrap: await bootstrapIfEmpty(db, config, clock),
+  }));
   if (applied.length) logger.info({ migrations: applied }, 'database migrated');
-  const bootstrap = await bootstrapIfEmpty(db, config, clock);
 
   const { app, deps, close: closeApp } = createApp({ db, clock, config, logger });
   const jobs = startJobs(deps);

@@ -52,8 +52,9 @@ export function buildDeliveryServices(
     pollMs: config.delivery.pollMs,
     held: () => (mailer ? [] : ['email']),
     random: options.random,
-    // Two request timeouts: a send in progress is renewed well before, and a dead process's rows move on soon after.
-    leaseMs: 2 * config.delivery.timeoutMs,
+    // Two request timeouts, at least 10 s: renewed every quarter of it while sending, it survives a process
+    // that stalls for seconds (loading a module, a busy machine); a dead process's rows move on soon after.
+    leaseMs: Math.max(10_000, 2 * config.delivery.timeoutMs),
     notifications: base.notifications,
   });
   if (mailer) delivery.registerSender('email', emailSender(mailer));
