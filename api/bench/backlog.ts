@@ -18,7 +18,7 @@ import { uuidv7 } from '../src/lib/ids.ts';
 import { createOrganization } from '../src/features/organization/service.ts';
 import { webhookDelivery } from '../src/features/webhooks/dispatch.ts';
 import { enqueueMany } from '../src/outbox/deliveries.ts';
-import { loadSecretBox } from '../src/outbound/secret-box.ts';
+import { loadSecretBox } from '../src/outbound/encryption-key.ts';
 import type { SubscriptionRow } from '../src/db/tables.ts';
 import { testDatabase } from '../test/database.ts';
 import { rssMb, startServe, stop } from './lib.ts';

@@ -10,6 +10,7 @@ import { createUser } from '../src/features/users/repository.ts';
 import { issueKey } from '../src/features/api-keys/service.ts';
 import { issueCliToken } from '../src/auth/tokens.ts';
 import { startAppOnPort } from './app-on-port.ts';
+import { recordExchange } from './exchanges.ts';
 import type { KeyKind, PlanName, Role } from '../src/db/tables.ts';
 
 export interface TestResponse {
@@ -26,6 +27,8 @@ export interface RequestOptions {
   /** Sent verbatim, for malformed-JSON and size tests. */
   raw?: string | Buffer;
   headers?: Record<string, string>;
+  /** Make this exchange its operation's example in the OpenAPI document (`npm run examples -w api`). */
+  example?: boolean;
 }
 
 /** Processes sharing a database share its encryption key (ENCRYPTION_KEY, or the first one's key file). */
@@ -42,9 +45,14 @@ export async function startTestApp(
   overrides: Partial<Config> = {},
   env: Record<string, string> = {},
   delivery: AppDependencies['delivery'] = {},
-  /** Run as another process of `sameDatabaseAs`: its database (its own connections), its clock. */
-  sameDatabaseAs?: { config: Config; clock: ManualClock },
+  options: {
+    /** A database to run on instead of a fresh one (dropped at close). */
+    database?: { url: string; drop: () => Promise<void> };
+    /** Run as another process of `sameDatabaseAs`: its database (its own connections, not dropped), its clock. */
+    sameDatabaseAs?: { config: Config; clock: ManualClock };
+  } = {},
 ) {
+  const { sameDatabaseAs } = options;
   const clock = sameDatabaseAs?.clock ?? new ManualClock('2026-03-10T15:00:00.000Z');
   const logs: string[] = [];
   const logger = createLogger('info', { write: (line: string) => void logs.push(line) });
@@ -54,7 +62,7 @@ export async function startTestApp(
     clock,
     logger,
     delivery,
-    databaseUrl: sameDatabaseAs?.config.databaseUrl,
+    database: options.database ?? (sameDatabaseAs ? { url: sameDatabaseAs.config.databaseUrl, drop: async () => {} } : undefined),
   });
 
   async function request(method: string, pathname: string, options: RequestOptions = {}): Promise<TestResponse> {
@@ -73,6 +81,14 @@ export async function startTestApp(
     } catch {
       parsed = undefined;
     }
+    recordExchange(
+      routes,
+      method,
+      pathname,
+      body === undefined ? undefined : { content_type: headers['content-type'], body: options.raw === undefined ? options.body : String(options.raw) },
+      { status: res.status, content_type: res.headers.get('content-type') ?? '', body: parsed ?? text },
+      options.example === true,
+    );
     return { status: res.status, headers: res.headers, body: parsed, text };
   }
 
@@ -102,7 +118,10 @@ export async function startTestApp(
   }
 
   return {
-    url, db, clock, config, deps, routes, request, seedOrganization, seedUser, seedToken, close,
+    url, db, clock, config, deps, routes, request, seedOrganization, seedUser, seedToken,
+    close: async (): Promise<void> => void (await close()),
+    /** Closes the app and returns `copies` copies of its database as it was (test/parity.ts starts two apps on them). */
+    closeIntoCopies: (copies: number) => close(copies),
     /** Everything logged so far; access-log lines are buffered by the app, so reading flushes them first. */
     get logs(): string[] {
       accessLog.flush();

@@ -24,7 +24,7 @@ describe('Caches invalidated across the processes of one database (LISTEN/NOTIFY
 
   async function twoProcesses(): Promise<[TestApp, TestApp]> {
     const first = await startTestApp();
-    const second = await startTestApp({}, {}, {}, first);
+    const second = await startTestApp({}, {}, {}, { sameDatabaseAs: first });
     apps = [first, second];
     return [first, second];
   }

@@ -24,7 +24,7 @@ describe.skipIf(process.env.ROLLCALL_TEST_ENGINE !== 'postgres')('When the datab
     const url = new URL(direct.config.databaseUrl);
     proxy = await startTcpProxy({ host: url.hostname, port: Number(url.port) });
     url.port = String(proxy.port);
-    const viaProxy = await startTestApp({}, env, {}, { config: { ...direct.config, databaseUrl: url.toString() }, clock: direct.clock });
+    const viaProxy = await startTestApp({}, env, {}, { sameDatabaseAs: { config: { ...direct.config, databaseUrl: url.toString() }, clock: direct.clock } });
     apps = [direct, viaProxy];
     return { direct, app: viaProxy };
   }

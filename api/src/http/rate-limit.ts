@@ -55,6 +55,23 @@ export function takeFromBudget(deps: Pick<Deps, 'budgets'>, ctx: Context, bucket
 }
 
 /**
+ * Counts one request against each bucket in the same window (an anonymous endpoint's budget per client address
+ * and per e-mail address, say), straight in the database like `consume`; the headers show the bucket closest to
+ * its limit, and any bucket over its limit refuses the request with the spec's 429.
+ */
+export async function enforceEach(ctx: Context, db: Executor, buckets: string[], window: Window, now: Date): Promise<void> {
+  let tightest: Take | null = null;
+  for (const bucket of buckets) {
+    const usage = await consume(db, bucket, window, now);
+    if (!tightest || usage.used > tightest.used || !usage.allowed) tightest = usage;
+  }
+  if (tightest) applyWindow(ctx, window, tightest);
+}
+
+/** The `authentication` budget (CONTRACT §5) of the anonymous sign-in endpoints: per hour, as configured. */
+export const authenticationWindow = (deps: Pick<Deps, 'config'>): Window => ({ policy: 'authentication', limit: deps.config.hourlyBudgets.authentication, seconds: 3600 });
+
+/**
  * The hourly budget of a named scope (CONTRACT §5), per credential. Every authenticated route declares its
  * scope with this middleware, after authenticate().
  */

@@ -15,7 +15,7 @@ describe('Scheduled jobs: each firing runs once across the processes of one data
   /** Three apps on one database, each with its own connections, as three `rollcall serve` processes are. */
   async function threeProcesses(): Promise<TestApp[]> {
     const first = await startTestApp();
-    apps = [first, await startTestApp({}, {}, {}, first), await startTestApp({}, {}, {}, first)];
+    apps = [first, await startTestApp({}, {}, {}, { sameDatabaseAs: first }), await startTestApp({}, {}, {}, { sameDatabaseAs: first })];
     return apps;
   }
 

@@ -27,7 +27,7 @@ describe.skipIf(!postgres)('A shared outbox: claims with leases (CONTRACT §10)'
     const env = { DELIVERY_POLL_MS: '50', DELIVERY_CONCURRENCY: '4', WEBHOOK_TIMEOUT_MS: '2000' };
     const first = await startTestApp({ allowPrivateWebhooks: true }, env, { ca: TEST_CA });
     first.clock.set(new Date()); // webhook-timestamp is checked against the receiver's real clock
-    apps = [first, await startTestApp({ allowPrivateWebhooks: true }, env, { ca: TEST_CA }, first)];
+    apps = [first, await startTestApp({ allowPrivateWebhooks: true }, env, { ca: TEST_CA }, { sameDatabaseAs: first })];
     const acme = await first.seedOrganization();
     const created = await first.request('POST', '/v1/webhook-subscription/', { key: acme.adminKey, body: { hook_url: `${rx.url}/hook`, subscriptions: ['kudos.posted'] } });
     expect(created.status).toBe(201);

@@ -91,6 +91,7 @@ function toOperation(op: PlanOperation): Operation {
     body: op.body,
     query: [...op.query, ...(op.destructive ? [{ name: 'dry_run', description: 'true: run, answer, and roll back' }] : [])],
     headers: [
+      ...op.headers,
       ...(op.idempotency === 'none' ? [] : [{ name: 'Idempotency-Key', description: '8–128 characters; the first answer is kept 24 hours and replayed (Idempotency-Replayed: true)', required: op.idempotency === 'required' }]),
       { name: 'X-Service-Agent-Name', description: 'The agent acting for the person whose credential is used, percent-encoded UTF-8 (1–128 characters); recorded on every change' },
     ],
