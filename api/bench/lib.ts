@@ -27,9 +27,12 @@ export interface LoadResult {
 }
 
 /** Drives `url` with autocannon from this process; the server under test runs in its own process. */
-export async function load(url: string, options: { connections: number; seconds?: number; amount?: number; headers?: Record<string, string> }): Promise<LoadResult> {
+export async function load(
+  url: string,
+  options: { connections: number; seconds?: number; amount?: number; headers?: Record<string, string>; method?: 'GET' | 'POST'; body?: string },
+): Promise<LoadResult> {
   const limit = options.amount !== undefined ? { amount: options.amount } : { duration: options.seconds ?? 10 };
-  const result = await autocannon({ url, connections: options.connections, headers: options.headers, ...limit });
+  const result = await autocannon({ url, connections: options.connections, headers: options.headers, ...(options.method ? { method: options.method } : {}), ...(options.body !== undefined ? { body: options.body } : {}), ...limit });
   return {
     requests: result.requests.total,
     rps: result.requests.average,

@@ -6,6 +6,7 @@ import type { HttpsReceiver } from '../../test/receivers.ts';
 import { webhookDelivery } from '../features/webhooks/dispatch.ts';
 import { claimDue, enqueueMany, settle } from '../outbox/deliveries.ts';
 import type { SubscriptionRow } from '../db/tables.ts';
+import { startJobs } from '../jobs/index.ts';
 
 /**
  * Several processes sending from one outbox (PostgreSQL; on SQLite one process owns the file and keeps its
@@ -23,11 +24,11 @@ describe.skipIf(!postgres)('A shared outbox: claims with leases (CONTRACT §10)'
     await rx.close();
   });
 
-  async function twoProcesses() {
+  async function twoProcesses(roles: { first?: Record<string, string>; second?: Record<string, string> } = {}) {
     const env = { DELIVERY_POLL_MS: '50', DELIVERY_CONCURRENCY: '4', WEBHOOK_TIMEOUT_MS: '2000' };
-    const first = await startTestApp({ allowPrivateWebhooks: true }, env, { ca: TEST_CA });
+    const first = await startTestApp({ allowPrivateWebhooks: true }, { ...env, ...roles.first }, { ca: TEST_CA });
     first.clock.set(new Date()); // webhook-timestamp is checked against the receiver's real clock
-    apps = [first, await startTestApp({ allowPrivateWebhooks: true }, env, { ca: TEST_CA }, { sameDatabaseAs: first })];
+    apps = [first, await startTestApp({ allowPrivateWebhooks: true }, { ...env, ...roles.second }, { ca: TEST_CA }, { sameDatabaseAs: first })];
     const acme = await first.seedOrganization();
     const created = await first.request('POST', '/v1/webhook-subscription/', { key: acme.adminKey, body: { hook_url: `${rx.url}/hook`, subscriptions: ['kudos.posted'] } });
     expect(created.status).toBe(201);
@@ -87,5 +88,25 @@ describe.skipIf(!postgres)('A shared outbox: claims with leases (CONTRACT §10)'
     await b.deps.delivery.runDue();
     expect(rx.received).toHaveLength(1);
     expect(await a.db('deliveries').where({ uuid: claimed.uuid }).first()).toMatchObject({ status: 'delivered', attempts: 1, claimed_by: null, lease_expires_at: null });
+  });
+
+  it('ROLE=api sends nothing itself; a ROLE=worker process on the same database sends what it enqueued', async () => {
+    rx = await startHttpsReceiver();
+    const { apps: [api, worker], sub } = await twoProcesses({ first: { ROLE: 'api' }, second: { ROLE: 'worker' } });
+    const background = [startJobs(api.deps)];
+    try {
+      await api.db.transaction((trx) => enqueueMany(trx, deliveries(sub, 1, 3), api.clock.now()));
+      await new Promise((resolve) => setTimeout(resolve, 300)); // six of the api process's poll intervals, had it a worker
+      expect(rx.received).toHaveLength(0);
+      expect(await api.db('deliveries').whereNotNull('claimed_by').count({ n: '*' })).toEqual([{ n: '0' }]);
+      background.push(startJobs(worker.deps));
+      await rx.waitFor(3, 10_000);
+      expect(rx.received.map((r) => (r.json.body as { seq: number }).seq)).toEqual([0, 1, 2]);
+    } finally {
+      for (const jobs of background) {
+        jobs.stop();
+        await jobs.idle();
+      }
+    }
   });
 });

@@ -183,6 +183,9 @@ export class DeliveryWorker {
   async #scheduleDue(): Promise<number> {
     for (const task of this.#before) await task();
     if (this.#claims) return this.#claimAndQueue();
+    // Refilled when fewer than `concurrency` rows wait, up to four times that: one read per many sends. A read
+    // per finished send (each fetching a page of payloads to queue one) made a backlog's garbage outgrow the heap.
+    if (this.#queue.size >= this.#o.concurrency) return 0;
     const room = this.#o.concurrency * 4 - this.#queue.size - this.#queue.pending;
     if (room <= 0) return 0;
     const now = this.#o.clock.now();
