@@ -14,14 +14,12 @@ import { pathToFileURL } from 'node:url';
 import { createDb } from '../src/db/connection.ts';
 import { migrateLatest } from '../src/db/migrate.ts';
 import { loadConfig } from '../src/lib/config.ts';
-import { uuidv7 } from '../src/lib/ids.ts';
 import { createOrganization } from '../src/features/organization/service.ts';
 import { webhookDelivery } from '../src/features/webhooks/dispatch.ts';
 import { enqueueMany } from '../src/outbox/deliveries.ts';
 import { loadSecretBox } from '../src/outbound/encryption-key.ts';
-import type { SubscriptionRow } from '../src/db/tables.ts';
 import { testDatabase } from '../test/database.ts';
-import { rssMb, startServe, stop } from './lib.ts';
+import { insertKudosSubscription, rssMb, startServe, stop } from './lib.ts';
 
 export interface BacklogBenchResult {
   engine: 'sqlite' | 'postgres';
@@ -74,23 +72,13 @@ export async function benchBacklog(options: { count?: number; seconds?: number; 
       await migrateLatest(db);
       const now = new Date();
       const org = await createOrganization(db, { name: 'Backlog', plan: 'enterprise' }, now);
-      const sub = {
-        uuid: uuidv7(),
-        organization_uuid: org.uuid,
-        created_by_uuid: null,
-        hook_url: `https://127.0.0.1:${receiver.port}/hook`,
+      const sub = await insertKudosSubscription(db, {
+        organizationUuid: org.uuid,
+        hookUrl: `https://127.0.0.1:${receiver.port}/hook`,
         name: 'backlog',
-        subscriptions: JSON.stringify(['kudos.posted']),
-        subscribed_objects: '[]',
-        secret_encrypted: loadSecretBox(loadConfig(env)).encrypt(secret),
-        secret_generated: true,
-        bearer_encrypted: null,
-        disabled_at: null,
-        disabled_reason: null,
-        created_at: now.toISOString(),
-        updated_at: now.toISOString(),
-      } satisfies SubscriptionRow;
-      await db('webhook_subscriptions').insert(sub);
+        secretEncrypted: loadSecretBox(loadConfig(env)).encrypt(secret),
+        now,
+      });
       const content = 'x'.repeat(1000);
       for (let seq = 0; seq < count; seq += 2000) {
         const batch = Array.from({ length: Math.min(2000, count - seq) }, (_, i) => webhookDelivery(sub, 'kudos.posted', now.toISOString(), { seq: seq + i, content }));

@@ -12,6 +12,8 @@ import type { LoadJob, LoadOutput } from './http-load.ts';
 import type { Db } from '../src/db/connection.ts';
 import { createUser } from '../src/features/users/repository.ts';
 import { issueKey } from '../src/features/api-keys/service.ts';
+import { uuidv7 } from '../src/lib/ids.ts';
+import type { SubscriptionRow } from '../src/db/tables.ts';
 
 const API_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -165,4 +167,26 @@ export async function seedPeople(db: Db, organizationUuid: string, count: number
     people.push({ uuid: person.uuid, key: (await issueKey(db, { organizationUuid, ownerUuid: person.uuid, kind: 'personal', name: 'bench' }, now)).secret });
   }
   return people;
+}
+
+/** A webhook subscription to kudos.posted at `hookUrl`, written straight to the table (the benchmarks' receiver is on loopback). */
+export async function insertKudosSubscription(db: Db, params: { organizationUuid: string; hookUrl: string; name: string; secretEncrypted: string; now: Date }): Promise<SubscriptionRow> {
+  const row = {
+    uuid: uuidv7(),
+    organization_uuid: params.organizationUuid,
+    created_by_uuid: null,
+    hook_url: params.hookUrl,
+    name: params.name,
+    subscriptions: JSON.stringify(['kudos.posted']),
+    subscribed_objects: '[]',
+    secret_encrypted: params.secretEncrypted,
+    secret_generated: true,
+    bearer_encrypted: null,
+    disabled_at: null,
+    disabled_reason: null,
+    created_at: params.now.toISOString(),
+    updated_at: params.now.toISOString(),
+  } satisfies SubscriptionRow;
+  await db('webhook_subscriptions').insert(row);
+  return row;
 }
