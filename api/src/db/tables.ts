@@ -8,11 +8,12 @@ import type {
 } from './tables/plan.ts';
 import type { TaskKeyRow, TaskParticipantRow, TaskRelationRow, TaskSearchRow, TaskSubscriptionRow } from './tables/plan-tasks.ts';
 import type {
-  ApiKeyRow, CliTokenRow, DailyCapRow, InstanceSettingRow, InvitationRow, OrganizationRow, RateLimitCounterRow, TeamMemberRow, TeamRow, UserRow,
+  ApiKeyRow, CliTokenRow, InstanceSettingRow, InvitationRow, OrganizationRow, RateLimitCounterRow, TeamMemberRow, TeamRow, UserRow,
 } from './tables/people.ts';
 import type { CompanyValueRow, KudosBoostRow, KudosDailyCountRow, KudosReceiverRow, KudosRow, KudosSettingsRow, KudosTeamRow } from './tables/kudos.ts';
 import type { FormHistoryRow, FormOwnerRow, FormQuestionRow, FormResponseRow, FormRow } from './tables/forms.ts';
 import type { RunActionRow, RunRow, WorkflowRow } from './tables/workflows.ts';
+import type { JobFiringRow } from './tables/jobs.ts';
 
 export * from './tables/people.ts';
 export * from './tables/outbox.ts';
@@ -22,6 +23,7 @@ export * from './tables/kudos.ts';
 export * from './tables/forms.ts';
 export * from './tables/workflows.ts';
 export * from './tables/plan.ts';
+export * from './tables/jobs.ts';
 export * from './tables/cli.ts';
 export * from './tables/plan-tasks.ts';
 
@@ -41,7 +43,7 @@ declare module 'knex/types/tables.js' {
     cli_tokens: CliTokenRow;
     rate_limit_counters: RateLimitCounterRow;
     instance_settings: InstanceSettingRow;
-    daily_caps: DailyCapRow;
+    job_firings: JobFiringRow;
     invitations: InvitationRow;
     organization_events: OrganizationEventRow;
     deliveries: DeliveryRow;

@@ -55,4 +55,7 @@ export const migrations: Migration[] = [
   { name: '0603_plan_tasks', load: () => import('./0603_plan_tasks.ts') },
   { name: '0620_plan_task_links', load: () => import('./0620_plan_task_links.ts') },
   { name: '0621_plan_task_search', load: () => import('./0621_plan_task_search.ts') },
+  { name: '0700_daily_caps_into_budgets', load: () => import('./0700_daily_caps_into_budgets.ts') },
+  { name: '0701_job_firings', load: () => import('./0701_job_firings.ts') },
+  { name: '0702_delivery_leases', load: () => import('./0702_delivery_leases.ts') },
 ];

@@ -22,6 +22,8 @@ export const CHANGELOG: ChangelogEntry[] = [
       'Exchange tokens: POST /v1/exchange-token/ (admins, once an operator turns them on) answers a 300-second token; X-Exchange-Token makes an admin\'s kudos and check-in responses act as that member, audited with both (GET /v1/exchange-token/audit/ for admins).',
       'The method matrix decides which credential each endpoint takes, and the OpenAPI document says so per operation: /v1/platform/* API keys only, /v1/cli/auth/logout/ CLI tokens only. A free-plan organization\'s CLI tokens reach only the spec\'s allow-list (403 plan_upgrade_required elsewhere); its daily caps count the Bearer transport only.',
       'The rollcall command is also a client: login, logout, status, me, update, report, health and messages, each with --json.',
+      'A database that cannot be reached, a lost connection or a statement past its timeout answers 503 database_unavailable with Retry-After (was a 500, or a request that hung); /readyz answers 503 meanwhile.',
+      'Several server processes may share one PostgreSQL database: hourly budgets, Plan minute ceilings and free-plan daily caps are exact across them and kept through a crash (RateLimit headers count what every process granted); a revoked key, a deactivated user or a plan change takes effect on every process at once.',
     ],
   },
   {
