@@ -8,6 +8,7 @@ import { recordEvent } from './events.ts';
 import { dispatchEvents, withoutAnonymousPeople } from './dispatch.ts';
 import { DISPATCHED_EVENT_RETENTION_DAYS, EVENTS } from '../../outbox/events.ts';
 import { pruneOrganizationEvents } from './feature.ts';
+import { sampleBody } from './service.ts';
 import { seedPeople } from '../../../test/people-fixtures.ts';
 import { createBoard } from '../../../test/plan-fixtures.ts';
 import { SecretBox } from '../../outbound/secret-box.ts';
@@ -275,6 +276,7 @@ describe('Organization webhooks (CONTRACT §7, §10)', () => {
     await hook('team', all, [team.uuid]);
     await hook('form', all, [form.uuid]);
     await hook('board', all, [board.uuid]);
+    await hook('all', all, []);
     const globex = await t.seedOrganization({ name: 'Globex' });
     await t.request('POST', '/v1/webhook-subscription/', { key: globex.adminKey, body: { hook_url: `${rx.url}/globex`, subscriptions: all, subscribed_objects: [daily.uuid, p.member.user.uuid] } });
 
@@ -300,6 +302,24 @@ describe('Organization webhooks (CONTRACT §7, §10)', () => {
     expect(got('board')).toEqual(['tasks.created Here']);
     expect(got('globex')).toEqual([]);
     expect(rx.received.find((r) => r.url === '/board')!.json.body.object_uuid).toBe(task.uuid);
+    expect(rx.received.filter((r) => r.url === '/all').map((r) => r.json.event).sort()).toEqual([
+      'followups.response.completed', 'followups.response.completed', 'forms.response.created', 'kudos.posted', 'kudos.posted',
+      'organization.team_user_added', 'organization.user_deactivated', 'tasks.created', 'tasks.created',
+    ]);
+
+    // A sample of each event has the shape of the real one: the same keys at every depth where both hold objects.
+    const mismatches = (real: unknown, sample: unknown, path = 'body'): string[] => {
+      if (real === null || sample === null || typeof real !== 'object' || typeof sample !== 'object') return [];
+      if (Array.isArray(real) || Array.isArray(sample)) {
+        if (!Array.isArray(real) || !Array.isArray(sample)) return [path];
+        return real.length && sample.length ? mismatches(real[0], sample[0], `${path}.0`) : [];
+      }
+      const [a, b] = [Object.keys(real).sort().join(), Object.keys(sample).filter((k) => k !== 'sample').sort().join()];
+      if (a !== b) return [`${path}: ${a} / ${b}`];
+      return Object.keys(real).flatMap((k) => mismatches((real as Record<string, unknown>)[k], (sample as Record<string, unknown>)[k], `${path}.${k}`));
+    };
+    // (An anonymous event has its people removed; samples are of named ones.)
+    for (const real of rx.received.filter((r) => r.url === '/all' && r.json.body.is_anonymous !== true)) expect(mismatches(real.json.body, sampleBody(real.json.event)), real.json.event).toEqual([]);
   });
 
   it('never stores or logs the signing secret or the bearer in clear', async () => {
