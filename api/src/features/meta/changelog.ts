@@ -22,6 +22,11 @@ export const CHANGELOG: ChangelogEntry[] = [
       'Exchange tokens: POST /v1/exchange-token/ (admins, once an operator turns them on) answers a 300-second token; X-Exchange-Token makes an admin\'s kudos and check-in responses act as that member, audited with both (GET /v1/exchange-token/audit/ for admins).',
       'The method matrix decides which credential each endpoint takes, and the OpenAPI document says so per operation: /v1/platform/* API keys only, /v1/cli/auth/logout/ CLI tokens only. A free-plan organization\'s CLI tokens reach only the spec\'s allow-list (403 plan_upgrade_required elsewhere); its daily caps count the Bearer transport only.',
       'The rollcall command is also a client: login, logout, status, me, update, report, health and messages, each with --json.',
+      'Fixed: event workflows triggered by tasks.* events (created, updated, moved, archived, restored, deleted) run on every task change, whether or not a webhook subscription wants the event.',
+      'Fixed: a webhook subscription\'s subscribed_objects matches what each event is about as it is sent (a check-in response\'s check-in and author, a form response\'s form, the people, teams and company value of a kudos, the person and team of organization events, a task and its board); an anonymous response or kudos never matches its author.',
+      'Fixed: POST /v1/webhook-subscription/sample/ sends bodies shaped as the real events.',
+      'Fixed: an e-mail the SMTP server refuses for good (a 5xx reply but 503, such as 550 or 553 for the recipient) or with no valid recipient fails at once with its reason in /v1/deliveries/ ("permanent, not retried: …"); 4xx replies and 503 are retried; a message refused for some recipients names them in its attempt.',
+      'Fixed: the command-line assistant answers about your open Plan tasks (owned by you, not done or canceled, due dates first) and says when the organization\'s Plan beta is off.',
     ],
   },
   {
