@@ -32,7 +32,7 @@ import { issueKey } from '../src/features/api-keys/service.ts';
 import { lookupCredential } from '../src/auth/credentials.ts';
 import { ChangeLog } from '../src/outbox/plan-changes.ts';
 import type { Change, RecordedChange } from '../src/outbox/plan-changes.ts';
-import { isEventWanted } from '../src/features/webhooks/events.ts';
+import { ORGANIZATION_EVENTS } from '../src/features/webhooks/events.ts';
 import { sha256Hex } from '../src/lib/secrets.ts';
 import { createLabel } from '../src/features/plan/labels/service.ts';
 
@@ -154,7 +154,7 @@ export async function measureWriteCost(samples = Number(process.env.BENCH_PLAN_C
       const started = performance.now();
       await db.transaction(async (trx) => {
         const at = new Date();
-        const changes = logged ? new ChangeLog(trx, actor, null, at, isEventWanted) : new UnrecordedChanges(trx, actor, null, at, isEventWanted);
+        const changes = logged ? new ChangeLog(trx, actor, null, at, ORGANIZATION_EVENTS) : new UnrecordedChanges(trx, actor, null, at, ORGANIZATION_EVENTS);
         await createLabel({ db: trx, actor, now: at, changes, agentName: null, dryRun: false }, board, { name: `service ${i}` });
       });
       if (i >= 200) (logged ? withLog : withoutLog).push((performance.now() - started) * 1000);

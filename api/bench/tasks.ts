@@ -21,7 +21,7 @@ import { migrateLatest } from '../src/db/migrate.ts';
 import { createOrganization } from '../src/features/organization/service.ts';
 import { lookupCredential } from '../src/auth/credentials.ts';
 import { ChangeLog } from '../src/outbox/plan-changes.ts';
-import { isEventWanted } from '../src/features/webhooks/events.ts';
+import { ORGANIZATION_EVENTS } from '../src/features/webhooks/events.ts';
 import { sha256Hex } from '../src/lib/secrets.ts';
 import { uuidv7 } from '../src/lib/ids.ts';
 import { createBoard } from '../src/features/plan/boards/service.ts';
@@ -78,7 +78,7 @@ async function asPlanWrite<T>(db: Db, key: string, work: (w: PlanWrite) => Promi
   const actor = resolution.actor;
   return db.transaction(async (trx) => {
     const now = new Date();
-    return work({ db: trx, actor, now, changes: new ChangeLog(trx, actor, null, now, isEventWanted), agentName: null, dryRun: false });
+    return work({ db: trx, actor, now, changes: new ChangeLog(trx, actor, null, now, ORGANIZATION_EVENTS), agentName: null, dryRun: false });
   });
 }
 

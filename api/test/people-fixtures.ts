@@ -5,8 +5,8 @@ import { EVENTS } from '../src/features/webhooks/schema.ts';
 import { createSubscription } from '../src/features/webhooks/service.ts';
 
 /** An organization with one person of each role, for the role matrices of the people and check-in tests. */
-export async function seedPeople(t: TestApp, options: { name?: string } = {}) {
-  const acme = await t.seedOrganization({ name: options.name ?? 'Acme' });
+export async function seedPeople(t: TestApp, options: { name?: string; beta?: boolean } = {}) {
+  const acme = await t.seedOrganization({ name: options.name ?? 'Acme', beta: options.beta });
   const slug = acme.org.slug;
   const manager = await t.seedUser(acme.org.uuid, { role: 'manager', email: `manny@${slug}.test`, firstName: 'Manny' });
   const member = await t.seedUser(acme.org.uuid, { role: 'member', email: `mia@${slug}.test`, firstName: 'Mia' });

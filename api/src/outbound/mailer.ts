@@ -9,7 +9,8 @@ import type { DeliveryRow } from '../db/tables.ts';
 import type { SecretBox } from './secret-box.ts';
 
 export interface Mailer {
-  send(message: EmailMessage): Promise<{ messageId: string; response: string }>;
+  /** Sends; resolves when the server took it for at least one recipient (`rejected`: those it refused). */
+  send(message: EmailMessage): Promise<{ messageId: string; response: string; rejected?: string[] }>;
   close(): void;
 }
 
@@ -35,7 +36,7 @@ export function smtpMailer(smtpUrl: string, from: string, timeoutMs: number): Ma
         replyTo: message.replyTo,
         headers: message.headers,
       });
-      return { messageId: String(info.messageId), response: String(info.response ?? '') };
+      return { messageId: String(info.messageId), response: String(info.response ?? ''), rejected: (info.rejected ?? []).map(String) };
     },
     close() {
       void transport?.then((t) => t.close());
@@ -51,20 +52,43 @@ function withSecret(message: EmailMessage, sealed: string | null, box: SecretBox
   return { ...message, subject: fill(message.subject), text: fill(message.text), ...(message.html ? { html: fill(message.html) } : {}) };
 }
 
-/** The e-mail channel's sender: SMTP 5xx is permanent, anything else is retried. */
+/** What nodemailer puts on a failed send (NodemailerError). */
+interface SmtpError {
+  code?: string;
+  message?: string;
+  responseCode?: number;
+  /** nodemailer's reading of the reply: true for 5xx but 503 (RFC 5321's permanent negative replies). */
+  permanent?: boolean;
+}
+
+/**
+ * Whether a failed send would fail the same way every time: the server refused it for good (a 5xx reply but
+ * 503, such as 550 or 553 for the recipient), or nodemailer refused the envelope before asking (no recipient, an
+ * address it cannot put in RCPT TO: EENVELOPE with no reply). A 4xx reply, 503 and the network's failures are
+ * worth another try.
+ */
+export function isPermanentSmtpFailure(err: SmtpError): boolean {
+  if (typeof err.responseCode === 'number') return err.permanent ?? (err.responseCode >= 500 && err.responseCode !== 503);
+  return err.code === 'EENVELOPE';
+}
+
+/** The e-mail channel's sender: a permanent refusal fails the delivery at once, with its reason; anything else is retried. */
 export function emailSender(mailer: Mailer, box: SecretBox) {
   return async function sendEmail(row: DeliveryRow): Promise<SendResult> {
     const message = withSecret(readJson<EmailMessage>(row.payload, { to: [], subject: '', text: '' }), row.secret_encrypted, box);
     const t0 = performance.now();
     try {
       const info = await mailer.send(message);
-      return { outcome: 'delivered', statusCode: Number(/^\d{3}/.exec(info.response)?.[0] ?? 250), durationMs: Math.round(performance.now() - t0) };
+      const statusCode = Number(/^\d{3}/.exec(info.response)?.[0] ?? 250);
+      // Sent to the others: the refused addresses are named, so an admin sees who did not get it.
+      const error = info.rejected?.length ? `refused by the server for ${info.rejected.join(', ')}`.slice(0, 500) : null;
+      return { outcome: 'delivered', statusCode, error, durationMs: Math.round(performance.now() - t0) };
     } catch (err) {
-      const e = err as { responseCode?: number; code?: string; message?: string };
+      const e = err as SmtpError;
       const durationMs = Math.round(performance.now() - t0);
-      const error = [e.code, e.message].filter(Boolean).join(': ').slice(0, 500);
-      if (e.responseCode && e.responseCode >= 500) return { outcome: 'failed', statusCode: e.responseCode, error, durationMs };
-      return { outcome: 'retry', statusCode: e.responseCode ?? null, error, durationMs };
+      const reason = [e.code, e.message].filter(Boolean).join(': ');
+      if (isPermanentSmtpFailure(e)) return { outcome: 'failed', statusCode: e.responseCode ?? null, error: `permanent, not retried: ${reason}`.slice(0, 500), durationMs };
+      return { outcome: 'retry', statusCode: e.responseCode ?? null, error: reason.slice(0, 500), durationMs };
     }
   };
 }

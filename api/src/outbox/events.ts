@@ -16,6 +16,18 @@ export interface NewEvent {
 export type EventWanted = (db: Executor, organizationUuid: string, event: string) => Promise<boolean>;
 
 /**
+ * Everything that receives an organization's events (webhook subscriptions, event-triggered workflows), as the
+ * features hand it down to code below them (outbox/ imports no feature): the Plan's change log records its
+ * `tasks.*` events through it, as every feature does through features/webhooks/events.ts.
+ */
+export interface EventReceivers {
+  /** Whether any receiver of the organization takes `event` (cheap; the change log asks once per name per write). */
+  wanted: EventWanted;
+  /** Hands the event to every receiver that takes it, in the transaction of its cause. */
+  record(db: Executor, event: NewEvent, now: Date): Promise<void>;
+}
+
+/**
  * Records an event in the transaction of its cause, only when `wanted` says someone will receive it: events
  * exist for webhooks alone, most organizations subscribe to few events or none, and a payload can be a whole
  * day's check-in response. Returns the event's uuid, or null when nobody wanted it.

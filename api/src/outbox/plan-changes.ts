@@ -1,8 +1,7 @@
 import type { Actor } from '../auth/credentials.ts';
 import type { Executor } from '../db/connection.ts';
 import { writeJson } from '../lib/json.ts';
-import { recordEvent } from './events.ts';
-import type { EventWanted } from './events.ts';
+import type { EventReceivers } from './events.ts';
 
 export type ObjectKind =
   | 'board' | 'board_member' | 'state' | 'label' | 'task' | 'task_relation' | 'task_participant'
@@ -56,18 +55,20 @@ export class ChangeLog {
   readonly #actor: Actor;
   readonly #agentName: string | null;
   readonly #now: Date;
-  readonly #eventWanted: EventWanted;
+  readonly #events: EventReceivers;
   readonly recorded: RecordedChange[] = [];
-  /** Whether a subscription wants an event, asked once per event name per write (a migration moves thousands of tasks). */
+  /** How many organization events this write handed to their receivers (the caller kicks the delivery worker). */
+  eventsRecorded = 0;
+  /** Whether a receiver wants an event, asked once per event name per write (a migration moves thousands of tasks). */
   readonly #wanted = new Map<string, boolean>();
 
-  /** `eventWanted`: whether a webhook subscription wants an organization event (the webhooks feature answers). */
-  constructor(db: Executor, actor: Actor, agentName: string | null, now: Date, eventWanted: EventWanted) {
+  /** `events`: the organization's event receivers, webhook subscriptions and event workflows (the features hand them over). */
+  constructor(db: Executor, actor: Actor, agentName: string | null, now: Date, events: EventReceivers) {
     this.#db = db;
     this.#actor = actor;
     this.#agentName = agentName;
     this.#now = now;
-    this.#eventWanted = eventWanted;
+    this.#events = events;
   }
 
   async record(change: Change): Promise<RecordedChange> {
@@ -91,8 +92,7 @@ export class ChangeLog {
     });
     const prefix = change.event === false ? undefined : EVENT_PREFIX[change.kind];
     if (prefix && (await this.#isWanted(`${prefix}.${change.change}`))) {
-      // Known to be wanted: asked once per event name per write above.
-      await recordEvent(
+      await this.#events.record(
         this.#db,
         {
           organizationUuid,
@@ -108,8 +108,8 @@ export class ChangeLog {
           },
         },
         this.#now,
-        async () => true,
       );
+      this.eventsRecorded++;
     }
     const recorded = { ...change, seq };
     this.recorded.push(recorded);
@@ -119,7 +119,7 @@ export class ChangeLog {
   async #isWanted(event: string): Promise<boolean> {
     let wanted = this.#wanted.get(event);
     if (wanted === undefined) {
-      wanted = await this.#eventWanted(this.#db, this.#actor.organization.uuid, event);
+      wanted = await this.#events.wanted(this.#db, this.#actor.organization.uuid, event);
       this.#wanted.set(event, wanted);
     }
     return wanted;

@@ -4,6 +4,7 @@ import type { TestApp } from '../../../test/harness.ts';
 import { startHttpReceiver } from '../../../test/receivers.ts';
 import type { HttpsReceiver } from '../../../test/receivers.ts';
 import { seedPeople } from '../../../test/people-fixtures.ts';
+import { createBoard } from '../../../test/plan-fixtures.ts';
 import type { People } from '../../../test/people-fixtures.ts';
 
 const CHAT = '/v1/cli/chat/completions/';
@@ -92,7 +93,7 @@ describe('the command-line assistant (POST /v1/cli/chat/completions/, CONTRACT Â
     expect((await t.request('POST', CHAT, { token, body: { message: 'and yesterday?', session_id: kudos.body.session_id } })).body.message.content).toBe('No kudos given or received yesterday.');
   });
 
-  it('says plainly what it cannot do: other questions, changes, tasks and kudos', async () => {
+  it('says plainly what it cannot do: other questions, changes, and tasks while the Plan beta is off', async () => {
     const unknown = await t.request('POST', CHAT, { token, body: { message: 'What is the capital of France?' } });
     expect(unknown.body.classification).toBe('unknown');
     expect(unknown.body.message.content).toMatch(/^I cannot answer that: without a language model \(the server's LLM_BASE_URL is not set\) I only know your own data\. I can tell you, from your own data:\n- /);
@@ -100,13 +101,43 @@ describe('the command-line assistant (POST /v1/cli/chat/completions/, CONTRACT Â
     const change = await t.request('POST', CHAT, { token, body: { message: 'Give kudos to Otto for the release' } });
     expect(change.body).toMatchObject({ classification: 'change_request', message: { content: expect.stringContaining('I cannot make changes from the chat.') } });
     expect((await t.request('POST', CHAT, { token, body: { message: 'Which tasks are due this week?' } })).body.message.content).toBe(
-      'Plan tasks are not on this server yet, so I cannot see your tasks.',
+      'The Plan beta is off for Acme, so there are no tasks to show you. An operator can turn it on.',
     );
     // The commands a client says it has filter the suggestions.
     const filtered = await t.request('POST', CHAT, { token, body: { message: 'help', available_commands: ['status', { name: 'checkin list' }] } });
     expect(filtered.body.actions).toEqual([]);
     const kept = await t.request('POST', CHAT, { token, body: { message: 'help', available_commands: [{ name: 'update' }] } });
     expect(kept.body.actions).toHaveLength(1);
+  });
+
+  it('lists the caller\'s open tasks with the Plan beta on: owned, not done or canceled, not archived, due dates first', async () => {
+    const plan = await seedPeople(t, { name: 'Planco', beta: true });
+    const { board, states } = await createBoard(t, plan.adminKey);
+    const task = async (title: string, body: Record<string, unknown>) => {
+      const res = await t.request('POST', `/v1/plan/boards/${board.uuid}/tasks/`, { key: plan.adminKey, body: { title, owner: plan.member.user.uuid, ...body } });
+      expect(res.status).toBe(201);
+      return res.body;
+    };
+    await task('Write the release notes', { due_date: '2026-03-12' });
+    await task('Review the migration', { state: states['In Progress'] });
+    await task('Fix the login redirect', { state: states.Backlog, due_date: '2026-03-11' });
+    await task('Ship the dashboard', { state: states.Done, due_date: '2026-03-09' });
+    await task('Drop the old API', { state: states.Canceled });
+    await task('Someone else\'s', { owner: plan.other.user.uuid, due_date: '2026-03-10' });
+    const archived = await task('Old idea', { due_date: '2026-03-10' });
+    expect((await t.request('POST', `/v1/plan/tasks/${archived.key}/archive/`, { key: plan.adminKey, body: {} })).status).toBe(200);
+    const mia = await t.seedToken(plan.org.uuid, plan.member.user.uuid);
+    const answer = await t.request('POST', CHAT, { token: mia, body: { message: 'Which tasks are due?' } });
+    expect(answer.body).toMatchObject({ classification: 'tasks', answered_by: 'built_in' });
+    expect(answer.body.message.content).toBe(
+      'You have 3 open tasks, due dates first:\n- PLAT-3 Fix the login redirect (Backlog, due 2026-03-11)\n- PLAT-1 Write the release notes (Todo, due 2026-03-12)\n- PLAT-2 Review the migration (In Progress, no due date)',
+    );
+    const otto = await t.seedToken(plan.org.uuid, plan.other.user.uuid);
+    expect((await t.request('POST', CHAT, { token: otto, body: { message: 'my tasks?' } })).body.message.content).toBe('You have 1 open task, due dates first:\n- PLAT-6 Someone else\'s (Todo, due 2026-03-10)');
+    const gus = await t.seedToken(plan.org.uuid, plan.guest.user.uuid);
+    expect((await t.request('POST', CHAT, { token: gus, body: { message: 'my tasks?' } })).body.message.content).toBe('Guests do not use the Plan, so there are no tasks to show you.');
+    const admin = await t.seedToken(plan.org.uuid, plan.admin.uuid);
+    expect((await t.request('POST', CHAT, { token: admin, body: { message: 'my tasks?' } })).body.message.content).toBe('You have no open tasks.');
   });
 
   it('forwards to LLM_BASE_URL with the caller\'s context and the earlier turns, through the outbound HTTP client', async () => {
@@ -116,9 +147,11 @@ describe('the command-line assistant (POST /v1/cli/chat/completions/, CONTRACT Â
       body: { id: 'chatcmpl-1', object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: `Answer ${req.json.messages.length}` }, finish_reason: 'stop' }] },
     }));
     t = await startTestApp({}, { LLM_BASE_URL: `${model.url}/v1`, LLM_API_KEY: 'sk-local-secret', LLM_MODEL: 'llama-local' });
-    p = await seedPeople(t);
+    p = await seedPeople(t, { beta: true });
     token = await t.seedToken(p.org.uuid, p.member.user.uuid);
     await seedDay(t, p);
+    const { board } = await createBoard(t, p.adminKey);
+    await t.request('POST', `/v1/plan/boards/${board.uuid}/tasks/`, { key: p.adminKey, body: { title: 'Write the release notes', owner: p.member.user.uuid, due_date: '2026-03-12' } });
 
     const first = await t.request('POST', CHAT, { token, body: { message: 'What should I focus on?' } });
     expect(first.status).toBe(200);
@@ -134,7 +167,7 @@ describe('the command-line assistant (POST /v1/cli/chat/completions/, CONTRACT Â
     expect(system.content).toContain('Today is 2026-03-10 (UTC).');
     expect(system.content).toContain('## Check-ins waiting for an answer today\n- Daily (2 questions)');
     expect(system.content).toContain('## Blockers the caller reported (the last 7 days, 2026-03-04 to 2026-03-10)\n- 2026-03-09, Daily: Waiting for the staging database');
-    expect(system.content).toContain('## Tasks\nPlan tasks are not on this server yet');
+    expect(system.content).toContain('## The caller\'s open tasks (Plan), due dates first\n- PLAT-1 Write the release notes (Todo, due 2026-03-12)');
     expect(user).toEqual({ role: 'user', content: 'What should I focus on?' });
 
     await t.request('POST', CHAT, { token, body: { message: 'Why?', session_id: first.body.session_id } });

@@ -8,6 +8,7 @@ const CAN_DO = [
   'your check-in answers ("what did I do yesterday?")',
   'reports your agents sent ("what did my agents report today?")',
   'kudos you received and gave ("any kudos this week?")',
+  'your open Plan tasks, due dates first ("which tasks are due?")',
 ];
 const UPDATE_COMMAND = 'rollcall update --done "…" --doing "…" --blocked "…"';
 
@@ -36,11 +37,12 @@ export async function builtInAnswer(topic: Topic, reading: Reading): Promise<str
 async function answerFromSource(topic: Topic, reading: Reading): Promise<string> {
   const source = sourceFor(topic);
   if (!source) return whatICanDo();
-  if (source.unavailable) return source.unavailable;
-  const found = (await readSource(source, reading))!;
-  if (found.total === 0) return source.nothing!(reading.range);
+  const unavailable = source.unavailable?.(reading);
+  if (unavailable) return unavailable;
+  const found = await readSource(source, reading);
+  if (found.total === 0) return source.nothing(reading.range);
   const more = found.total > found.lines.length ? `\n…and ${found.total - found.lines.length} more.` : '';
-  return `${source.intro!(found.total, reading.range)}\n${found.lines.map((line) => `- ${line}`).join('\n')}${more}`;
+  return `${source.intro(found.total, reading.range)}\n${found.lines.map((line) => `- ${line}`).join('\n')}${more}`;
 }
 
 /** What the caller's client could run next, filtered to the commands it says it has (`available_commands`). */

@@ -19,11 +19,12 @@ export async function callerContext(reading: Reading): Promise<string> {
   const { user, organization } = actor;
   const sections: string[] = [];
   for (const source of SOURCES) {
-    if (source.unavailable) {
-      sections.push(`## ${source.title}\n${source.unavailable}`);
+    const unavailable = source.unavailable?.(reading);
+    if (unavailable) {
+      sections.push(`## ${source.title}\n${unavailable}`);
       continue;
     }
-    const found = (await readSource(source, reading))!;
+    const found = await readSource(source, reading);
     const heading = `## ${source.title}${source.ranged ? ` (${range.label}, ${range.from} to ${range.to})` : ''}`;
     const body = found.total === 0 ? 'None.' : found.lines.map((line) => `- ${line}`).join('\n') + (found.total > found.lines.length ? `\n- …and ${found.total - found.lines.length} more` : '');
     sections.push(`${heading}\n${body}`);

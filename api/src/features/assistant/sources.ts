@@ -6,6 +6,8 @@ import { bool, readJson } from '../../lib/json.ts';
 import type { QuestionRow } from '../../db/tables.ts';
 import { pendingCheckins } from '../cli/service.ts';
 import { listKudos } from '../kudos/service.ts';
+import { listTasks } from '../plan/tasks/lists.ts';
+import { can } from '../../auth/policy.ts';
 import { fullName } from '../users/repository.ts';
 import type { Answer } from '../checkins/responses-service.ts';
 import type { DayRange, Topic } from './topics.ts';
@@ -22,18 +24,20 @@ export interface Reading {
 
 /**
  * One kind of the caller's own data the assistant can speak about. `read` gives lines for a person (at most
- * MAX_LINES); `intro` and `nothing` frame them in the built-in answer, `title` in the language model's context.
- * A source whose data this server does not have says so with `unavailable`, and the assistant says it plainly.
+ * MAX_LINES, or the first lines and how many there are in all); `intro` and `nothing` frame them in the built-in
+ * answer, `title` in the language model's context. When the caller cannot have this data (the organization has
+ * not turned its feature on), `unavailable` says why, and the assistant says it plainly.
  */
 export interface Source {
   topic: Topic;
   title: string;
   /** Whether the question's days matter (pending check-ins are always today's). */
   ranged: boolean;
-  read?(reading: Reading): Promise<string[]>;
-  intro?(count: number, range: DayRange): string;
-  nothing?(range: DayRange): string;
-  unavailable?: string;
+  read(reading: Reading): Promise<string[] | { lines: string[]; total: number }>;
+  intro(count: number, range: DayRange): string;
+  nothing(range: DayRange): string;
+  /** Why the caller cannot have this data, or null when they can. */
+  unavailable?(reading: Reading): string | null;
 }
 
 export const MAX_LINES = 20;
@@ -149,15 +153,27 @@ const kudos: Source = {
 };
 
 /**
- * Extension point: tasks. Tasks belong to the Plan (`/v1/plan/`), whose boards and states are here but not its
- * tasks yet; once `features/plan/tasks/` serves them, replace this with a source reading the caller's open tasks
- * (owner = the caller) on boards they can see, due dates first.
+ * The caller's open tasks in the Plan: those they own, not in a done or canceled state, on boards they can see
+ * (the list of GET /v1/plan/me/tasks/), due dates first, then the undated ones.
  */
 const tasks: Source = {
   topic: 'tasks',
-  title: 'Tasks',
+  title: 'The caller\'s open tasks (Plan), due dates first',
   ranged: false,
-  unavailable: 'Plan tasks are not on this server yet, so I cannot see your tasks.',
+  unavailable({ actor }) {
+    if (!bool(actor.organization.plan_beta_enabled)) return `The Plan beta is off for ${actor.organization.name}, so there are no tasks to show you. An operator can turn it on.`;
+    if (!can(actor, 'plan.use')) return 'Guests do not use the Plan, so there are no tasks to show you.';
+    return null;
+  },
+  async read({ db, actor, now }) {
+    const filters = { open: true, include: new Set<never>(), sort: { column: 'due_date', order: 'asc' as const } };
+    const { count, results } = await listTasks({ db, actor, now }, { me: 'owner' }, filters, { limit: MAX_LINES, offset: 0, style: 'offset' });
+    const states = new Map((await db('plan_states').whereIn('uuid', [...new Set(results.map((task) => task.state))]).select('uuid', 'name')).map((s) => [s.uuid, s.name as string]));
+    const lines = results.map((task) => `${task.key} ${clip(task.title)} (${states.get(task.state) ?? 'no state'}, ${task.due_date ? `due ${task.due_date}` : 'no due date'})`);
+    return { lines, total: count };
+  },
+  intro: (count) => `You have ${plural(count, 'open task')}, due dates first:`,
+  nothing: () => 'You have no open tasks.',
 };
 
 /** Every source, in the order the language model's context lists them. */
@@ -166,8 +182,8 @@ export const SOURCES: readonly Source[] = [pending, blockers, updates, agentRepo
 export const sourceFor = (topic: Topic): Source | undefined => SOURCES.find((source) => source.topic === topic);
 
 /** A source's lines, at most MAX_LINES, with how many there were in all. */
-export async function readSource(source: Source, reading: Reading): Promise<{ lines: string[]; total: number } | null> {
-  if (!source.read) return null;
-  const lines = await source.read(reading);
-  return { lines: lines.slice(0, MAX_LINES), total: lines.length };
+export async function readSource(source: Source, reading: Reading): Promise<{ lines: string[]; total: number }> {
+  const read = await source.read(reading);
+  const { lines, total } = Array.isArray(read) ? { lines: read, total: read.length } : read;
+  return { lines: lines.slice(0, MAX_LINES), total };
 }

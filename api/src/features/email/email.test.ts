@@ -50,15 +50,40 @@ describe('E-mail out (CONTRACT §7, §10) and the free-plan daily cap (spec Limi
     expect(bad.body).toEqual({ to: ['Enter one e-mail address or a list of up to 50.'], subject: ['Ensure this field has no more than 512 characters.'] });
   });
 
-  it('a permanent SMTP refusal (5xx) fails at once; the admin sees why', async () => {
-    sink = await startSmtpSink({ reject: (to) => (to.startsWith('nobody') ? 550 : null) });
-    t = await startTestApp({}, { SMTP_URL: sink.url });
+  it('a refusal that would repeat fails at once with its reason (5xx but 503, an envelope with no recipient); 4xx and 503 are retried', async () => {
+    const codes: Record<string, number> = { gone: 550, nosuch: 553, busy: 450, later: 451, sequence: 503 };
+    sink = await startSmtpSink({ reject: (to) => codes[to.split('@')[0]] ?? null });
+    t = await startTestApp({}, { SMTP_URL: sink.url, DELIVERY_RETRY_SCHEDULE: '1m' });
     const acme = await t.seedOrganization();
-    await t.request('POST', '/v1/send-email/', { key: acme.adminKey, body: { to: 'nobody@example.com', subject: 'x', body_html: 'x' } });
+    for (const to of [...Object.keys(codes).map((local) => `${local}@example.com`), ['ok@example.com', 'gone@example.com']]) {
+      expect((await t.request('POST', '/v1/send-email/', { key: acme.adminKey, body: { to, subject: 'x', body_html: 'x' } })).status).toBe(201);
+    }
+    // nodemailer refuses an envelope without a recipient before it asks the server.
+    await enqueueEmail(t.db, { organizationUuid: acme.org.uuid, kind: 'notice', message: { to: [], subject: 'x', text: 'x' } }, t.clock.now());
     await t.deps.delivery.runDue();
-    const failed = await t.request('GET', '/v1/deliveries/?status=failed&channel=email', { key: acme.adminKey });
-    expect(failed.body.count).toBe(1);
-    expect(failed.body.results[0]).toMatchObject({ channel: 'email', destination: 'nobody@example.com', status: 'failed', attempts: 1, last_status_code: 550 });
+    const list = (await t.request('GET', '/v1/deliveries/?channel=email', { key: acme.adminKey })).body;
+    const by = Object.fromEntries(list.results.map((d: Record<string, unknown>) => [d.destination, [d.status, d.attempts, d.last_status_code, d.last_error]]));
+    const refused = (code: number) => `permanent, not retried: EENVELOPE: Can't send mail - all recipients were rejected: ${code} rejected`;
+    expect(by).toEqual({
+      'gone@example.com': ['failed', 1, 550, refused(550)],
+      'nosuch@example.com': ['failed', 1, 553, refused(553)],
+      '': ['failed', 1, null, 'permanent, not retried: EENVELOPE: No recipients defined'],
+      'busy@example.com': ['pending', 1, 450, "EENVELOPE: Can't send mail - all recipients were rejected: 450 rejected"],
+      'later@example.com': ['pending', 1, 451, "EENVELOPE: Can't send mail - all recipients were rejected: 451 rejected"],
+      'sequence@example.com': ['pending', 1, 503, "EENVELOPE: Can't send mail - all recipients were rejected: 503 rejected"],
+      'ok@example.com, gone@example.com': ['delivered', 1, 250, null],
+    });
+    expect(sink.messages.map((m) => m.envelopeTo)).toEqual([['ok@example.com']]);
+    // Sent to the others; the attempt names the address the server refused.
+    const partial = list.results.find((d: { destination: string }) => d.destination.startsWith('ok@'));
+    const detail = (await t.request('GET', `/v1/deliveries/${partial.uuid}/`, { key: acme.adminKey })).body;
+    expect(detail.attempt_log).toMatchObject([{ outcome: 'delivered', status_code: 250, error: 'refused by the server for gone@example.com' }]);
+    // The retried ones go again on the schedule: the one the server now takes is delivered.
+    delete codes.busy;
+    t.clock.advance(70_000);
+    await t.deps.delivery.runDue();
+    const busy = (await t.request('GET', '/v1/deliveries/?channel=email&status=delivered', { key: acme.adminKey })).body.results.find((d: { destination: string }) => d.destination === 'busy@example.com');
+    expect(busy).toMatchObject({ status: 'delivered', attempts: 2, last_status_code: 250, last_error: null });
   });
 
   it('without SMTP_URL keeps e-mail in the outbox, logs it once (no body), and lists it for admins', async () => {

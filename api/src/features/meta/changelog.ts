@@ -24,6 +24,11 @@ export const CHANGELOG: ChangelogEntry[] = [
       'The rollcall command is also a client: login, logout, status, me, update, report, health and messages, each with --json.',
       'A database that cannot be reached, a lost connection or a statement past its timeout answers 503 database_unavailable with Retry-After (was a 500, or a request that hung); /readyz answers 503 meanwhile.',
       'Several server processes may share one PostgreSQL database: hourly budgets, Plan minute ceilings and free-plan daily caps are exact across them and kept through a crash (RateLimit headers count what every process granted); a revoked key, a deactivated user or a plan change takes effect on every process at once.',
+      'Fixed: event workflows triggered by tasks.* events (created, updated, moved, archived, restored, deleted) run on every task change, whether or not a webhook subscription wants the event.',
+      'Fixed: a webhook subscription\'s subscribed_objects matches what each event is about as it is sent (a check-in response\'s check-in and author, a form response\'s form, the people, teams and company value of a kudos, the person and team of organization events, a task and its board); an anonymous response or kudos never matches its author.',
+      'Fixed: POST /v1/webhook-subscription/sample/ sends bodies shaped as the real events.',
+      'Fixed: an e-mail the SMTP server refuses for good (a 5xx reply but 503, such as 550 or 553 for the recipient) or with no valid recipient fails at once with its reason in /v1/deliveries/ ("permanent, not retried: …"); 4xx replies and 503 are retried; a message refused for some recipients names them in its attempt.',
+      'Fixed: the command-line assistant answers about your open Plan tasks (owned by you, not done or canceled, due dates first) and says when the organization\'s Plan beta is off.',
     ],
   },
   {

@@ -8,10 +8,29 @@ import { markDispatched, withoutAnonymousPeople } from '../../outbox/events.ts';
 export { withoutAnonymousPeople };
 import { enabledSubscriptions, matchesEvent } from './events.ts';
 
-/** The object an event is about, for `subscribed_objects` filtering. */
-function eventObjects(payload: Record<string, unknown>): string[] {
-  const keys = ['object_uuid', 'followup_uuid', 'checkin_uuid', 'form_uuid', 'team_uuid', 'board_uuid', 'project_uuid', 'task_uuid', 'user_uuid'];
-  return keys.map((k) => payload[k]).filter((v): v is string => typeof v === 'string');
+type Payload = Record<string, unknown>;
+const uuidOf = (value: unknown): unknown => (value !== null && typeof value === 'object' ? (value as Payload).uuid : undefined);
+const uuidsOf = (value: unknown): unknown[] => (Array.isArray(value) ? value.map(uuidOf) : []);
+
+/**
+ * The objects each event is about, for `subscribed_objects`, read from the payloads as the emitting features
+ * build them: check-in responses (`responseEventPayload`), form responses (forms/responses-service.ts), kudos
+ * (`kudosEventPayload`), people and team membership (users, invitations, teams) and Plan tasks (the change log,
+ * outbox/plan-changes.ts). The response, kudos or task itself is always one; people only as far as the payload
+ * names them (an anonymous one names nobody).
+ */
+const OBJECTS_BY_PREFIX: [prefix: string, objects: (payload: Payload) => unknown[]][] = [
+  ['followups.response.', (p) => [p.uuid, uuidOf(p.followup), uuidOf(p.user)]],
+  ['forms.response.', (p) => [p.uuid, p.form_uuid, uuidOf(p.user)]],
+  ['kudos.', (p) => [p.uuid, uuidOf(p.giver), ...uuidsOf(p.receivers), ...uuidsOf(p.teams), (p.company_value as Payload | null)?.id]],
+  ['organization.', (p) => [uuidOf(p.user), uuidOf(p.team)]],
+  ['tasks.', (p) => [p.object_uuid, p.board_uuid, p.project_uuid, uuidOf(p.task)]],
+];
+
+/** The uuids of the objects `event` is about (its payload as subscribers receive it). */
+export function eventObjects(event: string, payload: Payload): string[] {
+  const objects = OBJECTS_BY_PREFIX.find(([prefix]) => event.startsWith(prefix))?.[1](payload) ?? [];
+  return [...new Set(objects.filter((v): v is string => typeof v === 'string'))];
 }
 
 /** CONTRACT §7: what a subscription receives, `{event, event_timestamp, hook: {id, name}, body}`. */
@@ -62,11 +81,12 @@ export async function dispatchEvents(db: Db, now: Date, batch = 200): Promise<nu
     }
     const deliveries: NewDelivery[] = [];
     for (const { event, subs: matching } of wanted) {
-      const payload = readJson<Record<string, unknown>>(payloads.get(event.uuid) ?? '{}', {});
-      const objects = eventObjects(payload);
+      // Objects come from the body subscribers get: an anonymous response or kudos is never matched by its author.
+      const body = withoutAnonymousPeople(readJson<Payload>(payloads.get(event.uuid) ?? '{}', {})) as Payload;
+      const objects = eventObjects(event.event, body);
       for (const sub of matching) {
         if (sub.objects.length > 0 && !objects.some((o) => sub.objects.includes(o))) continue;
-        deliveries.push(webhookDelivery(sub.row, event.event, event.created_at, withoutAnonymousPeople(payload)));
+        deliveries.push(webhookDelivery(sub.row, event.event, event.created_at, body));
       }
     }
     await enqueueMany(trx, deliveries, now);

@@ -2,8 +2,8 @@ import type { Executor } from '../../db/connection.ts';
 import type { SubscriptionRow } from '../../db/tables.ts';
 import { readJson } from '../../lib/json.ts';
 import { recordEvent as recordWantedEvent } from '../../outbox/events.ts';
-import type { NewEvent } from '../../outbox/events.ts';
-import { startEventRuns } from '../workflows/events.ts';
+import type { EventReceivers, NewEvent } from '../../outbox/events.ts';
+import { isEventListened, startEventRuns } from '../workflows/events.ts';
 
 /** Whether a subscription's event list (names, or `prefix.*` wildcards) covers `event`. */
 export const matchesEvent = (patterns: string[], event: string) =>
@@ -19,11 +19,18 @@ export async function isEventWanted(db: Executor, organizationUuid: string, even
 }
 
 /**
- * Records an organization event (CONTRACT §7) in the caller's transaction, when a webhook subscription of the
- * organization wants it, and starts the runs of the event workflows listening for it in the same transaction:
- * every feature that emits events calls this. Returns the event's uuid, or null when no webhook wanted it.
+ * Records an organization event (CONTRACT §7) in the caller's transaction: the one way an event reaches its
+ * receivers. It starts the runs of the event workflows listening for it and stores it for the webhook dispatcher
+ * when a subscription wants it. Every feature that emits events calls this; the Plan's change log reaches it
+ * through ORGANIZATION_EVENTS. Returns the stored event's uuid, or null when no webhook wanted it.
  */
 export async function recordEvent(db: Executor, event: NewEvent, now: Date): Promise<string | null> {
   await startEventRuns(db, event.organizationUuid, event.event, event.payload, now);
   return recordWantedEvent(db, event, now, isEventWanted);
 }
+
+/** The same receivers for code below the features (the Plan's change log in outbox/): webhooks and workflows. */
+export const ORGANIZATION_EVENTS: EventReceivers = {
+  wanted: async (db, organizationUuid, event) => (await isEventWanted(db, organizationUuid, event)) || isEventListened(db, organizationUuid, event),
+  record: async (db, event, now) => void (await recordEvent(db, event, now)),
+};

@@ -81,17 +81,41 @@ export async function enableSubscription(db: Executor, organizationUuid: string,
     .update({ disabled_at: null, disabled_reason: null, updated_at: now.toISOString() });
 }
 
-/** Example bodies for POST /v1/webhook-subscription/sample/. */
-export function sampleBody(event: string, organizationUuid: string): Record<string, unknown> {
+/**
+ * Example bodies for POST /v1/webhook-subscription/sample/, shaped as the real events are (the payload builders
+ * of check-ins, forms, kudos, users, teams and the Plan's change log), plus `sample: true`: a receiver written
+ * against a sample reads real events the same way.
+ */
+export function sampleBody(event: string): Record<string, unknown> {
   const id = '00000000-0000-7000-8000-000000000000';
+  const at = '2026-01-15T09:00:00.000Z';
   const user = { uuid: id, full_name: 'Sam Sample', email: 'sam@example.com' };
+  const by = { uuid: id, full_name: 'Ada Admin' };
   if (event.startsWith('followups.')) {
-    return { sample: true, followup_uuid: id, followup_name: 'Daily stand-up', response_uuid: id, response_date: '2026-01-15', user, has_issue: true, is_anonymous: false, responses: [{ index: 0, question: 'What is blocking you?', response: 'Waiting for review' }] };
+    return {
+      sample: true, uuid: id, id, followup: { uuid: id, id, name: 'Daily stand-up' }, is_anonymous: false, user, response_date: '2026-01-15',
+      response_completed: true, has_issue: true, responses: [{ uuid: id, index: 0, question: 'What is blocking you?', response: 'Waiting for review' }], created_at: at, updated_at: at,
+    };
   }
-  if (event.startsWith('forms.')) return { sample: true, form_uuid: id, form_name: 'Feedback', response_uuid: id, user, responses: [] };
-  if (event === 'kudos.posted') return { sample: true, kudos_uuid: id, content: 'Thanks for the help!', giver: user, receivers: [user], company_value: null, is_anonymous: false };
-  if (event.startsWith('organization.')) return { sample: true, organization_uuid: organizationUuid, user, team: { uuid: id, name: 'Core' } };
-  return { sample: true, task: { uuid: id, key: 'CORE-1', title: 'Sample task' } };
+  if (event.startsWith('forms.')) {
+    return { sample: true, uuid: id, id, response_uuid: id, form_uuid: id, form: { uuid: id, name: 'Feedback' }, is_anonymous: false, user, responses: [], current_state: null, created_at: at, updated_at: at };
+  }
+  if (event === 'kudos.posted') {
+    const person = { uuid: id, full_name: 'Sam Sample' };
+    return {
+      sample: true, uuid: id, id, kudos_uuid: id, content: 'Thanks for the help!', is_anonymous: false, giver: { uuid: id, full_name: 'Ada Admin' }, receivers: [person],
+      receiver_uuids: [id], teams: [], company_value: null, created_at: at,
+    };
+  }
+  if (event.startsWith('organization.team_')) return { sample: true, team: { uuid: id, name: 'Core' }, user, by };
+  if (event.startsWith('organization.')) return { sample: true, user, by };
+  const task = {
+    uuid: id, id, key: 'CORE-1', title: 'Sample task', description: '', board: id, state: id, owner: null, priority: null, estimate: null, start_date: null, due_date: null,
+    labels: [], parent_task: null, milestone: null, version: 1, rank: 'a0', created_by: id, created_at: at, updated_at: at, completed_at: null, archived_at: null,
+  };
+  return {
+    sample: true, object_uuid: id, board_uuid: id, project_uuid: null, changed_fields: [], actor: { uuid: id }, agent_name: null, task: event === 'tasks.deleted' ? null : task,
+  };
 }
 
 export async function sendSample(db: Executor, actor: Actor, input: SampleInput, now: Date): Promise<string[]> {
@@ -100,7 +124,7 @@ export async function sendSample(db: Executor, actor: Actor, input: SampleInput,
   const subs = await query;
   if (input.hook_id && subs.length === 0) throw notFound();
   const targets = input.hook_id ? subs : subs.filter((s) => matchesEvent(readJson<string[]>(s.subscriptions, []), input.event));
-  const body = sampleBody(input.event, actor.organization.uuid);
+  const body = sampleBody(input.event);
   return enqueueMany(
     db,
     targets.map((sub) => ({ ...webhookDelivery(sub, input.event, now.toISOString(), body), kind: `${input.event} (sample)` })),

@@ -6,8 +6,11 @@ import { TEST_CA, startHttpsReceiver } from '../../../test/receivers.ts';
 import type { HttpsReceiver } from '../../../test/receivers.ts';
 import { recordEvent } from './events.ts';
 import { dispatchEvents, withoutAnonymousPeople } from './dispatch.ts';
-import { DISPATCHED_EVENT_RETENTION_DAYS } from '../../outbox/events.ts';
+import { DISPATCHED_EVENT_RETENTION_DAYS, EVENTS } from '../../outbox/events.ts';
 import { pruneOrganizationEvents } from './feature.ts';
+import { sampleBody } from './service.ts';
+import { seedPeople } from '../../../test/people-fixtures.ts';
+import { createBoard } from '../../../test/plan-fixtures.ts';
 import { SecretBox } from '../../outbound/secret-box.ts';
 
 const EVENT = 'followups.response.completed';
@@ -253,14 +256,70 @@ describe('Organization webhooks (CONTRACT §7, §10)', () => {
     expect(await t.db('deliveries').select('uuid')).toHaveLength(1);
   });
 
-  it('filters by subscribed_objects and never crosses organizations', async () => {
-    await subscribe({ subscribed_objects: ['0190c8f4-0000-7000-8000-000000000001'] });
+  it('filters by subscribed_objects: the objects of every event type as the API emits it, never across organizations', async () => {
+    const p = await seedPeople(t, { name: 'Objects', beta: true });
+    const key = p.adminKey;
+    const hook = async (path: string, subscriptions: string[], objects: string[]) =>
+      expect((await t.request('POST', '/v1/webhook-subscription/', { key, body: { hook_url: `${rx.url}/${path}`, subscriptions, subscribed_objects: objects } })).status).toBe(201);
+    const checkin = async (name: string) => (await t.request('POST', '/v1/checkins/create/', {
+      key, body: { name, schedule: { days: [0, 1, 2, 3, 4, 5, 6], time: '09:00', timezone: 'UTC' }, participants: { user_uuids: [p.member.user.uuid, p.other.user.uuid] }, questions: [{ question_type: 'text', question: 'Done?' }] },
+    })).body;
+    const daily = await checkin('Daily');
+    const weekly = await checkin('Weekly');
+    const team = (await t.request('POST', '/v1/teams/', { key, body: { name: 'Platform' } })).body;
+    const form = (await t.request('POST', '/v1/forms/create/', { key, body: { name: 'Gear', questions: [{ question_type: 'text', question: 'What?' }] } })).body;
+    const { board } = await createBoard(t, key);
+    const { board: other } = await createBoard(t, key, { name: 'Other', key: 'OTH' });
+    const all = [...EVENTS, 'tasks.*'];
+    await hook('checkin', all, [daily.uuid]);
+    await hook('person', all, [p.member.user.uuid]);
+    await hook('team', all, [team.uuid]);
+    await hook('form', all, [form.uuid]);
+    await hook('board', all, [board.uuid]);
+    await hook('all', all, []);
     const globex = await t.seedOrganization({ name: 'Globex' });
-    await recordEvent(t.db, { organizationUuid: acme.org.uuid, event: EVENT, payload: { followup_uuid: '0190c8f4-0000-7000-8000-000000000002' } }, t.clock.now());
-    await recordEvent(t.db, { organizationUuid: globex.org.uuid, event: EVENT, payload: { followup_uuid: '0190c8f4-0000-7000-8000-000000000001' } }, t.clock.now());
-    await recordEvent(t.db, { organizationUuid: acme.org.uuid, event: EVENT, payload: { followup_uuid: '0190c8f4-0000-7000-8000-000000000001', n: 1 } }, t.clock.now());
+    await t.request('POST', '/v1/webhook-subscription/', { key: globex.adminKey, body: { hook_url: `${rx.url}/globex`, subscriptions: all, subscribed_objects: [daily.uuid, p.member.user.uuid] } });
+
+    const answer = (c: { uuid: string }, as: string) => t.request('POST', `/v1/checkins/${c.uuid}/responses/`, { key: as, body: { responses: [{ index: 0, response: 'Shipped' }] } });
+    expect((await answer(daily, p.other.key)).status).toBe(201);
+    expect((await answer(weekly, p.member.key)).status).toBe(201);
+    expect((await t.request('POST', `/v1/forms/${form.uuid}/responses/`, { key: p.member.key, body: { responses: [{ index: 0, response: 'A laptop' }] } })).status).toBe(201);
+    expect((await t.request('POST', `/v1/teams/${team.uuid}/member/`, { key, body: { members: [{ uuid: p.member.user.uuid }] } })).status).toBe(200);
+    expect((await t.request('POST', '/v1/kudos/', { key: p.other.key, body: { content: 'Team work', receivers: [team.uuid] } })).status).toBe(201);
+    expect((await t.request('POST', '/v1/kudos/', { key: p.member.key, body: { content: 'Quietly', receivers: [p.other.user.uuid], is_anonymous: true } })).status).toBe(201);
+    expect((await t.request('PATCH', `/v1/users/${p.guest.user.uuid}/`, { key, body: { is_active: false } })).status).toBe(200);
+    const task = (await t.request('POST', `/v1/plan/boards/${board.uuid}/tasks/`, { key, body: { title: 'Here' } })).body;
+    expect((await t.request('POST', `/v1/plan/boards/${other.uuid}/tasks/`, { key, body: { title: 'Elsewhere' } })).status).toBe(201);
     await t.deps.delivery.runDue();
-    expect(rx.received.map((r) => r.json.body.n)).toEqual([1]);
+    await t.deps.delivery.runDue();
+
+    const got = (path: string) => rx.received.filter((r) => r.url === `/${path}`).map((r) => `${r.json.event} ${r.json.body.content ?? r.json.body.followup?.name ?? r.json.body.task?.title ?? r.json.body.form?.name ?? r.json.body.user?.uuid ?? ''}`).sort();
+    expect(got('checkin')).toEqual(['followups.response.completed Daily']);
+    // The member's own answer, form response and team membership, and the kudos their team received; not the kudos they gave anonymously.
+    expect(got('person')).toEqual(['followups.response.completed Weekly', 'forms.response.created Gear', 'kudos.posted Team work', `organization.team_user_added ${p.member.user.uuid}`]);
+    expect(got('team')).toEqual(['kudos.posted Team work', `organization.team_user_added ${p.member.user.uuid}`]);
+    expect(got('form')).toEqual(['forms.response.created Gear']);
+    expect(got('board')).toEqual(['tasks.created Here']);
+    expect(got('globex')).toEqual([]);
+    expect(rx.received.find((r) => r.url === '/board')!.json.body.object_uuid).toBe(task.uuid);
+    expect(rx.received.filter((r) => r.url === '/all').map((r) => r.json.event).sort()).toEqual([
+      'followups.response.completed', 'followups.response.completed', 'forms.response.created', 'kudos.posted', 'kudos.posted',
+      'organization.team_user_added', 'organization.user_deactivated', 'tasks.created', 'tasks.created',
+    ]);
+
+    // A sample of each event has the shape of the real one: the same keys at every depth where both hold objects.
+    const mismatches = (real: unknown, sample: unknown, path = 'body'): string[] => {
+      if (real === null || sample === null || typeof real !== 'object' || typeof sample !== 'object') return [];
+      if (Array.isArray(real) || Array.isArray(sample)) {
+        if (!Array.isArray(real) || !Array.isArray(sample)) return [path];
+        return real.length && sample.length ? mismatches(real[0], sample[0], `${path}.0`) : [];
+      }
+      const [a, b] = [Object.keys(real).sort().join(), Object.keys(sample).filter((k) => k !== 'sample').sort().join()];
+      if (a !== b) return [`${path}: ${a} / ${b}`];
+      return Object.keys(real).flatMap((k) => mismatches((real as Record<string, unknown>)[k], (sample as Record<string, unknown>)[k], `${path}.${k}`));
+    };
+    // (An anonymous event has its people removed; samples are of named ones.)
+    for (const real of rx.received.filter((r) => r.url === '/all' && r.json.body.is_anonymous !== true)) expect(mismatches(real.json.body, sampleBody(real.json.event)), real.json.event).toEqual([]);
   });
 
   it('never stores or logs the signing secret or the bearer in clear', async () => {

@@ -6,18 +6,29 @@ import { startRun } from './runs.ts';
 
 const covers = (pattern: string, event: string) => pattern === event || (pattern.endsWith('.*') && event.startsWith(pattern.slice(0, -1)));
 
+/** The active event workflows of the organization whose trigger names `event` (or a prefix of it), with their settings. */
+async function listeningWorkflows(db: Executor, organizationUuid: string, event: string): Promise<{ workflow: WorkflowRow; config: TriggerConfig }[]> {
+  const workflows: WorkflowRow[] = await db('workflows').where({ organization_uuid: organizationUuid, trigger_type: 'event', active: true });
+  return workflows
+    .map((workflow) => ({ workflow, config: readJson<TriggerConfig>(workflow.trigger_config, {}) }))
+    .filter(({ config }) => config.event && covers(config.event, event));
+}
+
+/** Whether an active event workflow of the organization listens for `event` (before its `match` is checked). */
+export async function isEventListened(db: Executor, organizationUuid: string, event: string): Promise<boolean> {
+  return (await listeningWorkflows(db, organizationUuid, event)).length > 0;
+}
+
 /**
  * Starts a run of every active event workflow of the organization that listens for `event` and whose `match`
- * values equal the event's. Called by recordEvent, in the transaction of the change that caused the event, so a
- * kudos or a response and the runs it triggers commit together. The payload is the webhook body, with people
- * removed from anonymous events as webhooks remove them.
+ * values equal the event's. Called for every organization event (features/webhooks/events.ts), in the
+ * transaction of the change that caused it, so a kudos, a response or a task change and the runs it triggers
+ * commit together. The payload is the webhook body, with people removed from anonymous events as webhooks
+ * remove them.
  */
 export async function startEventRuns(db: Executor, organizationUuid: string, event: string, payload: Record<string, unknown>, now: Date): Promise<number> {
-  const workflows: WorkflowRow[] = await db('workflows').where({ organization_uuid: organizationUuid, trigger_type: 'event', active: true });
   let started = 0;
-  for (const workflow of workflows) {
-    const config = readJson<TriggerConfig>(workflow.trigger_config, {});
-    if (!config.event || !covers(config.event, event)) continue;
+  for (const { workflow, config } of await listeningWorkflows(db, organizationUuid, event)) {
     if (Object.entries(config.match ?? {}).some(([key, value]) => payload[key] !== value)) continue;
     await startRun(db, workflow, { type: 'event', event, payload: withoutAnonymousPeople(payload) as Record<string, unknown> }, now);
     started++;

@@ -6,6 +6,7 @@ import { MISSING, seedPeople } from '../../../test/people-fixtures.ts';
 import type { People } from '../../../test/people-fixtures.ts';
 import { TEST_CA, startHttpsReceiver, startSmtpSink } from '../../../test/receivers.ts';
 import type { HttpsReceiver } from '../../../test/receivers.ts';
+import { createBoard } from '../../../test/plan-fixtures.ts';
 import { fireWorkflowSchedules } from './feature.ts';
 
 type Sink = Awaited<ReturnType<typeof startSmtpSink>>;
@@ -24,7 +25,7 @@ describe('Workflows (CONTRACT §7, §10)', () => {
       { ca: TEST_CA, random: () => 0.5 },
     );
     t.clock.set(new Date(Math.floor(Date.now() / 60_000) * 60_000)); // webhook-timestamp is checked against the receiver's real clock
-    p = await seedPeople(t);
+    p = await seedPeople(t, { beta: true });
   });
   afterEach(async () => {
     await t.close();
@@ -247,6 +248,39 @@ describe('Workflows (CONTRACT §7, §10)', () => {
     await t.deps.delivery.runDue();
     expect((await runs(wf.uuid)).results).toMatchObject([{ status: 'succeeded', trigger: 'event', event: 'followups.response.completed', payload: { has_issue: true } }]);
     expect(rx.received[0].json).toMatchObject({ blocked: true, answers: [{ response: 'Half' }, { response: 'Waiting for the database' }] });
+  });
+
+  it('runs event workflows on Plan task events, with or without a webhook subscription to them', async () => {
+    const created = (await create({ name: 'New task', trigger_type: 'event', trigger_config: { event: 'tasks.created' }, actions: [hook({ body: '{"key": "{{payload.task.key}}", "title": "{{payload.task.title}}"}' })] })).body;
+    const done = (await create({ name: 'Moved', trigger_type: 'event', trigger_config: { event: 'tasks.*' }, actions: [hook({ url: `${rx.url}/any` })] })).body;
+    const { board, states } = await createBoard(t, p.adminKey);
+    const task = (await t.request('POST', `/v1/plan/boards/${board.uuid}/tasks/`, { key: p.adminKey, body: { title: 'Ship it' } })).body;
+    // A webhook subscription to a task event afterwards: the same events reach it and the workflows.
+    await t.request('POST', '/v1/webhook-subscription/', { key: p.adminKey, body: { hook_url: `${rx.url}/subscriber`, subscriptions: ['tasks.moved'] } });
+    await t.request('POST', `/v1/plan/tasks/${task.key}/move/`, { key: p.adminKey, body: { state: states.Done } });
+    await t.deps.delivery.runDue();
+    await t.deps.delivery.runDue();
+    expect((await runs(created.uuid)).results).toMatchObject([{ status: 'succeeded', trigger: 'event', event: 'tasks.created', payload: { object_uuid: task.uuid, board_uuid: board.uuid, task: { key: 'PLAT-1' } } }]);
+    expect((await runs(done.uuid)).results.map((r: { event: string }) => r.event)).toEqual(['tasks.moved', 'tasks.created']);
+    expect(rx.received.filter((r) => r.url === '/hook').map((r) => r.json)).toEqual([{ key: 'PLAT-1', title: 'Ship it' }]);
+    expect(rx.received.filter((r) => r.url === '/any')).toHaveLength(2);
+    expect(rx.received.filter((r) => r.url === '/subscriber').map((r) => [r.json.event, r.json.body.task.state])).toEqual([['tasks.moved', states.Done]]);
+  });
+
+  it('runs event workflows on every check-in response event (completed, updated, deleted)', async () => {
+    const wf = (await create({ name: 'Answers', trigger_type: 'event', trigger_config: { event: 'followups.response.*' }, actions: [hook({ body: '{"event": "{{event}}", "followup": "{{payload.followup.uuid}}"}' })] })).body;
+    const checkin = (await t.request('POST', '/v1/checkins/create/', {
+      key: p.adminKey,
+      body: { name: 'Daily', schedule: { days: [0, 1, 2, 3, 4, 5, 6], time: '09:00', timezone: 'UTC' }, participants: { user_uuids: [p.member.user.uuid] }, questions: [{ question_type: 'text', question: 'Done?' }] },
+    })).body;
+    expect((await t.request('POST', `/v1/checkins/${checkin.uuid}/responses/`, { key: p.member.key, body: { responses: [{ index: 0, response: 'Shipped' }] } })).status).toBe(201);
+    expect((await t.request('PUT', `/v1/checkins/${checkin.uuid}/responses/`, { key: p.member.key, body: { responses: [{ index: 0, response: 'Shipped twice' }] } })).status).toBe(200);
+    expect((await t.request('DELETE', `/v1/checkins/${checkin.uuid}/responses/`, { key: p.member.key })).status).toBe(204);
+    await t.deps.delivery.runDue();
+    expect((await runs(wf.uuid)).results.map((r: { event: string; status: string }) => [r.event, r.status])).toEqual([
+      ['followups.response.deleted', 'succeeded'], ['followups.response.updated', 'succeeded'], ['followups.response.completed', 'succeeded'],
+    ]);
+    expect(new Set(rx.received.map((r) => r.json.followup))).toEqual(new Set([checkin.uuid]));
   });
 
   it('records an action that cannot be queued as failed and still runs the others', async () => {

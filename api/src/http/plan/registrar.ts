@@ -9,7 +9,7 @@ import type { ClaimedKey, StoredAnswer } from '../../db/idempotency-keys.ts';
 import { badRequest, invalidFilter, notFound, unknownField } from '../../lib/errors.ts';
 import { isUuid } from '../../lib/ids.ts';
 import type { PageRequest } from '../../lib/page.ts';
-import type { EventWanted } from '../../outbox/events.ts';
+import type { EventReceivers } from '../../outbox/events.ts';
 import { actorOf } from '../auth.ts';
 import type { Deps } from '../deps.ts';
 import type { Middlewares } from '../middlewares.ts';
@@ -50,9 +50,9 @@ export interface WriteCall<B> extends WriteUnit {
   status(code: number): void;
 }
 
-/** What the Plan's features lend the frame: whether a webhook wants an event, and who X-Service-Agent-Name names. */
+/** What the Plan's features lend the frame: who receives organization events, and who X-Service-Agent-Name names. */
 export interface PlanHooks {
-  eventWanted: EventWanted;
+  events: EventReceivers;
   resolveAgentName(db: Executor, actor: Actor, header: string | string[] | undefined): Promise<string | null>;
 }
 
@@ -205,7 +205,7 @@ export class PlanRoutes {
       }
       const answer = await runWrite(
         deps.db,
-        { actor, now, agentName, dryRun, claimed, eventWanted: hooks.eventWanted },
+        { actor, now, agentName, dryRun, claimed, events: hooks.events, afterEvents: () => deps.delivery.kick() },
         (unit, answer) =>
           handler({
             ...unit, deps, params, query, body,

@@ -3,7 +3,7 @@ import type { Db, Trx } from '../../db/connection.ts';
 import { releaseKey, storeAnswer } from '../../db/idempotency-keys.ts';
 import type { ClaimedKey, StoredAnswer } from '../../db/idempotency-keys.ts';
 import { ApiError, ValidationFailed } from '../../lib/errors.ts';
-import type { EventWanted } from '../../outbox/events.ts';
+import type { EventReceivers } from '../../outbox/events.ts';
 import { errorBody } from '../errors.ts';
 import { ChangeLog } from '../../outbox/plan-changes.ts';
 
@@ -35,7 +35,10 @@ export interface WriteRun {
   dryRun: boolean;
   /** The Idempotency-Key this request holds, if any (never for a dry run). */
   claimed: ClaimedKey | null;
-  eventWanted: EventWanted;
+  /** The organization's event receivers (webhook subscriptions, event workflows). */
+  events: EventReceivers;
+  /** Called after a commit that recorded organization events (their deliveries and workflow runs wait in the outbox). */
+  afterEvents?: () => void;
 }
 
 /**
@@ -52,8 +55,9 @@ export async function runWrite(
   successStatus: number,
 ): Promise<StoredAnswer> {
   try {
-    return await db.transaction(async (trx) => {
-      const changes = new ChangeLog(trx, run.actor, run.agentName, run.now, run.eventWanted);
+    let eventsRecorded = 0;
+    const committed = await db.transaction(async (trx) => {
+      const changes = new ChangeLog(trx, run.actor, run.agentName, run.now, run.events);
       const shape = { headers: {} as Record<string, string>, status: successStatus };
       const result = await work({ db: trx, actor: run.actor, now: run.now, changes, agentName: run.agentName, dryRun: run.dryRun }, shape);
       const answer: StoredAnswer = { status: shape.status, headers: shape.headers, body: shape.status === 204 ? undefined : result };
@@ -62,8 +66,11 @@ export async function runWrite(
         throw new DryRunRollback({ status: 200, headers: {}, body: { dry_run: true, status: shape.status, result: result ?? null, changes: changed } });
       }
       if (run.claimed) await storeAnswer(trx, run.claimed, answer, run.now);
+      eventsRecorded = changes.eventsRecorded;
       return answer;
     });
+    if (eventsRecorded > 0) run.afterEvents?.();
+    return committed;
   } catch (err) {
     if (err instanceof DryRunRollback) return err.answer;
     if (run.claimed) await settleKey(db, run.claimed, err, run.now);

@@ -39,6 +39,8 @@ export interface TaskFilters {
   created?: { from?: string; to?: string };
   due?: { from?: string; to?: string };
   search?: string;
+  /** Only open tasks: those whose state is not of the done or canceled category. */
+  open?: boolean;
   include: Set<IncludeToken>;
   sort: Ordering;
 }
@@ -83,6 +85,9 @@ async function filtered(r: PlanRead, scope: ListScope, filters: TaskFilters): Pr
       });
     }
     if (filters.priorities) query.whereIn('t.priority', filters.priorities);
+    if (filters.open) {
+      query.whereIn('t.state_uuid', db('plan_states').select('uuid').where('organization_uuid', r.actor.organization.uuid).whereNotIn('category', ['done', 'canceled']));
+    }
     if (parent) query.where('t.parent_task_uuid', parent.uuid);
     if (filters.milestone) query.where('t.milestone_uuid', filters.milestone);
     if (filters.created?.from) query.where('t.created_at', '>=', `${filters.created.from}T00:00:00.000Z`);
