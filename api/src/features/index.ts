@@ -37,6 +37,7 @@ import { planLabels } from './plan/labels/feature.ts';
 import { planTasks } from './plan/tasks/feature.ts';
 import { planTaskHistory } from './plan/task-history/feature.ts';
 import { planTaskBulk } from './plan/task-bulk/feature.ts';
+import { planDelta } from './plan/delta/feature.ts';
 
 /**
  * Every feature of the API, in routing order. The app mounts their routers, the OpenAPI catalogue reads their
@@ -79,6 +80,7 @@ export const features: Feature[] = [
   planTasks,
   planTaskHistory,
   planTaskBulk,
+  planDelta,
   cliAuth,
   cli,
   assistant,
