@@ -144,7 +144,8 @@ describe('Plan board snapshot and delta feed', () => {
     const pruned = await job.run(t.deps);
     expect(pruned).toBeGreaterThan(0);
     expect(Number((await t.db('plan_changes').count({ n: '*' }))[0].n)).toBe(before - (pruned as number));
-    expect(await t.db('plan_changes').where('created_at', '<', new Date(t.clock.now().getTime() - 7 * DAY).toISOString()).count({ n: '*' })).toEqual([{ n: 0 }]);
+    const [{ n: old }] = await t.db('plan_changes').where('created_at', '<', new Date(t.clock.now().getTime() - 7 * DAY).toISOString()).count({ n: '*' });
+    expect(Number(old)).toBe(0);
     // The cursor is fresh, the changes after it are gone: the client must read the snapshot again.
     const gone = await delta(board.uuid, first.body.cursor);
     expect(gone.status).toBe(400);
