@@ -116,7 +116,7 @@ describe('Plan delta feed replay (property)', () => {
             if (!drain || !res.body.has_more) return;
           }
         };
-        const ok = (res: { status: number; text: string }, what: string) => {
+        const ok = <R extends { status: number; text: string }>(res: R, what: string): R => {
           if (res.status >= 300) throw new Error(`${what}: ${res.status} ${res.text}`);
           return res;
         };
