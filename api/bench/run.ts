@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: every API benchmark in one run, each comparing against a baseline measured in the same run
- * and printing ratios. BENCH_SECONDS sets the /v1/me/ load phases; BENCH_ONLY=me,checkins,deliveries,agents,kudos,plan,tasks
+ * and printing ratios. BENCH_SECONDS sets the /v1/me/ load phases; BENCH_ONLY=me,checkins,deliveries,agents,kudos,plan,tasks,sync
  * picks some. Each benchmark also runs alone: `node api/bench/<name>.ts`.
  */
 import os from 'node:os';
@@ -11,6 +11,7 @@ import { benchAgents } from './agents.ts';
 import { benchKudos } from './kudos.ts';
 import { benchPlan } from './plan.ts';
 import { benchTasks } from './tasks.ts';
+import { benchSync } from './sync.ts';
 
 const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
 const wanted = (name: string) => !only || only.includes(name);
@@ -40,4 +41,8 @@ if (wanted('plan')) {
 if (wanted('tasks')) {
   console.log('\n== tasks ==');
   await benchTasks({ print: true });
+}
+if (wanted('sync')) {
+  console.log('\n== sync ==');
+  await benchSync({ print: true });
 }

@@ -2,7 +2,7 @@ import type { Context } from 'koa';
 import { invalidFilter } from '../../lib/errors.ts';
 import { PLAN_VISIBILITIES as VISIBILITIES } from '../../db/tables.ts';
 import { isUuid } from '../../lib/ids.ts';
-import { queryBoolean, queryChoice, queryDateRange, queryInteger, queryOrdering, querySearch, queryText, queryUuid, queryUuids } from '../query.ts';
+import { queryBoolean, queryChoice, queryDateRange, queryOrdering, querySearch, queryText, queryUuid, queryUuids } from '../query.ts';
 import type { Ordering } from '../query.ts';
 
 export type { Ordering };
@@ -41,11 +41,6 @@ export class PlanQuery {
   /** Search text (2–256 characters) under `search`, or another name (`q` on the Plan search). */
   search(name = 'search'): string | undefined {
     return querySearch(this.#ctx, name);
-  }
-
-  /** A whole number within [min, max] (`invalid_filter_value` otherwise). */
-  integer(name: string, min: number, max: number): number | undefined {
-    return queryInteger(this.#ctx, name, min, max);
   }
 
   /** A parameter's text as given (the last one when repeated). */

@@ -80,7 +80,7 @@ describe('Plan board snapshot and delta feed', () => {
     }
     expect(pages).toEqual(all.body.results);
     expect((await delta(board.uuid, next)).body.results).toEqual([]);
-    expect((await delta(board.uuid, next, '&page_size=501')).body).toMatchObject({ code: 'invalid_filter_value', extra: { parameter: 'page_size' } });
+    expect((await delta(board.uuid, next, '&page_size=101')).body).toMatchObject({ code: 'invalid_filter_value', extra: { parameter: 'page_size' } });
   });
 
   it('shows a task that moved to another board as a move there, and renames tasks with their board', async () => {

@@ -1,6 +1,6 @@
 import type { PlanRoutes } from '../../../http/plan/registrar.ts';
 import { presentDelta, presentSnapshot } from './presenter.ts';
-import { DELTA_PAGE, boardDelta, boardSnapshot } from './service.ts';
+import { boardDelta, boardSnapshot } from './service.ts';
 
 export function deltaRoutes(plan: PlanRoutes): void {
   const r = plan.tagged('Plan: board sync');
@@ -22,12 +22,11 @@ export function deltaRoutes(plan: PlanRoutes): void {
       response: 'PlanBoardDelta',
       query: [
         { name: 'cursor', description: 'delta_cursor of the snapshot, or cursor of the previous delta answer (required)' },
-        { name: 'page_size', description: `changes per answer, 1–${DELTA_PAGE.max} (default ${DELTA_PAGE.default})` },
+        { name: 'page_size', description: 'changes per answer, 1–100 (default 50), as on every list' },
       ],
     },
     async (call) => {
-      const limit = call.query.integer('page_size', 1, DELTA_PAGE.max) ?? DELTA_PAGE.default;
-      return presentDelta(await boardDelta(call, call.params.board, call.query.text('cursor'), limit), call.now);
+      return presentDelta(await boardDelta(call, call.params.board, call.query.text('cursor'), call.page.limit), call.now);
     },
   );
 }

@@ -60,8 +60,6 @@ export interface BoardDelta {
   hasMore: boolean;
 }
 
-export const DELTA_PAGE = { default: 100, max: 500 };
-
 /** The changes of a board after the cursor, at most `limit`, oldest first. */
 export async function boardDelta(r: PlanRead, boardUuid: string, rawCursor: string | undefined, limit: number): Promise<BoardDelta> {
   const { row: board } = await visibleBoard<BoardRow>(r.db, r.actor, boardUuid);
