@@ -16,6 +16,8 @@ export interface ParityRequest {
   method: string;
   path: string;
   body?: unknown;
+  /** Request headers both sides send (an Idempotency-Key). */
+  headers?: Record<string, string>;
   /** Body paths (`results.*.last_used_at`) where the two answers may differ, each for a reason given beside it. */
   differs?: string[];
 }
@@ -81,7 +83,10 @@ export async function startParityPair(overrides: Partial<Config>, seed: (t: Test
 
   /** Sends `req` as the key to one app and as the token to the other; the differences, described (none: []). */
   async function compare(req: ParityRequest): Promise<string[]> {
-    const options = (credential: { key: string } | { token: string }) => (req.method === 'GET' ? credential : { ...credential, body: req.body ?? {} });
+    const options = (credential: { key: string } | { token: string }) => {
+      const sent = { ...credential, ...(req.headers ? { headers: req.headers } : {}) };
+      return req.method === 'GET' ? sent : { ...sent, body: req.body ?? {} };
+    };
     const a = await byKey.request(req.method, req.path, options({ key: world.key }));
     const b = await byToken.request(req.method, req.path, options({ token: world.token }));
     const line = `${req.method} ${req.path}`;
