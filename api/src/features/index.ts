@@ -38,7 +38,7 @@ import { planTasks } from './plan/tasks/feature.ts';
 import { planTaskHistory } from './plan/task-history/feature.ts';
 import { planTaskBulk } from './plan/task-bulk/feature.ts';
 import { planDelta } from './plan/delta/feature.ts';
-import { planSearch } from './plan/search/feature.ts';
+import { planSearch } from './plan/search-endpoint/feature.ts';
 import { planActivity } from './plan/activity/feature.ts';
 import { planPulse } from './plan/pulse/feature.ts';
 import { planTimeline } from './plan/timeline/feature.ts';

@@ -1,12 +1,8 @@
 import type { PlanRoutes } from '../../../http/plan/registrar.ts';
 import { SINCE, UNTIL } from '../../../http/query.ts';
+import { SCOPE_DOCS } from '../../../http/plan/openapi.ts';
 import { presentPulse } from './presenter.ts';
 import { defaultPeriod, pulse } from './service.ts';
-
-export const SCOPE_DOCS = [
-  { name: 'board', description: 'board uuid (one you cannot see matches nothing)' },
-  { name: 'project', description: 'project uuid: its boards' },
-];
 
 export function pulseRoutes(plan: PlanRoutes): void {
   const r = plan.tagged('Plan: pulse');

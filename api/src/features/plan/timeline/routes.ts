@@ -1,6 +1,6 @@
 import type { PlanRoutes } from '../../../http/plan/registrar.ts';
 import { SINCE, UNTIL } from '../../../http/query.ts';
-import { SCOPE_DOCS } from '../pulse/routes.ts';
+import { SCOPE_DOCS } from '../../../http/plan/openapi.ts';
 import { presentSpan } from './presenter.ts';
 import { timeline } from './service.ts';
 

@@ -2,7 +2,7 @@ import type { PlanRoutes } from '../../../http/plan/registrar.ts';
 import { badRequest, invalidFilter } from '../../../lib/errors.ts';
 import { presentHit } from './presenter.ts';
 import { SEARCH_TYPES, search } from './service.ts';
-import type { Indexed } from './index.ts';
+import type { Indexed } from '../search/index.ts';
 
 export function searchRoutes(plan: PlanRoutes): void {
   const r = plan.tagged('Plan: search');

@@ -6,8 +6,8 @@ import type { PlanRead } from '../frame/context.ts';
 import { resolveTaskRef } from '../tasks/keys.ts';
 import { presentTasks } from '../tasks/repository.ts';
 import type { PresentedTask } from '../tasks/repository.ts';
-import { matching } from './index.ts';
-import type { Indexed } from './index.ts';
+import { matching } from '../search/index.ts';
+import type { Indexed } from '../search/index.ts';
 
 /**
  * `GET /v1/plan/search/?q=`: tasks, boards and projects whose words match, among what the caller sees (a task is
