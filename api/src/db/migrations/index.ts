@@ -56,4 +56,5 @@ export const migrations: Migration[] = [
   { name: '0620_plan_task_links', load: () => import('./0620_plan_task_links.ts') },
   { name: '0621_plan_task_search', load: () => import('./0621_plan_task_search.ts') },
   { name: '0670_plan_container_search', load: () => import('./0670_plan_container_search.ts') },
+  { name: '0671_plan_task_search_placement', load: () => import('./0671_plan_task_search_placement.ts') },
 ];

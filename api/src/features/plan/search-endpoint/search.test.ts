@@ -77,6 +77,13 @@ describe('Plan search', () => {
     await call('POST', '/v1/plan/projects/', acme.adminKey, { name: 'Aardvark project', visibility: 'members' });
     expect(await found('q=aardvark')).toEqual(['project:Aardvark project', 'board:Secret aardvark', 'task:Aardvark plan']);
     expect(await found('q=aardvark', acme.member.key)).toEqual([]);
+    // The index follows a task to a board the member does not see, and back.
+    const moving = await app.tasks.create(app.board, { title: 'Aardvark sighting' });
+    expect(await found('q=aardvark', acme.member.key)).toEqual(['task:Aardvark sighting']);
+    await call('POST', `/v1/plan/tasks/${moving.key}/move-board/`, acme.adminKey, { board: secret.board.uuid });
+    expect(await found('q=aardvark', acme.member.key)).toEqual([]);
+    await call('POST', `/v1/plan/tasks/${moving.uuid}/move-board/`, acme.adminKey, { board: app.board.uuid });
+    expect(await found('q=aardvark', acme.member.key)).toEqual(['task:Aardvark sighting']);
     const globex = await seedPlanOrg(t, { name: 'Globex' });
     expect(await found('q=aardvark', globex.adminKey)).toEqual([]);
     expect(await found('q=deplo', globex.adminKey)).toEqual([]);

@@ -6,7 +6,7 @@ import type { PlanRead } from '../frame/context.ts';
 import { resolveTaskRef } from '../tasks/keys.ts';
 import { presentTasks } from '../tasks/repository.ts';
 import type { PresentedTask } from '../tasks/repository.ts';
-import { matching } from '../search/index.ts';
+import { matching, whereTaskWordsMatch } from '../search/index.ts';
 import type { Indexed } from '../search/index.ts';
 
 /**
@@ -47,15 +47,18 @@ function boards(r: PlanRead, filters: SearchFilters): Base {
   };
 }
 
+/** Matching tasks as their index entries (board, live, last change): the count and the order never read a task row. */
 function tasks(r: PlanRead, filters: SearchFilters, keyed: string | null): Base {
   return () => {
     const visibleBoards = whereVisible(r.db('plan_boards as b').select('b.uuid'), r.db, r.actor, 'board', 'b');
     if (!filters.includeArchived) visibleBoards.whereNull('b.archived_at');
-    const words = matching(r.db, 'task', filters.text);
-    const query = r.db('plan_tasks as t').where('t.organization_uuid', r.actor.organization.uuid).whereIn('t.board_uuid', visibleBoards);
-    if (keyed) query.where((q) => q.whereIn('t.uuid', words).orWhere('t.uuid', keyed));
-    else query.whereIn('t.uuid', words);
-    if (!filters.includeArchived) query.whereNull('t.archived_at');
+    const query = r.db('plan_task_search as s').whereIn('s.board_uuid', visibleBoards);
+    // A KEY-n finds its task whatever its words.
+    query.where((matches) => {
+      whereTaskWordsMatch(matches, filters.text, r.db);
+      if (keyed) matches.orWhere('s.task_uuid', keyed);
+    });
+    if (!filters.includeArchived) query.where('s.live', true);
     return query;
   };
 }
@@ -67,7 +70,7 @@ export async function search(r: PlanRead, filters: SearchFilters, page: PageRequ
   const parts = [
     { type: 'project' as const, base: projects(r, filters), alias: 'p' },
     { type: 'board' as const, base: boards(r, filters), alias: 'b' },
-    { type: 'task' as const, base: tasks(r, filters, keyed), alias: 't' },
+    { type: 'task' as const, base: tasks(r, filters, keyed), alias: 's' },
   ].filter((part) => filters.types.has(part.type));
 
   let count = 0;
@@ -82,15 +85,20 @@ export async function search(r: PlanRead, filters: SearchFilters, page: PageRequ
       skip = Math.max(0, skip - total);
       continue;
     }
-    const rows = await part.base().select(`${part.alias}.*`).orderBy(newestFirst(part.alias)).limit(want).offset(skip);
+    const skip0 = skip;
     skip = 0;
     if (part.type === 'task') {
-      const presented = await presentTasks(r.db, rows as TaskRow[]);
+      const entries: { task_uuid: string }[] = await part.base().select('s.task_uuid').orderBy([{ column: 's.updated_at', order: 'desc' }, { column: 's.task_uuid', order: 'asc' }]).limit(want).offset(skip0);
+      const found: TaskRow[] = entries.length ? await r.db('plan_tasks').whereIn('uuid', entries.map((e) => e.task_uuid)) : [];
+      const byUuid = new Map(found.map((t) => [t.uuid, t]));
+      const rows = entries.map((e) => byUuid.get(e.task_uuid)).filter((t): t is TaskRow => t !== undefined);
+      const presented = await presentTasks(r.db, rows);
       const projectOf = new Map<string, string | null>();
-      const boardUuids = [...new Set((rows as TaskRow[]).map((t) => t.board_uuid))];
+      const boardUuids = [...new Set(rows.map((t) => t.board_uuid))];
       if (boardUuids.length) for (const b of await r.db('plan_boards').whereIn('uuid', boardUuids).select('uuid', 'project_uuid')) projectOf.set(b.uuid, b.project_uuid);
-      (rows as TaskRow[]).forEach((row, i) => hits.push({ type: 'task', row, task: presented[i], project: projectOf.get(row.board_uuid) ?? null }));
+      rows.forEach((row, i) => hits.push({ type: 'task', row, task: presented[i], project: projectOf.get(row.board_uuid) ?? null }));
     } else {
+      const rows = await part.base().select(`${part.alias}.*`).orderBy(newestFirst(part.alias)).limit(want).offset(skip0);
       for (const row of rows) hits.push({ type: part.type, row } as Hit);
     }
   }

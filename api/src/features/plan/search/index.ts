@@ -27,25 +27,45 @@ const TABLES: Record<Indexed, { table: string; column: string }> = {
 
 const engineOf = (db: Executor): Db => db as unknown as Db;
 
-async function index(db: Executor, kind: Indexed, uuid: string, text: string): Promise<void> {
+async function index(db: Executor, kind: Indexed, uuid: string, text: string, placement: Record<string, unknown> = {}): Promise<void> {
   const { table, column } = TABLES[kind];
   const words = searchWords(text).join(' ');
   if (!isSqlite(engineOf(db))) {
-    await db.raw(`insert into ${table} (${column}, words) values (?, to_tsvector('simple', ?)) on conflict (${column}) do update set words = excluded.words`, [uuid, words]);
+    const names = Object.keys(placement);
+    const columns = [column, 'words', ...names].join(', ');
+    const values = ['?', "to_tsvector('simple', ?)", ...names.map(() => '?')].join(', ');
+    const updates = ['words', ...names].map((name) => `${name} = excluded.${name}`).join(', ');
+    await db.raw(`insert into ${table} (${columns}) values (${values}) on conflict (${column}) do update set ${updates}`, [uuid, words, ...Object.values(placement)] as Knex.RawBinding[]);
     return;
   }
   const existing = await db(table).where({ [column]: uuid }).first('id');
   let id = existing?.id;
   if (id === undefined) {
-    [id] = (await db(table).insert({ [column]: uuid })) as number[];
+    [id] = (await db(table).insert({ [column]: uuid, ...placement })) as number[];
   } else {
+    if (Object.keys(placement).length > 0) await db(table).where({ id }).update(placement);
     await db.raw(`delete from ${table}_fts where rowid = ?`, [id]);
   }
   await db.raw(`insert into ${table}_fts (rowid, words) values (?, ?)`, [id, words]);
 }
 
-/** Indexes (or re-indexes) a task's words, in the caller's transaction. */
-export const indexTask = (db: Executor, task: { uuid: string; title: string; description: string }) => index(db, 'task', task.uuid, `${task.title} ${task.description}`);
+interface TaskPlace {
+  uuid: string;
+  board_uuid: string;
+  archived_at: string | null;
+  updated_at: string;
+}
+
+const placementOf = (task: TaskPlace) => ({ board_uuid: task.board_uuid, live: task.archived_at === null, updated_at: task.updated_at });
+
+/** Indexes (or re-indexes) a task's words and where it is, in the caller's transaction. */
+export const indexTask = (db: Executor, task: TaskPlace & { title: string; description: string }) =>
+  index(db, 'task', task.uuid, `${task.title} ${task.description}`, placementOf(task));
+
+/** Keeps where each task is (board, live, last change) beside its words: every task change calls it (recordTaskChanges). */
+export async function placeTasks(db: Executor, tasks: TaskPlace[]): Promise<void> {
+  for (const task of tasks) await db('plan_task_search').where({ task_uuid: task.uuid }).update(placementOf(task));
+}
 
 /** Indexes (or re-indexes) a board's key, name and description, in the caller's transaction. */
 export const indexBoard = (db: Executor, board: { uuid: string; key: string; name: string; description: string }) =>
@@ -68,3 +88,15 @@ export function matching(db: Executor, kind: Indexed, text: string): Knex.QueryB
 }
 
 export const matchingTasks = (db: Executor, text: string): Knex.QueryBuilder => matching(db, 'task', text);
+
+/**
+ * Restricts a query on the task index (`plan_task_search as s`: `s.task_uuid`, `s.board_uuid`, `s.live`,
+ * `s.updated_at`) to the entries whose words match `text`: filtering and ordering those reads this narrow table
+ * only, not the tasks.
+ */
+export function whereTaskWordsMatch(query: Knex.QueryBuilder, text: string, engine: Executor): Knex.QueryBuilder {
+  const words = searchWords(text);
+  if (words.length === 0) return query.whereRaw('1 = 0');
+  if (!isSqlite(engineOf(engine))) return query.whereRaw("s.words @@ to_tsquery('simple', ?)", [words.map((word) => `${word}:*`).join(' & ')]);
+  return query.whereRaw('s.id in (select rowid from plan_task_search_fts where plan_task_search_fts match ?)', [words.map((word) => `"${word}"*`).join(' ')]);
+}
