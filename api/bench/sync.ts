@@ -1,13 +1,13 @@
 /**
  * Sync benchmark: 100 clients keep a local copy of 5 boards (20 each: the board snapshot, then its delta feed
- * every BENCH_SYNC_POLL_MS, default 250 ms, as often as the delta ceiling of 240 a minute allows) while 20 writers
- * create, rename and move tasks on them (each every BENCH_SYNC_WRITE_MS, default 100 ms), for BENCH_SYNC_SECONDS
+ * every BENCH_SYNC_POLL_MS, default 250 ms: the delta ceiling of 240 a minute) while 20 writers create, rename and
+ * move tasks on them (each every BENCH_SYNC_WRITE_MS, default 1,000 ms: the write ceiling of 60 a minute), for BENCH_SYNC_SECONDS
  * (default BENCH_SECONDS, else 20 s), beside the GET /v1/me/ throughput of the same 120 clients (closed loop,
  * BENCH_BASELINE_SECONDS). Each create and rename carries a title of its own; the load generator notes when a
  * poller first sees it in a delta answer: the time from the write's answer (its commit is before) to its
  * visibility in the feed. Then 20 clients search (GET /v1/plan/search/?q=) an organization of
  * BENCH_SYNC_SEARCH_TASKS tasks (default 100,000, seeded directly with the tasks benchmark's seed) for
- * BENCH_SYNC_SEARCH_SECONDS (default 10 s), each every 100 ms.
+ * BENCH_SYNC_SEARCH_SECONDS (default 10 s), each every 500 ms (the read ceiling of 120 a minute).
  *
  * Targets: delta p99 under 20 ms, visibility p99 under 100 ms, search p99 under 50 ms. Against a real
  * `rollcall serve` process, driven from another process (http-load.ts). `node api/bench/sync.ts`, or `benchSync()`.
@@ -85,7 +85,8 @@ export async function benchSync(options: { seconds?: number; print?: boolean } =
   const searchSeconds = Number(process.env.BENCH_SYNC_SEARCH_SECONDS ?? Math.min(10, seconds));
   const searchTasks = Number(process.env.BENCH_SYNC_SEARCH_TASKS ?? 100_000);
   const pollMs = Number(process.env.BENCH_SYNC_POLL_MS ?? 250);
-  const writeMs = Number(process.env.BENCH_SYNC_WRITE_MS ?? 100);
+  const writeMs = Number(process.env.BENCH_SYNC_WRITE_MS ?? 1000);
+  const searchMs = Number(process.env.BENCH_SYNC_SEARCH_MS ?? 500);
   const log = options.print === false ? () => {} : (line: string) => console.log(line);
   const started = performance.now();
   const runs = await withSeededServe(
@@ -97,7 +98,7 @@ export async function benchSync(options: { seconds?: number; print?: boolean } =
       await runLoadProcess({ url, seconds: 2, mode: 'sync', sync, clients: seeded.clients });
       const baseline = await runLoadProcess({ url, seconds: baselineSeconds, mode: 'me', clients: seeded.clients });
       const synced = await runLoadProcess({ url, seconds, mode: 'sync', sync, clients: seeded.clients });
-      const search = await runLoadProcess({ url, seconds: searchSeconds, mode: 'search', tasks: seeded.words, clients: seeded.searchers, intervalMs: 100 });
+      const search = await runLoadProcess({ url, seconds: searchSeconds, mode: 'search', tasks: seeded.words, clients: seeded.searchers, intervalMs: searchMs });
       return { baseline, synced, search, dir, rss: rssMb(pid) };
     },
   );
@@ -131,7 +132,7 @@ export async function benchSync(options: { seconds?: number; print?: boolean } =
   [baseline, snapshot, delta, writes].forEach(line);
   log(`  ratio (delta + writes) req/s / baseline req/s: ${result.ratio}`);
   log(`  visibility, write answered → seen in a delta answer: ${visibility.tracked} writes, p50 ${visibility.p50Ms} ms, p99 ${visibility.p99Ms} ms, ${visibility.unseen} never seen`);
-  log(`  search over ${searchTasks} tasks, ${SEARCHERS} clients every 100 ms, ${searchSeconds} s:`);
+  log(`  search over ${searchTasks} tasks, ${SEARCHERS} clients every ${searchMs} ms, ${searchSeconds} s:`);
   line(search);
   log(`  server RSS ${runs.rss} MB; non-2xx or errors: ${result.non2xx}`);
   log(`  targets: ${Object.entries(result.targets).map(([name, ok]) => `${name} ${ok ? 'met' : 'MISSED'}`).join(', ')}`);

@@ -44,7 +44,9 @@ export async function boardSnapshot(r: PlanRead, boardUuid: string): Promise<Boa
   const labels: LabelRow[] = await r.db('plan_labels').where({ board_uuid: board.uuid });
   labels.sort((a, b) => (a.name_key < b.name_key ? -1 : a.name_key > b.name_key ? 1 : a.uuid < b.uuid ? -1 : 1));
   const members = await allMembers(r, 'board', board.uuid);
-  const rows: TaskRow[] = await r.db('plan_tasks').where({ board_uuid: board.uuid }).whereNull('archived_at');
+  // Column by column along (state, archived_at): asked by board, SQLite's planner may walk every live task of
+  // the organization's largest board instead (measured: 160 ms for a 200-task board beside 100,000 tasks).
+  const rows: TaskRow[] = states.length === 0 ? [] : (await r.db('plan_tasks').whereIn('state_uuid', states.map((state) => state.uuid)).whereNull('archived_at')).filter((task: TaskRow) => task.board_uuid === board.uuid);
   // Board order: column by column (the states' order), then rank; ordered here, not by the engine (a board's
   // tasks are read whole anyway, and an ORDER BY makes SQLite prepare the statement again on every run).
   const column = new Map(states.map((state, i) => [state.uuid, i]));
