@@ -16,8 +16,8 @@ export interface LoadClient {
   team?: string;
   /** `plan` mode: the board this client manages. */
   board?: string;
-  /** `tasks` mode: whether this client writes tasks or lists them. */
-  role?: 'writer' | 'lister';
+  /** `tasks` mode: whether this client writes tasks or lists them; `sync` mode: writes tasks or polls a delta feed. */
+  role?: 'writer' | 'lister' | 'poller';
   /** `tasks` mode: a person to filter lists by owner. */
   owner?: string;
 }
@@ -33,6 +33,15 @@ export interface TasksTarget {
   words: string[];
 }
 
+/** `sync` mode: the boards whose delta feeds are polled and written, and the pace of each role. */
+export interface SyncTarget {
+  boards: { uuid: string; states: string[] }[];
+  /** Each poller asks for its board's changes every pollMs (100 a page: one page holds what pollMs brings). */
+  pollMs: number;
+  /** Each writer writes every writeMs. */
+  writeMs: number;
+}
+
 export interface LoadJob {
   url: string;
   seconds: number;
@@ -43,9 +52,15 @@ export interface LoadJob {
    * writers cycle through creating a task, moving it to another column and patching it, listers through a list
    * filtered by state and label, one by owner and label, and a search.
    */
-  mode: 'me' | 'agents' | 'kudos' | 'plan' | 'tasks';
-  /** `tasks` mode: the board and its filters. */
+  mode: 'me' | 'agents' | 'kudos' | 'plan' | 'tasks' | 'sync' | 'search';
+  /** `tasks` mode: the board and its filters; `search` mode: its words. */
   tasks?: TasksTarget;
+  /**
+   * `sync` mode: pollers read their board's snapshot, then poll its delta feed from the snapshot's cursor; writers
+   * create, patch and move tasks on their board, each create and patch with a title of its own, and the generator
+   * notes when a poller first sees that title in the feed (`visibility`). `search`: GET /v1/plan/search/?q=.
+   */
+  sync?: SyncTarget;
   /** `plan` mode: makes this run's names and Idempotency-Keys its own (a later run must not replay them). */
   runId?: string;
   /** `agents` mode: whether each report names the client's co-author (merged into their stand-up) or nobody. */
@@ -57,6 +72,10 @@ export interface LoadJob {
 
 export interface LoadOutput {
   latencies: Record<string, number[]>;
+  /** `sync` mode: per tracked write, ms from its answer to the first delta answer that showed it (0 if shown before). */
+  visibility?: number[];
+  /** `sync` mode: tracked writes no poller saw before the end. */
+  unseen?: number;
   non2xx: number;
   errors: number;
   elapsedSeconds: number;
@@ -123,8 +142,63 @@ function planRequest(job: LoadJob, client: LoadClient, c: number, n: number): Re
   }
 }
 
+/** `sync` mode: each poller's cursor; per tracked write, when its answer came and when a poller first saw it. */
+const cursors = new Map<number, string>();
+const answered = new Map<string, number>();
+const seen = new Map<string, number>();
+const TOKEN = /\[(w\d+-\d+)\]/;
+
+function syncRequest(job: LoadJob, client: LoadClient, c: number, n: number): Request {
+  const boards = job.sync!.boards;
+  const board = boards[c % boards.length];
+  const cursor = cursors.get(c);
+  if (client.role === 'poller') {
+    const onAnswer = (status: number, body: string) => {
+      if (status !== 200) return;
+      const at = performance.now();
+      const answer = JSON.parse(body) as { delta_cursor?: string; cursor?: string; results?: { snapshot: { title?: string } | null }[] };
+      cursors.set(c, (answer.delta_cursor ?? answer.cursor)!);
+      for (const change of answer.results ?? []) {
+        const token = change.snapshot?.title?.match(TOKEN)?.[1];
+        if (token && !seen.has(token)) seen.set(token, at);
+      }
+    };
+    if (!cursor) return { name: 'snapshot', method: 'GET', path: `/v1/plan/boards/${board.uuid}/board/`, onAnswer };
+    return { name: 'delta', method: 'GET', path: `/v1/plan/boards/${board.uuid}/delta/?cursor=${cursor}&page_size=100`, onAnswer };
+  }
+  const token = `w${c}-${n}`;
+  const track = (status: number, body: string) => {
+    if (status < 200 || status >= 300) return;
+    answered.set(token, performance.now());
+    if (status === 201) lastTask.set(c, (JSON.parse(body) as { key: string }).key);
+  };
+  const key = lastTask.get(c);
+  if (n % 3 === 0 || !key) {
+    return { name: 'write: create', method: 'POST', path: `/v1/plan/boards/${board.uuid}/tasks/`, body: JSON.stringify({ title: `Task [${token}]` }), onAnswer: track };
+  }
+  if (n % 3 === 1) return { name: 'write: patch', method: 'PATCH', path: `/v1/plan/tasks/${key}/`, body: JSON.stringify({ title: `Renamed [${token}]` }), onAnswer: track };
+  return { name: 'write: move', method: 'POST', path: `/v1/plan/tasks/${key}/move/`, body: JSON.stringify({ state: board.states[n % board.states.length] }) };
+}
+
+/** `sync` mode: visibility of every tracked write, and how many were never seen. */
+export function syncVisibility(): { visibility: number[]; unseen: number } {
+  const visibility: number[] = [];
+  let unseen = 0;
+  for (const [token, at] of answered) {
+    const first = seen.get(token);
+    if (first === undefined) unseen++;
+    else visibility.push(Math.max(0, first - at));
+  }
+  return { visibility, unseen };
+}
+
 function nextRequest(job: LoadJob, client: LoadClient, c: number, n: number): Request {
   if (job.mode === 'me') return { name: 'me', method: 'GET', path: '/v1/me/' };
+  if (job.mode === 'sync') return syncRequest(job, client, c, n);
+  if (job.mode === 'search') {
+    const words = job.tasks!.words;
+    return { name: 'search', method: 'GET', path: `/v1/plan/search/?q=${encodeURIComponent(words[(c * 13 + n) % words.length])}` };
+  }
   if (job.mode === 'plan') return planRequest(job, client, c, n);
   if (job.mode === 'tasks') return tasksRequest(job, client, c, n);
   if (job.mode === 'kudos') return { name: 'kudos', method: 'POST', path: '/v1/kudos/', body: JSON.stringify({ content: `Thanks for release ${n}!`, teams_receivers: [client.team] }) };
@@ -179,6 +253,20 @@ export async function runLoad(job: LoadJob): Promise<LoadOutput> {
     job.clients.map(async (client, c) => {
       const agent = new http.Agent({ keepAlive: true, maxSockets: job.intervalMs ? 8 : 1 });
       try {
+        if (job.mode === 'sync') {
+          // One request at a time (a poller needs the cursor of its last answer), started every pollMs or writeMs.
+          const interval = client.role === 'poller' ? job.sync!.pollMs : job.sync!.writeMs;
+          // Writers stop two polls early, so every write they made has had its chance to be seen.
+          const until = client.role === 'poller' ? deadline : deadline - 2 * job.sync!.pollMs;
+          let next = started + (interval * c) / job.clients.length;
+          for (let n = 0; performance.now() < until; n++) {
+            const wait = next - performance.now();
+            if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+            await send(agent, client, nextRequest(job, client, c, n));
+            next = Math.max(next + interval, performance.now() - interval);
+          }
+          return;
+        }
         if (!job.intervalMs) {
           for (let n = 0; performance.now() < deadline; n++) await send(agent, client, nextRequest(job, client, c, n));
           return;
@@ -199,7 +287,7 @@ export async function runLoad(job: LoadJob): Promise<LoadOutput> {
       }
     }),
   );
-  return { latencies, non2xx, errors, elapsedSeconds: (performance.now() - started) / 1000 };
+  return { latencies, non2xx, errors, elapsedSeconds: (performance.now() - started) / 1000, ...(job.mode === 'sync' ? syncVisibility() : {}) };
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {

@@ -160,10 +160,10 @@ export async function withSeededServe<S, R>(
 }
 
 /** `count` people of the organization, each with a personal key (person0@bench.test, …): the benchmarks' clients. */
-export async function seedPeople(db: Db, organizationUuid: string, count: number, now: Date): Promise<{ uuid: string; key: string }[]> {
+export async function seedPeople(db: Db, organizationUuid: string, count: number, now: Date, prefix = 'person'): Promise<{ uuid: string; key: string }[]> {
   const people: { uuid: string; key: string }[] = [];
   for (let i = 0; i < count; i++) {
-    const person = await createUser(db, { organizationUuid, email: `person${i}@bench.test`, firstName: `Person${i}`, lastName: 'Bench' }, now);
+    const person = await createUser(db, { organizationUuid, email: `${prefix}${i}@bench.test`, firstName: `Person${i}`, lastName: 'Bench' }, now);
     people.push({ uuid: person.uuid, key: (await issueKey(db, { organizationUuid, ownerUuid: person.uuid, kind: 'personal', name: 'bench' }, now)).secret });
   }
   return people;

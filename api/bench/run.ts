@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: every API benchmark in one run, each comparing against a baseline measured in the same run
- * and printing ratios. BENCH_SECONDS sets the /v1/me/ load phases; BENCH_ONLY=me,checkins,deliveries,agents,kudos,plan,tasks,
+ * and printing ratios. BENCH_SECONDS sets the /v1/me/ load phases; BENCH_ONLY=me,checkins,deliveries,agents,kudos,plan,tasks,sync,
  * backlog,scale-out picks some (scale-out runs when TEST_DATABASE_URL names a PostgreSQL server). Each benchmark also runs alone: `node api/bench/<name>.ts`.
  */
 import os from 'node:os';
@@ -11,6 +11,7 @@ import { benchAgents } from './agents.ts';
 import { benchKudos } from './kudos.ts';
 import { benchPlan } from './plan.ts';
 import { benchTasks } from './tasks.ts';
+import { benchSync } from './sync.ts';
 import { benchBacklog } from './backlog.ts';
 import { benchScaleOut } from './scale-out.ts';
 
@@ -42,6 +43,10 @@ if (wanted('plan')) {
 if (wanted('tasks')) {
   console.log('\n== tasks ==');
   await benchTasks({ print: true });
+}
+if (wanted('sync')) {
+  console.log('\n== sync ==');
+  await benchSync({ print: true });
 }
 if (wanted('backlog')) {
   console.log('\n== delivery backlog ==');

@@ -72,7 +72,7 @@ interface Seeded {
 }
 
 /** An actor's PlanWrite over one transaction, for seeding through the services the API uses. */
-async function asPlanWrite<T>(db: Db, key: string, work: (w: PlanWrite) => Promise<T>): Promise<T> {
+export async function asPlanWrite<T>(db: Db, key: string, work: (w: PlanWrite) => Promise<T>): Promise<T> {
   const resolution = await lookupCredential(db, { kind: 'api_key', hash: sha256Hex(key) }, new Date());
   if (!resolution.ok) throw new Error('seed key did not resolve');
   const actor = resolution.actor;

@@ -67,6 +67,11 @@ describe('docs/plan.md', () => {
       'PLATFORM-1 1 relation(s)', 'PLATFORM-1', '"invalid_filter_value"', '"parameter": "include"',
       '"idempotency_key_required"', '{"index":0,"status":200,"priority":3,"error":null}', '{"index":1,"status":400,"priority":null,"error":{"priority":["Ensure this value is less than or equal to 5."]}}',
       '"action":"task.updated","actor":"Admin","agent_name":"Release bot (CI)","changes":[{"field":"due_date","from":null,"to":"2026-12-01"}]',
+      '{"board":"PLATFORM","states":6,"tasks":["PLATFORM-2","PLATFORM-1"]}',
+      'PLATFORM-4\ntask created PLATFORM-4\ntask moved PLATFORM-4\ntask created PLATFORM-5\ntask deleted (tombstone)\n{"has_more":false}',
+      'the copy matches the board', '{"code":"invalid_filter_value","extra":{"parameter":"cursor"}}',
+      'task PLATFORM-1 Fix the login redirect loop\nboard PLATFORM Platform\n{"code":"search_query_too_short"}\ntask.deleted by Admin\ntask.created by Admin',
+      'Todo: 1 now, 0 completed\nIn Review: 1 now, 0 completed\nDone: 1 now, 1 completed\n2026-12-01 2026-12-01 PLATFORM-1',
     ];
     let from = 0;
     for (const text of expected) {

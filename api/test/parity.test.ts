@@ -91,16 +91,17 @@ async function seedPlan(t: TestApp, key: string, mia: string, otto: string): Pro
   const milestone = await post(`/projects/${project.uuid}/milestones/`, { name: 'Beta', target_date: '2026-04-01' });
   const update = await post(`/projects/${project.uuid}/updates/`, { body: 'Beta build is green.', health: 'on_track' });
   const todo = states.find((st) => st.category === 'todo')!.uuid;
-  const task = await post(`/boards/${board.uuid}/tasks/`, { title: 'Write the release notes', state: todo, owner: mia });
+  const task = await post(`/boards/${board.uuid}/tasks/`, { title: 'Write the release notes', state: todo, owner: mia, due_date: '2026-03-20' });
   const otherTask = await post(`/boards/${board.uuid}/tasks/`, { title: 'Tag the release', state: todo });
   const doomedTask = await post(`/boards/${board.uuid}/tasks/`, { title: 'Old task', state: todo });
   const relation = await post(`/tasks/${task.key}/relations/`, { relation_type: 'relates_to', target_task: doomedTask.key });
   await post(`/tasks/${task.key}/participants/`, { user: otto });
+  const cursor = (await t.request('GET', `/v1/plan/boards/${board.uuid}/board/`, { key })).body.delta_cursor as string;
   return {
     goal: goal.uuid, doomedGoal: doomedGoal.uuid, project: project.uuid, spareProject: spareProject.uuid, doomedProject: doomedProject.uuid,
     board: board.uuid, doomedBoard: doomedBoard.uuid, review: review.uuid, label: label.uuid, doomedLabel: doomedLabel.uuid,
     milestone: milestone.uuid, update: update.uuid, stateOrder: JSON.stringify([review.uuid, ...states.map((st) => st.uuid)]),
-    todo, task: task.key, otherTask: otherTask.key, doomedTask: doomedTask.key, relation: relation.uuid,
+    todo, task: task.key, otherTask: otherTask.key, doomedTask: doomedTask.key, relation: relation.uuid, cursor,
   };
 }
 
@@ -149,6 +150,12 @@ function planSteps(ids: Record<string, string>): ParityRequest[] {
     { method: 'POST', path: `${board}/members/`, body: { user: ids.otto, role: 'member' } },
     { method: 'PATCH', path: `${board}/members/${ids.mia}/`, body: { role: 'manager' } },
     { method: 'GET', path: `${board}/mentionables/` },
+    { method: 'GET', path: `${board}/board/` },
+    { method: 'GET', path: `${board}/delta/?cursor=${ids.cursor}` },
+    { method: 'GET', path: `${p}/search/?q=release` },
+    { method: 'GET', path: `${p}/activity/?page_size=5` },
+    { method: 'GET', path: `${p}/pulse/` },
+    { method: 'GET', path: `${p}/timeline/?start_date=2026-03-01` },
     { method: 'GET', path: `${board}/states/` },
     { method: 'POST', path: `${board}/states/reorder/`, body: { order: JSON.parse(ids.stateOrder) } },
     { method: 'POST', path: `${board}/states/`, body: { name: 'Blocked', category: 'in_progress', color: '#F5A524' } },

@@ -37,6 +37,11 @@ import { planLabels } from './plan/labels/feature.ts';
 import { planTasks } from './plan/tasks/feature.ts';
 import { planTaskHistory } from './plan/task-history/feature.ts';
 import { planTaskBulk } from './plan/task-bulk/feature.ts';
+import { planDelta } from './plan/delta/feature.ts';
+import { planSearch } from './plan/search-endpoint/feature.ts';
+import { planActivity } from './plan/activity/feature.ts';
+import { planPulse } from './plan/pulse/feature.ts';
+import { planTimeline } from './plan/timeline/feature.ts';
 
 /**
  * Every feature of the API, in routing order. The app mounts their routers, the OpenAPI catalogue reads their
@@ -79,6 +84,11 @@ export const features: Feature[] = [
   planTasks,
   planTaskHistory,
   planTaskBulk,
+  planDelta,
+  planSearch,
+  planActivity,
+  planPulse,
+  planTimeline,
   cliAuth,
   cli,
   assistant,

@@ -115,12 +115,12 @@ export function queryLocalDays(ctx: Context, timeZone: string): { from?: Date; t
 }
 
 /** `search`: 2–256 characters (spec Limits), with the spec's codes. */
-export function querySearch(ctx: Context): string | undefined {
-  const value = present(ctx, 'search');
+export function querySearch(ctx: Context, name = 'search'): string | undefined {
+  const value = present(ctx, name);
   if (value === undefined) return undefined;
   const term = value.trim();
-  if (term.length < 2) throw badRequest('search_query_too_short', 'The search text needs at least 2 characters.', { parameter: 'search' });
-  if (term.length > 256) throw badRequest('search_query_too_long', 'The search text has at most 256 characters.', { parameter: 'search' });
+  if (term.length < 2) throw badRequest('search_query_too_short', 'The search text needs at least 2 characters.', { parameter: name });
+  if (term.length > 256) throw badRequest('search_query_too_long', 'The search text has at most 256 characters.', { parameter: name });
   return term;
 }
 

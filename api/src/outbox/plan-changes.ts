@@ -151,3 +151,18 @@ export async function lockOrganization(db: Executor, organizationUuid: string, n
     .onConflict('organization_uuid')
     .merge({ change_seq: db.raw('??', ['plan_organizations.change_seq']) });
 }
+
+/**
+ * Deletes the change-log rows written before `cutoff` (the delta feed's window), a batch at a time so a large
+ * backlog never holds the database in one long statement. Returns how many went.
+ */
+export async function pruneChanges(db: Executor, cutoff: Date, batch = 5000): Promise<number> {
+  let pruned = 0;
+  for (;;) {
+    const ids = db('plan_changes').select('id').where('created_at', '<', cutoff.toISOString()).orderBy('id').limit(batch);
+    // PostgreSQL and SQLite both take a subquery with LIMIT inside IN (MySQL would not).
+    const deleted = await db('plan_changes').whereIn('id', ids).delete();
+    pruned += deleted;
+    if (deleted < batch) return pruned;
+  }
+}

@@ -42,4 +42,8 @@ export interface TaskSearchRow {
   id?: number;
   task_uuid: string;
   words?: unknown;
+  /** Where the task is (migration 0671), so a search filters and orders its matches without reading tasks. */
+  board_uuid?: string | null;
+  live?: boolean | number;
+  updated_at?: string | null;
 }

@@ -12,6 +12,17 @@ export interface ChangelogEntry {
  */
 export const CHANGELOG: ChangelogEntry[] = [
   {
+    version: '1.5.0',
+    date: '2026-11-23',
+    title: 'Keeping a local copy of a board, search, activity, pulse and timeline',
+    changes: [
+      'GET /v1/plan/boards/{board}/board/: the board as a client keeps it (the board, its states, labels and members, its live tasks in board order) with a delta_cursor. GET /v1/plan/boards/{board}/delta/?cursor= answers the changes after the cursor in order (created, updated, moved, archived, restored; deleted as tombstones), page_size at a time with the cursor to continue from and has_more; 240 calls a minute per actor. A cursor older than 7 days, or one whose next changes were pruned, answers 400 delta_window_expired; a malformed or another board\'s cursor 400 invalid_filter_value. The change log keeps 7 days (pruned hourly).',
+      'GET /v1/plan/search/?q= finds tasks (title, description, KEY-n), boards (key, name, description) and projects (name, description) whose words start with every word of q, among what the caller sees (type=, include_archived=; search_query_too_short, search_query_too_long).',
+      'GET /v1/plan/activity/: what changed across the boards, projects and goals the caller sees, newest first, with the person and the acting agent (board, project, actor, object_kind, start_date/end_date).',
+      'GET /v1/plan/pulse/: per state and per owner, tasks now, open, and created, completed, changed and archived over a period (default the last 7 days). GET /v1/plan/timeline/: live tasks with a start or due date whose span overlaps the days asked.',
+    ],
+  },
+  {
     version: '1.4.0',
     date: '2026-11-23',
     title: 'Command-line sign-in, the command-line endpoints and exchange tokens',

@@ -58,6 +58,12 @@ export function containerFilterDocs(noun: string, searchable: string, ordering: 
   ];
 }
 
+/** `board` and `project` as the filters of organization-wide reads (pulse, timeline). */
+export const SCOPE_DOCS: QueryDoc[] = [
+  { name: 'board', description: 'board uuid (one you cannot see matches nothing)' },
+  { name: 'project', description: 'project uuid: its boards' },
+];
+
 function describe(op: PlanOperation): string {
   const lines = [`Beta. Scope: \`${op.scope}\`; minute ceiling: ${op.ceiling}.`];
   if (op.person) lines.push('Person only: agent and organization keys get 403 `insufficient_scope`.');

@@ -38,8 +38,14 @@ export class PlanQuery {
     return value.toLowerCase();
   }
 
-  search(): string | undefined {
-    return querySearch(this.#ctx);
+  /** Search text (2–256 characters) under `search`, or another name (`q` on the Plan search). */
+  search(name = 'search'): string | undefined {
+    return querySearch(this.#ctx, name);
+  }
+
+  /** A parameter's text as given (the last one when repeated). */
+  text(name: string): string | undefined {
+    return queryText(this.#ctx, name);
   }
 
   /** Every uuid given, repeated or comma-separated; more than `max` answers `too_many_filter_values`. */

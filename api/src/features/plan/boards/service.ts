@@ -11,6 +11,7 @@ import { byOrdering, pageOf } from '../frame/lists.ts';
 import { addMember } from '../members/service.ts';
 import { createDefaultStates } from '../states/service.ts';
 import { forgetLinksOfBoard } from '../tasks/relations.ts';
+import { indexBoard } from '../search/index.ts';
 import { presentBoard } from './presenter.ts';
 import type { CreateBoardInput, UpdateBoardInput } from './schema.ts';
 import type { BoardRow } from '../../../db/tables.ts';
@@ -70,7 +71,11 @@ async function reserveKey(w: PlanWrite, boardUuid: string, key: string): Promise
   );
 }
 
+/** Board fields the search index holds. */
+const SEARCHED = new Set(['key', 'name', 'description']);
+
 async function recordBoard(w: PlanWrite, row: BoardRow, change: 'created' | 'updated' | 'archived' | 'restored', fields: string[] = []): Promise<BoardRow> {
+  if (change === 'created' || fields.some((field) => SEARCHED.has(field))) await indexBoard(w.db, row);
   await w.changes.record({ kind: 'board', uuid: row.uuid, change, board: row.uuid, project: row.project_uuid, fields, snapshot: presentBoard(row) });
   return row;
 }

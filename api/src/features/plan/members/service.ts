@@ -43,6 +43,11 @@ export async function listMembers(r: PlanRead, container: Container, uuid: strin
   return pageOf(() => membersQuery(r, container, uuid), page, (query) => query.select(MEMBER_COLUMNS).orderBy([{ column: 'm.created_at' }, { column: 'm.uuid' }]));
 }
 
+/** Every member of a container the caller already sees, oldest membership first (the board snapshot). */
+export async function allMembers(r: PlanRead, container: Container, uuid: string): Promise<MemberView[]> {
+  return membersQuery(r, container, uuid).select(MEMBER_COLUMNS).orderBy([{ column: 'm.created_at' }, { column: 'm.uuid' }]);
+}
+
 async function memberView(r: PlanRead, container: Container, uuid: string, userUuid: string): Promise<MemberView | null> {
   return (await membersQuery(r, container, uuid).andWhere('m.user_uuid', userUuid).first(MEMBER_COLUMNS)) ?? null;
 }

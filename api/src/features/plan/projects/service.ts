@@ -10,6 +10,7 @@ import { nameKey } from '../frame/presenters.ts';
 import { byOrdering, pageOf, whereListed } from '../frame/lists.ts';
 import { addMember } from '../members/service.ts';
 import { detachMilestones } from '../tasks/repository.ts';
+import { indexProject } from '../search/index.ts';
 import { presentBoard } from '../boards/presenter.ts';
 import { presentProject } from './presenter.ts';
 import type { CreateProjectInput, UpdateProjectInput } from './schema.ts';
@@ -55,6 +56,7 @@ async function goalField(w: PlanWrite, goal: string | null | undefined): Promise
 }
 
 export async function recordProject(w: PlanWrite, row: ProjectRow, change: 'created' | 'updated' | 'archived' | 'restored', fields: string[] = []): Promise<ProjectRow> {
+  if (change === 'created' || fields.includes('name') || fields.includes('description')) await indexProject(w.db, row);
   await w.changes.record({ kind: 'project', uuid: row.uuid, change, board: null, project: row.uuid, fields, snapshot: presentProject(row) });
   return row;
 }

@@ -1,51 +1,102 @@
 import type { Knex } from 'knex';
 import { isSqlite } from '../../../db/connection.ts';
 import type { Db, Executor } from '../../../db/connection.ts';
+import { searchWords } from '../../../lib/words.ts';
+
+export { searchWords };
 
 /**
- * Full-text search of tasks: one module owns how text is indexed and matched, so its internals can change
- * without touching the lists that use it.
+ * Full-text search of tasks, boards and projects: one module owns how text is indexed and matched, so its
+ * internals can change without touching the lists and the search that use it.
  *
- * Indexing: a task's title and description, as words: NFC, lower case, split on anything but letters, marks and
- * digits (done here rather than by the engine, so SQLite's FTS5 and PostgreSQL's text search index the same
- * words whatever the database's locale). Written in the task's own transaction (migration 0621 has the tables).
- * Matching: every word of the search text is the start of a word of the task ("deplo fail" finds "Deploy
- * failed"). The lists add an exact `KEY-n` match themselves.
+ * Indexing: a task's title and description, a board's key, name and description, a project's name and
+ * description, as words (lib/words.ts: NFC, lower case, split on anything but letters, marks and digits, the same
+ * on both engines). Written in the object's own transaction (migrations 0621 and 0670 have the tables; deleting
+ * the object removes its row by cascade). Matching: every word of the search text is the start of a word of the
+ * object ("deplo fail" finds "Deploy failed"). Task lists add an exact `KEY-n` match themselves.
  */
 
-const NOT_WORD = /[^\p{L}\p{M}\p{N}]+/u;
+export type Indexed = 'task' | 'board' | 'project';
 
-export function searchWords(text: string): string[] {
-  return text.normalize('NFC').toLowerCase().split(NOT_WORD).filter((word) => word !== '');
-}
+/** Per kind: the index table and its key column (SQLite adds `<table>_fts`, the FTS5 index keyed by `<table>.id`). */
+const TABLES: Record<Indexed, { table: string; column: string }> = {
+  task: { table: 'plan_task_search', column: 'task_uuid' },
+  board: { table: 'plan_board_search', column: 'board_uuid' },
+  project: { table: 'plan_project_search', column: 'project_uuid' },
+};
 
 const engineOf = (db: Executor): Db => db as unknown as Db;
 
-/** Indexes (or re-indexes) a task's words, in the caller's transaction. */
-export async function indexTask(db: Executor, task: { uuid: string; title: string; description: string }): Promise<void> {
-  const words = searchWords(`${task.title} ${task.description}`).join(' ');
+async function index(db: Executor, kind: Indexed, uuid: string, text: string, placement: Record<string, unknown> = {}): Promise<void> {
+  const { table, column } = TABLES[kind];
+  const words = searchWords(text).join(' ');
   if (!isSqlite(engineOf(db))) {
-    await db.raw("insert into plan_task_search (task_uuid, words) values (?, to_tsvector('simple', ?)) on conflict (task_uuid) do update set words = excluded.words", [task.uuid, words]);
+    const names = Object.keys(placement);
+    const columns = [column, 'words', ...names].join(', ');
+    const values = ['?', "to_tsvector('simple', ?)", ...names.map(() => '?')].join(', ');
+    const updates = ['words', ...names].map((name) => `${name} = excluded.${name}`).join(', ');
+    await db.raw(`insert into ${table} (${columns}) values (${values}) on conflict (${column}) do update set ${updates}`, [uuid, words, ...Object.values(placement)] as Knex.RawBinding[]);
     return;
   }
-  const existing = await db('plan_task_search').where({ task_uuid: task.uuid }).first('id');
+  const existing = await db(table).where({ [column]: uuid }).first('id');
   let id = existing?.id;
   if (id === undefined) {
-    [id] = (await db('plan_task_search').insert({ task_uuid: task.uuid })) as number[];
+    [id] = (await db(table).insert({ [column]: uuid, ...placement })) as number[];
   } else {
-    await db.raw('delete from plan_task_search_fts where rowid = ?', [id]);
+    if (Object.keys(placement).length > 0) await db(table).where({ id }).update(placement);
+    await db.raw(`delete from ${table}_fts where rowid = ?`, [id]);
   }
-  await db.raw('insert into plan_task_search_fts (rowid, words) values (?, ?)', [id, words]);
+  await db.raw(`insert into ${table}_fts (rowid, words) values (?, ?)`, [id, words]);
 }
 
+interface TaskPlace {
+  uuid: string;
+  board_uuid: string;
+  archived_at: string | null;
+  updated_at: string;
+}
+
+const placementOf = (task: TaskPlace) => ({ board_uuid: task.board_uuid, live: task.archived_at === null, updated_at: task.updated_at });
+
+/** Indexes (or re-indexes) a task's words and where it is, in the caller's transaction. */
+export const indexTask = (db: Executor, task: TaskPlace & { title: string; description: string }) =>
+  index(db, 'task', task.uuid, `${task.title} ${task.description}`, placementOf(task));
+
+/** Keeps where each task is (board, live, last change) beside its words: every task change calls it (recordTaskChanges). */
+export async function placeTasks(db: Executor, tasks: TaskPlace[]): Promise<void> {
+  for (const task of tasks) await db('plan_task_search').where({ task_uuid: task.uuid }).update(placementOf(task));
+}
+
+/** Indexes (or re-indexes) a board's key, name and description, in the caller's transaction. */
+export const indexBoard = (db: Executor, board: { uuid: string; key: string; name: string; description: string }) =>
+  index(db, 'board', board.uuid, `${board.key} ${board.name} ${board.description}`);
+
+/** Indexes (or re-indexes) a project's name and description, in the caller's transaction. */
+export const indexProject = (db: Executor, project: { uuid: string; name: string; description: string }) => index(db, 'project', project.uuid, `${project.name} ${project.description}`);
+
 /**
- * The uuids of the tasks whose words match `text`, as a subquery for `whereIn('uuid', …)`. A text with no word
- * (only punctuation) matches nothing.
+ * The uuids of the objects of a kind whose words match `text`, as a subquery for `whereIn('uuid', …)`. A text
+ * with no word (only punctuation) matches nothing.
  */
-export function matchingTasks(db: Executor, text: string): Knex.QueryBuilder {
+export function matching(db: Executor, kind: Indexed, text: string): Knex.QueryBuilder {
+  const { table, column } = TABLES[kind];
   const words = searchWords(text);
-  const query = db('plan_task_search').select('task_uuid');
+  const query = db(table).select(column);
   if (words.length === 0) return query.whereRaw('1 = 0');
   if (!isSqlite(engineOf(db))) return query.whereRaw("words @@ to_tsquery('simple', ?)", [words.map((word) => `${word}:*`).join(' & ')]);
-  return query.whereRaw('id in (select rowid from plan_task_search_fts where plan_task_search_fts match ?)', [words.map((word) => `"${word}"*`).join(' ')]);
+  return query.whereRaw(`id in (select rowid from ${table}_fts where ${table}_fts match ?)`, [words.map((word) => `"${word}"*`).join(' ')]);
+}
+
+export const matchingTasks = (db: Executor, text: string): Knex.QueryBuilder => matching(db, 'task', text);
+
+/**
+ * Restricts a query on the task index (`plan_task_search as s`: `s.task_uuid`, `s.board_uuid`, `s.live`,
+ * `s.updated_at`) to the entries whose words match `text`: filtering and ordering those reads this narrow table
+ * only, not the tasks.
+ */
+export function whereTaskWordsMatch(query: Knex.QueryBuilder, text: string, engine: Executor): Knex.QueryBuilder {
+  const words = searchWords(text);
+  if (words.length === 0) return query.whereRaw('1 = 0');
+  if (!isSqlite(engineOf(engine))) return query.whereRaw("s.words @@ to_tsquery('simple', ?)", [words.map((word) => `${word}:*`).join(' & ')]);
+  return query.whereRaw('s.id in (select rowid from plan_task_search_fts where plan_task_search_fts match ?)', [words.map((word) => `"${word}"*`).join(' ')]);
 }

@@ -17,7 +17,8 @@ export interface HistoryRow {
   actor: PersonColumns | null;
 }
 
-async function actorsOf(r: PlanRead, rows: PlanChangeRow[]): Promise<Map<string, PersonColumns>> {
+/** The people who made these changes, by uuid (one statement). */
+export async function actorsOf(r: PlanRead, rows: PlanChangeRow[]): Promise<Map<string, PersonColumns>> {
   const uuids = [...new Set(rows.map((row) => row.actor_uuid).filter((u): u is string => u !== null))];
   if (uuids.length === 0) return new Map();
   const people: PersonColumns[] = await r.db('users').whereIn('uuid', uuids).select('uuid', 'first_name', 'last_name', 'email');

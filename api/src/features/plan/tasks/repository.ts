@@ -4,6 +4,7 @@ import type { Executor } from '../../../db/connection.ts';
 import { forWrite } from '../../../db/locks.ts';
 import type { PlanWrite } from '../frame/context.ts';
 import { presentTask } from './presenter.ts';
+import { placeTasks } from '../search/index.ts';
 import type { TaskRow } from '../../../db/tables.ts';
 
 /** The spec's ceiling of live tasks in one column (422 column_too_large). */
@@ -59,6 +60,7 @@ export type TaskChangeKind = 'created' | 'updated' | 'moved' | 'archived' | 'res
  */
 export async function recordTaskChanges(w: PlanWrite, tasks: TaskRow[], change: TaskChangeKind, fields: string[], options: { event?: boolean } = {}): Promise<PresentedTask[]> {
   const presented = await presentTasks(w.db, tasks);
+  await placeTasks(w.db, tasks);
   for (const [i, task] of tasks.entries()) {
     await w.changes.record({ kind: 'task', uuid: task.uuid, change, board: task.board_uuid, fields, snapshot: presented[i], event: options.event });
   }

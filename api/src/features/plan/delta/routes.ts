@@ -1,0 +1,32 @@
+import type { PlanRoutes } from '../../../http/plan/registrar.ts';
+import { presentDelta, presentSnapshot } from './presenter.ts';
+import { boardDelta, boardSnapshot } from './service.ts';
+
+export function deltaRoutes(plan: PlanRoutes): void {
+  const r = plan.tagged('Plan: board sync');
+  r.read(
+    {
+      path: '/v1/plan/boards/:board/board/',
+      summary: 'The board as a client keeps it (board, states, labels, members, live tasks in board order) with the delta_cursor its delta feed continues from',
+      response: 'PlanBoardSnapshot',
+    },
+    async (call) => presentSnapshot(await boardSnapshot(call, call.params.board), call.now),
+  );
+  r.read(
+    {
+      path: '/v1/plan/boards/:board/delta/',
+      summary: 'The board\'s changes after the cursor, oldest first (400 delta_window_expired for a cursor older than 7 days)',
+      description:
+        'Apply each result in order: `deleted` removes the object (a tombstone, snapshot null); any other change replaces the object by its snapshot, and a task whose snapshot is archived or on another board leaves the board. Continue with `cursor` (right away while `has_more`).',
+      ceiling: 'delta',
+      response: 'PlanBoardDelta',
+      query: [
+        { name: 'cursor', description: 'delta_cursor of the snapshot, or cursor of the previous delta answer (required)' },
+        { name: 'page_size', description: 'changes per answer, 1–100 (default 50), as on every list' },
+      ],
+    },
+    async (call) => {
+      return presentDelta(await boardDelta(call, call.params.board, call.query.text('cursor'), call.page.limit), call.now);
+    },
+  );
+}
