@@ -9,7 +9,7 @@ import type { Answer } from './responses-service.ts';
 import { questionsOf } from './repository.ts';
 import { mergeIntoTodaysResponse } from './standup.ts';
 import type { MergeLines } from './standup.ts';
-import type { CheckinRow, QuestionRow } from '../../db/tables.ts';
+import type { QuestionRow } from '../../db/tables.ts';
 
 const SUFFIX = ' (co-authored with deploy-bot)';
 
@@ -49,7 +49,7 @@ describe('Appended response parts: readers see exactly what a full rewrite gave'
   afterAll(async () => t.close());
 
   const history = async (checkinUuid: string) => (await t.request('GET', `/v1/checkins/${checkinUuid}/responses/`, { key: p.member.key })).body.results;
-  const lastEvent = async () => JSON.parse((await t.db('organization_events').where('event', 'like', 'followups.response.%').orderBy('uuid', 'desc').first()).payload);
+  const lastEvent = async () => JSON.parse((await t.db('organization_events').where('event', 'like', 'followups.response.%').orderBy('uuid', 'desc').first())!.payload);
 
   it('answers, flags and the event payload equal the rewrite model, over any merges, edits and question changes', async () => {
     let run = 0;
@@ -70,7 +70,7 @@ describe('Appended response parts: readers see exactly what a full rewrite gave'
             },
           }));
           expect(created.status, JSON.stringify(created.body)).toBe(201);
-          const checkin: CheckinRow = await t.db('checkins').where({ uuid: created.body.uuid }).first();
+          const checkin = (await t.db('checkins').where({ uuid: created.body.uuid }).first())!;
           let questions = await questionsOf(t.db, checkin.uuid);
           let model: Answer[] = [];
           if (initial) {
@@ -97,7 +97,7 @@ describe('Appended response parts: readers see exactly what a full rewrite gave'
               model = edited.body.responses;
               continue;
             }
-            const input: MergeLines = { completed: step.completed, in_progress: step.in_progress, blockers: step.blockers, content: step.content };
+            const input: MergeLines = { completed: step.completed, in_progress: step.in_progress, blockers: step.blockers, content: Array.isArray(step.content) ? step.content.join('\n') : step.content };
             const result = await t.db.transaction((trx) =>
               mergeIntoTodaysResponse(trx, { userUuid: p.member.user.uuid, checkin: { checkin, questions, date: '2026-03-10' }, lines: input, suffix: step.suffix ? SUFFIX : '', now: t.clock.now() }),
             );
@@ -122,14 +122,14 @@ describe('Appended response parts: readers see exactly what a full rewrite gave'
       key: p.adminKey,
       body: { name: 'Parts', schedule: { days: [2] }, participants: { user_uuids: [p.member.user.uuid] }, questions: [{ question_type: 'text', question: 'Done?' }, { question_type: 'text', question: 'Next?' }] },
     })).body;
-    const checkin: CheckinRow = await t.db('checkins').where({ uuid: created.uuid }).first();
+    const checkin = (await t.db('checkins').where({ uuid: created.uuid }).first())!;
     const questions = await questionsOf(t.db, checkin.uuid);
     const standup = { checkin, questions, date: '2026-03-10' };
     const mergeOne = (n: number) => t.db.transaction((trx) =>
       mergeIntoTodaysResponse(trx, { userUuid: p.member.user.uuid, checkin: standup, lines: { completed: [`Task ${n}`], in_progress: [`Next ${n}`] }, suffix: SUFFIX, now: t.clock.now() }));
     const first = (await mergeOne(0))!;
     for (let n = 1; n <= 50; n++) await mergeOne(n);
-    const stored = await t.db('checkin_responses').where({ uuid: first.response.uuid }).first();
+    const stored = (await t.db('checkin_responses').where({ uuid: first.response.uuid }).first())!;
     expect(stored.answers).toBe(first.response.answers);
     expect(Number((await t.db('checkin_response_parts').where({ response_uuid: first.response.uuid }).count({ n: '*' }))[0].n)).toBe(100);
     const [row] = await history(checkin.uuid);
@@ -150,7 +150,7 @@ describe('Appended response parts: readers see exactly what a full rewrite gave'
         questions: [{ question_type: 'text', question: 'Done?', required: true }, { question_type: 'text', question: 'Next?', required: true }, { question_type: 'text', question: 'Blockers?', is_blocker: true, required: false }],
       },
     })).body;
-    const checkin: CheckinRow = await t.db('checkins').where({ uuid: created.uuid }).first();
+    const checkin = (await t.db('checkins').where({ uuid: created.uuid }).first())!;
     const questions = await questionsOf(t.db, checkin.uuid);
     const posted = await t.request('POST', `/v1/checkins/${checkin.uuid}/responses/`, { key: p.member.key, body: { responses: [{ index: 0, response: ' ' }, { index: 1, response: '' }, { index: 2, response: 'none' }] } });
     expect(posted.body).toMatchObject({ response_completed: false, has_issue: false });
