@@ -30,8 +30,8 @@ export function partsBasis(questions: QuestionFields[]): string {
   return hash.digest('base64url');
 }
 
-/** Appended text: the answer kept without its trailing space, then the part's lines (as the merge writes it). */
-function appendedText(before: AnswerValue | undefined, lines: string[]): string {
+/** Appended text: the answer kept without its trailing space, then the new lines (CONTRACT §6 merge). */
+export function appendedText(before: AnswerValue | undefined, lines: string[]): string {
   const kept = typeof before === 'string' ? before.trimEnd() : '';
   return kept !== '' ? [kept, ...lines].join('\n') : lines.join('\n');
 }

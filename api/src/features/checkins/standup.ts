@@ -5,7 +5,7 @@ import { sortByThenUuid, questionsOf } from './repository.ts';
 import type { ParticipantUser } from './repository.ts';
 import { forWrite } from '../../db/locks.ts';
 import { isAnswered, recordResponseEvent, saveResponse, signalsIssue } from './responses-service.ts';
-import { answersOf, appendPart, hasPart, partsBasis } from './response-parts.ts';
+import { answersOf, appendPart, appendedText, hasPart, partsBasis } from './response-parts.ts';
 import type { Answer } from './response-parts.ts';
 import { scheduledOn } from './service.ts';
 import type { CheckinRow, QuestionRow, ResponseRow } from '../../db/tables.ts';
@@ -135,18 +135,12 @@ export async function mergeIntoTodaysResponse(
   // A new response, or one whose snapshot predates the current questions: written whole, every answer rendered
   // with the current questions (the parts folded in and dropped).
   const previous = existing ? await answersOf(trx, existing) : [];
-  const values = new Map<string, string>();
-  for (const answer of previous) {
-    if (typeof answer.response === 'string') values.set(answer.uuid, answer.response);
-  }
   const answers: Answer[] = questions
     .map((q) => {
       const added = written[q.uuid];
       const before = previous.find((a) => a.uuid === q.uuid);
       if (!added) return before ? { ...before, index: q.position, question: q.question } : null;
-      const kept = values.get(q.uuid)?.trimEnd() ?? '';
-      const text = kept !== '' ? `${kept}\n${added.join('\n')}` : added.join('\n');
-      return { uuid: q.uuid, index: q.position, question: q.question, response: text };
+      return { uuid: q.uuid, index: q.position, question: q.question, response: appendedText(before?.response, added) };
     })
     .filter((a): a is Answer => a !== null);
 
