@@ -115,3 +115,48 @@ describe('Crash safety (CONTRACT §10): SIGKILL between commit and send, and aft
     expect(await exit).toBe(0);
   });
 });
+
+describe('Crash safety of co-authored reports: a SIGKILL loses no acknowledged part of the day\'s answer', () => {
+  const children: ChildProcess[] = [];
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rollcall-crash-parts-'));
+  afterEach(async () => {
+    for (const child of children) await killed(child);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('every report answered 201 before the kill is in the co-author\'s answer after the restart', async () => {
+    const first = await serve(dataDir);
+    children.push(first.child);
+    const me = (await api(first.url, 'GET', '/v1/me/')).body;
+    const checkin = await api(first.url, 'POST', '/v1/checkins/create/', {
+      name: 'Stand-up', schedule: { days: [0, 1, 2, 3, 4, 5, 6] }, participants: { user_uuids: [me.uuid] },
+      questions: [{ question_type: 'text', question: 'Done?' }],
+    });
+    expect(checkin.status).toBe(201);
+    // Reports go out in waves of 20 at once (the group commit batches them); the kill lands during a wave.
+    const acknowledged: string[] = [];
+    let n = 0;
+    const wave = () => Promise.all(Array.from({ length: 20 }, async () => {
+      const content = `Report ${n++}`;
+      try {
+        const res = await api(first.url, 'POST', '/v1/agent-reports/', { agent_name: 'crash-bot', content, co_authors: [me.uuid] });
+        if (res.status === 201) acknowledged.push(content);
+      } catch {
+        // the connection died with the process: not acknowledged
+      }
+    }));
+    for (let i = 0; i < 5; i++) await wave();
+    const inFlight = wave();
+    await new Promise((r) => setTimeout(r, 5));
+    await killed(first.child);
+    await inFlight;
+    expect(acknowledged.length).toBeGreaterThanOrEqual(100);
+
+    const second = await serve(dataDir);
+    children.push(second.child);
+    const history = await api(second.url, 'GET', `/v1/checkins/${checkin.body.uuid}/responses/`);
+    const lines: string[] = history.body.results[0].responses[0].response.split('\n');
+    for (const content of acknowledged) expect(lines).toContain(`${content} (co-authored with crash-bot)`);
+    expect(new Set(lines).size).toBe(lines.length);
+  });
+});

@@ -1,6 +1,6 @@
 import type { AgentEmailRow, AgentRow, HealthCheckRow, MessageRow, RegistrationChallengeRow, ReportRow } from './tables/agents.ts';
 import type { AssistantSessionRow, AssistantTurnRow, AuditEventRow, CliSignInCodeRow, ExchangeTokenRow } from './tables/cli.ts';
-import type { CheckinParticipantTeamRow, CheckinParticipantUserRow, CheckinRow, MoodRow, QuestionRow, ResponseRow } from './tables/checkins.ts';
+import type { CheckinParticipantTeamRow, CheckinParticipantUserRow, CheckinRow, MoodRow, QuestionRow, ResponsePartRow, ResponseRow } from './tables/checkins.ts';
 import type { ChatConnectionRow, ChatMessageRow, DeliveryAttemptRow, DeliveryRow, OrganizationEventRow, SubscriptionRow } from './tables/outbox.ts';
 import type {
   BoardKeyRow, BoardMemberRow, BoardRow, GoalRow, IdempotencyKeyRow, LabelRow, MilestoneRow, PlanChangeRow, PlanOrganizationRow, ProjectMemberRow,
@@ -56,6 +56,7 @@ declare module 'knex/types/tables.js' {
     checkin_participant_users: CheckinParticipantUserRow;
     checkin_participant_teams: CheckinParticipantTeamRow;
     checkin_responses: ResponseRow;
+    checkin_response_parts: ResponsePartRow;
     mood_entries: MoodRow;
     agents: AgentRow;
     agent_reports: ReportRow;

@@ -9,7 +9,16 @@ import { writeJson } from '../lib/json.ts';
 export interface NewEvent {
   organizationUuid: string;
   event: string;
-  payload: Record<string, unknown>;
+  /** The payload, or how to build it: built only when someone receives the event (it can be a whole day's answer). */
+  payload: Record<string, unknown> | (() => Promise<Record<string, unknown>>);
+}
+
+/** The event's payload, built at most once however many receivers ask for it. */
+export function eventPayload(event: NewEvent): () => Promise<Record<string, unknown>> {
+  const given = event.payload;
+  if (typeof given !== 'function') return () => Promise.resolve(given);
+  let built: Promise<Record<string, unknown>> | undefined;
+  return () => (built ??= given());
 }
 
 /** Whether anyone will receive `event` from this organization: the webhooks feature answers it. */
@@ -39,7 +48,7 @@ export async function recordEvent(db: Executor, event: NewEvent, now: Date, want
     uuid,
     organization_uuid: event.organizationUuid,
     event: event.event,
-    payload: writeJson(event.payload),
+    payload: writeJson(await eventPayload(event)()),
     created_at: now.toISOString(),
     dispatched_at: null,
   });

@@ -60,4 +60,5 @@ export const migrations: Migration[] = [
   { name: '0700_daily_caps_into_budgets', load: () => import('./0700_daily_caps_into_budgets.ts') },
   { name: '0701_job_firings', load: () => import('./0701_job_firings.ts') },
   { name: '0702_delivery_leases', load: () => import('./0702_delivery_leases.ts') },
+  { name: '0750_checkin_response_parts', load: () => import('./0750_checkin_response_parts.ts') },
 ];

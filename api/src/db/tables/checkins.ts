@@ -75,6 +75,20 @@ export interface ResponseRow {
   last_question_index: number | null;
   created_at: string;
   updated_at: string;
+  /** Fingerprint of the questions `answers` and the flags were computed with (response-parts.ts); null: fold first. */
+  parts_basis?: string | null;
+}
+
+/** Lines appended to a response's answer to one question (migration 0750); readers fold them into `answers`. */
+export interface ResponsePartRow {
+  id: number | string;
+  response_uuid: string;
+  question_uuid: string;
+  question_index: number;
+  question: string;
+  /** The lines, joined by newlines; never empty, never ending in white space. */
+  lines: string;
+  created_at: string;
 }
 
 export interface MoodRow {

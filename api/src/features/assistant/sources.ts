@@ -10,6 +10,7 @@ import { listTasks } from '../plan/tasks/lists.ts';
 import { can } from '../../auth/policy.ts';
 import { fullName } from '../users/repository.ts';
 import type { Answer } from '../checkins/responses-service.ts';
+import { withParts } from '../checkins/response-parts.ts';
 import type { DayRange, Topic } from './topics.ts';
 
 /** What a source reads with: the caller, their local today and the days asked about. */
@@ -49,11 +50,11 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
 
 /** The caller's own check-in answers on the days asked about, newest first, with their check-in's name and questions. */
 async function ownResponses({ db, actor, range }: Reading) {
-  const rows = await db('checkin_responses')
+  const rows = await withParts(db, await db('checkin_responses')
     .whereIn('checkin_uuid', db('checkins').where({ organization_uuid: actor.organization.uuid }).select('uuid'))
     .andWhere({ user_uuid: actor.user.uuid })
     .andWhere('response_date', '>=', range.from)
-    .andWhere('response_date', '<=', range.to);
+    .andWhere('response_date', '<=', range.to));
   if (rows.length === 0) return [];
   const checkinUuids = [...new Set(rows.map((r) => r.checkin_uuid))];
   const names = new Map((await db('checkins').whereIn('uuid', checkinUuids).select('uuid', 'name')).map((c) => [c.uuid, c.name as string]));

@@ -12,15 +12,11 @@ import { localDate } from '../../lib/dates.ts';
 import { getVisibleCheckin, isParticipant, questionsOf } from './repository.ts';
 import type { ParticipantUser } from './repository.ts';
 import type { EditResponseInput, ResponseInput } from './schema.ts';
+import { answersOf, dropParts, partsBasis, withParts } from './response-parts.ts';
+import type { Answer, AnswerValue } from './response-parts.ts';
 import type { CheckinRow, QuestionFields, QuestionRow, ResponseRow } from '../../db/tables.ts';
 
-export type AnswerValue = string | number | boolean | string[];
-export interface Answer {
-  uuid: string;
-  index: number;
-  question: string;
-  response: AnswerValue;
-}
+export type { Answer, AnswerValue } from './response-parts.ts';
 
 /** A response with its author's names (never shown for anonymous check-ins). */
 export interface ResponseView extends ResponseRow {
@@ -124,12 +120,24 @@ export function responseEventPayload(checkin: CheckinRow, row: ResponseRow, auth
 
 export type ResponseEvent = 'followups.response.completed' | 'followups.response.updated' | 'followups.response.deleted';
 
-export async function recordResponseEvent(db: Executor, event: ResponseEvent, checkin: CheckinRow, row: ResponseRow, now: Date, knownAuthor?: ParticipantUser, answers?: Answer[]): Promise<void> {
-  const author: ParticipantUser | undefined = knownAuthor ?? (await db('users').where({ uuid: row.user_uuid }).first('uuid', 'first_name', 'last_name', 'email'));
-  await recordEvent(db, { organizationUuid: checkin.organization_uuid, event, payload: responseEventPayload(checkin, row, author ?? null, answers) }, now);
+/**
+ * Records a response's event. `answers` (the response's whole answers, parts folded in) may be a function: the
+ * payload is then built only if a webhook subscription or an event workflow receives the event.
+ */
+export async function recordResponseEvent(
+  db: Executor, event: ResponseEvent, checkin: CheckinRow, row: ResponseRow, now: Date, knownAuthor?: ParticipantUser, answers?: Answer[] | (() => Promise<Answer[]>),
+): Promise<void> {
+  const payload = async () => {
+    const author: ParticipantUser | undefined = knownAuthor ?? (await db('users').where({ uuid: row.user_uuid }).first('uuid', 'first_name', 'last_name', 'email'));
+    return responseEventPayload(checkin, row, author ?? null, typeof answers === 'function' ? await answers() : answers);
+  };
+  await recordEvent(db, { organizationUuid: checkin.organization_uuid, event, payload }, now);
 }
 
-/** Writes a new response or replaces the answers of an existing one, with its event, in the caller's transaction. */
+/**
+ * Writes a new response or replaces the answers of an existing one (whose parts `answers` must already include:
+ * they are dropped), with its event, in the caller's transaction.
+ */
 export async function saveResponse(
   db: Executor,
   params: { checkin: CheckinRow; questions: QuestionRow[]; userUuid: string; date: string; answers: Answer[]; lastQuestionIndex?: number; existing?: ResponseRow; author?: ParticipantUser },
@@ -137,6 +145,7 @@ export async function saveResponse(
 ): Promise<ResponseRow> {
   const { completed, hasIssue } = evaluate(params.questions, params.answers);
   const stamp = now.toISOString();
+  const basis = partsBasis(params.questions);
   let row: ResponseRow;
   if (params.existing) {
     row = {
@@ -146,9 +155,12 @@ export async function saveResponse(
       has_issue: hasIssue,
       last_question_index: params.lastQuestionIndex ?? params.existing.last_question_index,
       updated_at: stamp,
+      parts_basis: basis,
     };
+    // `answers` holds what the parts added (the caller folded them in): they are dropped with the rewrite.
+    await dropParts(db, row.uuid);
     await db('checkin_responses').where({ uuid: row.uuid }).update({
-      answers: row.answers, response_completed: completed, has_issue: hasIssue, last_question_index: row.last_question_index, updated_at: stamp,
+      answers: row.answers, response_completed: completed, has_issue: hasIssue, last_question_index: row.last_question_index, updated_at: stamp, parts_basis: basis,
     });
   } else {
     row = {
@@ -163,6 +175,7 @@ export async function saveResponse(
       last_question_index: params.lastQuestionIndex ?? null,
       created_at: stamp,
       updated_at: stamp,
+      parts_basis: basis,
     };
     await db('checkin_responses').insert(row);
   }
@@ -219,7 +232,7 @@ export async function editResponse(db: Executor, actor: Actor, checkinUuid: stri
     const existing = await ownResponse(trx, checkinUuid, actor.user.uuid, date);
     if (!existing) throw notFound();
     const questions = await questionsOf(trx, checkinUuid);
-    const answers = applyAnswers(questions, readJson<Answer[]>(existing.answers, []), input.responses ?? []);
+    const answers = applyAnswers(questions, await answersOf(trx, existing), input.responses ?? []);
     const row = await saveResponse(trx, { checkin, questions, userUuid: actor.user.uuid, date, answers, lastQuestionIndex: input.last_question_index, existing, author: actor.user }, now);
     return { checkin, row: { ...row, first_name: actor.user.first_name, last_name: actor.user.last_name, email: actor.user.email } as ResponseView };
   });
@@ -237,8 +250,9 @@ export async function resetResponses(db: Executor, actor: Actor, checkinUuid: st
       .andWhere('response_date', '>=', from)
       .andWhere('response_date', '<=', to);
     for (const row of rows) {
+      // The event first: its answers fold in the parts, which the delete removes with the row.
+      await recordResponseEvent(trx, 'followups.response.deleted', checkin, row, now, actor.user, () => answersOf(trx, row));
       await trx('checkin_responses').where({ uuid: row.uuid }).delete();
-      await recordResponseEvent(trx, 'followups.response.deleted', checkin, row, now, actor.user);
     }
     return rows.length;
   });
@@ -282,5 +296,5 @@ export async function listResponses(db: Executor, actor: Actor, checkinUuid: str
     .orderBy('r.uuid', 'desc')
     .limit(page.limit)
     .offset(page.offset);
-  return { checkin, count: Number(count), rows };
+  return { checkin, count: Number(count), rows: await withParts(db, rows) };
 }

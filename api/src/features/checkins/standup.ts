@@ -3,8 +3,10 @@ import { bool, readJson } from '../../lib/json.ts';
 import { isoWeekday, localDate } from '../../lib/dates.ts';
 import { sortByThenUuid, questionsOf } from './repository.ts';
 import type { ParticipantUser } from './repository.ts';
-import { saveResponse } from './responses-service.ts';
-import type { Answer } from './responses-service.ts';
+import { forWrite } from '../../db/locks.ts';
+import { isAnswered, recordResponseEvent, saveResponse, signalsIssue } from './responses-service.ts';
+import { answersOf, appendPart, appendedText, hasPart, partsBasis } from './response-parts.ts';
+import type { Answer } from './response-parts.ts';
 import { scheduledOn } from './service.ts';
 import type { CheckinRow, QuestionRow, ResponseRow } from '../../db/tables.ts';
 
@@ -95,8 +97,9 @@ const asLines = (value: string[] | string | undefined): string[] =>
  * first non-blocker question, `in_progress` into the second, `blockers` into the blocker question, `content`
  * into the first question. Only free-text questions take lines (a yes/no or numeric question cannot hold
  * them); lines without a fitting question go to the first text question, so nothing is lost. Every line ends
- * with `suffix` (" (co-authored with <agent_name>)"); an existing answer gets the lines appended. Writes the
- * followups.response.completed or .updated event in the same transaction. Null when nothing fits at all.
+ * with `suffix` (" (co-authored with <agent_name>)"); an existing answer gets the lines appended (as parts:
+ * response-parts.ts). Writes the followups.response.completed or .updated event in the same transaction. Null
+ * when nothing fits at all. The response returned is the stored row: its `answers` without the parts.
  */
 export async function mergeIntoTodaysResponse(
   trx: Executor,
@@ -123,27 +126,70 @@ export async function mergeIntoTodaysResponse(
   put(first, asLines(params.lines.content));
   if (Object.keys(written).length === 0) return null;
 
-  const existing: ResponseRow | undefined = await trx('checkin_responses')
-    .where({ checkin_uuid: checkin.uuid, user_uuid: params.userUuid, response_date: date })
-    .first();
-  const values = new Map<string, string>();
-  // Parsed once: a day's merged answers grow with every co-authored report.
-  const previous = existing ? readJson<Answer[]>(existing.answers, []) : [];
-  for (const answer of previous) {
-    if (typeof answer.response === 'string') values.set(answer.uuid, answer.response);
+  // Locked (PostgreSQL) so merges into one response run one after another: each part's flags build on the last.
+  const existing: ResponseRow | undefined = await forWrite(trx, trx('checkin_responses').where({ checkin_uuid: checkin.uuid, user_uuid: params.userUuid, response_date: date })).first();
+  if (existing && existing.parts_basis === partsBasis(questions)) {
+    const response = await appendToResponse(trx, { ...params.checkin, existing, written, author: params.author, now });
+    return { response, created: false, written };
   }
+  // A new response, or one whose snapshot predates the current questions: written whole, every answer rendered
+  // with the current questions (the parts folded in and dropped).
+  const previous = existing ? await answersOf(trx, existing) : [];
   const answers: Answer[] = questions
     .map((q) => {
       const added = written[q.uuid];
       const before = previous.find((a) => a.uuid === q.uuid);
       if (!added) return before ? { ...before, index: q.position, question: q.question } : null;
-      // trimEnd, not a /\s+$/ replace: the regex rescans the whole answer, which grows with every report.
-      const kept = values.get(q.uuid)?.trimEnd() ?? '';
-      const text = kept !== '' ? `${kept}\n${added.join('\n')}` : added.join('\n');
-      return { uuid: q.uuid, index: q.position, question: q.question, response: text };
+      return { uuid: q.uuid, index: q.position, question: q.question, response: appendedText(before?.response, added) };
     })
     .filter((a): a is Answer => a !== null);
 
   const response = await saveResponse(trx, { checkin, questions, userUuid: params.userUuid, date, answers, existing, author: params.author }, now);
   return { response, created: !existing, written };
+}
+
+/**
+ * Appends the written lines to a response whose snapshot has the questions' current basis: one part per
+ * question, and the flags worked out from what changed, so the cost does not grow with the day's answer. An
+ * appended answer is never empty, and one that already held text, or gets several lines, always signals an
+ * issue (the "no blockers" phrases are one line), so only the questions written decide the flags.
+ */
+async function appendToResponse(
+  trx: Executor,
+  params: ActiveStandup & { existing: ResponseRow; written: Record<string, string[]>; author?: ParticipantUser; now: Date },
+): Promise<ResponseRow> {
+  const { checkin, questions, existing, written, now } = params;
+  const base = new Map(readJson<Answer[]>(existing.answers, []).map((a) => [a.uuid, a.response]));
+  const held = new Map<string, Promise<boolean>>();
+  // Whether the answer to `q` already holds text: in the snapshot, or through a part.
+  const holdsText = (q: QuestionRow): Promise<boolean> => {
+    const value = base.get(q.uuid);
+    if (typeof value === 'string' && value.trim() !== '') return Promise.resolve(true);
+    let known = held.get(q.uuid);
+    if (!known) held.set(q.uuid, (known = hasPart(trx, existing.uuid, q.uuid)));
+    return known;
+  };
+  let completed = bool(existing.response_completed);
+  let hasIssue = bool(existing.has_issue);
+  // The flags first: holdsText must not see this merge's own parts.
+  for (const q of questions) {
+    const lines = written[q.uuid];
+    if (lines && !hasIssue && bool(q.is_blocker)) hasIssue = lines.length > 1 || signalsIssue(lines[0]) || (await holdsText(q));
+  }
+  if (!completed) {
+    completed = true;
+    for (const q of questions) {
+      if (!bool(q.required) || written[q.uuid]) continue;
+      const value = base.get(q.uuid);
+      if (!isAnswered(value) && !(q.question_type === 'text' && (await holdsText(q)))) completed = false;
+    }
+  }
+  for (const q of questions) {
+    if (written[q.uuid]) await appendPart(trx, existing.uuid, q, written[q.uuid], now);
+  }
+  const stamp = now.toISOString();
+  const row: ResponseRow = { ...existing, response_completed: completed, has_issue: hasIssue, updated_at: stamp };
+  await trx('checkin_responses').where({ uuid: existing.uuid }).update({ response_completed: completed, has_issue: hasIssue, updated_at: stamp });
+  await recordResponseEvent(trx, 'followups.response.updated', checkin, row, now, params.author, () => answersOf(trx, row));
+  return row;
 }

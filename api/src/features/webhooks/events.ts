@@ -1,7 +1,7 @@
 import type { Executor } from '../../db/connection.ts';
 import type { SubscriptionRow } from '../../db/tables.ts';
 import { readJson } from '../../lib/json.ts';
-import { recordEvent as recordWantedEvent } from '../../outbox/events.ts';
+import { eventPayload, recordEvent as recordWantedEvent } from '../../outbox/events.ts';
 import type { EventReceivers, NewEvent } from '../../outbox/events.ts';
 import { isEventListened, startEventRuns } from '../workflows/events.ts';
 
@@ -25,8 +25,9 @@ export async function isEventWanted(db: Executor, organizationUuid: string, even
  * through ORGANIZATION_EVENTS. Returns the stored event's uuid, or null when no webhook wanted it.
  */
 export async function recordEvent(db: Executor, event: NewEvent, now: Date): Promise<string | null> {
-  await startEventRuns(db, event.organizationUuid, event.event, event.payload, now);
-  return recordWantedEvent(db, event, now, isEventWanted);
+  const payload = eventPayload(event);
+  await startEventRuns(db, event.organizationUuid, event.event, payload, now);
+  return recordWantedEvent(db, { ...event, payload }, now, isEventWanted);
 }
 
 /** The same receivers for code below the features (the Plan's change log in outbox/): webhooks and workflows. */

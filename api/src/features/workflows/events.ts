@@ -26,9 +26,11 @@ export async function isEventListened(db: Executor, organizationUuid: string, ev
  * commit together. The payload is the webhook body, with people removed from anonymous events as webhooks
  * remove them.
  */
-export async function startEventRuns(db: Executor, organizationUuid: string, event: string, payload: Record<string, unknown>, now: Date): Promise<number> {
+export async function startEventRuns(db: Executor, organizationUuid: string, event: string, payloadOf: () => Promise<Record<string, unknown>>, now: Date): Promise<number> {
   let started = 0;
   for (const { workflow, config } of await listeningWorkflows(db, organizationUuid, event)) {
+    // Built only for a workflow that listens: a response's payload holds the whole day's answer.
+    const payload = await payloadOf();
     if (Object.entries(config.match ?? {}).some(([key, value]) => payload[key] !== value)) continue;
     await startRun(db, workflow, { type: 'event', event, payload: withoutAnonymousPeople(payload) as Record<string, unknown> }, now);
     started++;
