@@ -6,6 +6,9 @@ import type {
   ProjectRow, ProjectUpdateRow, StateRow, TaskLabelRow, TaskRow,
 } from './tables/plan.ts';
 import type {
+  AttachmentRow, DueNoticeRow, FavoriteRow, FileTrashRow, NotificationRouteRow, NotificationRow, ReactionRow, ReportScheduleRow, ViewRow,
+} from './tables/plan-collab.ts';
+import type {
   ApiKeyRow, CliTokenRow, DailyCapRow, InstanceSettingRow, InvitationRow, OrganizationRow, RateLimitCounterRow, TeamMemberRow, TeamRow, UserRow,
 } from './tables/people.ts';
 import type { CompanyValueRow, KudosBoostRow, KudosDailyCountRow, KudosReceiverRow, KudosRow, KudosSettingsRow, KudosTeamRow } from './tables/kudos.ts';
@@ -20,6 +23,7 @@ export * from './tables/kudos.ts';
 export * from './tables/forms.ts';
 export * from './tables/workflows.ts';
 export * from './tables/plan.ts';
+export * from './tables/plan-collab.ts';
 
 /**
  * The current shape of every table, one row type per table (the migrations build them; each area's types are in
@@ -87,5 +91,14 @@ declare module 'knex/types/tables.js' {
     plan_labels: LabelRow;
     plan_tasks: TaskRow;
     plan_task_labels: TaskLabelRow;
+    plan_views: ViewRow;
+    plan_favorites: FavoriteRow;
+    plan_notifications: NotificationRow;
+    plan_notification_routes: NotificationRouteRow;
+    plan_due_notices: DueNoticeRow;
+    plan_report_schedules: ReportScheduleRow;
+    plan_attachments: AttachmentRow;
+    plan_file_trash: FileTrashRow;
+    plan_reactions: ReactionRow;
   }
 }

@@ -30,6 +30,8 @@ import { planBoards } from './plan/boards/feature.ts';
 import { planMembers } from './plan/members/feature.ts';
 import { planStates } from './plan/states/feature.ts';
 import { planLabels } from './plan/labels/feature.ts';
+import { planViews } from './plan/views/feature.ts';
+import { planFavorites } from './plan/favorites/feature.ts';
 
 /**
  * Every feature of the API, in routing order. The app mounts their routers, the OpenAPI catalogue reads their
@@ -69,4 +71,6 @@ export const features: Feature[] = [
   planMembers,
   planStates,
   planLabels,
+  planViews,
+  planFavorites,
 ];

@@ -49,4 +49,8 @@ export const migrations: Migration[] = [
   { name: '0601_plan_goals_projects', load: () => import('./0601_plan_goals_projects.ts') },
   { name: '0602_plan_boards', load: () => import('./0602_plan_boards.ts') },
   { name: '0603_plan_tasks', load: () => import('./0603_plan_tasks.ts') },
+  { name: '0650_plan_views_favorites', load: () => import('./0650_plan_views_favorites.ts') },
+  { name: '0651_plan_notifications', load: () => import('./0651_plan_notifications.ts') },
+  { name: '0652_plan_report_schedules', load: () => import('./0652_plan_report_schedules.ts') },
+  { name: '0653_plan_attachments', load: () => import('./0653_plan_attachments.ts') },
 ];

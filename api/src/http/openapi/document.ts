@@ -41,6 +41,9 @@ export function buildOpenApi(
     for (const [status, schema] of Object.entries(op.responses)) {
       responses[status] = response(schema, Number(status) === 204 ? 'No content' : 'Success');
     }
+    if (op.responseContent) {
+      responses[op.responseContent.status] = { description: 'The file', content: { [op.responseContent.type]: { schema: op.responseContent.schema } } };
+    }
     for (const [status, description] of Object.entries({ ...STANDARD_ERRORS, ...op.errors })) {
       if (op.auth === false && (status === '401' || status === '403')) continue;
       if (!responses[status]) {
@@ -58,6 +61,7 @@ export function buildOpenApi(
       ...op.extensions,
       parameters: [...params, ...query, ...headers],
       ...(op.body ? { requestBody: { required: true, content: { 'application/json': { schema: yupToJsonSchema(op.body) } } } } : {}),
+      ...(op.requestContent ? { requestBody: { required: true, content: { [op.requestContent.type]: { schema: op.requestContent.schema } } } } : {}),
       responses,
     };
   }

@@ -15,6 +15,10 @@ export interface Operation {
   /** Hourly budget scope (CONTRACT §5), documented as x-rate-limit-scope. */
   scope?: string;
   body?: AnyObjectSchema;
+  /** A request body that is not JSON (a multipart upload): its media type and schema. */
+  requestContent?: { type: string; schema: JsonSchema };
+  /** An answer that is not JSON (a file download): its status, media type and schema. */
+  responseContent?: { status: number; type: string; schema: JsonSchema };
   query?: { name: string; description: string; schema?: JsonSchema }[];
   /** Request headers the operation reads (beyond the credential). */
   headers?: { name: string; description: string; required?: boolean }[];

@@ -49,6 +49,17 @@ export interface WriteSpec<S extends AnyObjectSchema | undefined> extends RouteS
   idempotencyRequired?: boolean;
 }
 
+/**
+ * A single multipart request carrying one file (part `file`) and the form's text fields: the file is streamed
+ * (never held in memory) and refused past `maxBytes`.
+ */
+export interface UploadSpec extends RouteSpec {
+  /** The form's text fields besides `file` (yup); any other field is `unknown_field`. */
+  fields?: AnyObjectSchema;
+  maxBytes: number;
+  status?: number;
+}
+
 /** One Plan operation as documented: the route's declaration with its defaults resolved. */
 export interface PlanOperation {
   method: 'get' | WriteMethod;
@@ -69,6 +80,9 @@ export interface PlanOperation {
   list: boolean;
   query: QueryDoc[];
   keyParams: string[];
+  /** A multipart upload of one file (its limit), or a file download. */
+  upload?: { maxBytes: number; fields?: AnyObjectSchema };
+  download?: boolean;
 }
 
 /**
@@ -81,7 +95,13 @@ export function defaultScope(method: string): PlanScope {
   return 'tasks:write';
 }
 
-export function resolveOperation(tag: string, method: 'get' | WriteMethod, spec: RouteSpec & Partial<WriteSpec<AnyObjectSchema | undefined>>, list: boolean): PlanOperation {
+export function resolveOperation(
+  tag: string,
+  method: 'get' | WriteMethod,
+  spec: RouteSpec & Partial<WriteSpec<AnyObjectSchema | undefined>> & Partial<UploadSpec>,
+  list: boolean,
+  kind: { upload?: boolean; download?: boolean } = {},
+): PlanOperation {
   return {
     method,
     path: spec.path,
@@ -101,5 +121,7 @@ export function resolveOperation(tag: string, method: 'get' | WriteMethod, spec:
     list,
     query: spec.query ?? [],
     keyParams: spec.keyParams ?? [],
+    ...(kind.upload ? { upload: { maxBytes: spec.maxBytes ?? 0, fields: spec.fields } } : {}),
+    ...(kind.download ? { download: true } : {}),
   };
 }

@@ -1,6 +1,7 @@
 import type { OpenApiPart } from '../feature.ts';
 import type { Operation } from '../openapi/types.ts';
 import type { JsonSchema } from '../openapi/yup-to-json-schema.ts';
+import { yupToJsonSchema } from '../openapi/yup-to-json-schema.ts';
 import type { PlanOperation, QueryDoc } from './declarations.ts';
 import { describePlan } from './registrar.ts';
 import type { PlanResource } from './registrar.ts';
@@ -77,6 +78,18 @@ function pageOf(item: string | JsonSchema | null): JsonSchema {
   };
 }
 
+const binary = { type: 'string', contentMediaType: 'application/octet-stream' };
+
+/** A multipart upload's form: the file (part `file`) and the route's text fields. */
+function uploadForm(upload: NonNullable<PlanOperation['upload']>): JsonSchema {
+  const form = upload.fields ? (yupToJsonSchema(upload.fields) as { properties?: Record<string, JsonSchema>; required?: string[] }) : {};
+  return {
+    type: 'object',
+    required: ['file', ...(form.required ?? [])],
+    properties: { file: { ...binary, description: `The file (at most ${upload.maxBytes} bytes; its content decides its type)` }, ...form.properties },
+  };
+}
+
 function toOperation(op: PlanOperation): Operation {
   const answer = op.status === 204 ? null : op.list ? pageOf(op.response) : op.response;
   const responses: Operation['responses'] = { [op.status]: answer };
@@ -89,6 +102,8 @@ function toOperation(op: PlanOperation): Operation {
     tag: op.tag,
     scope: `plan-${op.ceiling}`,
     body: op.body,
+    ...(op.upload ? { requestContent: { type: 'multipart/form-data', schema: uploadForm(op.upload) } } : {}),
+    ...(op.download ? { responseContent: { status: 200, type: 'application/octet-stream', schema: binary } } : {}),
     query: [...op.query, ...(op.destructive ? [{ name: 'dry_run', description: 'true: run, answer, and roll back' }] : [])],
     headers: [
       ...(op.idempotency === 'none' ? [] : [{ name: 'Idempotency-Key', description: '8–128 characters; the first answer is kept 24 hours and replayed (Idempotency-Replayed: true)', required: op.idempotency === 'required' }]),

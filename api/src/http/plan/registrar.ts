@@ -1,4 +1,6 @@
 import Router from '@koa/router';
+import type { IncomingHttpHeaders } from 'node:http';
+import { Readable } from 'node:stream';
 import type { Context } from 'koa';
 import type { AnyObjectSchema, InferType } from 'yup';
 import type { Actor } from '../../auth/credentials.ts';
@@ -7,6 +9,7 @@ import type { Executor } from '../../db/connection.ts';
 import { claimKey } from '../../db/idempotency-keys.ts';
 import type { ClaimedKey, StoredAnswer } from '../../db/idempotency-keys.ts';
 import { badRequest, invalidFilter, notFound, unknownField } from '../../lib/errors.ts';
+import { etagMatches } from '../../lib/etags.ts';
 import { isUuid } from '../../lib/ids.ts';
 import type { PageRequest } from '../../lib/page.ts';
 import type { EventWanted } from '../../outbox/events.ts';
@@ -17,7 +20,9 @@ import { pageEnvelope } from '../pagination.ts';
 import { pageRequest } from '../query.ts';
 import { parseBody } from '../validation.ts';
 import { resolveOperation } from './declarations.ts';
-import type { ListSpec, PlanOperation, ReadSpec, WriteMethod, WriteSpec } from './declarations.ts';
+import type { ListSpec, PlanOperation, ReadSpec, UploadSpec, WriteMethod, WriteSpec } from './declarations.ts';
+import { readUpload, sendFile } from './files.ts';
+import type { FileBody, IncomingFile } from './files.ts';
 import { gate } from './gate.ts';
 import { parseIdempotencyKey, requestFingerprint } from './idempotency.ts';
 import { PlanQuery } from './query.ts';
@@ -36,14 +41,26 @@ export interface ReadCall {
   page: PageRequest;
   /** The app's services, for handlers that hand one to their service (a chat connection's secrets, outbound HTTP). */
   deps: Deps;
+  /** The request's headers (If-Match, If-None-Match, …). */
+  headers: IncomingHttpHeaders;
+  /** An answer header. An ETag set here answers 304 to a request whose If-None-Match matches it. */
+  header(name: string, value: string): void;
+}
+
+/** What a write's `prepare` gets: the read side of the call and the parsed body, before the transaction opens. */
+export interface PrepareCall<B> extends Omit<ReadCall, 'header'> {
+  body: B;
 }
 
 /** What a write handler gets: what a Plan service writes with (the operation's transaction, the change log), and the request. */
-export interface WriteCall<B> extends WriteUnit {
+export interface WriteCall<B, P = undefined> extends WriteUnit {
   params: Params;
   query: PlanQuery;
   body: B;
   deps: Deps;
+  headers: IncomingHttpHeaders;
+  /** What the route's `prepare` found before the transaction opened (network checks, a file's content). */
+  prepared: P;
   /** An answer header (Location and ETag are stored with an Idempotency-Key and replayed). */
   header(name: string, value: string): void;
   /** Answers another success status than the route's (POST …/members/ for someone already a member: 200). */
@@ -60,6 +77,23 @@ export interface PlanHooks {
 export type PlanResource = (plan: PlanRoutes) => void;
 
 type Body<S> = S extends AnyObjectSchema ? InferType<S> : Record<string, never>;
+
+/**
+ * Work a write needs done before its transaction opens, because it waits on the network or the disk (a chat
+ * channel looked up on the platform, an uploaded file's content read back): no transaction is held across it.
+ */
+type Prepare<S, P> = { prepare?: (call: PrepareCall<Body<S>>) => Promise<P> };
+
+/**
+ * How an upload route takes its file: `receive` stores the stream as it arrives (and says how to tell it apart:
+ * its digest), `discard` removes it again when the request is refused or replayed, `tooLarge` is the refusal past
+ * `maxBytes`.
+ */
+export interface Receiver<F extends { digest: string }> {
+  receive(call: PrepareCall<Record<string, never>>, stream: Readable, file: IncomingFile): Promise<F>;
+  discard(file: F): Promise<void>;
+  tooLarge(): Error;
+}
 
 const AGENT_HEADER = 'x-service-agent-name';
 
@@ -138,12 +172,21 @@ export class PlanRoutes {
     return {
       read: <R>(spec: ReadSpec, handler: (call: ReadCall) => Promise<R>) => this.#read(tag, spec, handler),
       list: <R>(spec: ListSpec, handler: (call: ReadCall) => Promise<{ count: number; results: R[] }>) => this.#list(tag, spec, handler),
-      write: <S extends AnyObjectSchema | undefined, R>(spec: WriteSpec<S>, handler: (call: WriteCall<Body<S>>) => Promise<R>) => this.#write(tag, spec, handler),
+      write: <S extends AnyObjectSchema | undefined, R, P = undefined>(spec: WriteSpec<S> & Prepare<S, P>, handler: (call: WriteCall<Body<S>, P>) => Promise<R>) =>
+        this.#write(tag, spec, handler),
+      /** One file in a multipart/form-data request, streamed to `receiver`, then `handler` in the write's transaction. */
+      upload: <S extends AnyObjectSchema | undefined, F extends { digest: string }, R>(
+        spec: UploadSpec & { fields?: S },
+        receiver: Receiver<F>,
+        handler: (call: WriteCall<Body<S>> & { file: F }) => Promise<R>,
+      ) => this.#upload(tag, spec, receiver, handler),
+      /** A file download (`Content-Disposition: attachment`, `X-Content-Type-Options: nosniff`). */
+      download: (spec: ReadSpec, handler: (call: ReadCall) => Promise<FileBody>) => this.#download(tag, spec, handler),
     };
   }
 
-  #declare(tag: string, method: 'get' | WriteMethod, spec: ReadSpec | ListSpec | WriteSpec<AnyObjectSchema | undefined>, list: boolean): PlanOperation {
-    const operation = resolveOperation(tag, method, spec, list);
+  #declare(tag: string, method: 'get' | WriteMethod, spec: ReadSpec | ListSpec | WriteSpec<AnyObjectSchema | undefined> | UploadSpec, list: boolean, kind: { upload?: boolean; download?: boolean } = {}): PlanOperation {
+    const operation = resolveOperation(tag, method, spec, list, kind);
     this.operations.push(operation);
     return operation;
   }
@@ -151,7 +194,17 @@ export class PlanRoutes {
   #read<R>(tag: string, spec: ReadSpec, handler: (call: ReadCall) => Promise<R>): void {
     const operation = this.#declare(tag, 'get', spec, false);
     this.#mount(operation, async (ctx, deps, hooks) => {
-      ctx.body = (await handler(await this.#readCall(ctx, deps, hooks, operation))) ?? {};
+      const result = await handler(await this.#readCall(ctx, deps, hooks, operation));
+      const etag = ctx.response.get('ETag');
+      if (etag && etagMatches(ctx.headers['if-none-match'], etag)) ctx.status = 304;
+      else ctx.body = result ?? {};
+    });
+  }
+
+  #download(tag: string, spec: ReadSpec, handler: (call: ReadCall) => Promise<FileBody>): void {
+    const operation = this.#declare(tag, 'get', spec, false, { download: true });
+    this.#mount(operation, async (ctx, deps, hooks) => {
+      sendFile(ctx, await handler(await this.#readCall(ctx, deps, hooks, operation)));
     });
   }
 
@@ -169,10 +222,13 @@ export class PlanRoutes {
     // A bad attribution header is refused on reads too: an agent learns of it on its first call.
     await hooks.resolveAgentName(deps.db, actor, ctx.headers[AGENT_HEADER]);
     const query = new PlanQuery(ctx, actor.user.uuid);
-    return { db: deps.db, actor, now: deps.clock.now(), deps, params: checkedParams(ctx, operation.keyParams), query, page: pageRequest(ctx) };
+    return {
+      db: deps.db, actor, now: deps.clock.now(), deps, params: checkedParams(ctx, operation.keyParams), query, page: pageRequest(ctx), headers: ctx.headers,
+      header: (name, value) => void ctx.set(name, value),
+    };
   }
 
-  #write<S extends AnyObjectSchema | undefined, R>(tag: string, spec: WriteSpec<S>, handler: (call: WriteCall<Body<S>>) => Promise<R>): void {
+  #write<S extends AnyObjectSchema | undefined, R, P>(tag: string, spec: WriteSpec<S> & Prepare<S, P>, handler: (call: WriteCall<Body<S>, P>) => Promise<R>): void {
     const operation = this.#declare(tag, spec.method, spec, false);
     this.#mount(operation, async (ctx, deps, hooks) => {
       const actor = actorOf(ctx);
@@ -197,8 +253,11 @@ export class PlanRoutes {
       }
 
       let body: Body<S>;
+      let prepared: P;
       try {
         body = (spec.body ? await parseBody(spec.body, ctx.request.body ?? {}) : noBodyFields(ctx.request.body)) as Body<S>;
+        const call = { db: deps.db, actor, now, deps, params, query, page: pageRequest(ctx), headers: ctx.headers, body };
+        prepared = (spec.prepare ? await spec.prepare(call) : undefined) as P;
       } catch (err) {
         if (claimed) await settleKey(deps.db, claimed, err, now);
         throw err;
@@ -208,12 +267,72 @@ export class PlanRoutes {
         { actor, now, agentName, dryRun, claimed, eventWanted: hooks.eventWanted },
         (unit, answer) =>
           handler({
-            ...unit, deps, params, query, body,
+            ...unit, deps, params, query, body, prepared, headers: ctx.headers,
             header: (name, value) => void (answer.headers[name] = value),
             status: (code) => void (answer.status = code),
           }),
         operation.status,
       );
+      send(ctx, answer);
+    });
+  }
+
+  /**
+   * An upload runs its steps in another order than a JSON write: the file is streamed to storage first (no
+   * transaction is open while bytes arrive), so that the Idempotency-Key's fingerprint can include the file's
+   * digest; then the key is claimed (a replay discards the new copy) and the handler runs in the write's
+   * transaction. Whatever refuses the request after the file was stored discards it.
+   */
+  #upload<S extends AnyObjectSchema | undefined, F extends { digest: string }, R>(
+    tag: string,
+    spec: UploadSpec & { fields?: S },
+    receiver: Receiver<F>,
+    handler: (call: WriteCall<Body<S>> & { file: F }) => Promise<R>,
+  ): void {
+    const operation = this.#declare(tag, 'post', spec, false, { upload: true });
+    this.#mount(operation, async (ctx, deps, hooks) => {
+      const actor = actorOf(ctx);
+      const now = deps.clock.now();
+      const query = new PlanQuery(ctx, actor.user.uuid);
+      if (query.flag('dry_run')) throw invalidFilter('dry_run', 'This operation has no dry run: it is not destructive.');
+      const key = parseIdempotencyKey(ctx.headers['idempotency-key']);
+      const agentName = await hooks.resolveAgentName(deps.db, actor, ctx.headers[AGENT_HEADER]);
+      const params = checkedParams(ctx, operation.keyParams);
+      const base = { db: deps.db, actor, now, deps, params, query, page: pageRequest(ctx), headers: ctx.headers, body: {} as Record<string, never> };
+      const { fields, file } = await readUpload(ctx, {
+        maxBytes: spec.maxBytes,
+        tooLarge: receiver.tooLarge,
+        receive: (stream, incoming) => receiver.receive(base, stream, incoming),
+        discard: (stored) => receiver.discard(stored),
+      });
+      let claimed: ClaimedKey | null = null;
+      let answer: StoredAnswer;
+      try {
+        const body = (spec.fields ? await parseBody(spec.fields, fields) : noBodyFields(fields)) as Body<S>;
+        if (key !== null) {
+          const fingerprint = requestFingerprint(ctx.method, ctx.url, { fields, file: file.digest });
+          const claim = await claimKey(deps.db, { actorId: planActorId(actor), key, fingerprint, organizationUuid: actor.organization.uuid }, now);
+          if (claim.kind === 'replay') {
+            await receiver.discard(file);
+            return send(ctx, claim.answer, true);
+          }
+          claimed = claim.claim;
+        }
+        answer = await runWrite(
+          deps.db,
+          { actor, now, agentName, dryRun: false, claimed, eventWanted: hooks.eventWanted },
+          (unit, shape) =>
+            handler({
+              ...unit, deps, params, query, body, file, prepared: undefined, headers: ctx.headers,
+              header: (name, value) => void (shape.headers[name] = value),
+              status: (code) => void (shape.status = code),
+            }),
+          operation.status,
+        );
+      } catch (err) {
+        await receiver.discard(file);
+        throw err;
+      }
       send(ctx, answer);
     });
   }
