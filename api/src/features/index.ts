@@ -32,6 +32,7 @@ import { planStates } from './plan/states/feature.ts';
 import { planLabels } from './plan/labels/feature.ts';
 import { planViews } from './plan/views/feature.ts';
 import { planFavorites } from './plan/favorites/feature.ts';
+import { planReports } from './plan/reports/feature.ts';
 
 /**
  * Every feature of the API, in routing order. The app mounts their routers, the OpenAPI catalogue reads their
@@ -73,4 +74,5 @@ export const features: Feature[] = [
   planLabels,
   planViews,
   planFavorites,
+  planReports,
 ];
