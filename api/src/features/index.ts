@@ -33,6 +33,7 @@ import { planLabels } from './plan/labels/feature.ts';
 import { planViews } from './plan/views/feature.ts';
 import { planFavorites } from './plan/favorites/feature.ts';
 import { planReports } from './plan/reports/feature.ts';
+import { planAttachments } from './plan/attachments/feature.ts';
 
 /**
  * Every feature of the API, in routing order. The app mounts their routers, the OpenAPI catalogue reads their
@@ -75,4 +76,5 @@ export const features: Feature[] = [
   planViews,
   planFavorites,
   planReports,
+  planAttachments,
 ];

@@ -23,7 +23,7 @@ const FIELD_LIMIT = 16 * 1024;
 const notMultipart = () => new ValidationFailed({ file: ['Send the file as multipart/form-data, in a part named "file".'] });
 
 /** Passes bytes through and fails with `tooLarge()` once more than `max` have come. */
-class ByteLimit extends Transform {
+export class ByteLimit extends Transform {
   readonly #max: number;
   readonly #tooLarge: () => Error;
   bytes = 0;
@@ -37,6 +37,21 @@ class ByteLimit extends Transform {
     if (this.bytes > this.#max) callback(this.#tooLarge());
     else callback(null, chunk);
   }
+}
+
+/**
+ * A request body (or a multipart part) limited to `max` bytes: past it, the stream fails with `tooLarge()` and the
+ * rest of the request is read and dropped, so the refusal can still be answered; a request that breaks off fails it.
+ */
+export function limitedBody(source: Readable & { complete?: boolean }, max: number, tooLarge: () => Error): ByteLimit {
+  const limit = new ByteLimit(max, tooLarge);
+  limit.on('error', () => source.resume());
+  source.on('error', (err) => limit.destroy(err));
+  source.on('close', () => {
+    if (source.complete === false && !limit.writableEnded) limit.destroy(new Error('the request broke off'));
+  });
+  source.pipe(limit);
+  return limit;
 }
 
 /**
@@ -77,13 +92,16 @@ export async function readUpload<T>(
       stream.resume();
       return;
     }
-    limit = new ByteLimit(options.maxBytes, options.tooLarge);
     // Whatever happens downstream, the request is read to its end (a refusal is answered after it).
-    limit.on('error', () => stream.resume());
-    stream.pipe(limit);
-    received = options.receive(limit, { filename: info.filename ?? 'file', declaredType: info.mimeType ?? '' }).then(
+    const taken = limitedBody(stream, options.maxBytes, options.tooLarge);
+    limit = taken;
+    received = options.receive(taken, { filename: info.filename ?? 'file', declaredType: info.mimeType ?? '' }).then(
       (file) => ({ ok: true as const, file }),
-      (error: unknown) => ({ ok: false as const, error }),
+      (error: unknown) => {
+        // Refused before (or while) reading it: the rest of the file is read and dropped, so the request ends.
+        if (!taken.destroyed) taken.resume();
+        return { ok: false as const, error };
+      },
     );
   });
   parser.on('filesLimit', () => void (refusal ??= new ValidationFailed({ file: ['Send one file per request.'] })));

@@ -43,6 +43,8 @@ export interface ReadCall {
   deps: Deps;
   /** The request's headers (If-Match, If-None-Match, …). */
   headers: IncomingHttpHeaders;
+  /** This server's address for links in answers: PUBLIC_URL, else the request's own origin. */
+  baseUrl: string;
   /** An answer header. An ETag set here answers 304 to a request whose If-None-Match matches it. */
   header(name: string, value: string): void;
 }
@@ -59,6 +61,7 @@ export interface WriteCall<B, P = undefined> extends WriteUnit {
   body: B;
   deps: Deps;
   headers: IncomingHttpHeaders;
+  baseUrl: string;
   /** What the route's `prepare` found before the transaction opened (network checks, a file's content). */
   prepared: P;
   /** An answer header (Location and ETag are stored with an Idempotency-Key and replayed). */
@@ -91,7 +94,7 @@ type Prepare<S, P> = { prepare?: (call: PrepareCall<Body<S>>) => Promise<P> };
  */
 export interface Receiver<F extends { digest: string }> {
   receive(call: PrepareCall<Record<string, never>>, stream: Readable, file: IncomingFile): Promise<F>;
-  discard(file: F): Promise<void>;
+  discard(call: PrepareCall<Record<string, never>>, file: F): Promise<void>;
   tooLarge(): Error;
 }
 
@@ -103,6 +106,8 @@ function send(ctx: Context, answer: StoredAnswer, replayed = false): void {
   if (replayed) ctx.set('Idempotency-Replayed', 'true');
   if (answer.status !== 204) ctx.body = answer.body ?? {};
 }
+
+const baseUrl = (ctx: Context, deps: Deps): string => deps.config.publicUrl ?? ctx.origin;
 
 /** Path parameters: uuids (lower-cased) unless declared otherwise; anything else names nothing (404). */
 function checkedParams(ctx: Context, keyParams: string[]): Params {
@@ -224,7 +229,7 @@ export class PlanRoutes {
     const query = new PlanQuery(ctx, actor.user.uuid);
     return {
       db: deps.db, actor, now: deps.clock.now(), deps, params: checkedParams(ctx, operation.keyParams), query, page: pageRequest(ctx), headers: ctx.headers,
-      header: (name, value) => void ctx.set(name, value),
+      baseUrl: baseUrl(ctx, deps), header: (name, value) => void ctx.set(name, value),
     };
   }
 
@@ -256,7 +261,7 @@ export class PlanRoutes {
       let prepared: P;
       try {
         body = (spec.body ? await parseBody(spec.body, ctx.request.body ?? {}) : noBodyFields(ctx.request.body)) as Body<S>;
-        const call = { db: deps.db, actor, now, deps, params, query, page: pageRequest(ctx), headers: ctx.headers, body };
+        const call = { db: deps.db, actor, now, deps, params, query, page: pageRequest(ctx), headers: ctx.headers, baseUrl: baseUrl(ctx, deps), body };
         prepared = (spec.prepare ? await spec.prepare(call) : undefined) as P;
       } catch (err) {
         if (claimed) await settleKey(deps.db, claimed, err, now);
@@ -267,7 +272,7 @@ export class PlanRoutes {
         { actor, now, agentName, dryRun, claimed, eventWanted: hooks.eventWanted },
         (unit, answer) =>
           handler({
-            ...unit, deps, params, query, body, prepared, headers: ctx.headers,
+            ...unit, deps, params, query, body, prepared, headers: ctx.headers, baseUrl: baseUrl(ctx, deps),
             header: (name, value) => void (answer.headers[name] = value),
             status: (code) => void (answer.status = code),
           }),
@@ -298,12 +303,12 @@ export class PlanRoutes {
       const key = parseIdempotencyKey(ctx.headers['idempotency-key']);
       const agentName = await hooks.resolveAgentName(deps.db, actor, ctx.headers[AGENT_HEADER]);
       const params = checkedParams(ctx, operation.keyParams);
-      const base = { db: deps.db, actor, now, deps, params, query, page: pageRequest(ctx), headers: ctx.headers, body: {} as Record<string, never> };
+      const base = { db: deps.db, actor, now, deps, params, query, page: pageRequest(ctx), headers: ctx.headers, baseUrl: baseUrl(ctx, deps), body: {} as Record<string, never> };
       const { fields, file } = await readUpload(ctx, {
         maxBytes: spec.maxBytes,
         tooLarge: receiver.tooLarge,
         receive: (stream, incoming) => receiver.receive(base, stream, incoming),
-        discard: (stored) => receiver.discard(stored),
+        discard: (stored) => receiver.discard(base, stored),
       });
       let claimed: ClaimedKey | null = null;
       let answer: StoredAnswer;
@@ -313,7 +318,7 @@ export class PlanRoutes {
           const fingerprint = requestFingerprint(ctx.method, ctx.url, { fields, file: file.digest });
           const claim = await claimKey(deps.db, { actorId: planActorId(actor), key, fingerprint, organizationUuid: actor.organization.uuid }, now);
           if (claim.kind === 'replay') {
-            await receiver.discard(file);
+            await receiver.discard(base, file);
             return send(ctx, claim.answer, true);
           }
           claimed = claim.claim;
@@ -323,14 +328,14 @@ export class PlanRoutes {
           { actor, now, agentName, dryRun: false, claimed, eventWanted: hooks.eventWanted },
           (unit, shape) =>
             handler({
-              ...unit, deps, params, query, body, file, prepared: undefined, headers: ctx.headers,
+              ...unit, deps, params, query, body, file, prepared: undefined, headers: ctx.headers, baseUrl: base.baseUrl,
               header: (name, value) => void (shape.headers[name] = value),
               status: (code) => void (shape.status = code),
             }),
           operation.status,
         );
       } catch (err) {
-        await receiver.discard(file);
+        await receiver.discard(base, file);
         throw err;
       }
       send(ctx, answer);

@@ -9,6 +9,7 @@ import { unlessTaken } from '../frame/db-errors.ts';
 import { nameKey } from '../frame/presenters.ts';
 import { byOrdering, pageOf, whereListed } from '../frame/lists.ts';
 import { addMember } from '../members/service.ts';
+import { removeAttachmentsOf } from '../attachments/repository.ts';
 import { detachMilestones } from '../tasks/repository.ts';
 import { presentBoard } from '../boards/presenter.ts';
 import { presentProject } from './presenter.ts';
@@ -128,12 +129,14 @@ export async function deleteProject(w: PlanWrite, uuid: string) {
   const { row: project } = await managedProject<ProjectRow>(w.db, w.actor, uuid);
   const count = async (table: string) => Number((await w.db(table).where({ project_uuid: uuid }).count({ count: '*' }))[0].count);
   const milestones: string[] = (await w.db('plan_milestones').where({ project_uuid: uuid }).select('uuid')).map((m: { uuid: string }) => m.uuid);
+  const updates: string[] = (await w.db('plan_project_updates').where({ project_uuid: uuid }).select('uuid')).map((u: { uuid: string }) => u.uuid);
   const cascade = {
     members: await count('plan_project_members'),
     milestones: milestones.length,
     updates: await count('plan_project_updates'),
     boards_detached: await detachBoards(w, uuid),
     tasks_detached: await detachMilestones(w, milestones),
+    attachments: (await removeAttachmentsOf(w, 'project', [uuid])) + (await removeAttachmentsOf(w, 'project_update', updates)),
   };
   await w.db('plan_projects').where({ uuid }).delete();
   await w.changes.record({ kind: 'project', uuid, change: 'deleted', board: null, project: uuid, snapshot: null });

@@ -1,0 +1,38 @@
+import Router from '@koa/router';
+import type { Deps } from '../../../http/deps.ts';
+import { limitedBody } from '../../../http/plan/files.ts';
+import type { PlanRoutes } from '../../../http/plan/registrar.ts';
+import { queryText } from '../../../http/query.ts';
+import { notFound } from '../../../lib/errors.ts';
+import { isUuid } from '../../../lib/ids.ts';
+import { attachmentResource } from './resource.ts';
+import { goalAttachments, projectAttachments, updateAttachments } from './kinds.ts';
+import { presentUpload } from './presenter.ts';
+import { receivePut, tooLarge } from './service.ts';
+
+/** Goals, projects and project updates take files in one multipart request each. */
+export function attachmentRoutes(plan: PlanRoutes): void {
+  for (const kind of [projectAttachments, goalAttachments, updateAttachments]) attachmentResource(kind, { multipart: true })(plan);
+}
+
+/**
+ * `PUT /v1/plan/uploads/{attachment}/?token=`: where a presigned upload's bytes go. The token in the URL is the
+ * permission (no credential: the URL may be handed to any HTTP client), good until it expires or the upload is
+ * confirmed; anything else answers 404. The body is streamed to the store.
+ */
+export function uploadRoutes(deps: Deps): Router {
+  const router = new Router();
+  router.put('/v1/plan/uploads/:attachment/', async (ctx) => {
+    const token = queryText(ctx, 'token') ?? '';
+    if (!isUuid(ctx.params.attachment) || token === '') throw notFound();
+    const length = ctx.get('content-length') === '' ? null : Number(ctx.get('content-length'));
+    const row = await receivePut(
+      deps.db,
+      deps.files,
+      { uuid: ctx.params.attachment.toLowerCase(), token, length: Number.isFinite(length) ? length : null, body: (max) => limitedBody(ctx.req, max, () => tooLarge(max)) },
+      deps.clock.now(),
+    );
+    ctx.body = presentUpload(row);
+  });
+  return router;
+}
