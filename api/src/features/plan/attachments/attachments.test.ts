@@ -99,7 +99,7 @@ describe('Plan attachments in one multipart request: projects, goals, project up
     const now = t.clock.now().toISOString();
     const rows = Array.from({ length: 49 }, (_, i) => ({
       uuid: `0190c8f4-0000-7000-8000-${String(i).padStart(12, '0')}`, organization_uuid: acme.org.uuid, object_kind: 'project', object_uuid: project,
-      filename: `f${i}.txt`, storage_key: `${acme.org.uuid}/none-${i}`, status: 'ready', created_at: now, declared_type: 'text/plain',
+      filename: `f${i}.txt`, storage_key: `${acme.org.uuid}/none-${i}`, status: 'ready' as const, created_at: now, declared_type: 'text/plain',
     }));
     await t.db('plan_attachments').insert(rows);
     const over = await upload(base, acme.member.key, form({ name: 'one-more.png', type: 'image/png', bytes: PNG }));
