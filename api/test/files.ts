@@ -20,7 +20,7 @@ export function windowsExecutable(size = 4096): Buffer {
 export function form(file: { name: string; type: string; bytes: Buffer } | null, fields: Record<string, string> = {}, extraFiles: { field: string; name: string; bytes: Buffer }[] = []): FormData {
   const data = new FormData();
   for (const [name, value] of Object.entries(fields)) data.append(name, value);
-  if (file) data.append('file', new Blob([file.bytes], { type: file.type }), file.name);
-  for (const extra of extraFiles) data.append(extra.field, new Blob([extra.bytes]), extra.name);
+  if (file) data.append('file', new Blob([new Uint8Array(file.bytes)], { type: file.type }), file.name);
+  for (const extra of extraFiles) data.append(extra.field, new Blob([new Uint8Array(extra.bytes)]), extra.name);
   return data;
 }
