@@ -107,7 +107,7 @@ function send(ctx: Context, answer: StoredAnswer, replayed = false): void {
   if (answer.status !== 204) ctx.body = answer.body ?? {};
 }
 
-const baseUrl = (ctx: Context, deps: Deps): string => deps.config.publicUrl ?? ctx.origin;
+const baseUrl = (ctx: Context, deps: Deps): string => deps.config.publicUrl ?? `${ctx.protocol}://${ctx.host}`;
 
 /** Path parameters: uuids (lower-cased) unless declared otherwise; anything else names nothing (404). */
 function checkedParams(ctx: Context, keyParams: string[]): Params {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { Fingerprint, storageUnavailable } from './store.ts';
+import { Fingerprint, outgoing, storageUnavailable } from './store.ts';
 import type { FileStore, StoredFile } from './store.ts';
 
 /**
@@ -46,7 +46,7 @@ export class DiskStore implements FileStore {
       throw isDiskFailure(err) ? storageUnavailable() : err;
     });
     const { size } = await handle.stat();
-    return { stream: handle.createReadStream(), size };
+    return { stream: outgoing(handle.createReadStream()), size };
   }
 
   async head(key: string, bytes: number): Promise<Buffer> {

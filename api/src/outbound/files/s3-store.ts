@@ -6,7 +6,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { S3Settings } from '../../lib/config.ts';
-import { Fingerprint, storageUnavailable } from './store.ts';
+import { Fingerprint, outgoing, storageUnavailable } from './store.ts';
 import type { FileStore, StoredFile } from './store.ts';
 
 type Sdk = typeof import('@aws-sdk/client-s3');
@@ -74,7 +74,7 @@ export class S3Store implements FileStore {
 
   async open(key: string): Promise<{ stream: Readable; size: number }> {
     const answer = await this.#call((sdk, client) => client.send(new sdk.GetObjectCommand({ Bucket: this.#settings.bucket, Key: key })));
-    return { stream: answer.Body as Readable, size: Number(answer.ContentLength ?? 0) };
+    return { stream: outgoing(answer.Body as Readable), size: Number(answer.ContentLength ?? 0) };
   }
 
   async head(key: string, bytes: number): Promise<Buffer> {

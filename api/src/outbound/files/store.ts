@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { Transform } from 'node:stream';
 import type { Readable, TransformCallback } from 'node:stream';
 import { ApiError } from '../../lib/errors.ts';
+import { streamedBytes } from '../../lib/young-garbage.ts';
 
 /**
  * Where Plan attachments' bytes live: a disk directory (the default) or an S3-compatible object store. Bytes
@@ -32,6 +33,22 @@ export const HEAD_BYTES = 64 * 1024;
 export const storageUnavailable = () =>
   new ApiError(503, 'attachment_storage_unavailable', 'File storage is temporarily unavailable; retry later.', { headers: { 'Retry-After': '30' } });
 
+/** Passes a stored file's bytes on their way out, returning the read buffers' memory as it goes (lib/young-garbage.ts). */
+export class Outgoing extends Transform {
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
+    streamedBytes(chunk.length);
+    callback(null, chunk);
+  }
+}
+
+/** `source` through Outgoing; a failure of the source fails the returned stream. */
+export function outgoing(source: Readable): Readable {
+  const out = new Outgoing();
+  source.on('error', (err) => out.destroy(err));
+  out.on('close', () => source.destroy());
+  return source.pipe(out);
+}
+
 /** Counts, hashes and keeps the first bytes of what passes through, for `StoredFile`. */
 export class Fingerprint extends Transform {
   readonly #hash = createHash('sha256');
@@ -40,6 +57,7 @@ export class Fingerprint extends Transform {
   size = 0;
   override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
     this.size += chunk.length;
+    streamedBytes(chunk.length);
     this.#hash.update(chunk);
     if (this.#headLength < HEAD_BYTES) {
       const part = chunk.subarray(0, HEAD_BYTES - this.#headLength);
