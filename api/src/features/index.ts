@@ -34,6 +34,7 @@ import { planViews } from './plan/views/feature.ts';
 import { planFavorites } from './plan/favorites/feature.ts';
 import { planReports } from './plan/reports/feature.ts';
 import { planAttachments } from './plan/attachments/feature.ts';
+import { planReactions } from './plan/reactions/feature.ts';
 
 /**
  * Every feature of the API, in routing order. The app mounts their routers, the OpenAPI catalogue reads their
@@ -77,4 +78,5 @@ export const features: Feature[] = [
   planFavorites,
   planReports,
   planAttachments,
+  planReactions,
 ];

@@ -10,6 +10,7 @@ import { nameKey } from '../frame/presenters.ts';
 import { byOrdering, pageOf, whereListed } from '../frame/lists.ts';
 import { addMember } from '../members/service.ts';
 import { removeAttachmentsOf } from '../attachments/repository.ts';
+import { removeReactionsOf } from '../reactions/service.ts';
 import { detachMilestones } from '../tasks/repository.ts';
 import { presentBoard } from '../boards/presenter.ts';
 import { presentProject } from './presenter.ts';
@@ -138,6 +139,7 @@ export async function deleteProject(w: PlanWrite, uuid: string) {
     tasks_detached: await detachMilestones(w, milestones),
     attachments: (await removeAttachmentsOf(w, 'project', [uuid])) + (await removeAttachmentsOf(w, 'project_update', updates)),
   };
+  await removeReactionsOf(w, 'project_update', updates);
   await w.db('plan_projects').where({ uuid }).delete();
   await w.changes.record({ kind: 'project', uuid, change: 'deleted', board: null, project: uuid, snapshot: null });
   return { deleted: { object_kind: 'project', uuid, name: project.name }, cascade };
