@@ -18,6 +18,7 @@ import type { Config } from './lib/config.ts';
 import type { Logger } from './lib/logger.ts';
 import { createFileStore } from './outbound/files/index.ts';
 import type { FileStore } from './outbound/files/index.ts';
+import { onUnreadableTimestamp } from './lib/time.ts';
 import { buildDeliveryServices, connectFeatures } from './wiring.ts';
 import type { DeliveryOptions } from './wiring.ts';
 
@@ -56,6 +57,7 @@ export function createApp(dependencies: AppDependencies): { app: Koa; routes: Ro
     openApiDocument: () => (openApiDocument ??= import('./openapi/catalog.ts').then((catalog) => catalog.buildDocument(base.config.publicUrl))),
   };
   connectFeatures(deps, features);
+  onUnreadableTimestamp((value) => deps.logger.warn({ value }, 'a stored timestamp is not a readable date-time; the API shows it as null'));
   const middlewares = makeMiddlewares(deps);
   const accessLog = new AccessLog(deps.logger);
   const routers = features.flatMap((feature) => feature.routers(deps, middlewares));

@@ -1,38 +1,78 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp } from './harness.ts';
 import type { TestApp } from './harness.ts';
+import { tableNames } from './database.ts';
+import { PATH_JUNK, bodyCases, queryCases } from './body-samples.ts';
+import type { BodyCase } from './body-samples.ts';
+import { loadParts } from '../src/openapi/catalog.ts';
+import type { Operation } from '../src/http/openapi/types.ts';
+import { RATE_LIMIT_SCOPES } from '../src/lib/config.ts';
+import { PLAN_SCOPES } from '../src/features/api-keys/schema.ts';
 
 /**
- * Bad input gets a 4xx, never a 500: every route of the router table, with unknown ids, junk query values
- * and junk bodies, as an admin (who passes most guards and so reaches the deepest code).
+ * Bad input gets a 4xx, never a 5xx, on every route the app serves (enumerated from its routers, so a route added
+ * later is covered without touching this file). Bodies are generated from each route's own yup schema (its
+ * OpenAPI operation) with fast-check, at a fixed seed and a bounded number per route, each with one bad variant:
+ * prototype-named keys at every level (refused in declared objects, kept in free-form ones), JSON nested 100
+ * levels, NUL characters, impossible dates in every date field, wrong types. Queries mix each route's parameters
+ * and the common ones with junk values; path parameters and the headers an operation documents get junk too, and
+ * destructive Plan calls run once more as dry runs. Requests go as an admin (who passes most guards and so
+ * reaches the deepest code) with a key holding every scope, with real ids; a route that refuses the key gets the
+ * admin's CLI token.
  */
-const JUNK_QUERIES = [
-  '?page=0', '?page=abc', '?page_size=1000', '?limit=-1', '?offset=x', '?since=yesterday', '?until=2026-13-45',
-  '?date=31/12/2026', '?start_date=nope', '?end_date=2026-02-30', '?search=a', `?search=${'x'.repeat(300)}`,
-  '?ordering=password', '?delivered=maybe', '?agent_name=', `?agent_name=${'n'.repeat(200)}`, '?include_email=perhaps',
-  '?status=exploded', '?user=not-a-uuid', '?filter=bogus', '?owner_user_ids=a,b', '?date_start=2026-05-01&date_end=2026-01-01',
-  '?include_archived=perhaps', '?member=me', '?member=nobody', '?type=nope', '?project=x', '?goal=%00', '?visibility=secret', '?ordering=-',
-  '?ordering=name&ordering=key', '?dry_run=maybe', '?migrate_to=nope',
-];
-/** Plan writes also read headers. */
-const JUNK_HEADERS: Record<string, string>[] = [{ 'idempotency-key': 'short' }, { 'x-service-agent-name': '%E0%A4%A' }, { 'x-service-agent-name': 'x'.repeat(200) }, { 'idempotency-key': 'robustness-key-1' }];
-const JUNK_BODIES: (string | unknown)[] = [
-  [], 'text', 42, null, {}, { unexpected: true }, { name: { nested: 'object' } }, { agent_name: 5, content: [] },
-  { email: 'not-an-email', to: 'x', subject: 1 }, { responses: 'all good' }, { members: [{ uuid: 'nope' }] },
-  { schedule: { days: [9], time: '25:61', timezone: 'Nowhere/City' } }, { hook_url: 'ftp://example.com', subscriptions: 'all' },
-];
+const SEED = 14;
+const BODIES_PER_ROUTE = 10;
+const QUERIES_PER_ROUTE = 12;
+/** Routes tested at once: the app is single-threaded, but this hides the client's half of each round trip. */
+const CONCURRENCY = 4;
+const GENERIC_BODIES = ['[]', '"text"', '42', 'null', '{"unexpected": true}', '{"oops": '];
+/** Values for the request headers an operation documents (a header cannot carry a line break or a NUL at all). */
+const HEADER_JUNK = ['short', '%E0%A4%A', 'x'.repeat(200), '__proto__'];
+/** Writes first (they create what the reads and updates then find), deletions last. */
+const METHOD_ORDER = ['POST', 'GET', 'PUT', 'PATCH', 'DELETE'];
 
-describe('robustness: no 500 on bad input, anywhere', () => {
+interface Route {
+  method: string;
+  path: string;
+}
+
+describe('robustness: no 5xx on bad input, on any route', () => {
   let t: TestApp;
   let key: string;
-  const ids: Record<string, string> = {};
+  let token: string;
+  /** Ids of real objects: by the path before a parameter ("/v1/teams/"), or by the parameter's name. */
+  const ids = new Map<string, string>();
+  const operations = new Map<string, Operation>();
+
+  /** The first object of each list that has one, under the list's path (ids the seeds did not name). */
+  async function discoverIds(routes: Route[]) {
+    for (const route of routes.filter((r) => r.method === 'GET' && !r.path.includes(':'))) {
+      const res = await t.request('GET', route.path, { key });
+      const items = Array.isArray(res.body) ? res.body : Array.isArray(res.body?.results) ? res.body.results : [];
+      const id = items[0]?.uuid ?? items[0]?.id;
+      if (typeof id === 'string' && !ids.has(route.path)) ids.set(route.path, id);
+    }
+  }
+
   beforeAll(async () => {
-    // Plan minute ceilings out of the way, so every junk request reaches the code behind them.
-    t = await startTestApp({ agentSelfRegistration: true, inboundEmailSecret: 'inbound-secret', allowPrivateWebhooks: true, planMinuteLimits: { reads: 1e6, writes: 1e6, bulk: 1e6, delta: 1e6 } });
+    const unlimited = Object.fromEntries(RATE_LIMIT_SCOPES.map((scope) => [scope, 1_000_000_000]));
+    t = await startTestApp(
+      {
+        agentSelfRegistration: true, inboundEmailSecret: 'inbound-secret', allowPrivateWebhooks: true, hourlyBudgets: unlimited as never,
+        agentEmailHourlyLimit: { free: 1e9, basic: 1e9, pro: 1e9, enterprise: 1e9 }, planMinuteLimits: { reads: 1e9, writes: 1e9, bulk: 1e9, delta: 1e9 },
+      },
+      {},
+      // Webhook URLs resolve at once to a public test address: no DNS from the test, nothing is ever sent.
+      { resolve: async () => [{ address: '203.0.113.7', family: 4 }] },
+    );
+    for (const part of await loadParts()) for (const op of part.operations) operations.set(`${op.method.toUpperCase()} ${op.path}`, op);
     const acme = await t.seedOrganization({ plan: 'enterprise', beta: true });
-    key = acme.adminKey;
-    // Real objects, so the junk reaches the code behind the lookups too.
+    key = (await t.request('POST', '/v1/api-keys/', { key: acme.adminKey, body: { name: 'robustness', scopes: [...PLAN_SCOPES] } })).body.key;
+    token = await t.seedToken(acme.org.uuid, acme.admin.uuid);
+    // Real objects, so the junk reaches the code behind the lookups too. The key and user the requests change
+    // are not the admin's own (a regenerate or a deactivation would lock the test out).
     const member = await t.seedUser(acme.org.uuid);
+    const spare = await t.seedUser(acme.org.uuid);
     const team = await t.request('POST', '/v1/teams/', { key, body: { name: 'Core' } });
     await t.request('POST', `/v1/teams/${team.body.uuid}/member/`, { key, body: { members: [{ uuid: member.user.uuid }] } });
     const checkin = await t.request('POST', '/v1/checkins/create/', {
@@ -44,9 +84,8 @@ describe('robustness: no 500 on bad input, anywhere', () => {
       },
     });
     const detail = await t.request('GET', `/v1/checkins/${checkin.body.uuid}/detail/`, { key });
-    const templates = await t.request('GET', '/v1/templates/', { key });
     await t.request('POST', '/v1/invite-user/', { key, body: { email: 'new@acme.test' } });
-    const deliveries = await t.request('GET', '/v1/deliveries/', { key });
+    await t.request('POST', '/v1/agent-messages/', { key, body: { agent_name: 'robot', content: 'hello', metadata: { constructor: 1 } } });
     const value = await t.request('POST', '/v1/company-values/', { key, body: { value: 'Teamwork' } });
     const kudos = await t.request('POST', '/v1/kudos/', { key, body: { content: 'Thanks', receivers: [team.body.uuid], company_value: value.body.uuid } });
     const workflow = await t.request('POST', '/v1/workflows/', { key, body: { name: 'Hook', trigger_type: 'api_trigger', actions: [{ type: 'http_request', url: 'https://127.0.0.1:9/hook' }] } });
@@ -60,58 +99,123 @@ describe('robustness: no 500 on bad input, anywhere', () => {
     const states = await t.request('GET', `/v1/plan/boards/${board}/states/`, { key });
     await t.request('POST', `/v1/plan/boards/${board}/members/`, { key, body: { user: member.user.uuid } });
     await t.request('POST', `/v1/plan/projects/${project}/members/`, { key, body: { user: member.user.uuid } });
-    Object.assign(ids, {
+    for (const [name, id] of Object.entries({
       goal, project, board, state: states.body.results[0].uuid, label: await plan(`/v1/plan/boards/${board}/labels/`, { name: 'bug' }),
       milestone: await plan(`/v1/plan/projects/${project}/milestones/`, { name: 'Beta' }), update: await plan(`/v1/plan/projects/${project}/updates/`, { body: 'Go.' }),
       user: member.user.uuid,
-    });
-    // A key of its own for the key routes: DELETE would otherwise revoke the key every later request uses.
-    const spareKey = await t.request('POST', '/v1/api-keys/', { key, body: { name: 'spare' } });
-    Object.assign(ids, {
-      '/v1/api-keys': spareKey.body.uuid, '/v1/users': member.user.uuid, '/v1/teams': team.body.uuid,
-      '/v1/checkins': checkin.body.uuid, '/v1/followups': checkin.body.uuid, question: detail.body.questions[0].uuid,
-      user_uuid: member.user.uuid, '/v1/templates': (templates.body.results ?? templates.body)[0].uuid,
-      '/v1/deliveries': deliveries.body.results[0].uuid,
-      '/v1/kudos': kudos.body.uuid, '/v1/company-values': value.body.uuid, '/v1/workflows': workflow.body.uuid, run: run.body.run_uuid,
-      '/v1/forms': form.body.uuid, response: response.body.uuid,
-    });
-    expect(Object.values(ids).every((id) => typeof id === 'string' && id.length === 36)).toBe(true);
+      '/v1/api-keys/': spare.keyUuid, '/v1/users/': member.user.uuid, '/v1/teams/': team.body.uuid, '/v1/checkins/': checkin.body.uuid,
+      '/v1/followups/': checkin.body.uuid, question: detail.body.questions[0].uuid, user_uuid: spare.user.uuid, file: 'swagger-ui.css',
+      '/v1/kudos/': kudos.body.uuid, '/v1/company-values/': value.body.uuid, '/v1/workflows/': workflow.body.uuid, run: run.body.run_uuid,
+      '/v1/forms/': form.body.uuid, response: response.body.uuid,
+    })) ids.set(name, id);
+    expect([...ids.values()].every((id) => typeof id === 'string' && id.length > 0)).toBe(true);
+    await discoverIds(t.routes);
   });
   afterAll(async () => t.close());
 
-  it('answers every route with junk queries, bodies and headers without a server error', async () => {
+  function pathFor(route: Route, junk?: { param: string; value: string }): string {
+    return route.path.replace(/:(\w+)/g, (match: string, name: string, offset: number) => {
+      if (junk?.param === name) return junk.value;
+      const before = route.path.slice(0, offset);
+      return ids.get(before) ?? ids.get(name) ?? '0190c6f2-7a3b-7c1d-8e2f-3a4b5c6d7e8f';
+    });
+  }
+
+  /**
+   * Sends as the admin's key (with every scope), or as the admin's CLI token on a route that refuses the key
+   * (401 or 403 to the key, another answer to the token: decided once per route).
+   */
+  const tokenRoutes = new Set<string>();
+  const keyRoutes = new Set<string>();
+  async function send(route: Route, method: string, path: string, raw?: string, extra: Record<string, string> = {}) {
+    const id = `${route.method} ${route.path}`;
+    const headers = { 'x-inbound-secret': 'inbound-secret', ...(raw === undefined ? {} : { 'content-type': 'application/json' }), ...extra };
+    if (tokenRoutes.has(id)) return t.request(method, path, { token, raw, headers });
+    const res = await t.request(method, path, { key, raw, headers });
+    if (res.status !== 401 && res.status !== 403) keyRoutes.add(id);
+    if (keyRoutes.has(id)) return res;
+    const withToken = await t.request(method, path, { token, raw, headers });
+    if (withToken.status === 401 || withToken.status === 403) return res;
+    tokenRoutes.add(id);
+    return withToken;
+  }
+
+  it('answers every route with generated bad bodies, queries and path parameters without a server error', async () => {
+    const started = performance.now();
     const failures: string[] = [];
-    // Deletions last, so the objects they would remove are still there for every other route.
-    const routes = t.routes.filter((r) => !r.path.startsWith('/docs')).sort((a, b) => Number(a.method === 'DELETE') - Number(b.method === 'DELETE'));
+    const reached = new Set<string>();
+    let requests = 0;
+    const routes = [...t.routes].sort((a, b) => METHOD_ORDER.indexOf(a.method) - METHOD_ORDER.indexOf(b.method));
     expect(routes.length).toBeGreaterThan(130);
-    for (const route of routes) {
-      const prefix = route.path.split('/').slice(0, 3).join('/');
-      const path = route.path.replace(/:(\w+)/g, (_, name: string) => (name === 'file' ? 'x.js' : (ids[name] ?? ids[prefix])));
+
+    async function exercise(route: Route) {
+      const id = `${route.method} ${route.path}`;
+      const op = operations.get(id);
+      // Each route's own seed: its cases do not depend on the order the routes happen to run in.
+      const seed = [...id].reduce((hash, c) => (Math.imul(hash, 31) + c.charCodeAt(0)) | 0, SEED);
+      const check = async (what: string, method: string, path: string, raw: string | undefined, expectation: BodyCase['expect'] = 'no-5xx', headers: Record<string, string> = {}) => {
+        const res = await send(route, method, path, raw, headers);
+        requests++;
+        if (res.status !== 401 && res.status !== 403) reached.add(id);
+        const wrong =
+          res.status >= 500 ||
+          (expectation === 'refused' && res.status < 400) ||
+          (expectation === 'bad-request' && res.status !== 400);
+        if (wrong) failures.push(`${method} ${path} ${what} → ${res.status} ${res.text.slice(0, 160)}`);
+      };
+      const params = [...route.path.matchAll(/:(\w+)/g)].map((m) => m[1]);
+      for (const param of params) {
+        for (const value of PATH_JUNK) await check(`(${param} = ${value.slice(0, 20)})`, route.method, pathFor(route, { param, value }), route.method === 'GET' ? undefined : '{}');
+      }
+      const path = pathFor(route);
       if (route.method === 'GET') {
-        for (const query of JUNK_QUERIES) {
-          const res = await t.request('GET', `${path}${query}`, { key });
-          if (res.status >= 500) failures.push(`GET ${path}${query} → ${res.status} ${res.text.slice(0, 120)}`);
-        }
-      } else {
-        for (const body of JUNK_BODIES) {
-          const res = await t.request(route.method, path, { key, raw: JSON.stringify(body) });
-          if (res.status >= 500) failures.push(`${route.method} ${path} ${JSON.stringify(body)} → ${res.status} ${res.text.slice(0, 120)}`);
-        }
-        const malformed = await t.request(route.method, path, { key, raw: '{"oops": ' });
-        if (malformed.status >= 500) failures.push(`${route.method} ${path} malformed → ${malformed.status}`);
-        if (path.startsWith('/v1/plan/')) {
-          for (const headers of JUNK_HEADERS) {
-            const res = await t.request(route.method, path, { key, raw: '{}', headers });
-            if (res.status >= 500) failures.push(`${route.method} ${path} ${JSON.stringify(headers)} → ${res.status} ${res.text.slice(0, 120)}`);
-          }
-          // Destructive calls once more as dry runs: the whole operation runs on junk, and is rolled back.
-          if (route.method === 'DELETE' || route.path.endsWith('/archive/')) {
-            for (const body of JUNK_BODIES) {
-              const res = await t.request(route.method, `${path}?dry_run=true`, { key, raw: JSON.stringify(body) });
-              if (res.status >= 500) failures.push(`${route.method} ${path}?dry_run=true ${JSON.stringify(body)} → ${res.status} ${res.text.slice(0, 120)}`);
-            }
-          }
-        }
+        for (const query of queryCases((op?.query ?? []).map((q) => q.name), seed, QUERIES_PER_ROUTE)) await check(query, 'GET', `${path}${query}`, undefined);
+        return;
+      }
+      for (const raw of GENERIC_BODIES) await check(raw, route.method, path, raw);
+      // Headers the operation reads (Idempotency-Key, X-Service-Agent-Name), with junk values.
+      for (const header of op?.headers ?? []) {
+        for (const value of HEADER_JUNK) await check(`(${header.name}: ${value.slice(0, 20)})`, route.method, path, '{}', 'no-5xx', { [header.name]: value });
+      }
+      // A destructive call once more as a dry run: the whole operation runs on junk, and is rolled back.
+      if (op?.extensions?.['x-dry-run']) for (const raw of GENERIC_BODIES) await check(`dry run ${raw}`, route.method, `${path}?dry_run=true`, raw);
+      if (op?.body) {
+        for (const body of bodyCases(op.body, { uuids: [...ids.values()] }, seed, BODIES_PER_ROUTE)) await check(`[${body.what}] ${body.raw.slice(0, 200)}`, route.method, path, body.raw, body.expect);
+      }
+    }
+
+    for (const method of METHOD_ORDER) {
+      const group = routes.filter((r) => r.method === method);
+      const queue = [...group];
+      await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
+        for (let route = queue.shift(); route; route = queue.shift()) await exercise(route);
+      }));
+      if (method === 'POST') await discoverIds(routes);
+    }
+
+    expect(failures).toEqual([]);
+    // Every route answered something other than a refusal of the credential: the junk reached its code.
+    expect(routes.map((r) => `${r.method} ${r.path}`).filter((id) => !reached.has(id))).toEqual([]);
+    expect((await t.request('GET', '/v1/me/', { key })).status).toBe(200);
+    const seconds = (performance.now() - started) / 1000;
+    console.info(`robustness: ${routes.length} routes, ${requests} requests in ${seconds.toFixed(1)} s (${((seconds * 1000) / routes.length).toFixed(0)} ms a route)`);
+  }, 240_000);
+
+  it('lists and shows everything when stored dates cannot be read (rows written before dates were checked strictly)', async () => {
+    // Every text column that holds a date or a date-time gets a value no calendar has. Lexically it sorts after
+    // any real instant, so nothing (a key, a token) expires because of it.
+    const garbage = '9999-99-99T99:99:99Z';
+    for (const table of await tableNames(t.db)) {
+      if (table.startsWith('knex_') || table.startsWith('sqlite_')) continue;
+      const columns = Object.keys(await t.db(table).columnInfo()).filter((c) => /(_at|_on|_date|^date)$/.test(c));
+      for (const column of columns) await t.db(table).update({ [column]: garbage }).catch(() => undefined);
+    }
+    const failures: string[] = [];
+    for (const route of t.routes.filter((r) => r.method === 'GET')) {
+      for (const query of ['', '?page_size=100']) {
+        const path = `${pathFor(route)}${query}`;
+        const res = await send(route, 'GET', path);
+        if (res.status >= 500) failures.push(`GET ${path} → ${res.status} ${res.text.slice(0, 160)}`);
       }
     }
     expect(failures).toEqual([]);

@@ -1,21 +1,6 @@
 import type { Context, Next } from 'koa';
 import type { Logger } from '../lib/logger.ts';
-import { ApiError, CustomThrottle, ValidationFailed, badRequest, notFound } from '../lib/errors.ts';
-
-/** Errors from koa-body / co-body carry a `type`; map them to the contract's codes. */
-function fromBodyParser(err: { status?: number; type?: string; body?: unknown }): ApiError | null {
-  // co-body marks a JSON parse failure with status 400 and the raw text in `body`.
-  if (err.type === 'entity.parse.failed' || (err.status === 400 && err.body !== undefined)) {
-    return badRequest('malformed_json', 'Malformed JSON in the request body.');
-  }
-  if (err.type === 'entity.too.large' || err.status === 413) {
-    return new ApiError(413, 'payload_too_large', 'The request body is larger than 1 MiB.');
-  }
-  if (err.type === 'encoding.unsupported' || err.status === 415) {
-    return new ApiError(415, 'unsupported_media_type', 'Unsupported request body encoding.');
-  }
-  return null;
-}
+import { ApiError, CustomThrottle, ValidationFailed, notFound } from '../lib/errors.ts';
 
 /** The spec's error body: `{detail, code, extra?}`. */
 export const errorBody = (err: ApiError) => (err.extra ? { detail: err.message, code: err.code, extra: err.extra } : { detail: err.message, code: err.code });
@@ -26,7 +11,7 @@ export function errorHandler(logger: Logger) {
       await next();
       if (ctx.status === 404 && ctx.body === undefined) throw notFound();
     } catch (raw) {
-      const err = raw as Error & { status?: number; type?: string; body?: unknown };
+      const err = raw as Error & { status?: number };
       if (err instanceof ValidationFailed) {
         ctx.status = 400;
         ctx.body = err.fields;
@@ -38,7 +23,7 @@ export function errorHandler(logger: Logger) {
         ctx.body = err.payload;
         return;
       }
-      const known = err instanceof ApiError ? err : fromBodyParser(err);
+      const known = err instanceof ApiError ? err : null;
       if (known) {
         ctx.status = known.status;
         for (const [name, value] of Object.entries(known.headers ?? {})) ctx.set(name, value);

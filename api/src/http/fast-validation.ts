@@ -1,4 +1,5 @@
 import * as yup from 'yup';
+import { isPlainObject } from '../lib/json.ts';
 
 /**
  * A fast accept path for request bodies, compiled from the yup schemas themselves (yup stays the only place a
@@ -50,6 +51,8 @@ function valueTest(type: string, test: TestDescription): Check | null | 'skip' {
       return null;
     case 'integer':
       return type === 'number' ? (v) => Number.isInteger(v) : null;
+    case 'json-object':
+      return type === 'mixed' ? isPlainObject : null;
     case 'matches': {
       const regex = params.regex;
       if (type !== 'string' || !(regex instanceof RegExp)) return null;
@@ -67,7 +70,14 @@ const TYPE_CHECKS: Record<string, Check> = {
   boolean: (v) => typeof v === 'boolean',
   object: (v) => v !== null && typeof v === 'object' && !Array.isArray(v),
   array: (v) => Array.isArray(v),
+  // Anything; its tests decide (only jsonObjectField's is understood).
+  mixed: () => true,
 };
+
+/** The transforms a schema of each type starts with; one more (trim, a date-time's normal form) can change the value. */
+const BASE_TRANSFORMS: Record<string, number> = Object.fromEntries(
+  [yup.string(), yup.number(), yup.boolean(), yup.mixed(), yup.object(), yup.array()].map((s) => [s.type, s.transforms.length]),
+);
 
 function compile(schema: yup.Schema): Check | null {
   // Conditions (when) and lazy schemas are resolved per value by yup; they are not described statically.
@@ -75,6 +85,7 @@ function compile(schema: yup.Schema): Check | null {
   const description = schema.describe() as yup.SchemaDescription & { oneOf: unknown[]; notOneOf: unknown[] };
   const isType = TYPE_CHECKS[description.type];
   if (!isType || description.notOneOf.length > 0) return null;
+  if (schema.transforms.length !== BASE_TRANSFORMS[description.type]) return null;
   const hasRequired = description.tests.some((t) => t.name === 'required');
   const allowsUndefined = description.optional && !hasRequired;
   const allowsNull = description.nullable && !hasRequired;
@@ -114,7 +125,7 @@ function compileFields(schema: yup.ObjectSchema<yup.AnyObject>): Check | null {
   return (value) => {
     const object = value as Record<string, unknown>;
     for (const [key, check, noDefault] of entries) {
-      const field = object[key];
+      const field = Object.hasOwn(object, key) ? object[key] : undefined;
       if (field === undefined && !noDefault) return false;
       if (!check(field)) return false;
     }

@@ -1,5 +1,6 @@
 import * as yup from 'yup';
-import { isCalendarDate, isDateTime } from '../lib/dates.ts';
+import { isCalendarDate, parseDateTime } from '../lib/dates.ts';
+import { isPlainObject } from '../lib/json.ts';
 import { isValidTimeZone } from '../lib/time.ts';
 
 /** Body fields the features' schemas share. Each keeps yup's own tests where it can (fast-validation.ts compiles those). */
@@ -13,11 +14,32 @@ export const uuidField = () => yup.string().matches(UUID_PATTERN, { message: 'Mu
 export const dateField = () =>
   yup.string().test('date', 'Must be a date as YYYY-MM-DD.', (value) => value === undefined || value === null || isCalendarDate(value));
 
-/** A UTC date-time `YYYY-MM-DDTHH:MM:SS[.fff]Z` that exists (lib/dates.ts). */
+/**
+ * A date-time that exists, `YYYY-MM-DDTHH:MM:SS[.fraction]` with `Z` or an offset such as `+02:00` (lib/dates.ts).
+ * The service receives it in the API's own form, UTC with milliseconds (`2026-03-10T13:00:00.000Z`), so stored
+ * timestamps compare correctly as text.
+ */
 export const dateTimeField = () =>
   yup
     .string()
-    .test('date-time', 'Must be a UTC date-time as YYYY-MM-DDTHH:MM:SSZ.', (value) => value === undefined || value === null || isDateTime(value));
+    .test('date-time', 'Must be a date-time as YYYY-MM-DDTHH:MM:SSZ (or with an offset, such as +02:00).', (value) => value === undefined || value === null || parseDateTime(value) !== null)
+    .transform((value: unknown) => (typeof value === 'string' ? (parseDateTime(value)?.toISOString() ?? value) : value));
 
 export const timezoneField = () =>
   yup.string().test('timezone', 'Must be an IANA time zone, for example Europe/Madrid.', (value) => value === undefined || isValidTimeZone(value));
+
+/**
+ * A free-form JSON object (`metadata` and the like), taken and stored as given: any keys, `constructor` and
+ * `__proto__` included. Not yup's object(): its cast reads keys through the prototype chain.
+ */
+export const jsonObjectField = () =>
+  yup.mixed<Record<string, unknown>>().test('json-object', 'Must be an object.', (value) => value === undefined || value === null || isPlainObject(value));
+
+/** What an HTTP header value can carry as given: tab, printable ASCII and Latin-1, no space at either end (it would be trimmed). */
+const HEADER_VALUE = /^[\x21-\x7e\xa0-\xff](?:[\t\x20-\x7e\xa0-\xff]*[\x21-\x7e\xa0-\xff])?$/;
+
+/** A secret Rollcall sends back as a request header (X-Webhook-Secret, X-BEARER): refused at once if no request could carry it. */
+export const headerValueField = (header: string) =>
+  yup
+    .string()
+    .test('header-value', `Must fit in the ${header} header: no line breaks or other control characters, no characters beyond Latin-1, no spaces at either end.`, (value) => value === undefined || value === null || HEADER_VALUE.test(value));

@@ -14,13 +14,16 @@ import type { PageRequest } from '../lib/page.ts';
  * - A value that cannot be read answers 400 `invalid_filter_value` with `extra.parameter`; dates answer the
  *   spec's `invalid_date_range` instead, searches `search_query_too_short`/`_long`, orderings `invalid_sort`.
  * - Booleans are true/false, 1/0 or yes/no, in any case. Dates are `YYYY-MM-DD` days that exist.
+ * - No value holds a NUL character (`%00`): 400 `invalid_filter_value`.
  */
 
-/** The value of `name` (its last, when repeated), or undefined when absent. */
+/** The value of `name` (its last, when repeated), or undefined when absent; never a NUL character (PostgreSQL's text cannot hold one). */
 export function queryText(ctx: Context, name: string): string | undefined {
   const raw = ctx.query[name];
   if (raw === undefined) return undefined;
-  return Array.isArray(raw) ? raw[raw.length - 1] : raw;
+  const value = Array.isArray(raw) ? raw[raw.length - 1] : raw;
+  if (value.includes('\0')) throw invalidFilter(name, `${name} must not contain the NUL character (%00).`);
+  return value;
 }
 
 /** The value of `name`, undefined when absent or empty. */

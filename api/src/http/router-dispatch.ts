@@ -1,6 +1,7 @@
 import type Router from '@koa/router';
 import type { Layer } from '@koa/router';
 import type { Context, Middleware, Next } from 'koa';
+import { notFound } from '../lib/errors.ts';
 
 /**
  * The feature routers as one middleware that runs, in their order, only the routers with a route under the
@@ -121,6 +122,8 @@ function enterLayer(layer: Layer): Middleware {
     const path = ctx[REQUEST_PATH]!;
     ctx.captures = layer.captures(path);
     ctx.params = layer.params(path, ctx.captures || [], ctx.params);
+    // A path parameter holding a NUL character (%00) names nothing, on any route (PostgreSQL's text cannot hold one).
+    if (ctx.captures.length > 0 && Object.values(ctx.params).some((value) => value.includes('\0'))) throw notFound();
     (ctx.request as Context['request'] & { params: Record<string, string> }).params = ctx.params;
     ctx.routerPath = layer.path as string;
     ctx.routerName = layer.name || undefined;

@@ -4,29 +4,60 @@ import type { Context, Next } from 'koa';
 import { ValidationFailed, unknownField } from '../lib/errors.ts';
 import { accepts } from './fast-validation.ts';
 
-/** The first body field the schema does not declare, as a dotted path ("schedule.foo", "questions.0.bar"). */
+/** The schema that applies to `value` (a lazy schema, or one with conditions, is resolved against it). */
+const resolved = (schema: yup.Schema, value: unknown, parent: unknown): yup.Schema =>
+  schema.resolve({ value, parent }) as yup.Schema;
+
+/**
+ * The first body field the schema does not declare, as a dotted path ("schedule.foo", "questions.0.bar"). Keys
+ * are looked up as the schema's own fields: `constructor` or `toString` are unknown fields like any other, not
+ * members every object inherits.
+ */
 function findUnknownField(schema: yup.Schema, value: unknown, prefix: string): string | null {
   if (schema instanceof yup.ObjectSchema) {
     if (value === null || typeof value !== 'object' || Array.isArray(value)) return null;
     const fields = schema.fields as Record<string, yup.Schema>;
-    // An object schema with no declared fields is a free-form map (metadata and the like).
-    if (Object.keys(fields).length === 0) return null;
     for (const [key, child] of Object.entries(value as Record<string, unknown>)) {
       const path = prefix ? `${prefix}.${key}` : key;
-      const childSchema = fields[key];
-      if (!childSchema) return path;
-      const nested = findUnknownField(childSchema, child, path);
+      if (!Object.hasOwn(fields, key)) return path;
+      const nested = findUnknownField(resolved(fields[key], child, value), child, path);
       if (nested) return nested;
     }
     return null;
   }
   if (schema instanceof yup.ArraySchema && Array.isArray(value) && schema.innerType) {
     for (let i = 0; i < value.length; i++) {
-      const nested = findUnknownField(schema.innerType as yup.Schema, value[i], `${prefix}.${i}`);
+      const nested = findUnknownField(resolved(schema.innerType as yup.Schema, value[i], value), value[i], `${prefix}.${i}`);
       if (nested) return nested;
     }
   }
   return null;
+}
+
+const checkedSchemas = new WeakSet<yup.Schema>();
+
+/**
+ * Refuses an object schema without fields: yup's cast looks an object's keys up through the prototype chain
+ * (`constructor` is then a field, `__proto__` replaces the prototype), so a free-form object is
+ * `jsonObjectField()` (http/fields.ts), which takes any keys as given. Checked once per schema: when a route is
+ * built (validateBody), or when parseBody first meets it (routes that call it themselves, such as the Plan's).
+ */
+export function assertBodySchema(schema: yup.Schema): void {
+  if (checkedSchemas.has(schema)) return;
+  assertNoFieldlessObjects(schema, '');
+  checkedSchemas.add(schema);
+}
+
+function assertNoFieldlessObjects(schema: yup.Schema, path: string): void {
+  if (schema instanceof yup.ObjectSchema) {
+    const fields = Object.entries(schema.fields as Record<string, yup.Schema>);
+    if (fields.length === 0) {
+      throw new Error(`${path || 'the body'}: an object schema without fields; use jsonObjectField() from http/fields.ts for a free-form object, noBody for no body`);
+    }
+    for (const [key, child] of fields) assertNoFieldlessObjects(child, path ? `${path}.${key}` : key);
+  } else if (schema instanceof yup.ArraySchema && schema.innerType) {
+    assertNoFieldlessObjects(schema.innerType as yup.Schema, `${path}.0`);
+  }
 }
 
 type Params = Record<string, unknown>;
@@ -68,7 +99,7 @@ function wordingOf(problem: yup.ValidationError): string[] {
 }
 
 function toFieldMap(error: yup.ValidationError): Record<string, string[]> {
-  const fields: Record<string, string[]> = {};
+  const fields: Record<string, string[]> = Object.create(null);
   const problems = error.inner.length > 0 ? error.inner : [error];
   for (const problem of problems) {
     const key = problem.path ? problem.path.replace(/\[(\d+)\]/g, '.$1').replace(/^\./, '') : 'non_field_errors';
@@ -83,6 +114,7 @@ function toFieldMap(error: yup.ValidationError): Record<string, string[]> {
  * Returns the value with the schema's defaults applied.
  */
 export async function parseBody<S extends yup.AnyObjectSchema>(schema: S, input: unknown): Promise<yup.InferType<S>> {
+  assertBodySchema(schema);
   if (input === null || typeof input !== 'object' || Array.isArray(input)) {
     throw new ValidationFailed({ non_field_errors: ['Expected a JSON object.'] });
   }
@@ -111,6 +143,7 @@ export function noBody(ctx: Context, next: Next): Promise<void> {
 
 /** Middleware form: the parsed body lands in `ctx.state.body`. */
 export function validateBody<S extends yup.AnyObjectSchema>(schema: S) {
+  assertBodySchema(schema);
   return async function validate(ctx: Context, next: Next): Promise<void> {
     ctx.state.body = await parseBody(schema, ctx.request.body ?? {});
     await next();

@@ -1,14 +1,22 @@
 /**
- * Calendar dates (`YYYY-MM-DD`) and UTC date-times, strictly: a value that only looks like one (2026-02-30,
- * 2026-13-01, 24:00) is refused, never rolled over to another day. Every date and date-time the API reads (query
- * parameters, body fields) goes through here; local days in IANA time zones come from Intl (no library).
+ * Calendar dates (`YYYY-MM-DD`) and date-times, strictly: a value that only looks like one (2026-02-30,
+ * 2026-13-01, 24:00, 99:99:99) is refused, never rolled over to another day. Every date and date-time the API
+ * reads (query parameters, body fields: http/fields.ts, http/query.ts) goes through here; local days in IANA time
+ * zones come from Intl (no library).
  */
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?Z$/;
+/** RFC 3339: `T`, seconds, an optional fraction, `Z` or an offset `±HH:MM`. */
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(?:Z|([+-])(\d{2}):(\d{2}))$/;
+/** The instants `toISOString()` writes with a four-digit year: 0000-01-01T00:00:00.000Z to 9999-12-31T23:59:59.999Z. */
+const FIRST_INSTANT = -62_167_219_200_000;
+const LAST_INSTANT = 253_402_300_799_999;
+const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+const isLeapYear = (year: number) => year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
 
 function isRealDay(year: number, month: number, day: number): boolean {
   if (month < 1 || month > 12 || day < 1) return false;
-  return day <= new Date(Date.UTC(year, month, 0)).getUTCDate();
+  return day <= (month === 2 && isLeapYear(year) ? 29 : MONTH_DAYS[month - 1]);
 }
 
 /** A `YYYY-MM-DD` day that exists. */
@@ -18,18 +26,29 @@ export function isCalendarDate(value: string): boolean {
 }
 
 /**
- * A UTC date-time `YYYY-MM-DDTHH:MM:SS[.fraction]Z` whose every field is in range, as a Date; null otherwise.
- * The form is the one the API has always taken (yup's `datetime()` without offsets), without its rollover.
+ * A date-time whose every field is in range, `YYYY-MM-DDTHH:MM:SS[.fraction]` with `Z` or an offset such as
+ * `+02:00` or `-05:30`, as the instant it names; null otherwise (and for an instant outside years 0000–9999 in
+ * UTC, which the API could not write back). Fractions beyond milliseconds are dropped, as JavaScript keeps them.
+ * `date.toISOString()` is the API's own form of it, and reads back as the same instant.
  */
 export function parseDateTime(value: string): Date | null {
   const m = DATE_TIME.exec(value);
-  if (!m || !isRealDay(Number(m[1]), Number(m[2]), Number(m[3]))) return null;
-  if (Number(m[4]) > 23 || Number(m[5]) > 59 || Number(m[6]) > 59) return null;
-  const at = new Date(value);
-  return Number.isNaN(at.getTime()) ? null : at;
+  if (!m) return null;
+  const [year, month, day, hour, minute, second] = [m[1], m[2], m[3], m[4], m[5], m[6]].map(Number);
+  if (!isRealDay(year, month, day) || hour > 23 || minute > 59 || second > 59) return null;
+  let offsetMinutes = 0;
+  if (m[8] !== undefined) {
+    const [offsetHours, offsetMins] = [Number(m[9]), Number(m[10])];
+    if (offsetHours > 23 || offsetMins > 59) return null;
+    offsetMinutes = (m[8] === '-' ? -1 : 1) * (offsetHours * 60 + offsetMins);
+  }
+  const at = new Date(0);
+  // setUTCFullYear, unlike Date.UTC, does not read years 0–99 as 1900–1999.
+  at.setUTCFullYear(year, month - 1, day);
+  at.setUTCHours(hour, minute, second, Number((m[7] ?? '').padEnd(3, '0').slice(0, 3)));
+  const instant = at.getTime() - offsetMinutes * 60_000;
+  return instant >= FIRST_INSTANT && instant <= LAST_INSTANT ? new Date(instant) : null;
 }
-
-export const isDateTime = (value: string): boolean => parseDateTime(value) !== null;
 
 /** The day after a calendar date. */
 export function addDays(date: string, days: number): string {

@@ -1,6 +1,7 @@
 import type { OutboundHttp, OutboundResponse } from './outbound-http.ts';
 import { describeError, isDestinationRefusal, retryAfterMs } from './outbound-http.ts';
 import type { SendResult } from './types.ts';
+import { describeLocalFailure, isLocalFailure } from './failures.ts';
 
 /** 2xx delivered; 410 gone (the endpoint is disabled); anything else, redirects included, is retried. */
 export function resultOf(res: OutboundResponse, now: Date): SendResult {
@@ -11,9 +12,12 @@ export function resultOf(res: OutboundResponse, now: Date): SendResult {
   return { ...base, outcome: 'retry', error: `HTTP ${res.status}${location}`, retryAfterMs: retryAfterMs(res.headers['retry-after'], now) };
 }
 
+/** A send that threw: a refused address or a local failure (outbound/failures.ts) is final, anything else is retried. */
 export function errorResult(err: unknown, durationMs: number): SendResult {
   // A refused address is not going to become allowed by waiting.
-  return { outcome: isDestinationRefusal(err) ? 'failed' : 'retry', error: describeError(err), durationMs };
+  if (isDestinationRefusal(err)) return { outcome: 'failed', error: describeError(err), durationMs };
+  if (isLocalFailure(err)) return { outcome: 'failed', error: describeLocalFailure(err), durationMs };
+  return { outcome: 'retry', error: describeError(err), durationMs };
 }
 
 /** POSTs a JSON body and maps the answer to a SendResult. */

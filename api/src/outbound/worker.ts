@@ -5,6 +5,7 @@ import type { Logger } from '../lib/logger.ts';
 import { recordAttempts, settle } from '../outbox/deliveries.ts';
 import type { SettledAttempt } from '../outbox/deliveries.ts';
 import type { DeliveryHook, DeliveryPart, SendResult, Sender } from './types.ts';
+import { errorResult } from './http-sender.ts';
 import type { Channel, DeliveryRow, DeliveryStatus } from '../db/tables.ts';
 
 export interface DeliveryWorkerOptions {
@@ -176,7 +177,8 @@ export class DeliveryWorker {
         ? await sender(row, started)
         : { outcome: 'failed', error: `no sender for channel ${row.channel}`, durationMs: 0 };
     } catch (err) {
-      result = { outcome: 'retry', error: (err as Error).message?.slice(0, 500) ?? String(err), durationMs: Math.round(performance.now() - t0) };
+      // A sender that throws: a local failure (a secret the key cannot open, …) is final, anything else is retried.
+      result = errorResult(err, Math.round(performance.now() - t0));
     }
     try {
       await this.#record(row, result, started);

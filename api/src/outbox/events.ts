@@ -74,10 +74,10 @@ export function withoutAnonymousPeople(value: unknown, anonymous = false): unkno
   if (value === null || typeof value !== 'object') return value;
   const object = value as Record<string, unknown>;
   const hidden = anonymous || object.is_anonymous === true;
-  const out: Record<string, unknown> = {};
-  for (const [key, v] of Object.entries(object)) {
-    if (hidden && PERSONAL_KEYS.includes(key)) continue;
-    out[key] = withoutAnonymousPeople(v, hidden);
-  }
-  return out;
+  // fromEntries defines each key as its own: `out[key] = …` with a `__proto__` key from an answer would set a prototype.
+  return Object.fromEntries(
+    Object.entries(object)
+      .filter(([key]) => !(hidden && PERSONAL_KEYS.includes(key)))
+      .map(([key, v]) => [key, withoutAnonymousPeople(v, hidden)]),
+  );
 }

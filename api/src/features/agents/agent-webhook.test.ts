@@ -44,6 +44,26 @@ describe('Agent webhook push (spec "Events / Agent webhook", CONTRACT §6, §10)
     expect(t.logs.join('\n')).not.toContain('whsec-agent-123');
   });
 
+  it('refuses at registration a secret no request could carry as X-Webhook-Secret; a stored one fails its pushes at once', async () => {
+    const message = 'Must fit in the X-Webhook-Secret header: no line breaks or other control characters, no characters beyond Latin-1, no spaces at either end.';
+    for (const webhook_secret of ['line\nbreak', 'bell\u0007', 'trailing ', '😀']) {
+      const res = await t.request('POST', '/v1/agent-webhook/', { key: acme.adminKey, body: { agent_name: 'builder', webhook_url: `${rx.url}/hook`, webhook_secret } });
+      expect([webhook_secret, res.status, res.body]).toEqual([webhook_secret, 400, { webhook_secret: [message] }]);
+    }
+    // Latin-1 and inner spaces travel as they are.
+    const ok = await t.request('POST', '/v1/agent-webhook/', { key: acme.adminKey, body: { agent_name: 'builder', webhook_url: `${rx.url}/hook`, webhook_secret: 'señal secreta' } });
+    expect(ok.status).toBe(201);
+    // One stored before registration checked it: the push fails for good, with undici's reason, and is not retried.
+    await t.db('agents').where({ name: 'builder' }).update({ webhook_secret_encrypted: t.deps.secretBox.encrypt('line\nbreak') });
+    await t.request('POST', '/v1/agent-messages/', { key: acme.adminKey, body: { agent_name: 'builder', content: 'hi' } });
+    await t.deps.delivery.runDue();
+    t.clock.advance(24 * 3_600_000);
+    await t.deps.delivery.runDue();
+    expect(rx.received).toHaveLength(0);
+    const [row] = await t.db('deliveries').where({ channel: 'agent_webhook' });
+    expect(row).toMatchObject({ status: 'failed', attempts: 1, last_error: 'local error, not retried: invalid X-Webhook-Secret header' });
+  });
+
   it('an e-mail reply is pushed too; a failing webhook leaves the message to the health check, which cancels the push', async () => {
     await t.request('POST', '/v1/agent-webhook/', { key: acme.adminKey, body: { agent_name: 'builder', webhook_url: `${rx.url}/hook`, webhook_secret: 's3cret' } });
     const raw = ['From: Bob <bob@example.com>', 'To: builder.acme@inbox.rollcall.test', 'Subject: Re: hi', 'Message-ID: <m1@example.com>', '', 'Looks good.', ''].join('\r\n');

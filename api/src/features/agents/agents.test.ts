@@ -167,11 +167,33 @@ describe('Agents: reports, co-author merge, health, messages (spec "Agent endpoi
     expect(post.body).toEqual({ updated: 1 });
     const patch = await t.request('PATCH', '/v1/agent-messages/read/', { key: p.adminKey, body: { message_ids: [ids[1], ids[2]] } });
     expect(patch.body).toEqual({ updated: 2 });
+    // Read again, nothing changes: the count says so. A message delivered by a health answer is still read once.
+    for (const method of ['POST', 'PATCH']) {
+      expect((await t.request(method, '/v1/agent-messages/read/', { key: p.adminKey, body: { message_ids: ids } })).body).toEqual({ updated: 0 });
+    }
+    const later = (await t.request('POST', '/v1/agent-messages/', { key: p.adminKey, body: { agent_name: 'reader', content: 'd' } })).body.id;
+    expect((await t.request('POST', '/v1/agent-health/', { key: p.adminKey, body: { agent_name: 'reader', ok: true } })).body.pending_messages).toHaveLength(1);
+    expect((await t.request('POST', '/v1/agent-messages/read/', { key: p.adminKey, body: { message_ids: [later, later, ids[0]] } })).body).toEqual({ updated: 1 });
+    expect((await t.request('POST', '/v1/agent-messages/read/', { key: p.adminKey, body: { message_ids: [later] } })).body).toEqual({ updated: 0 });
     expect((await t.request('GET', '/v1/agent-messages/?agent_name=reader&delivered=false', { key: p.adminKey })).body).toEqual([]);
     expect((await t.request('GET', '/v1/agent-messages/?agent_name=reader&delivered=false', { key: other.adminKey })).body.map((m: { id: string }) => m.id)).toEqual([foreign]);
     expect((await t.request('GET', '/v1/agent-messages/?delivered=maybe', { key: p.adminKey })).body).toMatchObject({ code: 'invalid_filter_value', extra: { parameter: 'delivered' } });
     const invalid = await t.request('POST', '/v1/agent-messages/', { key: p.adminKey, body: { agent_name: 'x', content: 'y', message_type: 'video', sender_type: 'robot' } });
     expect(invalid.body).toEqual({ message_type: ['Must be one of: text, command, system, email.'], sender_type: ['Must be one of: human, agent, system.'] });
+  });
+
+  it('a message expires_at is a date-time that exists, with Z or an offset; it is stored and shown in UTC', async () => {
+    for (const expires_at of ['2026-13-01T00:00:00Z', '9999-12-31T99:99:99Z', '2026-02-30T00:00:00Z', '2026-03-10T25:00:00+01:00']) {
+      const res = await t.request('POST', '/v1/agent-messages/', { key: p.adminKey, body: { agent_name: 'timer', content: 'x', expires_at } });
+      expect([expires_at, res.status, Object.keys(res.body)]).toEqual([expires_at, 400, ['expires_at']]);
+    }
+    // The clock stands at 2026-03-10T15:00Z: 17:30+02:00 is half an hour from now, 16:30+02:00 half an hour ago.
+    const later = await t.request('POST', '/v1/agent-messages/', { key: p.adminKey, body: { agent_name: 'timer', content: 'soon', expires_at: '2026-03-10T17:30:00+02:00' } });
+    expect([later.status, later.body.expires_at]).toEqual([201, '2026-03-10T15:30:00.000Z']);
+    await t.request('POST', '/v1/agent-messages/', { key: p.adminKey, body: { agent_name: 'timer', content: 'gone', expires_at: '2026-03-10T16:30:00.000000+02:00' } });
+    expect((await t.request('GET', '/v1/agent-messages/?agent_name=timer', { key: p.adminKey })).body.map((m: { content: string }) => m.content)).toEqual(['soon']);
+    t.clock.advance(31 * 60_000);
+    expect((await t.request('GET', '/v1/agent-messages/?agent_name=timer', { key: p.adminKey })).body).toEqual([]);
   });
 
   it('API key and CLI Bearer of the same user get identical bodies (spec Versioning 5)', async () => {

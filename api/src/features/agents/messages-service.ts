@@ -68,7 +68,7 @@ export async function createMessage(trx: Executor, box: SecretBox, agent: AgentR
     delivered: false,
     delivered_at: null,
     read_at: null,
-    expires_at: input.expiresAt ? new Date(input.expiresAt).toISOString() : null,
+    expires_at: input.expiresAt ?? null,
     created_at: now.toISOString(),
   };
   await trx('agent_messages').insert(row);
@@ -85,18 +85,20 @@ export async function createMessage(trx: Executor, box: SecretBox, agent: AgentR
 }
 
 /**
- * Marks messages delivered (a health answer returned them, or the agent read them). Their webhook pushes that
+ * Marks messages delivered (a health answer returned them), or read and delivered (the agent read them); returns
+ * how many changed: a message already delivered (or already read) is not counted again. Their webhook pushes that
  * have not gone out yet are cancelled: the agent already has them.
  */
 export async function markDelivered(trx: Executor, uuids: string[], now: Date, read = false): Promise<number> {
   if (uuids.length === 0) return 0;
+  const stamp = now.toISOString();
   let updated = 0;
   for (let i = 0; i < uuids.length; i += 500) {
     const chunk = uuids.slice(i, i + 500);
-    const changes: Record<string, unknown> = { delivered: true };
-    if (read) changes.read_at = now.toISOString();
-    updated += await trx('agent_messages').whereIn('uuid', chunk).update(changes);
-    await trx('agent_messages').whereIn('uuid', chunk).whereNull('delivered_at').update({ delivered_at: now.toISOString() });
+    updated += read
+      ? await trx('agent_messages').whereIn('uuid', chunk).whereNull('read_at').update({ read_at: stamp, delivered: true })
+      : await trx('agent_messages').whereIn('uuid', chunk).where({ delivered: false }).update({ delivered: true });
+    await trx('agent_messages').whereIn('uuid', chunk).whereNull('delivered_at').update({ delivered_at: stamp });
     await cancelPending(trx, { channel: 'agent_webhook', subjectUuids: chunk }, null, now);
   }
   return updated;

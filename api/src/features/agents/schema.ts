@@ -1,5 +1,5 @@
 import * as yup from 'yup';
-import { dateTimeField } from '../../http/fields.ts';
+import { dateTimeField, headerValueField, jsonObjectField } from '../../http/fields.ts';
 import { MESSAGE_TYPES, SENDER_TYPES } from '../../db/tables.ts';
 
 const EMAIL = /^[^\s@<>(),;:"]+@[^\s@<>(),;:"]+\.[^\s@<>(),;:"]+$/;
@@ -17,7 +17,7 @@ export const reportSchema = yup.object({
     .object({ completed: lines(), in_progress: lines(), blockers: lines() })
     .nullable()
     .default(undefined),
-  metadata: yup.object().nullable(),
+  metadata: jsonObjectField().nullable(),
   is_milestone: yup.boolean(),
   co_authors: yup.array(yup.string().required().max(320)).max(100),
 });
@@ -34,7 +34,7 @@ export const messageSchema = yup.object({
   agent_name: agentName(),
   content: yup.string().required().max(50_000),
   message_type: yup.string().oneOf(MESSAGE_TYPES),
-  metadata: yup.object().nullable(),
+  metadata: jsonObjectField().nullable(),
   expires_at: dateTimeField().nullable(),
   sender_type: yup.string().oneOf(SENDER_TYPES),
   sender_name: yup.string().max(320).nullable(),
@@ -55,14 +55,14 @@ export const agentEmailSchema = yup.object({
     .max(MAX_EMAIL_RECIPIENTS),
   subject: yup.string().required().min(1).max(MAX_SUBJECT),
   body_html: yup.string().required().min(1).max(512 * 1024),
-  metadata: yup.object().nullable(),
+  metadata: jsonObjectField().nullable(),
 });
 export type AgentEmailInput = yup.InferType<typeof agentEmailSchema>;
 
 export const webhookSchema = yup.object({
   agent_name: agentName(),
   webhook_url: yup.string().required().max(2048),
-  webhook_secret: yup.string().required().min(1).max(512),
+  webhook_secret: headerValueField('X-Webhook-Secret').required().min(1).max(512),
 });
 export type WebhookInput = yup.InferType<typeof webhookSchema>;
 

@@ -4,6 +4,7 @@ import type { DeliveryRow } from '../../db/tables.ts';
 import { postJson } from '../../outbound/http-sender.ts';
 import type { OutboundHttp } from '../../outbound/outbound-http.ts';
 import { standardWebhookHeaders } from '../../outbound/signing.ts';
+import { openSecret } from '../../outbound/failures.ts';
 import type { SendResult } from '../../outbound/types.ts';
 import { enqueue } from '../../outbox/deliveries.ts';
 
@@ -47,7 +48,7 @@ export async function enqueueAgentWebhook(db: Executor, box: SecretBox, params: 
 export function agentWebhookSender(box: SecretBox, http: OutboundHttp) {
   return async function sendAgentWebhook(row: DeliveryRow, now: Date): Promise<SendResult> {
     if (!row.secret_encrypted) return { outcome: 'failed', error: 'agent webhook delivery without a secret', durationMs: 0 };
-    const secret = box.decrypt(row.secret_encrypted);
+    const secret = openSecret(box, row.secret_encrypted, 'the agent\'s webhook secret');
     const headers = { ...standardWebhookHeaders(secret, row.webhook_id ?? `msg_${row.uuid}`, now, row.payload), 'X-Webhook-Secret': secret };
     return postJson(http, row.destination, headers, row.payload, now);
   };

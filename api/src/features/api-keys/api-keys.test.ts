@@ -2,6 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startTestApp } from '../../../test/harness.ts';
 import type { TestApp } from '../../../test/harness.ts';
 import { tableNames } from '../../../test/database.ts';
+import fc from 'fast-check';
+import { parseDateTime } from '../../lib/dates.ts';
 
 const KEY_FORMAT = /^rk_[0-9A-Za-z]{40}$/;
 
@@ -49,6 +51,52 @@ describe('API keys (spec "API key", "Secret lifecycle", "Roles"; CONTRACT §4)',
     // The new key works, and records when it was used.
     expect((await t.request('GET', '/v1/me/', { key: created.body.key })).status).toBe(200);
     expect((await t.request('GET', `/v1/api-keys/${created.body.uuid}/`, { key: acme.adminKey })).body.last_used_at).toBe('2026-03-10T15:00:00.000Z');
+  });
+
+  it('takes expires_at only as a date-time that exists, in UTC or with an offset, and answers it in UTC', async () => {
+    const message = 'Must be a date-time as YYYY-MM-DDTHH:MM:SSZ (or with an offset, such as +02:00).';
+    for (const expires_at of ['2026-13-01T00:00:00Z', '9999-12-31T99:99:99Z', '2026-02-30T00:00:00Z', '2027-02-29T00:00:00Z', '2026-06-01', 'soon']) {
+      const res = await t.request('POST', '/v1/api-keys/', { key: member.key, body: { name: 'x', expires_at } });
+      expect([expires_at, res.status, res.body]).toEqual([expires_at, 400, { expires_at: [message] }]);
+    }
+    const leap = await t.request('POST', '/v1/api-keys/', { key: member.key, body: { name: 'leap', expires_at: '2028-02-29T23:30:00.25-01:00' } });
+    expect(leap.status).toBe(201);
+    expect(leap.body.expires_at).toBe('2028-03-01T00:30:00.250Z');
+    const list = await t.request('GET', '/v1/api-keys/', { key: acme.adminKey });
+    expect(list.status).toBe(200);
+    expect(list.body.results.find((k: { uuid: string }) => k.uuid === leap.body.uuid).expires_at).toBe('2028-03-01T00:30:00.250Z');
+  });
+
+  it('answers any expires_at with 201 and the instant it names, or with 400 naming the field (property)', async () => {
+    const candidates = fc.oneof(
+      fc.date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2100-01-01T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString()),
+      fc.stringMatching(/^\d{4}-[01]\d-[0-3]\dT[0-2]\d:[0-6]\d:[0-6]\d(\.\d{1,6})?(Z|[+-][0-2]\d:[0-6]\d)$/),
+      fc.string({ maxLength: 30 }),
+    );
+    await fc.assert(
+      fc.asyncProperty(candidates, async (expires_at) => {
+        const res = await t.request('POST', '/v1/api-keys/', { key: member.key, body: { name: 'p', expires_at } });
+        const instant = parseDateTime(expires_at);
+        if (instant) expect([expires_at, res.status, res.body.expires_at]).toEqual([expires_at, 201, instant.toISOString()]);
+        else expect([expires_at, res.status, Object.keys(res.body)]).toEqual([expires_at, 400, ['expires_at']]);
+      }),
+      { seed: 4, numRuns: 60 },
+    );
+  });
+
+  it('lists keys when a stored expiry cannot be read: null for that key, logged once, never a 500', async () => {
+    const created = await t.request('POST', '/v1/api-keys/', { key: member.key, body: { name: 'legacy' } });
+    // As a release that checked dates loosely could have stored it.
+    await t.db('api_keys').where({ uuid: created.body.uuid }).update({ expires_at: '2026-13-01T00:00:00Z' });
+    for (let i = 0; i < 2; i++) {
+      const list = await t.request('GET', '/v1/api-keys/', { key: acme.adminKey });
+      expect(list.status).toBe(200);
+      expect(list.body.results.find((k: { uuid: string }) => k.uuid === created.body.uuid).expires_at).toBeNull();
+    }
+    expect((await t.request('GET', `/v1/api-keys/${created.body.uuid}/`, { key: member.key })).body.expires_at).toBeNull();
+    const warnings = t.logs.filter((line) => line.includes('not a readable date-time'));
+    expect(warnings).toHaveLength(1);
+    expect(JSON.parse(warnings[0])).toMatchObject({ level: 40, value: '2026-13-01T00:00:00Z' });
   });
 
   it('regenerates with PATCH regenerate: true (200, new secret); the old secret stops at once', async () => {

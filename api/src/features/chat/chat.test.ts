@@ -42,12 +42,13 @@ describe('Chat platforms (CONTRACT §7, §10, §12)', () => {
   const connect = (platform: unknown) => t.request('PATCH', '/v1/organization/', { key: acme.adminKey, body: { platform } });
   const slackCalls = (method: string) => rx.received.filter((r) => r.url.startsWith(`/api/${method}`));
 
-  it('answers 400 platform_not_connected with nothing connected', async () => {
+  it('with nothing connected: sending answers 400 platform_not_connected, listing channels an empty list', async () => {
     const expected = { detail: 'No chat platform is connected. Connect Slack, Microsoft Teams, Discord or Google Chat in PATCH /v1/organization/ (platform).', code: 'platform_not_connected' };
     const send = await t.request('POST', '/v1/send-message/', { key: acme.adminKey, body: { message: 'hi', target_channels: ['C1'] } });
     expect(send.status).toBe(400);
     expect(send.body).toEqual(expected);
-    expect((await t.request('GET', '/v1/report-channels/', { key: acme.adminKey })).body).toEqual(expected);
+    const channels = await t.request('GET', '/v1/report-channels/', { key: acme.adminKey });
+    expect([channels.status, channels.body]).toEqual([200, { channels: [], total: 0 }]);
     expect((await t.request('POST', '/v1/open-conversation/', { key: acme.adminKey, body: { users_uuids: [acme.admin.uuid] } })).body).toEqual(expected);
   });
 
@@ -136,6 +137,20 @@ describe('Chat platforms (CONTRACT §7, §10, §12)', () => {
     await t.deps.delivery.runDue();
     const failed = await t.request('GET', '/v1/deliveries/?status=failed&channel=chat', { key: acme.adminKey });
     expect(failed.body.results[0]).toMatchObject({ destination: 'slack:channel:C1', last_error: 'slack chat.postMessage: invalid_auth' });
+  });
+
+  it('credentials the key cannot open fail the chat delivery at once with the reason, never retried', async () => {
+    await connect({ kind: 'slack', bot_token: 'xoxb-test-token' });
+    await t.request('POST', '/v1/send-message/', { key: acme.adminKey, body: { message: 'x', target_channels: ['C1'] } });
+    await t.db('chat_connections').update({ credentials_encrypted: 'v1.damaged.sealed.value' });
+    await t.deps.delivery.runDue();
+    t.clock.advance(24 * 3_600_000);
+    await t.deps.delivery.runDue();
+    const failed = await t.request('GET', '/v1/deliveries/?channel=chat', { key: acme.adminKey });
+    expect(failed.body.results.map((d: { status: string; attempts: number; last_error: string }) => [d.status, d.attempts, d.last_error])).toEqual([
+      ['failed', 1, 'local error, not retried: cannot decrypt the chat platform credentials: ENCRYPTION_KEY is not the key it was stored with, or the stored value is damaged'],
+    ]);
+    expect(rx.received.filter((r) => r.url.startsWith('/api/chat.'))).toEqual([]);
   });
 
   it('Microsoft Teams: an Adaptive Card message to the incoming webhook', async () => {

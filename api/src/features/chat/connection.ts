@@ -20,7 +20,7 @@ export async function platformName(db: Executor, organizationUuid: string): Prom
   return row?.platform ?? null;
 }
 
-export async function getConnection(db: Executor, box: SecretBox, organizationUuid: string): Promise<ChatConnection | null> {
+export async function getConnection(db: Executor, box: Pick<SecretBox, 'decrypt'>, organizationUuid: string): Promise<ChatConnection | null> {
   const row = await db('chat_connections').where({ organization_uuid: organizationUuid }).first();
   if (!row) return null;
   const credentials = readJson<{ bot_token?: string; webhook_url?: string }>(box.decrypt(row.credentials_encrypted), {});

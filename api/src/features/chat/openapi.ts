@@ -12,7 +12,7 @@ export const operations: Operation[] = [
     responses: { 200: { type: 'object', properties: { bot_message_id: { type: 'string', format: 'uuid' }, thread_responses: { type: 'array', items: { type: 'string' } }, targets: { type: 'integer' } } }, 400: 'Error' },
   },
   { method: 'post', path: '/v1/open-conversation/', tag, scope: 'messaging', summary: 'Open a direct conversation with users; answers its channel id', body: openConversationSchema, responses: { 200: { type: 'object', properties: { channel: { type: 'string' } } }, 400: 'Error' } },
-  { method: 'get', path: '/v1/report-channels/', tag, scope: 'reads', summary: 'Channels of the connected chat platform that reports can go to', responses: { 200: 'ReportChannels', 400: 'Error' } },
+  { method: 'get', path: '/v1/report-channels/', tag, scope: 'reads', summary: 'Channels of the connected chat platform that reports can go to (none while no platform is connected)', responses: { 200: 'ReportChannels', 502: 'Error' } },
 ];
 
 export const schemas: Record<string, JsonSchema> = {

@@ -1,5 +1,5 @@
 import * as yup from 'yup';
-import { uuidField } from '../../http/fields.ts';
+import { jsonObjectField, uuidField } from '../../http/fields.ts';
 import { PLATFORMS } from '../../db/tables.ts';
 
 /**
@@ -32,9 +32,9 @@ export const sendMessageSchema = yup.object({
   buttons: yup.array(button).max(10),
   thread_responses: yup.array(yup.string().min(1).max(40_000).required()).max(20),
   image_url: yup.string().url().max(2048),
-  metadata: yup.object().nullable(),
+  metadata: jsonObjectField().nullable(),
   bot_message_id: uuidField(),
-  platform_settings: yup.object().nullable(),
+  platform_settings: jsonObjectField().nullable(),
   skip_users_on_time_off: yup.boolean(),
   send_as_user: yup.boolean(),
 });

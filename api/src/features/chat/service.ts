@@ -7,7 +7,7 @@ import type { SecretBox } from '../../outbound/secret-box.ts';
 import type { OutboundHttp } from '../../outbound/outbound-http.ts';
 import { enqueueMany } from '../../outbox/deliveries.ts';
 import { fullName } from '../../lib/names.ts';
-import { requireConnection } from './connection.ts';
+import { getConnection, requireConnection } from './connection.ts';
 import { PlatformError, SlackApi } from './platforms.ts';
 import type { ChatPost } from './platforms.ts';
 import type { ChatPayload, ChatTarget } from './sender.ts';
@@ -154,8 +154,10 @@ export interface ReportChannel {
   type: 'webhook' | 'private' | 'public';
 }
 
+/** The channels reports can go to: none while no platform is connected (listing is not sending; nothing to refuse). */
 export async function reportChannels(db: Db, box: SecretBox, http: OutboundHttp, config: Config, actor: Actor): Promise<ReportChannel[]> {
-  const connection = await requireConnection(db, box, actor.organization.uuid);
+  const connection = await getConnection(db, box, actor.organization.uuid);
+  if (!connection) return [];
   if (connection.platform !== 'slack') {
     return [{ id: 'default', name: connection.channelName ?? 'Incoming webhook channel', platform: connection.platform, type: 'webhook' }];
   }

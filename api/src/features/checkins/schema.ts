@@ -1,5 +1,5 @@
 import * as yup from 'yup';
-import { dateField, timezoneField, uuidField } from '../../http/fields.ts';
+import { dateField, jsonObjectField, timezoneField, uuidField } from '../../http/fields.ts';
 import { QUESTION_TYPES } from '../../db/tables.ts';
 
 const TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
@@ -13,7 +13,7 @@ const questionFields = {
   short_question: yup.string().max(512).nullable(),
   options: yup.array(yup.string().min(1).max(200).required()).max(50),
   variations: yup.array(yup.string().max(2000).required()).max(20),
-  logic: yup.object().nullable().default(undefined),
+  logic: jsonObjectField().nullable().default(undefined),
 };
 
 /** A question in a create body (CONTRACT §12); `options` are plain strings stored as choices. */
@@ -77,7 +77,7 @@ const settingsFields = {
   is_smart_checkin: yup.boolean(),
   is_intelligence_enabled: yup.boolean(),
   max_clarifying_questions: yup.number().integer().min(0).max(10),
-  frequency_advanced: yup.object().nullable().default(undefined),
+  frequency_advanced: jsonObjectField().nullable().default(undefined),
   frequency_cron: yup.string().max(100).nullable(),
   start_on: dateField().nullable(),
   end_on: dateField().nullable(),

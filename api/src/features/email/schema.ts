@@ -1,4 +1,5 @@
 import * as yup from 'yup';
+import { jsonObjectField } from '../../http/fields.ts';
 
 const EMAIL = /^[^\s@<>(),;:"]+@[^\s@<>(),;:"]+\.[^\s@<>(),;:"]+$/;
 export const MAX_RECIPIENTS = 50;
@@ -15,6 +16,6 @@ export const sendEmailSchema = yup.object({
     }),
   subject: yup.string().trim().min(1).max(512).required(),
   body_html: yup.string().min(1).max(512 * 1024).required(),
-  metadata: yup.object().nullable(),
+  metadata: jsonObjectField().nullable(),
 });
 export type SendEmailInput = yup.InferType<typeof sendEmailSchema>;

@@ -34,7 +34,7 @@ export function formRoutes(deps: Deps, { authenticate, rateLimit }: Middlewares)
     if (owner !== undefined && owner !== '' && owner !== 'me') throw invalidFilter('owner', 'owner takes: me (or use owner_user_ids).');
     const ordering = queryText(ctx, 'ordering');
     const orderField = queryChoice(ctx, 'order', Object.keys(ORDER_FIELDS)) ?? (ordering ? ordering.replace(/^-/, '') : 'created_at');
-    if (!ORDER_FIELDS[orderField]) throw invalidFilter('ordering', `ordering must be one of: ${Object.keys(ORDER_FIELDS).join(', ')} (prefix - for descending).`);
+    if (!Object.hasOwn(ORDER_FIELDS, orderField)) throw invalidFilter('ordering', `ordering must be one of: ${Object.keys(ORDER_FIELDS).join(', ')} (prefix - for descending).`);
     const ascending = queryBoolean(ctx, 'is_ascend') ?? (ordering ? !ordering.startsWith('-') : orderField === 'name');
     const ownerUuids = [...(owner === 'me' ? [actor.user.uuid] : []), ...(queryUuids(ctx, 'owner_user_ids', 50) ?? [])];
     const filters = {

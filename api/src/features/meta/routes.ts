@@ -14,11 +14,12 @@ import { readiness } from './service.ts';
 
 const require = createRequire(import.meta.url);
 const SWAGGER_DIR = path.dirname(require.resolve('swagger-ui-dist/package.json'));
-const SWAGGER_FILES: Record<string, string> = {
-  'swagger-ui.css': 'text/css; charset=utf-8',
-  'swagger-ui-bundle.js': 'application/javascript; charset=utf-8',
-  'favicon-32x32.png': 'image/png',
-};
+/** The files of swagger-ui-dist the reference page uses, by name (a Map: a request's name is never a member of Object.prototype). */
+const SWAGGER_FILES = new Map([
+  ['swagger-ui.css', 'text/css; charset=utf-8'],
+  ['swagger-ui-bundle.js', 'application/javascript; charset=utf-8'],
+  ['favicon-32x32.png', 'image/png'],
+]);
 
 const DOCS_PAGE = `<!doctype html>
 <html lang="en">
@@ -71,7 +72,7 @@ export function metaRoutes(deps: Deps, { authenticate, rateLimit }: Middlewares)
     ctx.body = DOCS_INIT;
   });
   router.get('/docs/static/:file', async (ctx) => {
-    const type = SWAGGER_FILES[ctx.params.file];
+    const type = SWAGGER_FILES.get(ctx.params.file);
     if (!type) throw notFound();
     ctx.type = type;
     ctx.set('Cache-Control', 'public, max-age=86400');

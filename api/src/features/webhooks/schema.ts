@@ -1,5 +1,5 @@
 import * as yup from 'yup';
-import { uuidField } from '../../http/fields.ts';
+import { headerValueField, uuidField } from '../../http/fields.ts';
 
 export { EVENTS, isKnownEvent } from '../../outbox/events.ts';
 import { EVENTS, isKnownEvent } from '../../outbox/events.ts';
@@ -12,7 +12,7 @@ export const createSubscriptionSchema = yup.object({
   name: yup.string().trim().min(1).max(200),
   subscriptions: yup.array(eventName().required()).min(1).max(50).required(),
   subscribed_objects: yup.array(uuidField().required()).max(100),
-  bearer: yup.string().min(1).max(1024).nullable(),
+  bearer: headerValueField('X-BEARER').min(1).max(1024).nullable(),
   secret: yup.string().min(8).max(1024).nullable(),
 });
 export type CreateSubscriptionInput = yup.InferType<typeof createSubscriptionSchema>;

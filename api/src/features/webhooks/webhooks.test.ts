@@ -5,9 +5,10 @@ import type { TestApp } from '../../../test/harness.ts';
 import { TEST_CA, startHttpsReceiver } from '../../../test/receivers.ts';
 import type { HttpsReceiver } from '../../../test/receivers.ts';
 import { recordEvent } from './events.ts';
-import { dispatchEvents } from './dispatch.ts';
+import { dispatchEvents, withoutAnonymousPeople } from './dispatch.ts';
 import { DISPATCHED_EVENT_RETENTION_DAYS } from '../../outbox/events.ts';
 import { pruneOrganizationEvents } from './feature.ts';
+import { SecretBox } from '../../outbound/secret-box.ts';
 
 const EVENT = 'followups.response.completed';
 
@@ -132,6 +133,49 @@ describe('Organization webhooks (CONTRACT §7, §10)', () => {
     expect(() => new Webhook(new Uint8Array(Buffer.from('wrong-secret-000')), { format: 'raw' }).verify(req.body, req.headers)).toThrow();
   });
 
+  it('signs with any secret it takes: a whsec_ secret the standard libraries cannot read signs with its own bytes', async () => {
+    for (const secret of ['whsec_not*base64!', 'whsec_abc', 'whsec_' + Buffer.from('sixteen byte key').toString('base64')]) {
+      await subscribe({ secret });
+      await t.request('POST', '/v1/webhook-subscription/sample/', { key: acme.adminKey, body: { event: EVENT } });
+      await t.deps.delivery.runDue();
+      const req = rx.received.at(-1)!;
+      // The receiver's side: the standard library with the same string where it reads it, the raw bytes otherwise.
+      let verifier: Webhook;
+      try {
+        verifier = new Webhook(secret);
+      } catch {
+        verifier = new Webhook(new Uint8Array(Buffer.from(secret)), { format: 'raw' });
+      }
+      expect([secret, verifier.verify(req.body, req.headers)]).toMatchObject([secret, { event: EVENT }]);
+      await t.request('DELETE', '/v1/webhook-subscription/', { key: acme.adminKey, body: { hook_id: (await t.db('webhook_subscriptions').first('uuid'))!.uuid } });
+    }
+    expect((await t.db('deliveries')).map((d) => [d.status, d.attempts])).toEqual([['delivered', 1], ['delivered', 1], ['delivered', 1]]);
+  });
+
+  it('refuses at registration a bearer no request could carry as X-BEARER', async () => {
+    for (const bearer of ['two\nlines', ' padded ', 'emoji 🙂']) {
+      const res = await t.request('POST', '/v1/webhook-subscription/', { key: acme.adminKey, body: { hook_url: `${rx.url}/x`, subscriptions: [EVENT], bearer } });
+      expect([bearer, res.status, res.body]).toEqual([bearer, 400, { bearer: ['Must fit in the X-BEARER header: no line breaks or other control characters, no characters beyond Latin-1, no spaces at either end.'] }]);
+    }
+  });
+
+  it('a secret the key cannot open fails the delivery at once, with its reason, and is never retried', async () => {
+    const sub = await subscribe({ bearer: 'b-1' });
+    // As after a restore with another ENCRYPTION_KEY: sealed by a box whose key this server does not have.
+    const otherKey = new SecretBox(Buffer.alloc(32, 7));
+    await t.db('webhook_subscriptions').where({ uuid: sub.hook_id }).update({ secret_encrypted: otherKey.encrypt('whsec_c2VjcmV0') });
+    await t.request('POST', '/v1/webhook-subscription/sample/', { key: acme.adminKey, body: { event: EVENT } });
+    await t.deps.delivery.runDue();
+    const reason = "local error, not retried: cannot decrypt the subscription's signing secret: ENCRYPTION_KEY is not the key it was stored with, or the stored value is damaged";
+    const [row] = await t.db('deliveries');
+    expect(row).toMatchObject({ status: 'failed', attempts: 1, last_error: reason });
+    t.clock.advance(24 * 3_600_000);
+    await t.deps.delivery.runDue();
+    expect(rx.received).toHaveLength(0);
+    const listed = await t.request('GET', `/v1/deliveries/${row.uuid}/`, { key: acme.adminKey });
+    expect(listed.body).toMatchObject({ status: 'failed', attempts: 1, last_error: reason, next_attempt_at: null, attempt_log: [{ attempt: 1, outcome: 'failed', error: reason }] });
+  });
+
   it('retries on the schedule with jitter and the same webhook-id, records every attempt, ends as failed, and can be redelivered', async () => {
     await subscribe();
     rx.setResponder(() => ({ status: 500, body: { error: 'down' } }));
@@ -230,5 +274,12 @@ describe('Organization webhooks (CONTRACT §7, §10)', () => {
       expect(dump).not.toContain(secret);
       expect(t.logs.join('')).not.toContain(secret);
     }
+  });
+});
+
+describe('event payloads: anonymity', () => {
+  it('drops people at any depth of an anonymous payload and keeps every other key as given, __proto__ included', () => {
+    const payload = JSON.parse('{"is_anonymous": true, "user": {"uuid": "u"}, "__proto__": {"email": "e", "x": 1}, "answers": [{"respondent": "r", "constructor": 2}]}');
+    expect(JSON.stringify(withoutAnonymousPeople(payload))).toBe('{"is_anonymous":true,"__proto__":{"x":1},"answers":[{"constructor":2}]}');
   });
 });

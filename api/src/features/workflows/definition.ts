@@ -55,11 +55,13 @@ export function triggerConfig(type: TriggerType, input: TriggerConfigInput | und
     const known = event.endsWith('.*') ? isKnownEvent(event) || EVENTS.some((name) => name.startsWith(event.slice(0, -1))) : isKnownEvent(event);
     if (!event) problems['trigger_config.event'] = ['An event workflow needs an event, for example kudos.posted.'];
     else if (!known) problems['trigger_config.event'] = ['Unknown event: use an organization event name (as webhook subscriptions do) or a prefix with .*.'];
-    const match: Record<string, string | number | boolean | null> = {};
-    for (const [key, value] of Object.entries(config.match ?? {})) {
-      if (value === null || ['string', 'number', 'boolean'].includes(typeof value)) match[key] = value as string | number | boolean | null;
-      else problems[`trigger_config.match.${key}`] = ['Match a top-level value of the event: a string, number, boolean or null.'];
+    const scalar = (value: unknown) => value === null || ['string', 'number', 'boolean'].includes(typeof value);
+    const entries = Object.entries(config.match ?? {});
+    for (const [key, value] of entries) {
+      if (!scalar(value)) problems[`trigger_config.match.${key}`] = ['Match a top-level value of the event: a string, number, boolean or null.'];
     }
+    // fromEntries keeps every key its own (`match[key] = …` with a `__proto__` key would set a prototype).
+    const match = Object.fromEntries(entries.filter(([, value]) => scalar(value))) as Record<string, string | number | boolean | null>;
     return { event, ...(Object.keys(match).length ? { match } : {}) };
   }
   return {};
@@ -116,14 +118,15 @@ export async function actionsOf(db: Executor, actor: Actor, inputs: ActionInput[
       const method = input.method ?? 'POST';
       if (method === 'GET' && input.body !== undefined) problems[`${at}.body`] = ['A GET request has no body.'];
       template(problems, `${at}.body`, input.body);
-      const sealed: Record<string, string> = {};
       const entries = Object.entries(input.headers ?? {});
       if (entries.length > 20) problems[`${at}.headers`] = ['At most 20 headers.'];
+      const accepted: [string, string][] = [];
       for (const [name, value] of entries) {
         if (!HEADER_NAME.test(name) || RESERVED_HEADERS.test(name)) problems[`${at}.headers.${name}`] = ['Not a header an action can set.'];
         else if (typeof value !== 'string' || value.length > 4000 || /[\r\n\0]/.test(value)) problems[`${at}.headers.${name}`] = ['A header value is a string of at most 4000 characters on one line.'];
-        else sealed[name] = value;
+        else accepted.push([name, value]);
       }
+      const sealed: Record<string, string> = Object.fromEntries(accepted);
       if (Object.keys(sealed).length) headers[String(i)] = sealed;
       const contentType = input.content_type ?? 'application/json';
       if (/[\r\n]/.test(contentType)) problems[`${at}.content_type`] = ['A content type is one line.'];

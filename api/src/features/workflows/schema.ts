@@ -1,5 +1,5 @@
 import * as yup from 'yup';
-import { uuidField } from '../../http/fields.ts';
+import { jsonObjectField, uuidField } from '../../http/fields.ts';
 
 import { ACTION_TYPES, TRIGGER_TYPES } from '../../db/tables.ts';
 export { ACTION_TYPES, TRIGGER_TYPES };
@@ -19,7 +19,7 @@ const triggerConfigSchema = yup
     cron: yup.string().trim().min(1).max(100),
     timezone: yup.string().max(64),
     event: yup.string().max(100),
-    match: yup.object(),
+    match: jsonObjectField(),
   })
   .default(undefined);
 
@@ -39,7 +39,7 @@ const actionSchema = yup.object({
   body_html: yup.string().min(1).max(10_000),
   url: yup.string().max(2048),
   method: yup.string().oneOf(HTTP_METHODS),
-  headers: yup.object(),
+  headers: jsonObjectField(),
   body: yup.string().max(10_000),
   content_type: yup.string().max(200),
 });
@@ -74,5 +74,5 @@ export type UpdateWorkflowInput = Omit<yup.InferType<typeof updateWorkflowSchema
 
 /** POST …/trigger/ `{payload?}`: a JSON object of at most 8 KiB. */
 export const triggerSchema = yup.object({
-  payload: yup.object(),
+  payload: jsonObjectField(),
 });

@@ -47,6 +47,10 @@ function convert(d: Described): JsonSchema {
     case 'boolean':
       out.type = 'boolean';
       break;
+    case 'mixed':
+      // jsonObjectField (http/fields.ts): a free-form object; other mixed fields take any JSON value.
+      if (tests['json-object']) out.type = 'object';
+      break;
     default:
       break;
   }
