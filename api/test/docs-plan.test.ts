@@ -59,6 +59,12 @@ describe('docs/plan.md', () => {
       '"agent_name": "Release bot (CI)"', '"invalid_agent_attribution"',
       '"code": "insufficient_scope"', '"status": 204', '"tasks": 0',
       '"platform_not_connected"', 'task.assigned',
+      '"kind":"markdown"', 'Content-Disposition: attachment; filename="checklist.md"', 'X-Content-Type-Options: nosniff', 'same bytes',
+      '"code":"attachment_invalid_type","detected":"application/x-msdownload"',
+      '"precondition_required"', '{"name":"Mine","version":2}', '"precondition_failed"',
+      '{"object_type":"board","key":"PLATFORM"}', '{"unread":0,"total":0}', '{"emoji":"🚀","count":1}', '"reaction_invalid_emoji"',
+      '{"kind":"task.assigned","channel":"email"}', '"platform_not_connected"', '{"kind":"daily","weekdays":[1,2,3,4,5],"time":"09:00","timezone":"Europe/Berlin"}',
+      '{"code":"invalid_schedule","extra":{"parameter":"time"}}', 'Daily report: Standup (2026-03-10)', 'PLATFORM · Platform (project Launch)', 'Done: none',
     ];
     let from = 0;
     for (const text of expected) {
