@@ -99,7 +99,7 @@ describe('attachment uploads are streamed (a 25 MiB PUT to a running server)', (
       uuid, organization_uuid: org, object_kind: 'project', object_uuid: project.uuid, filename: 'big.txt', declared_type: 'text/plain', declared_size: size,
       storage_key: `${org}/${uuid}`, status: 'pending', upload_token_hash: sha256Hex(token), expires_at: new Date(Date.now() + 600_000).toISOString(), created_at: now,
     });
-    return { uuid, url: `${url}/v1/plan/uploads/${uuid}/?token=${token}` };
+    return { uuid, url: `${url}/v1/uploads/${uuid}/?token=${token}` };
   }
 
   it('stores and serves 25 MiB while the server\'s resident memory grows by less than 6 MiB', async () => {

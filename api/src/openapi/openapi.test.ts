@@ -63,6 +63,6 @@ describe('OpenAPI document and service endpoints', () => {
     const changelog = await t.request('GET', '/v1/changelog/');
     expect(changelog.status).toBe(200);
     expect(changelog.body).toMatchObject({ count: expect.any(Number), next: null, previous: null });
-    expect(changelog.body.results[0]).toMatchObject({ version: '1.1.0', changes: expect.any(Array) });
+    expect(changelog.body.results[0]).toMatchObject({ version: '1.2.0', changes: expect.any(Array) });
   });
 });

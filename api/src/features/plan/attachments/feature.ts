@@ -3,7 +3,7 @@ import type { Feature } from '../../../http/feature.ts';
 import { planRouter } from '../../../http/plan/registrar.ts';
 import { PLAN_HOOKS } from '../frame/hooks.ts';
 import { goalAttachments, projectAttachments, updateAttachments } from './kinds.ts';
-import { sweepFiles } from './repository.ts';
+import { sweepFiles } from '../files/repository.ts';
 import { attachmentRoutes, uploadRoutes } from './routes.ts';
 
 /** The tables of the objects that take files, by kind: the sweep drops the files of objects gone. */

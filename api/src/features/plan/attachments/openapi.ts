@@ -22,7 +22,7 @@ const part = planOpenApiPart(attachmentRoutes, {
 /** The presigned upload's PUT: served beside the Plan routes, with the URL's token as its only credential. */
 const put: Operation = {
   method: 'put',
-  path: '/v1/plan/uploads/:attachment/',
+  path: '/v1/uploads/:attachment/',
   summary: 'PUT the bytes of a presigned upload to its upload_url (the token in the URL is the permission); then confirm',
   tag: 'Plan: attachments',
   auth: false,

@@ -5,7 +5,7 @@ import type { PlanCall, PlanOrg } from '../../../../test/plan-fixtures.ts';
 import { PNG, windowsExecutable } from '../../../../test/files.ts';
 import { serveTestResources } from '../../../../test/plan-test-resource.ts';
 import { projectAttachments } from './kinds.ts';
-import { attachmentResource } from './resource.ts';
+import { attachmentResource } from './kind-routes.ts';
 import { sweepAttachmentFiles } from './feature.ts';
 
 /**
@@ -46,7 +46,7 @@ describe('Plan attachments: presign, PUT to upload_url, confirm (spec attachment
     expect(presigned.status).toBe(201);
     expect(presigned.body).toEqual({
       attachment_uuid: expect.any(String),
-      upload_url: `${served.url}/v1/plan/uploads/${presigned.body.attachment_uuid}/?token=${presigned.body.upload_url.split('token=')[1]}`,
+      upload_url: `${served.url}/v1/uploads/${presigned.body.attachment_uuid}/?token=${presigned.body.upload_url.split('token=')[1]}`,
       expires_at: '2026-03-10T15:15:00.000Z',
       max_size_bytes: PNG.length,
     });

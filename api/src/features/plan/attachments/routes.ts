@@ -5,10 +5,10 @@ import type { PlanRoutes } from '../../../http/plan/registrar.ts';
 import { queryText } from '../../../http/query.ts';
 import { notFound } from '../../../lib/errors.ts';
 import { isUuid } from '../../../lib/ids.ts';
-import { attachmentResource } from './resource.ts';
+import { attachmentResource } from './kind-routes.ts';
 import { goalAttachments, projectAttachments, updateAttachments } from './kinds.ts';
-import { presentUpload } from './presenter.ts';
-import { receivePut, tooLarge } from './service.ts';
+import { presentUpload } from '../files/presenter.ts';
+import { receivePut, tooLarge } from '../files/service.ts';
 
 /** Goals, projects and project updates take files in one multipart request each. */
 export function attachmentRoutes(plan: PlanRoutes): void {
@@ -16,13 +16,13 @@ export function attachmentRoutes(plan: PlanRoutes): void {
 }
 
 /**
- * `PUT /v1/plan/uploads/{attachment}/?token=`: where a presigned upload's bytes go. The token in the URL is the
+ * `PUT /v1/uploads/{attachment}/?token=`: where a presigned upload's bytes go. The token in the URL is the
  * permission (no credential: the URL may be handed to any HTTP client), good until it expires or the upload is
  * confirmed; anything else answers 404. The body is streamed to the store.
  */
 export function uploadRoutes(deps: Deps): Router {
   const router = new Router();
-  router.put('/v1/plan/uploads/:attachment/', async (ctx) => {
+  router.put('/v1/uploads/:attachment/', async (ctx) => {
     const token = queryText(ctx, 'token') ?? '';
     if (!isUuid(ctx.params.attachment) || token === '') throw notFound();
     const length = ctx.get('content-length') === '' ? null : Number(ctx.get('content-length'));

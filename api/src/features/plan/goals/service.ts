@@ -7,7 +7,7 @@ import { unlessTaken } from '../frame/db-errors.ts';
 import { nameKey } from '../frame/presenters.ts';
 import { byOrdering, pageOf, whereListed } from '../frame/lists.ts';
 import type { Ordering } from '../frame/lists.ts';
-import { removeAttachmentsOf } from '../attachments/repository.ts';
+import { removeAttachmentsOf } from '../files/repository.ts';
 import { presentProject } from '../projects/presenter.ts';
 import { presentGoal } from './presenter.ts';
 import type { CreateGoalInput, UpdateGoalInput } from './schema.ts';

@@ -6,7 +6,7 @@ import { enqueueEmail } from '../../../outbox/deliveries.ts';
 import { platformName } from '../../chat/connection.ts';
 import { enqueueChatPost } from '../../chat/service.ts';
 import { notificationKind } from './catalog.ts';
-import type { RouteScope } from './channel-routes.ts';
+import type { RouteScope } from './routing.ts';
 
 /** What a notification is about: the object, where it lives, and how people recognise it. */
 export interface NoticeSubject {

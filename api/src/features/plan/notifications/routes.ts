@@ -1,6 +1,6 @@
 import type { PlanRoutes } from '../../../http/plan/registrar.ts';
 import { NOTIFICATION_CATALOG } from './catalog.ts';
-import { ROUTE_LIMIT, checkChannel, createRoute, deleteRoute, getRoute, listRoutes, updateRoute } from './channel-routes.ts';
+import { ROUTE_LIMIT, checkChannel, createRoute, deleteRoute, getRoute, listRoutes, updateRoute } from './routing.ts';
 import { inboxSummary, listInbox, markAllRead, markNotification } from './inbox.ts';
 import { presentNotification, presentRoute } from './presenter.ts';
 import { createRouteSchema, updateRouteSchema } from './schema.ts';

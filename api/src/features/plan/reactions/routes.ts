@@ -1,6 +1,6 @@
 import type { PlanRoutes } from '../../../http/plan/registrar.ts';
 import { updateReactions } from './kinds.ts';
-import { reactionResource } from './resource.ts';
+import { reactionResource } from './kind-routes.ts';
 
 /** Reactions on project updates. */
 export function reactionRoutes(plan: PlanRoutes): void {

@@ -2,7 +2,7 @@ import type { Executor } from '../../../db/connection.ts';
 import type { ReportKind } from '../../../db/tables.ts';
 import { localDate } from '../../../lib/dates.ts';
 import { fullName } from '../../users/repository.ts';
-import type { RouteScope } from '../notifications/channel-routes.ts';
+import type { RouteScope } from '../notifications/routing.ts';
 
 /**
  * What a scheduled report says, per board (with its project): what was done in the period, what is in

@@ -1,5 +1,5 @@
 import type { PlanRoutes, ReadCall } from '../../../http/plan/registrar.ts';
-import { checkChannel } from '../notifications/channel-routes.ts';
+import { checkChannel } from '../notifications/routing.ts';
 import { presentReport } from './presenter.ts';
 import { createReportSchema, updateReportSchema } from './schema.ts';
 import { REPORT_LIMIT, createReport, deleteReport, getReport, listReports, previewReport, runReportNow, updateReport } from './service.ts';

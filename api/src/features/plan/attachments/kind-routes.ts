@@ -1,11 +1,11 @@
 import type { PlanResource } from '../../../http/plan/registrar.ts';
-import type { AttachableKind } from './kinds.ts';
-import { presentAttachment } from './presenter.ts';
-import { presignSchema, uploadFieldsSchema } from './schema.ts';
+import type { AttachableKind } from '../files/kinds.ts';
+import { presentAttachment } from '../files/presenter.ts';
+import { presignSchema, uploadFieldsSchema } from '../files/schema.ts';
 import {
   ATTACHMENT_LIMIT, MULTIPART_MAX_BYTES, PRESIGNED_MAX_BYTES, checkUploaded, confirmUpload, deleteAttachment, discardUpload, finishUpload, getAttachment,
   listAttachments, openAttachment, presignUpload, receiveUpload, tooLarge,
-} from './service.ts';
+} from '../files/service.ts';
 
 /**
  * The attachment routes of one kind of object, under `<object>/attachments/`: list, the single multipart upload

@@ -161,7 +161,7 @@ export async function presignUpload(w: AttachmentWrite, kind: AttachableKind, in
   const token = randomBase62(43);
   const row = { ...pendingRow(w, kind, target, { filename: input.filename, declaredType: input.content_type, declaredSize: input.size }, PRESIGN_TTL_MS), upload_token_hash: sha256Hex(token) };
   await w.db('plan_attachments').insert(row);
-  return { attachment_uuid: row.uuid, upload_url: `${baseUrl}/v1/plan/uploads/${row.uuid}/?token=${token}`, expires_at: row.expires_at!, max_size_bytes: input.size };
+  return { attachment_uuid: row.uuid, upload_url: `${baseUrl}/v1/uploads/${row.uuid}/?token=${token}`, expires_at: row.expires_at!, max_size_bytes: input.size };
 }
 
 /**

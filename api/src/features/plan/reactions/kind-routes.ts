@@ -1,8 +1,8 @@
 import type { PlanResource } from '../../../http/plan/registrar.ts';
-import type { ReactableKind } from './kinds.ts';
-import { presentReaction } from './presenter.ts';
-import { reactionSchema } from './schema.ts';
-import { DISTINCT_EMOJI_LIMIT, addReaction, listReactions, removeReaction } from './service.ts';
+import type { ReactableKind } from '../emoji/kinds.ts';
+import { presentReaction } from '../emoji/presenter.ts';
+import { reactionSchema } from '../emoji/schema.ts';
+import { DISTINCT_EMOJI_LIMIT, addReaction, listReactions, removeReaction } from '../emoji/service.ts';
 
 /** The reaction routes of one kind of object, under `<object>/reactions/` (comments declare theirs with their kind). */
 export function reactionResource(kind: ReactableKind): PlanResource {
