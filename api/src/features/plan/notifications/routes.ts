@@ -1,13 +1,12 @@
 import type { PlanRoutes } from '../../../http/plan/registrar.ts';
+import { chatAccess } from '../channels/service.ts';
 import { NOTIFICATION_CATALOG } from './catalog.ts';
 import { ROUTE_LIMIT, checkChannel, createRoute, deleteRoute, getRoute, listRoutes, updateRoute } from './routing.ts';
 import { inboxSummary, listInbox, markAllRead, markNotification } from './inbox.ts';
 import { presentNotification, presentRoute } from './presenter.ts';
 import { createRouteSchema, updateRouteSchema } from './schema.ts';
-import type { ReadCall } from '../../../http/plan/registrar.ts';
 
 const KINDS = NOTIFICATION_CATALOG.map((kind) => kind.key);
-const chatAccess = (call: Pick<ReadCall, 'deps'>) => ({ box: call.deps.secretBox, http: call.deps.outbound.http, slackApiUrl: call.deps.config.chat.slackApiUrl });
 
 export function notificationCatalogRoutes(plan: PlanRoutes): void {
   const r = plan.tagged('Plan: channels and notifications');
@@ -25,7 +24,7 @@ export function notificationCatalogRoutes(plan: PlanRoutes): void {
     {
       method: 'post', path: routes, body: createRouteSchema, status: 201, response: 'PlanNotificationRoute',
       summary: `Send a kind to a chat channel (its external_id) or to "email" (at most ${ROUTE_LIMIT}: notification_routes_limit_reached)`,
-      prepare: (call) => checkChannel(call, chatAccess(call), call.body.channel, { email: true }),
+      prepare: (call) => checkChannel(call, chatAccess(call.deps), call.body.channel, { email: true }),
     },
     async (call) => presentRoute(await createRoute(call, call.body)),
   );
@@ -33,7 +32,7 @@ export function notificationCatalogRoutes(plan: PlanRoutes): void {
   r.write(
     {
       method: 'patch', path: `${routes}:route/`, body: updateRouteSchema, response: 'PlanNotificationRoute', summary: 'Change a notification route',
-      prepare: (call) => checkChannel(call, chatAccess(call), call.body.channel, { email: true }),
+      prepare: (call) => checkChannel(call, chatAccess(call.deps), call.body.channel, { email: true }),
     },
     async (call) => presentRoute(await updateRoute(call, call.params.route, call.body)),
   );

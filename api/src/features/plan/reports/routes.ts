@@ -1,10 +1,10 @@
-import type { PlanRoutes, ReadCall } from '../../../http/plan/registrar.ts';
+import type { PlanRoutes } from '../../../http/plan/registrar.ts';
+import { chatAccess } from '../channels/service.ts';
 import { checkChannel } from '../notifications/routing.ts';
 import { presentReport } from './presenter.ts';
 import { createReportSchema, updateReportSchema } from './schema.ts';
 import { REPORT_LIMIT, createReport, deleteReport, getReport, listReports, previewReport, runReportNow, updateReport } from './service.ts';
 
-const chatAccess = (call: Pick<ReadCall, 'deps'>) => ({ box: call.deps.secretBox, http: call.deps.outbound.http, slackApiUrl: call.deps.config.chat.slackApiUrl });
 /** A channel must be one the platform has; a malformed one is invalid_schedule (the service says so). */
 const channelOf = (body: { channel?: unknown }) => (typeof body.channel === 'string' && body.channel !== '' ? body.channel : undefined);
 
@@ -19,7 +19,7 @@ export function reportRoutes(plan: PlanRoutes): void {
     {
       method: 'post', path: base, body: createReportSchema, status: 201, response: 'PlanReportSchedule',
       summary: `Schedule a report (at most ${REPORT_LIMIT}: report_schedules_limit_reached); 400 invalid_schedule names the field in extra.parameter`,
-      prepare: (call) => checkChannel(call, chatAccess(call), channelOf(call.body), { email: false }),
+      prepare: (call) => checkChannel(call, chatAccess(call.deps), channelOf(call.body), { email: false }),
     },
     async (call) => presentReport(await createReport(call, call.body)),
   );
@@ -27,7 +27,7 @@ export function reportRoutes(plan: PlanRoutes): void {
   r.write(
     {
       method: 'patch', path: `${base}:report/`, body: updateReportSchema, response: 'PlanReportSchedule', summary: 'Change a scheduled report (its next run is recomputed)',
-      prepare: (call) => checkChannel(call, chatAccess(call), channelOf(call.body), { email: false }),
+      prepare: (call) => checkChannel(call, chatAccess(call.deps), channelOf(call.body), { email: false }),
     },
     async (call) => presentReport(await updateReport(call, call.params.report, call.body)),
   );

@@ -60,6 +60,21 @@ function checkDestination(channel: unknown, recipients: string[] | null): string
   return (channel as string | null | undefined) || null;
 }
 
+/** The columns a report's settings are stored in. */
+function settingColumns(s: { name: string; enabled: boolean; schedule: Schedule; channel: string | null; recipients: string[] | null; scope: RouteScope | null }) {
+  return {
+    name: s.name,
+    kind: s.schedule.kind,
+    enabled: s.enabled,
+    weekdays: writeJson(s.schedule.weekdays),
+    time: s.schedule.time,
+    timezone: s.schedule.timezone,
+    channel: s.channel,
+    email_recipients: s.recipients ? writeJson(s.recipients) : null,
+    scope: s.scope ? writeJson(s.scope) : null,
+  };
+}
+
 const record = (w: PlanWrite, row: ReportScheduleRow, change: 'created' | 'updated', fields: string[] = []) =>
   w.changes.record({ kind: 'report_schedule', uuid: row.uuid, change, board: null, fields, snapshot: presentReport(row) });
 
@@ -76,15 +91,7 @@ export async function createReport(w: PlanWrite, input: CreateReportInput): Prom
   const row: ReportScheduleRow = {
     uuid: uuidv7(w.now.getTime()),
     organization_uuid: w.actor.organization.uuid,
-    name: input.name.trim(),
-    kind: schedule.kind,
-    enabled,
-    weekdays: writeJson(schedule.weekdays),
-    time: schedule.time,
-    timezone: schedule.timezone,
-    channel,
-    email_recipients: recipients ? writeJson(recipients) : null,
-    scope: scope ? writeJson(scope) : null,
+    ...settingColumns({ name: input.name.trim(), enabled, schedule, channel, recipients, scope }),
     created_by_uuid: w.actor.user.uuid,
     last_run_at: null,
     next_run_at: enabled ? nextRun(schedule, w.now).toISOString() : null,
@@ -103,17 +110,7 @@ export async function updateReport(w: PlanWrite, uuid: string, input: UpdateRepo
   const channel = checkDestination(input.channel === undefined ? current.channel : input.channel, recipients);
   const scope = input.scope === undefined ? readJson<RouteScope | null>(current.scope, null) : await checkScope(w.db, w.actor, input.scope);
   const enabled = input.enabled ?? bool(current.enabled);
-  const next: Partial<ReportScheduleRow> = {
-    name: input.name?.trim() ?? current.name,
-    kind: schedule.kind,
-    enabled,
-    weekdays: writeJson(schedule.weekdays),
-    time: schedule.time,
-    timezone: schedule.timezone,
-    channel,
-    email_recipients: recipients ? writeJson(recipients) : null,
-    scope: scope ? writeJson(scope) : null,
-  };
+  const next = settingColumns({ name: input.name?.trim() ?? current.name, enabled, schedule, channel, recipients, scope });
   const changes = Object.fromEntries(Object.entries(next).filter(([k, v]) => (k === 'enabled' ? v !== bool(current.enabled) : v !== current[k as keyof ReportScheduleRow]))) as Partial<ReportScheduleRow>;
   if (Object.keys(changes).length === 0) return current;
   // A changed schedule (or one enabled again) runs next at its next time from now; a disabled one not at all.
