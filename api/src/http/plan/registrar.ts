@@ -1,18 +1,11 @@
 import Router from '@koa/router';
-import type { IncomingHttpHeaders } from 'node:http';
-import { Readable } from 'node:stream';
 import type { Context } from 'koa';
-import type { AnyObjectSchema, InferType } from 'yup';
-import type { Actor } from '../../auth/credentials.ts';
+import type { AnyObjectSchema } from 'yup';
 import { planActorId } from '../../auth/policy.ts';
-import type { Executor } from '../../db/connection.ts';
 import { claimKey } from '../../db/idempotency-keys.ts';
-import type { ClaimedKey, StoredAnswer } from '../../db/idempotency-keys.ts';
-import { badRequest, invalidFilter, notFound, unknownField } from '../../lib/errors.ts';
+import type { ClaimedKey } from '../../db/idempotency-keys.ts';
+import { badRequest, invalidFilter } from '../../lib/errors.ts';
 import { etagMatches } from '../../lib/etags.ts';
-import { isUuid } from '../../lib/ids.ts';
-import type { PageRequest } from '../../lib/page.ts';
-import type { EventWanted } from '../../outbox/events.ts';
 import { actorOf } from '../auth.ts';
 import type { Deps } from '../deps.ts';
 import type { Middlewares } from '../middlewares.ts';
@@ -21,113 +14,20 @@ import { pageRequest } from '../query.ts';
 import { parseBody } from '../validation.ts';
 import { resolveOperation } from './declarations.ts';
 import type { ListSpec, PlanOperation, ReadSpec, UploadSpec, WriteMethod, WriteSpec } from './declarations.ts';
-import { readUpload, sendFile } from './files.ts';
-import type { FileBody, IncomingFile } from './files.ts';
+import { sendFile } from './files.ts';
+import type { FileBody } from './files.ts';
+import { AGENT_HEADER, baseUrl, checkedParams, noBodyFields, send } from './answers.ts';
+import { uploadRoute } from './upload.ts';
 import { gate } from './gate.ts';
 import { parseIdempotencyKey, requestFingerprint } from './idempotency.ts';
 import { PlanQuery } from './query.ts';
 import { runWrite, settleKey } from './write.ts';
-import type { WriteUnit } from './write.ts';
 
-export type Params = Record<string, string>;
-
-/** What a read handler gets: what a Plan service reads with (db, actor, now), and the request's ids, query and page. */
-export interface ReadCall {
-  db: Executor;
-  actor: Actor;
-  now: Date;
-  params: Params;
-  query: PlanQuery;
-  page: PageRequest;
-  /** The app's services, for handlers that hand one to their service (a chat connection's secrets, outbound HTTP). */
-  deps: Deps;
-  /** The request's headers (If-Match, If-None-Match, …). */
-  headers: IncomingHttpHeaders;
-  /** This server's address for links in answers: PUBLIC_URL, else the request's own origin. */
-  baseUrl: string;
-  /** An answer header. An ETag set here answers 304 to a request whose If-None-Match matches it. */
-  header(name: string, value: string): void;
-}
-
-/** What a write's `prepare` gets: the read side of the call and the parsed body, before the transaction opens. */
-export interface PrepareCall<B> extends Omit<ReadCall, 'header'> {
-  body: B;
-}
-
-/** What a write handler gets: what a Plan service writes with (the operation's transaction, the change log), and the request. */
-export interface WriteCall<B, P = undefined> extends WriteUnit {
-  params: Params;
-  query: PlanQuery;
-  body: B;
-  deps: Deps;
-  headers: IncomingHttpHeaders;
-  baseUrl: string;
-  /** What the route's `prepare` found before the transaction opened (network checks, a file's content). */
-  prepared: P;
-  /** An answer header (Location and ETag are stored with an Idempotency-Key and replayed). */
-  header(name: string, value: string): void;
-  /** Answers another success status than the route's (POST …/members/ for someone already a member: 200). */
-  status(code: number): void;
-}
-
-/** What the Plan's features lend the frame: whether a webhook wants an event, and who X-Service-Agent-Name names. */
-export interface PlanHooks {
-  eventWanted: EventWanted;
-  resolveAgentName(db: Executor, actor: Actor, header: string | string[] | undefined): Promise<string | null>;
-}
+export type { Body, Params, PlanHooks, PrepareCall, ReadCall, Receiver, WriteCall } from './calls.ts';
+import type { Body, PlanHooks, Prepare, ReadCall, Receiver, WriteCall } from './calls.ts';
 
 /** A Plan resource: a function that declares its routes on the registrar (features/plan/<resource>/routes.ts). */
 export type PlanResource = (plan: PlanRoutes) => void;
-
-type Body<S> = S extends AnyObjectSchema ? InferType<S> : Record<string, never>;
-
-/**
- * Work a write needs done before its transaction opens, because it waits on the network or the disk (a chat
- * channel looked up on the platform, an uploaded file's content read back): no transaction is held across it.
- */
-type Prepare<S, P> = { prepare?: (call: PrepareCall<Body<S>>) => Promise<P> };
-
-/**
- * How an upload route takes its file: `receive` stores the stream as it arrives (and says how to tell it apart:
- * its digest), `discard` removes it again when the request is refused or replayed, `tooLarge` is the refusal past
- * `maxBytes`.
- */
-export interface Receiver<F extends { digest: string }> {
-  receive(call: PrepareCall<Record<string, never>>, stream: Readable, file: IncomingFile): Promise<F>;
-  discard(call: PrepareCall<Record<string, never>>, file: F): Promise<void>;
-  tooLarge(): Error;
-}
-
-const AGENT_HEADER = 'x-service-agent-name';
-
-function send(ctx: Context, answer: StoredAnswer, replayed = false): void {
-  ctx.status = answer.status;
-  for (const [name, value] of Object.entries(answer.headers)) ctx.set(name, value);
-  if (replayed) ctx.set('Idempotency-Replayed', 'true');
-  if (answer.status !== 204) ctx.body = answer.body ?? {};
-}
-
-const baseUrl = (ctx: Context, deps: Deps): string => deps.config.publicUrl ?? `${ctx.protocol}://${ctx.host}`;
-
-/** Path parameters: uuids (lower-cased) unless declared otherwise; anything else names nothing (404). */
-function checkedParams(ctx: Context, keyParams: string[]): Params {
-  const params: Params = {};
-  for (const [name, value] of Object.entries(ctx.params as Params)) {
-    if (keyParams.includes(name)) params[name] = value;
-    else if (isUuid(value)) params[name] = value.toLowerCase();
-    else throw notFound();
-  }
-  return params;
-}
-
-/** Any field in a body the operation does not take is refused, as everywhere (CONTRACT §2). */
-function noBodyFields(body: unknown): Record<string, never> {
-  if (body && typeof body === 'object' && !Array.isArray(body)) {
-    const [first] = Object.keys(body);
-    if (first !== undefined) throw unknownField(first);
-  }
-  return {};
-}
 
 /**
  * Every Plan route is declared through this registrar: `read`, `list` and `write` take the route's declaration and
@@ -282,12 +182,6 @@ export class PlanRoutes {
     });
   }
 
-  /**
-   * An upload runs its steps in another order than a JSON write: the file is streamed to storage first (no
-   * transaction is open while bytes arrive), so that the Idempotency-Key's fingerprint can include the file's
-   * digest; then the key is claimed (a replay discards the new copy) and the handler runs in the write's
-   * transaction. Whatever refuses the request after the file was stored discards it.
-   */
   #upload<S extends AnyObjectSchema | undefined, F extends { digest: string }, R>(
     tag: string,
     spec: UploadSpec & { fields?: S },
@@ -295,51 +189,7 @@ export class PlanRoutes {
     handler: (call: WriteCall<Body<S>> & { file: F }) => Promise<R>,
   ): void {
     const operation = this.#declare(tag, 'post', spec, false, { upload: true });
-    this.#mount(operation, async (ctx, deps, hooks) => {
-      const actor = actorOf(ctx);
-      const now = deps.clock.now();
-      const query = new PlanQuery(ctx, actor.user.uuid);
-      if (query.flag('dry_run')) throw invalidFilter('dry_run', 'This operation has no dry run: it is not destructive.');
-      const key = parseIdempotencyKey(ctx.headers['idempotency-key']);
-      const agentName = await hooks.resolveAgentName(deps.db, actor, ctx.headers[AGENT_HEADER]);
-      const params = checkedParams(ctx, operation.keyParams);
-      const base = { db: deps.db, actor, now, deps, params, query, page: pageRequest(ctx), headers: ctx.headers, baseUrl: baseUrl(ctx, deps), body: {} as Record<string, never> };
-      const { fields, file } = await readUpload(ctx, {
-        maxBytes: spec.maxBytes,
-        tooLarge: receiver.tooLarge,
-        receive: (stream, incoming) => receiver.receive(base, stream, incoming),
-        discard: (stored) => receiver.discard(base, stored),
-      });
-      let claimed: ClaimedKey | null = null;
-      let answer: StoredAnswer;
-      try {
-        const body = (spec.fields ? await parseBody(spec.fields, fields) : noBodyFields(fields)) as Body<S>;
-        if (key !== null) {
-          const fingerprint = requestFingerprint(ctx.method, ctx.url, { fields, file: file.digest });
-          const claim = await claimKey(deps.db, { actorId: planActorId(actor), key, fingerprint, organizationUuid: actor.organization.uuid }, now);
-          if (claim.kind === 'replay') {
-            await receiver.discard(base, file);
-            return send(ctx, claim.answer, true);
-          }
-          claimed = claim.claim;
-        }
-        answer = await runWrite(
-          deps.db,
-          { actor, now, agentName, dryRun: false, claimed, eventWanted: hooks.eventWanted },
-          (unit, shape) =>
-            handler({
-              ...unit, deps, params, query, body, file, prepared: undefined, headers: ctx.headers, baseUrl: base.baseUrl,
-              header: (name, value) => void (shape.headers[name] = value),
-              status: (code) => void (shape.status = code),
-            }),
-          operation.status,
-        );
-      } catch (err) {
-        await receiver.discard(base, file);
-        throw err;
-      }
-      send(ctx, answer);
-    });
+    this.#mount(operation, uploadRoute(operation, spec, receiver, handler));
   }
 
   #mount(operation: PlanOperation, run: (ctx: Context, deps: Deps, hooks: PlanHooks) => Promise<void>): void {
