@@ -16,6 +16,21 @@ export interface LoadClient {
   team?: string;
   /** `plan` mode: the board this client manages. */
   board?: string;
+  /** `tasks` mode: whether this client writes tasks or lists them. */
+  role?: 'writer' | 'lister';
+  /** `tasks` mode: a person to filter lists by owner. */
+  owner?: string;
+}
+
+/** `tasks` mode: the board all clients work on, and what its lists filter by. */
+export interface TasksTarget {
+  board: string;
+  /** Columns writers move their tasks into, and columns listers filter by. */
+  moveTo: string[];
+  states: string[];
+  labels: string[];
+  /** Words of the seeded titles and descriptions, for searches. */
+  words: string[];
 }
 
 export interface LoadJob {
@@ -24,9 +39,13 @@ export interface LoadJob {
   /**
    * `me`: GET /v1/me/ only (the baseline); `agents`: each client alternates a report and a health check; `kudos`:
    * each client gives kudos to its team; `plan`: each client cycles through creating a label, listing labels,
-   * creating a state and listing states on its board, every write with an Idempotency-Key of its own.
+   * creating a state and listing states on its board, every write with an Idempotency-Key of its own; `tasks`:
+   * writers cycle through creating a task, moving it to another column and patching it, listers through a list
+   * filtered by state and label, one by owner and label, and a search.
    */
-  mode: 'me' | 'agents' | 'kudos' | 'plan';
+  mode: 'me' | 'agents' | 'kudos' | 'plan' | 'tasks';
+  /** `tasks` mode: the board and its filters. */
+  tasks?: TasksTarget;
   /** `plan` mode: makes this run's names and Idempotency-Keys its own (a later run must not replay them). */
   runId?: string;
   /** `agents` mode: whether each report names the client's co-author (merged into their stand-up) or nobody. */
@@ -49,6 +68,43 @@ interface Request {
   path: string;
   body?: string;
   headers?: Record<string, string>;
+  /** Reads the answer's body (most requests discard it unread). */
+  onAnswer?: (status: number, body: string) => void;
+}
+
+/** `tasks` mode: the key of the task each writer created last. */
+const lastTask = new Map<number, string>();
+
+function tasksRequest(job: LoadJob, client: LoadClient, c: number, n: number): Request {
+  const target = job.tasks!;
+  const pick = <T>(list: T[], i: number): T => list[i % list.length];
+  const board = `/v1/plan/boards/${target.board}/tasks/`;
+  if (client.role === 'lister') {
+    switch (n % 3) {
+      case 0:
+        return { name: 'list: state + label', method: 'GET', path: `${board}?state=${pick(target.states, c + n)}&label=${pick(target.labels, c * 7 + n)}` };
+      case 1:
+        return { name: 'list: owner + label', method: 'GET', path: `${board}?owner=${client.owner}&label=${pick(target.labels, c + n * 3)}` };
+      default:
+        return { name: 'search', method: 'GET', path: `${board}?search=${encodeURIComponent(pick(target.words, c * 13 + n))}` };
+    }
+  }
+  const key = lastTask.get(c);
+  if (n % 3 === 0 || !key) {
+    const id = `${job.runId ?? 'run'}-${c}-${n}`;
+    return {
+      name: 'create',
+      method: 'POST',
+      path: board,
+      body: JSON.stringify({ title: `${pick(target.words, c + n)} ${pick(target.words, n * 5)} ${id}`, labels: [pick(target.labels, n)], priority: 1 + (n % 5) }),
+      headers: { 'idempotency-key': `bench-${id}` },
+      onAnswer: (status, body) => {
+        if (status === 201) lastTask.set(c, (JSON.parse(body) as { key: string }).key);
+      },
+    };
+  }
+  if (n % 3 === 1) return { name: 'move', method: 'POST', path: `/v1/plan/tasks/${key}/move/`, body: JSON.stringify({ state: pick(target.moveTo, c + n) }) };
+  return { name: 'patch', method: 'PATCH', path: `/v1/plan/tasks/${key}/`, body: JSON.stringify({ title: `Patched ${c}-${n}`, priority: 1 + (n % 5) }) };
 }
 
 function planRequest(job: LoadJob, client: LoadClient, c: number, n: number): Request {
@@ -70,6 +126,7 @@ function planRequest(job: LoadJob, client: LoadClient, c: number, n: number): Re
 function nextRequest(job: LoadJob, client: LoadClient, c: number, n: number): Request {
   if (job.mode === 'me') return { name: 'me', method: 'GET', path: '/v1/me/' };
   if (job.mode === 'plan') return planRequest(job, client, c, n);
+  if (job.mode === 'tasks') return tasksRequest(job, client, c, n);
   if (job.mode === 'kudos') return { name: 'kudos', method: 'POST', path: '/v1/kudos/', body: JSON.stringify({ content: `Thanks for release ${n}!`, teams_receivers: [client.team] }) };
   if ((n + c) % 2 === 0) {
     const body = JSON.stringify({
@@ -99,9 +156,11 @@ export async function runLoad(job: LoadJob): Promise<LoadOutput> {
     const started = performance.now();
     return new Promise((resolve) => {
       const req = http.request({ host: target.hostname, port: target.port, method: request.method, path: request.path, headers, agent }, (res) => {
-        res.on('data', () => {});
+        let answer = '';
+        res.on('data', request.onAnswer ? (chunk: Buffer) => void (answer += chunk.toString()) : () => {});
         res.on('end', () => {
           (latencies[request.name] ??= []).push(performance.now() - started);
+          request.onAnswer?.(res.statusCode!, answer);
           if (res.statusCode! < 200 || res.statusCode! >= 300) non2xx++;
           resolve();
         });

@@ -9,6 +9,9 @@ import autocannon from 'autocannon';
 import { serveCommand } from '../src/serve-flags.ts';
 import { loadConfig, RATE_LIMIT_SCOPES } from '../src/lib/config.ts';
 import type { LoadJob, LoadOutput } from './http-load.ts';
+import type { Db } from '../src/db/connection.ts';
+import { createUser } from '../src/features/users/repository.ts';
+import { issueKey } from '../src/features/api-keys/service.ts';
 
 const API_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -119,9 +122,13 @@ export function runLoadProcess(job: LoadJob): Promise<LoadOutput> {
  * A `rollcall serve` process, as `npm start` runs it, on a temporary DATA_DIR that `seed` fills first (given the
  * database URL), with every hourly budget and Plan minute ceiling out of the way (benchmarks measure the work,
  * not the throttle; the counters are still kept on every request). Runs
- * `measure` against its URL, then stops the server and removes the directory.
+ * `measure` against its URL (and the server's pid, for its memory), then stops the server and removes the directory.
  */
-export async function withSeededServe<S, R>(name: string, seed: (databaseUrl: string) => Promise<S>, measure: (url: string, seeded: S, dir: string) => Promise<R>): Promise<R> {
+export async function withSeededServe<S, R>(
+  name: string,
+  seed: (databaseUrl: string) => Promise<S>,
+  measure: (url: string, seeded: S, dir: string, pid: number) => Promise<R>,
+): Promise<R> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `rollcall-bench-${name}-`));
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -137,9 +144,19 @@ export async function withSeededServe<S, R>(name: string, seed: (databaseUrl: st
   try {
     const seeded = await seed(loadConfig(env).databaseUrl);
     server = await startServe(env, /"url":"(http:\/\/[\d.:]+)"/);
-    return await measure(server.match[1], seeded, dir);
+    return await measure(server.match[1], seeded, dir, server.child.pid!);
   } finally {
     if (server) await stop(server.child);
     fs.rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** `count` people of the organization, each with a personal key (person0@bench.test, …): the benchmarks' clients. */
+export async function seedPeople(db: Db, organizationUuid: string, count: number, now: Date): Promise<{ uuid: string; key: string }[]> {
+  const people: { uuid: string; key: string }[] = [];
+  for (let i = 0; i < count; i++) {
+    const person = await createUser(db, { organizationUuid, email: `person${i}@bench.test`, firstName: `Person${i}`, lastName: 'Bench' }, now);
+    people.push({ uuid: person.uuid, key: (await issueKey(db, { organizationUuid, ownerUuid: person.uuid, kind: 'personal', name: 'bench' }, now)).secret });
+  }
+  return people;
 }

@@ -19,7 +19,7 @@
 import http from 'node:http';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { round1, runLoadProcess, summarize, withSeededServe } from './lib.ts';
+import { round1, runLoadProcess, seedPeople, summarize, withSeededServe } from './lib.ts';
 import type { EndpointResult } from './lib.ts';
 import type { LoadClient, LoadOutput } from './http-load.ts';
 import { startInProcessApp } from './in-process-app.ts';
@@ -69,13 +69,7 @@ async function seed(databaseUrl: string): Promise<LoadClient[]> {
     await migrateLatest(db);
     const now = new Date();
     const org = await createOrganization(db, { name: 'Bench', plan: 'enterprise', planBetaEnabled: true }, now);
-    const clients: LoadClient[] = [];
-    for (let i = 0; i < CLIENTS; i++) {
-      const person = await createUser(db, { organizationUuid: org.uuid, email: `person${i}@bench.test`, firstName: `Person${i}`, lastName: 'Bench' }, now);
-      const key = (await issueKey(db, { organizationUuid: org.uuid, ownerUuid: person.uuid, kind: 'personal', name: 'bench' }, now)).secret;
-      clients.push({ key, agentName: '', coAuthor: '' });
-    }
-    return clients;
+    return (await seedPeople(db, org.uuid, CLIENTS, now)).map(({ key }) => ({ key, agentName: '', coAuthor: '' }));
   } finally {
     await db.destroy();
   }

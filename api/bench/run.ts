@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: every API benchmark in one run, each comparing against a baseline measured in the same run
- * and printing ratios. BENCH_SECONDS sets the /v1/me/ load phases; BENCH_ONLY=me,checkins,deliveries,agents,kudos,plan
+ * and printing ratios. BENCH_SECONDS sets the /v1/me/ load phases; BENCH_ONLY=me,checkins,deliveries,agents,kudos,plan,tasks
  * picks some. Each benchmark also runs alone: `node api/bench/<name>.ts`.
  */
 import os from 'node:os';
@@ -10,6 +10,7 @@ import { benchDeliveries } from './deliveries.ts';
 import { benchAgents } from './agents.ts';
 import { benchKudos } from './kudos.ts';
 import { benchPlan } from './plan.ts';
+import { benchTasks } from './tasks.ts';
 
 const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
 const wanted = (name: string) => !only || only.includes(name);
@@ -35,4 +36,8 @@ if (wanted('kudos')) {
 if (wanted('plan')) {
   console.log('\n== plan ==');
   await benchPlan({ print: true });
+}
+if (wanted('tasks')) {
+  console.log('\n== tasks ==');
+  await benchTasks({ print: true });
 }

@@ -62,7 +62,9 @@ export function createApp(dependencies: AppDependencies): { app: Koa; routes: Ro
   const accessLog = new AccessLog(deps.logger);
   const routers = features.flatMap((feature) => feature.routers(deps, middlewares));
 
-  const app = new Koa({ proxy: true });
+  // Behind the TLS proxy the README asks for, the client's address is the last X-Forwarded-For entry (the one
+  // the proxy wrote); earlier entries are the client's own word, and per-address budgets must not trust them.
+  const app = new Koa({ proxy: true, maxIpsCount: 1 });
   app.silent = true;
   app.use(observeRequests(deps.logger, accessLog, deps.metrics));
   app.use(errorHandler(deps.logger));
@@ -85,6 +87,7 @@ export function createApp(dependencies: AppDependencies): { app: Koa; routes: Ro
     deps.delivery.stop();
     await deps.delivery.idle();
     await deps.outbound.http.close();
+    await deps.outbound.llm.close();
     deps.mailer?.close();
     await deps.rateCounters.close();
   }

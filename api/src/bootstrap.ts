@@ -8,7 +8,8 @@ import { issueKey } from './features/api-keys/service.ts';
 export interface BootstrapResult {
   organizationUuid: string;
   adminEmail: string;
-  apiKey: string;
+  /** The admin key when Rollcall generated it (to be shown once); null when BOOTSTRAP_API_KEY supplied it. */
+  generatedApiKey: string | null;
 }
 
 /**
@@ -27,6 +28,6 @@ export async function bootstrapIfEmpty(db: Db, config: Config, clock: Clock): Pr
       { organizationUuid: org.uuid, ownerUuid: admin.uuid, kind: 'personal', name: 'Bootstrap admin key', secret: config.bootstrapApiKey ?? undefined },
       now,
     );
-    return { organizationUuid: org.uuid, adminEmail: admin.email, apiKey: key.secret };
+    return { organizationUuid: org.uuid, adminEmail: admin.email, generatedApiKey: config.bootstrapApiKey ? null : key.secret };
   });
 }

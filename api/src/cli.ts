@@ -1,13 +1,14 @@
 #!/usr/bin/env node
 import module from 'node:module';
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from './lib/config.ts';
+import { ConfigError, displayDatabaseUrl, loadConfig } from './lib/config.ts';
 import type { Config } from './lib/config.ts';
-import { createDb } from './db/connection.ts';
-import { migrateLatest } from './db/migrate.ts';
+import fs from 'node:fs';
 import { systemClock } from './lib/clock.ts';
-import { startServer } from './server.ts';
-import * as admin from './admin/commands.ts';
+import type { RunningServer } from './server.ts';
+
+// The server, the database and the operator commands are imported by the commands that use them: a client
+// command (rollcall status, …) then starts in a fraction of the time and memory.
 
 const USAGE = `rollcall: self-hosted team check-ins and agent reporting
 
@@ -15,18 +16,32 @@ Usage:
   rollcall serve                         start the API (PORT, DATA_DIR, … from the environment)
   rollcall healthcheck                   exit 0 when the local server answers /healthz (container probe)
   rollcall precompile                    fill Node's compile cache with every server module (image build)
+  rollcall migrate                       create or upgrade the database without starting the server
   rollcall admin org create --name N [--plan free|basic|pro|enterprise] [--beta]
   rollcall admin org plan ORG PLAN
   rollcall admin org beta ORG on|off
   rollcall admin org exchange ORG on|off
   rollcall admin read-only on|off        Plan writes answer 503 while on (incident switch)
-  rollcall admin user create --org ORG --email E [--role admin|manager|member|guest]
-  rollcall admin user deactivate USER
-  rollcall admin key create --user USER [--kind personal|agent|organization] [--name N]
-  rollcall admin backup FILE             online backup of the SQLite database
+  rollcall admin user create --org ORG --email E [--role admin|manager|member|guest] [--first-name F] [--last-name L]
+  rollcall admin user deactivate USER [--org ORG]
+  rollcall admin key create --user USER [--org ORG] [--kind personal|agent|organization] [--name N]
+  rollcall admin backup DIR              online backup: the SQLite database, its encryption key, a manifest
+  rollcall admin restore DIR [--force]   put a backup in place (stop the server first; --force replaces data)
+  rollcall admin forget-secrets [--yes]  the encryption key is lost: remove the webhooks and chat
+                                         connections it sealed and give workflows new secrets, so the
+                                         server starts with a new key
 
-ORG is an organization's uuid, slug or name; USER a user's uuid or e-mail.
+ORG is an organization's uuid, slug or name; USER a user's uuid or e-mail. One e-mail address may be a user of
+several organizations (user create once per organization); --org then picks which.
+DATA_DIR (default: data/ at the repository root) and other relative paths are relative to the repository root,
+from whatever directory a command runs.
 Add --json to any admin command for machine-readable output.`;
+
+// The client commands' text lives with them (client/index.ts); it is loaded when asked for.
+async function usage(): Promise<string> {
+  const { CLIENT_USAGE } = await import('./client/index.ts');
+  return `${USAGE}\n\n${CLIENT_USAGE}`;
+}
 
 function fail(message: string, code = 1): never {
   process.stderr.write(`rollcall: ${message}\n`);
@@ -43,16 +58,10 @@ function config(): Config {
 }
 
 async function serve(): Promise<void> {
-  const server = await startServer(config());
-  if (server.bootstrap) {
-    // Printed once, on the terminal only: the secret never goes through the logger.
-    process.stdout.write(
-      `\nRollcall is ready at ${server.url}\n` +
-        `First start: created organization ${server.bootstrap.organizationUuid} and admin ${server.bootstrap.adminEmail}.\n` +
-        `Admin API key (shown once, store it now):\n\n  ${server.bootstrap.apiKey}\n\n` +
-        `Try: curl -H "X-API-KEY: ${server.bootstrap.apiKey}" ${server.url}/v1/me/\n\n`,
-    );
-  }
+  const { startServer } = await import('./server.ts');
+  const settings = config();
+  const server = await startServer(settings);
+  process.stdout.write(startBanner(server, settings));
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
@@ -68,6 +77,24 @@ async function serve(): Promise<void> {
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
+}
+
+/**
+ * What a person starting the server needs to see: where it listens, which data directory and database it uses
+ * (so `rollcall admin …` can be pointed at the same), and on the first start the admin key, only when Rollcall
+ * generated it: a key supplied with BOOTSTRAP_API_KEY is the operator's already and would only leak into logs.
+ * Printed on the terminal, never through the logger.
+ */
+function startBanner(server: RunningServer, settings: Config): string {
+  let text = `\nRollcall is ready at ${server.url}\n  data directory  ${settings.dataDir}\n  database        ${displayDatabaseUrl(settings.databaseUrl)}\n`;
+  const first = server.bootstrap;
+  if (first) {
+    text += `\nFirst start: created organization ${first.organizationUuid} and admin ${first.adminEmail}.\n`;
+    text += first.generatedApiKey
+      ? `Admin API key (shown once, store it now):\n\n  ${first.generatedApiKey}\n\nTry: curl -H "X-API-KEY: ${first.generatedApiKey}" ${server.url}/v1/me/\n`
+      : 'Its API key is the one BOOTSTRAP_API_KEY sets.\n';
+  }
+  return `${text}\n`;
 }
 
 async function healthcheck(): Promise<void> {
@@ -89,6 +116,7 @@ async function healthcheck(): Promise<void> {
 async function precompile(): Promise<void> {
   const directory = module.getCompileCacheDir();
   if (!directory) fail('the compile cache is off: run this through bin/rollcall.js (npx rollcall precompile)');
+  await Promise.all([import('./server.ts'), import('./admin/commands.ts'), import('./client/index.ts')]);
   const { migrations } = await import('./db/migrations/index.ts');
   for (const migration of migrations) await migration.load();
   await (await import('./openapi/catalog.ts')).loadParts();
@@ -96,13 +124,33 @@ async function precompile(): Promise<void> {
   process.stdout.write(`compile cache: ${directory}\n`);
 }
 
+/** Creates or upgrades the configured database, checks its encryption key (as a start would), and exits. */
+async function migrate(): Promise<void> {
+  const settings = config();
+  const [{ createDb }, { migrateLatest }, { checkEncryptionKey }] = await Promise.all([
+    import('./db/connection.ts'),
+    import('./db/migrate.ts'),
+    import('./outbound/encryption-key.ts'),
+  ]);
+  const db = createDb(settings.databaseUrl);
+  try {
+    const applied = await migrateLatest(db);
+    const key = await checkEncryptionKey(db, settings, systemClock.now());
+    print({ database: displayDatabaseUrl(settings.databaseUrl), migrations_applied: applied.length, encryption_key_fingerprint: key.fingerprint }, false);
+  } finally {
+    await db.destroy();
+  }
+}
+
 function print(result: unknown, json: boolean): void {
   if (json) {
     process.stdout.write(`${JSON.stringify(result)}\n`);
     return;
   }
-  for (const [key, value] of Object.entries(result as Record<string, unknown>)) {
-    process.stdout.write(`${key.padEnd(18)} ${typeof value === 'object' ? JSON.stringify(value) : String(value)}\n`);
+  const entries = Object.entries(result as Record<string, unknown>);
+  const width = Math.max(...entries.map(([key]) => key.length)) + 1;
+  for (const [key, value] of entries) {
+    process.stdout.write(`${key.padEnd(width)} ${typeof value === 'object' ? JSON.stringify(value) : String(value)}\n`);
   }
 }
 
@@ -120,55 +168,98 @@ async function runAdmin(args: string[]): Promise<void> {
       role: { type: 'string' },
       user: { type: 'string' },
       kind: { type: 'string' },
+      'first-name': { type: 'string' },
+      'last-name': { type: 'string' },
+      force: { type: 'boolean', default: false },
+      yes: { type: 'boolean', default: false },
     },
   });
-  const db = createDb(config().databaseUrl);
+  const settings = config();
+  const [{ createDb, sqliteFilename }, { migrateLatest }, admin, { backupCommand, restoreCommand }, { forgetSecretsCommand }, { loadSecretBox }] = await Promise.all([
+    import('./db/connection.ts'),
+    import('./db/migrate.ts'),
+    import('./admin/commands.ts'),
+    import('./admin/backup.ts'),
+    import('./admin/forget-secrets.ts'),
+    import('./outbound/encryption-key.ts'),
+  ]);
   const clock = systemClock;
+  const [group, action, ...rest] = positionals;
   try {
-    await migrateLatest(db);
-    const [group, action, ...rest] = positionals;
-    const command = `${group ?? ''} ${['read-only', 'backup'].includes(group) ? '' : (action ?? '')}`.trim();
-    let result: unknown;
-    switch (command) {
-      case 'org create': result = await admin.createOrganizationCommand(db, clock, values); break;
-      case 'org plan': result = await admin.setPlanCommand(db, clock, rest[0], rest[1]); break;
-      case 'org beta': result = await admin.setBetaCommand(db, clock, rest[0], rest[1]); break;
-      case 'org exchange': result = await admin.setExchangeCommand(db, clock, rest[0], rest[1]); break;
-      case 'read-only': result = await admin.readOnlyCommand(db, clock, action); break;
-      case 'user create': result = await admin.createUserCommand(db, clock, values); break;
-      case 'user deactivate': result = await admin.deactivateUserCommand(db, clock, rest[0]); break;
-      case 'key create': result = await admin.createKeyCommand(db, clock, values); break;
-      case 'backup': result = await admin.backupCommand(db, action); break;
-      default: fail(`unknown admin command "${positionals.join(' ')}"\n\n${USAGE}`, 2);
+    // Restore writes the database file itself (the server must be stopped); every other command opens it.
+    if (group === 'restore') return print(await restoreCommand(settings, clock, action, values.force), values.json);
+    const missing = missingDatabase(settings, sqliteFilename);
+    if (missing) throw new admin.CommandError(missing);
+    const db = createDb(settings.databaseUrl);
+    try {
+      await migrateLatest(db);
+      const command = `${group ?? ''} ${['read-only', 'backup', 'forget-secrets'].includes(group) ? '' : (action ?? '')}`.trim();
+      let result: unknown;
+      switch (command) {
+        case 'org create': result = await admin.createOrganizationCommand(db, clock, values); break;
+        case 'org plan': result = await admin.setPlanCommand(db, clock, rest[0], rest[1]); break;
+        case 'org beta': result = await admin.setBetaCommand(db, clock, rest[0], rest[1]); break;
+        case 'org exchange': result = await admin.setExchangeCommand(db, clock, rest[0], rest[1]); break;
+        case 'read-only': result = await admin.readOnlyCommand(db, clock, action); break;
+        case 'user create': result = await admin.createUserCommand(db, clock, values); break;
+        case 'user deactivate': result = await admin.deactivateUserCommand(db, clock, rest[0], values.org); break;
+        case 'key create': result = await admin.createKeyCommand(db, clock, values); break;
+        case 'backup': result = await backupCommand(db, settings, clock, action); break;
+        case 'forget-secrets': result = await forgetSecretsCommand(db, clock, values.yes, () => loadSecretBox(settings)); break;
+        default: fail(`unknown admin command "${positionals.join(' ')}"\n\n${USAGE}`, 2);
+      }
+      print(result, values.json);
+    } finally {
+      await db.destroy();
     }
-    print(result, values.json);
   } catch (err) {
+    if (err instanceof admin.NotFoundError) fail(`${err.message} in ${displayDatabaseUrl(settings.databaseUrl)}`, 2);
     if (err instanceof admin.CommandError) fail(err.message, 2);
     throw err;
-  } finally {
-    await db.destroy();
   }
 }
 
+/**
+ * Operator commands work on the database the server uses; on a SQLite file that does not exist they stop
+ * instead of creating an empty one elsewhere (a wrong DATA_DIR would otherwise look like a missing user).
+ */
+function missingDatabase(settings: Config, sqliteFilename: (url: string) => string): string | null {
+  if (/^postgres(ql)?:/.test(settings.databaseUrl)) return null;
+  const file = sqliteFilename(settings.databaseUrl);
+  if (fs.existsSync(file)) return null;
+  return `no database at ${file}: start the server once (npm start) or run \`rollcall migrate\` to create it, or set DATA_DIR (or DATABASE_URL) to the one the server uses`;
+}
+
+/** The client commands (login, status, update, …): a small part of the server's code, loaded only for them. */
+const CLIENT_COMMANDS = new Set(['login', 'logout', 'status', 'me', 'update', 'report', 'health', 'messages']);
+
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
+  if (command !== undefined && CLIENT_COMMANDS.has(command)) {
+    const { runClient } = await import('./client/index.ts');
+    process.exitCode = await runClient(command, rest);
+    return;
+  }
   switch (command) {
     case 'serve': return serve();
     case 'healthcheck': return healthcheck();
     case 'precompile': return precompile();
+    case 'migrate': return migrate();
     case 'admin': return runAdmin(rest);
     case undefined:
     case 'help':
     case '--help':
     case '-h':
-      process.stdout.write(`${USAGE}\n`);
+      process.stdout.write(`${await usage()}\n`);
       return;
     default:
-      fail(`unknown command "${command}"\n\n${USAGE}`, 2);
+      fail(`unknown command "${command}"\n\n${await usage()}`, 2);
   }
 }
 
 main(process.argv.slice(2)).catch((err) => {
   if (err instanceof ConfigError) fail(`configuration error: ${err.message}`);
+  // By name: the module that defines it is loaded only by the commands that open a database.
+  if (err instanceof Error && err.name === 'EncryptionKeyError') fail(`cannot open the database: ${err.message}`);
   fail(err instanceof Error ? (err.stack ?? err.message) : String(err));
 });

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { Socket } from 'node:net';
+import { displayDatabaseUrl } from './lib/config.ts';
 import type { Config } from './lib/config.ts';
 import { createDb } from './db/connection.ts';
 import type { Db } from './db/connection.ts';
@@ -12,6 +13,7 @@ import { createApp } from './app.ts';
 import { bootstrapIfEmpty } from './bootstrap.ts';
 import type { BootstrapResult } from './bootstrap.ts';
 import { startJobs } from './jobs/index.ts';
+import { checkEncryptionKey } from './outbound/encryption-key.ts';
 
 export interface RunningServer {
   url: string;
@@ -23,13 +25,22 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** Loads nothing itself: takes a parsed Config, migrates, bootstraps, starts the jobs and listens. */
+/**
+ * Loads nothing itself: takes a parsed Config, migrates, checks the encryption key against the database (an
+ * EncryptionKeyError when it cannot open the stored secrets), bootstraps, starts the jobs and listens.
+ */
 export async function startServer(config: Config, options: { clock?: Clock; logger?: Logger } = {}): Promise<RunningServer> {
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? createLogger(config.logLevel);
   const db = createDb(config.databaseUrl);
   const applied = await migrateLatest(db);
   if (applied.length) logger.info({ migrations: applied }, 'database migrated');
+  try {
+    await checkEncryptionKey(db, config, clock.now());
+  } catch (err) {
+    await db.destroy();
+    throw err;
+  }
   const bootstrap = await bootstrapIfEmpty(db, config, clock);
 
   const { app, deps, close: closeApp } = createApp({ db, clock, config, logger });
@@ -49,7 +60,7 @@ export async function startServer(config: Config, options: { clock?: Clock; logg
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`;
-  logger.info({ url, data_dir: config.dataDir }, 'listening');
+  logger.info({ url, data_dir: config.dataDir, database: displayDatabaseUrl(config.databaseUrl) }, 'listening');
 
   let closing: Promise<void> | null = null;
   async function close(): Promise<void> {

@@ -9,7 +9,7 @@ import type { Resolver } from './outbound/address-policy.ts';
 import { emailSender, logHeldEmails, smtpMailer } from './outbound/mailer.ts';
 import type { Mailer } from './outbound/mailer.ts';
 import { OutboundHttp } from './outbound/outbound-http.ts';
-import { loadSecretBox } from './outbound/secret-box.ts';
+import { loadSecretBox } from './outbound/encryption-key.ts';
 import { DeliveryWorker } from './outbound/worker.ts';
 
 /** Test and benchmark seams for the delivery services; production passes none. */
@@ -49,9 +49,10 @@ export function buildDeliveryServices(base: { db: Db; clock: Clock; config: Conf
     held: () => (mailer ? [] : ['email']),
     random: options.random,
   });
-  if (mailer) delivery.registerSender('email', emailSender(mailer));
+  if (mailer) delivery.registerSender('email', emailSender(mailer, secretBox));
   else delivery.beforeRound(() => logHeldEmails(db, logger, clock.now()));
-  return { secretBox, mailer, delivery, inboundRoutes: new InboundRoutes(logger), outbound: { http, resolve: options.resolve } };
+  const llm = new OutboundHttp({ allowPrivate: true, operatorConfigured: true, timeoutMs: config.llm.timeoutMs, resolve: options.resolve, connections: 8 });
+  return { secretBox, mailer, delivery, inboundRoutes: new InboundRoutes(logger), outbound: { http, llm, resolve: options.resolve } };
 }
 
 /** Each feature's delivery part (senders, hooks, work before a round) and inbound mail routes, in the list's order. */

@@ -8,7 +8,7 @@ import type { AppDependencies } from '../src/app.ts';
 import type { Config } from '../src/lib/config.ts';
 import { createDb } from '../src/db/connection.ts';
 import { migrateLatest } from '../src/db/migrate.ts';
-import { testDatabase } from './database.ts';
+import { cloneTestDatabase, testDatabase } from './database.ts';
 import type { Clock } from '../src/lib/clock.ts';
 import type { Logger } from '../src/lib/logger.ts';
 
@@ -25,9 +25,11 @@ export async function startAppOnPort(options: {
   logger: Logger;
   delivery?: AppDependencies['delivery'];
   keepAliveTimeout?: number;
+  /** A database to run on (migrated further if need be) instead of a fresh one; close() drops it as its own. */
+  database?: { url: string; drop: () => Promise<void> };
 }) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), options.dirPrefix));
-  const database = await testDatabase(dir);
+  const database = options.database ?? (await testDatabase(dir));
   const config = { ...options.config(dir), databaseUrl: database.url };
   const db = createDb(config.databaseUrl);
   await migrateLatest(db);
@@ -36,13 +38,17 @@ export async function startAppOnPort(options: {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
-  async function close(): Promise<void> {
+  /** Stops everything; with `copies`, first copies the database (nobody connected) that many times and returns the copies. */
+  async function close(copies = 0): Promise<{ url: string; drop: () => Promise<void> }[]> {
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await closeApp();
     await db.destroy();
+    const made = [];
+    for (let i = 0; i < copies; i++) made.push(await cloneTestDatabase(config.databaseUrl));
     await database.drop();
     fs.rmSync(dir, { recursive: true, force: true });
+    return made;
   }
   return { dir, url, db, config, deps, routes, accessLog, close };
 }

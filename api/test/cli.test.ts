@@ -2,62 +2,10 @@ import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-
-const API_DIR = path.resolve(import.meta.dirname, '..');
-const REPO_DIR = path.resolve(API_DIR, '..');
-const CLI = path.join(API_DIR, 'src/cli.ts');
-
-function tempDir(): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), 'rollcall-cli-'));
-}
-
-/** The test runner's environment without what would change the server's behaviour, plus `extra`. */
-function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
-  const { NODE_ENV: _mode, BOOTSTRAP_API_KEY: _key, BOOTSTRAP_ADMIN_EMAIL: _email, ...inherited } = process.env;
-  return { ...inherited, LOG_LEVEL: 'warn', PORT: '0', HOST: '127.0.0.1', ...extra };
-}
-
-const outputs = new WeakMap<ChildProcessWithoutNullStreams, { text: string }>();
-
-/** Everything a child has printed so far (stdout and stderr), accumulated from its start. */
-function outputOf(child: ChildProcessWithoutNullStreams): { text: string } {
-  let output = outputs.get(child);
-  if (!output) {
-    const collected = { text: '' };
-    child.stdout.on('data', (chunk: Buffer) => (collected.text += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (collected.text += chunk.toString()));
-    outputs.set(child, collected);
-    output = collected;
-  }
-  return output;
-}
-
-/** Resolves once the child's accumulated output matches `pattern`. */
-async function waitFor(child: ChildProcessWithoutNullStreams, pattern: RegExp, timeoutMs = 20_000, evenAfterExit = false): Promise<RegExpMatchArray> {
-  const output = outputOf(child);
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const match = output.text.match(pattern);
-    if (match) return match;
-    if (!evenAfterExit && (child.exitCode !== null || child.signalCode !== null)) throw new Error(`exited with ${child.exitCode} before ${pattern}; output:\n${output.text}`);
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${pattern}; output:\n${output.text}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
-/** The exit code, or null when a signal ended the process (as npm itself ends on SIGTERM). */
-const exitOf = (child: ChildProcessWithoutNullStreams) =>
-  new Promise<number | null>((resolve) =>
-    child.exitCode !== null || child.signalCode !== null ? resolve(child.exitCode) : child.once('exit', (code) => resolve(code)),
-  );
-
-function admin(dataDir: string, ...args: string[]) {
-  const result = spawnSync(process.execPath, [CLI, 'admin', ...args], { env: cleanEnv({ DATA_DIR: dataDir }), encoding: 'utf8' });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr, json: () => JSON.parse(result.stdout) };
-}
+import { API_DIR, CLI, REPO_DIR, admin, cleanEnv, exitOf, outputOf, tempDir, waitFor } from './processes.ts';
 
 describe('the rollcall command', () => {
   const children: ChildProcessWithoutNullStreams[] = [];
@@ -71,6 +19,8 @@ describe('the rollcall command', () => {
     children.push(child);
     const [, url] = await waitFor(child, /ready at (http:\/\/[\d.:]+)/);
     const [key] = await waitFor(child, /rk_[0-9A-Za-z]{40}/);
+    // Where its data is, so an operator can point `rollcall admin` at the same database.
+    expect(outputOf(child).text).toContain(`  data directory  ${dataDir}\n  database        sqlite:${dataDir}/rollcall.db\n`);
     const me = await fetch(`${url}/v1/me/`, { headers: { 'x-api-key': key } });
     expect(me.status).toBe(200);
     expect(await me.json()).toMatchObject({ email: 'admin@localhost', role: 'admin', organization_name: 'My organization' });
@@ -83,7 +33,7 @@ describe('the rollcall command', () => {
     expect(fs.existsSync(path.join(dataDir, 'rollcall.db'))).toBe(true);
   });
 
-  it('honours BOOTSTRAP_ADMIN_EMAIL and BOOTSTRAP_API_KEY, and prints no key on later starts', async () => {
+  it('honours BOOTSTRAP_ADMIN_EMAIL and BOOTSTRAP_API_KEY, never prints a key it did not generate, nor on later starts', async () => {
     const dataDir = tempDir();
     const key = `rk_${'Bootstrap0'.repeat(4)}`;
     const env = cleanEnv({ DATA_DIR: dataDir, BOOTSTRAP_ADMIN_EMAIL: 'ops@example.com', BOOTSTRAP_API_KEY: key });
@@ -92,14 +42,19 @@ describe('the rollcall command', () => {
     const [, url] = await waitFor(first, /ready at (http:\/\/[\d.:]+)/);
     const me = (await (await fetch(`${url}/v1/me/`, { headers: { 'x-api-key': key } })).json()) as { email: string };
     expect(me.email).toBe('ops@example.com');
+    // The operator supplied the key: printing it would only put it in container logs.
+    await waitFor(first, /Its API key is the one BOOTSTRAP_API_KEY sets\./);
+    expect(outputOf(first).text).not.toContain(key);
+    expect(outputOf(first).text).not.toMatch(/rk_[0-9A-Za-z]{40}/);
     first.kill('SIGTERM');
     expect(await exitOf(first)).toBe(0);
 
     const second = spawn(process.execPath, [CLI, 'serve'], { env: { ...env, LOG_LEVEL: 'info' } });
     children.push(second);
+    await waitFor(second, /ready at/);
     await waitFor(second, /"msg":"listening"/);
     expect(outputOf(second).text).not.toContain(key);
-    expect(outputOf(second).text).not.toContain('ready at');
+    expect(outputOf(second).text).not.toContain('First start');
     second.kill('SIGTERM');
     expect(await exitOf(second)).toBe(0);
   });
@@ -146,6 +101,14 @@ describe('the rollcall command', () => {
 
   it('runs the operator commands on the configured database, with --json', () => {
     const dataDir = tempDir();
+    // No database there yet: the commands say so instead of creating an empty one.
+    const none = admin(dataDir, 'user', 'deactivate', 'admin@localhost');
+    expect(none.status).toBe(2);
+    expect(none.stderr).toContain(`rollcall: no database at ${dataDir}/rollcall.db: start the server once (npm start) or run \`rollcall migrate\``);
+    expect(fs.existsSync(path.join(dataDir, 'rollcall.db'))).toBe(false);
+    const migrated = spawnSync(process.execPath, [CLI, 'migrate'], { env: cleanEnv({ DATA_DIR: dataDir }), encoding: 'utf8' });
+    expect(migrated.status).toBe(0);
+    expect(migrated.stdout).toMatch(new RegExp(`^database\\s+sqlite:${dataDir}/rollcall.db$`, 'm'));
     const org = admin(dataDir, 'org', 'create', '--name', 'Initech', '--plan', 'pro', '--beta', '--json');
     expect(org.status).toBe(0);
     expect(org.json()).toMatchObject({ name: 'Initech', slug: 'initech', plan: 'pro', plan_beta_enabled: true, exchange_enabled: false });
@@ -159,9 +122,9 @@ describe('the rollcall command', () => {
     expect(key.json()).toMatchObject({ kind: 'agent', owner_uuid: user.json().uuid });
     expect(key.json().key).toMatch(/^rk_[0-9A-Za-z]{40}$/);
     expect(admin(dataDir, 'user', 'deactivate', 'peter@initech.test', '--json').json()).toMatchObject({ is_active: false });
-    const backupFile = path.join(dataDir, 'backup.db');
-    expect(admin(dataDir, 'backup', backupFile, '--json').json()).toEqual({ backup: backupFile });
-    expect(fs.statSync(backupFile).size).toBeGreaterThan(10_000);
+    const backupDir = path.join(dataDir, 'backup');
+    expect(admin(dataDir, 'backup', backupDir, '--json').json()).toMatchObject({ backup: backupDir, database: 'rollcall.db' });
+    expect(fs.readdirSync(backupDir).sort()).toEqual(['encryption.key', 'manifest.json', 'rollcall.db']);
 
     const human = admin(dataDir, 'org', 'plan', 'initech', 'pro');
     expect(human.stdout).toMatch(/^plan\s+pro$/m);
@@ -169,7 +132,38 @@ describe('the rollcall command', () => {
     expect(bad.status).toBe(2);
     expect(bad.stderr).toBe('rollcall: plan must be one of free, basic, pro, enterprise\n');
     const missing = admin(dataDir, 'user', 'deactivate', 'nobody@x.test');
-    expect(missing.stderr).toBe('rollcall: no user "nobody@x.test"\n');
+    expect(missing.stderr).toBe(`rollcall: no user "nobody@x.test" in sqlite:${dataDir}/rollcall.db\n`);
     expect(admin(dataDir, 'frobnicate').status).toBe(2);
   }, 120_000);
+
+  it('finds one database from every entry point: relative paths start at the repository root', async () => {
+    const config = pathToFileURL(path.join(API_DIR, 'src/lib/config.ts')).href;
+    for (const cwd of [REPO_DIR, API_DIR]) {
+      const printed = spawnSync(process.execPath, ['--input-type=module', '-e', `import { loadConfig } from '${config}'; process.stdout.write(loadConfig({}).dataDir)`], { cwd, encoding: 'utf8' });
+      expect(printed.stdout, `DATA_DIR unset, from ${cwd}`).toBe(path.join(REPO_DIR, 'data'));
+    }
+    // `npm start` runs in api/ (the root's npm start too); `npx rollcall` wherever it is typed.
+    const relative = path.join('test-output', `data-dir-${process.pid}-${Date.now()}`);
+    const absolute = path.join(REPO_DIR, relative);
+    try {
+      const child = spawn('npm', ['start', '--silent'], { cwd: API_DIR, env: cleanEnv({ DATA_DIR: relative }), detached: true });
+      children.push(child);
+      const [, url] = await waitFor(child, /ready at (http:\/\/[\d.:]+)/);
+      await waitFor(child, new RegExp(`data directory  ${absolute}\n  database        sqlite:${absolute}/rollcall.db\n`));
+      // The README's key recovery, word for word, from the root; and the same command from api/.
+      const readme = fs.readFileSync(path.join(REPO_DIR, 'README.md'), 'utf8');
+      const recovery = /^(npx rollcall admin key create --user admin@localhost)\b.*$/m.exec(readme)?.[1];
+      expect(recovery, 'README names the key recovery command').toBeDefined();
+      for (const cwd of [REPO_DIR, API_DIR]) {
+        const created = spawnSync('sh', ['-c', `${recovery} --json`], { cwd, env: cleanEnv({ DATA_DIR: relative }), encoding: 'utf8', timeout: 30_000 });
+        expect(created.status, created.stderr).toBe(0);
+        const me = await fetch(`${url}/v1/me/`, { headers: { 'x-api-key': JSON.parse(created.stdout).key } });
+        expect(me.status).toBe(200);
+      }
+      process.kill(-child.pid!, 'SIGTERM');
+      await exitOf(child);
+    } finally {
+      fs.rmSync(absolute, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

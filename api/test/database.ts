@@ -30,6 +30,35 @@ export async function testDatabase(dir: string, options: { encoding?: string } =
   return { url: url.toString(), drop: () => onServer(`drop database if exists ${name} with (force)`) };
 }
 
+/**
+ * A copy of a test database nobody is connected to (its app closed), as a database of its own: a copy of the
+ * SQLite file, or on PostgreSQL a database made from it as a template. drop() removes the copy.
+ */
+export async function cloneTestDatabase(url: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  if (url.startsWith('sqlite:')) {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rollcall-clone-'));
+    const file = path.join(dir, 'rollcall.db');
+    fs.copyFileSync(url.slice('sqlite:'.length), file);
+    return { url: `sqlite:${file}`, drop: async () => fs.rmSync(dir, { recursive: true, force: true }) };
+  }
+  const source = new URL(url);
+  const name = `rollcall_test_${randomBytes(6).toString('hex')}`;
+  const server = new URL(url);
+  server.pathname = '/postgres';
+  const onServer = async (sql: string) => {
+    const admin = createDb(server.toString());
+    try {
+      await admin.raw(sql);
+    } finally {
+      await admin.destroy();
+    }
+  };
+  await onServer(`create database ${name} template ${source.pathname.slice(1)}`);
+  const clone = new URL(url);
+  clone.pathname = `/${name}`;
+  return { url: clone.toString(), drop: () => onServer(`drop database if exists ${name} with (force)`) };
+}
+
 /** A connection to a fresh test database (in a temporary directory of its own); close() removes it all. */
 export async function openTestDatabase(options: { encoding?: string } = {}): Promise<{ db: Db; close: () => Promise<void> }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rollcall-db-'));

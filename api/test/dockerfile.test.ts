@@ -1,10 +1,10 @@
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { serveCommand } from '../src/serve-flags.ts';
+import { freePort } from './processes.ts';
 
 /**
  * No Docker engine runs on our machines, so this test keeps the Dockerfile honest by replaying it: each stage
@@ -42,15 +42,6 @@ function parseDockerfile(text: string): Stage[] {
 }
 
 const execForm = (args: string): string[] => JSON.parse(args.replace(/^.*?(\[.*\])\s*$/, '$1')) as string[];
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 describe('Dockerfile (replayed without a Docker engine)', () => {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'rollcall-docker-'));

@@ -22,7 +22,7 @@ describe('docs/plan.md', () => {
   let key: string;
   beforeAll(async () => {
     t = await startTestApp();
-    key = (await bootstrapIfEmpty(t.db, t.config, t.clock))!.apiKey;
+    key = (await bootstrapIfEmpty(t.db, t.config, t.clock))!.generatedApiKey!;
   });
   afterAll(async () => t.close());
 
@@ -59,6 +59,14 @@ describe('docs/plan.md', () => {
       '"agent_name": "Release bot (CI)"', '"invalid_agent_attribution"',
       '"code": "insufficient_scope"', '"status": 204', '"tasks": 0',
       '"platform_not_connected"', 'task.assigned',
+      '"key": "PLATFORM-1"', '"version": 1', '"not_implemented"', '"title": "Fix the login redirect loop"', '"version": 2', '"code": "version_conflict"', '"current_version": 2',
+      '"subtask_depth_exceeded"', 'PLATFORM-2 Reproduce it',
+      'blocks PLATFORM-1', 'blocked_by PLATFORM-3', '"relation_cycle"',
+      'PLATFORM-3', 'PLATFORM-1', 'PLATFORM-1 PLATFORM-3', 'A task cannot be placed next to itself.', '"rank_neighbor_missing"', '"head": "PLATFORM-1"', '"tail": "PLATFORM-3"',
+      '"subtask_cross_board"', 'SEC-1', 'SEC-1',
+      'PLATFORM-1 1 relation(s)', 'PLATFORM-1', '"invalid_filter_value"', '"parameter": "include"',
+      '"idempotency_key_required"', '{"index":0,"status":200,"priority":3,"error":null}', '{"index":1,"status":400,"priority":null,"error":{"priority":["Ensure this value is less than or equal to 5."]}}',
+      '"action":"task.updated","actor":"Admin","agent_name":"Release bot (CI)","changes":[{"field":"due_date","from":null,"to":"2026-12-01"}]',
       '"kind":"markdown"', 'Content-Disposition: attachment; filename="checklist.md"', 'X-Content-Type-Options: nosniff', 'same bytes',
       '"code":"attachment_invalid_type","detected":"application/x-msdownload"',
       '"precondition_required"', '{"name":"Mine","version":2}', '"precondition_failed"',

@@ -8,6 +8,7 @@ import { createUser } from '../src/features/users/repository.ts';
 import { issueKey } from '../src/features/api-keys/service.ts';
 import { issueCliToken } from '../src/auth/tokens.ts';
 import { startAppOnPort } from './app-on-port.ts';
+import { recordExchange } from './exchanges.ts';
 import type { KeyKind, PlanName, Role } from '../src/db/tables.ts';
 
 export interface TestResponse {
@@ -24,6 +25,8 @@ export interface RequestOptions {
   /** Sent verbatim, for malformed-JSON and size tests. */
   raw?: string | Buffer;
   headers?: Record<string, string>;
+  /** Make this exchange its operation's example in the OpenAPI document (`npm run examples -w api`). */
+  example?: boolean;
 }
 
 /**
@@ -34,6 +37,7 @@ export async function startTestApp(
   overrides: Partial<Config> = {},
   env: Record<string, string> = {},
   delivery: AppDependencies['delivery'] = {},
+  options: { database?: { url: string; drop: () => Promise<void> } } = {},
 ) {
   const clock = new ManualClock('2026-03-10T15:00:00.000Z');
   const logs: string[] = [];
@@ -44,6 +48,7 @@ export async function startTestApp(
     clock,
     logger,
     delivery,
+    database: options.database,
   });
 
   async function request(method: string, pathname: string, options: RequestOptions = {}): Promise<TestResponse> {
@@ -62,6 +67,14 @@ export async function startTestApp(
     } catch {
       parsed = undefined;
     }
+    recordExchange(
+      routes,
+      method,
+      pathname,
+      body === undefined ? undefined : { content_type: headers['content-type'], body: options.raw === undefined ? options.body : String(options.raw) },
+      { status: res.status, content_type: res.headers.get('content-type') ?? '', body: parsed ?? text },
+      options.example === true,
+    );
     return { status: res.status, headers: res.headers, body: parsed, text };
   }
 
@@ -91,7 +104,10 @@ export async function startTestApp(
   }
 
   return {
-    url, db, clock, config, deps, routes, request, seedOrganization, seedUser, seedToken, close,
+    url, db, clock, config, deps, routes, request, seedOrganization, seedUser, seedToken,
+    close: async (): Promise<void> => void (await close()),
+    /** Closes the app and returns `copies` copies of its database as it was (test/parity.ts starts two apps on them). */
+    closeIntoCopies: (copies: number) => close(copies),
     /** Everything logged so far; access-log lines are buffered by the app, so reading flushes them first. */
     get logs(): string[] {
       accessLog.flush();

@@ -70,7 +70,7 @@ export async function insertTask(t: TestApp, board: { uuid: string; organization
 
 /** Every row of every plan_ table, for comparing the database before and after a dry run or a refusal. */
 export async function dumpPlanTables(t: TestApp): Promise<string> {
-  const tables = ['plan_organizations', 'plan_changes', 'plan_idempotency_keys', 'plan_goals', 'plan_projects', 'plan_project_members', 'plan_milestones', 'plan_project_updates', 'plan_boards', 'plan_board_keys', 'plan_board_members', 'plan_states', 'plan_labels', 'plan_tasks', 'plan_task_labels'];
+  const tables = ['plan_organizations', 'plan_changes', 'plan_idempotency_keys', 'plan_goals', 'plan_projects', 'plan_project_members', 'plan_milestones', 'plan_project_updates', 'plan_boards', 'plan_board_keys', 'plan_board_members', 'plan_states', 'plan_labels', 'plan_tasks', 'plan_task_labels', 'plan_task_keys', 'plan_task_relations', 'plan_task_participants', 'plan_task_subscriptions', 'plan_task_search'];
   const dump: Record<string, unknown> = {};
   for (const table of tables) dump[table] = await t.db(table).select().orderByRaw('1');
   return JSON.stringify(dump);

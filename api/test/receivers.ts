@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import http from 'node:http';
 import https from 'node:https';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -23,11 +24,20 @@ export interface Received {
 export type Responder = (req: Received) => { status?: number; headers?: Record<string, string>; body?: unknown } | Promise<{ status?: number; headers?: Record<string, string>; body?: unknown }> | void;
 
 /** A real HTTPS server on 127.0.0.1 with the test certificate; records every request. */
-export async function startHttpsReceiver(responder: Responder = () => ({ status: 204 })) {
+export function startHttpsReceiver(responder: Responder = () => ({ status: 204 })) {
+  return startReceiver(responder, true);
+}
+
+/** The same on plain HTTP: an operator's local service (an OpenAI-compatible model server, say). */
+export function startHttpReceiver(responder: Responder = () => ({ status: 204 })) {
+  return startReceiver(responder, false);
+}
+
+async function startReceiver(responder: Responder, tls: boolean) {
   const received: Received[] = [];
   let respond = responder;
   const waiters: { count: number; resolve: () => void }[] = [];
-  const server = https.createServer({ key: KEY, cert: TEST_CA }, (req: IncomingMessage, res: ServerResponse) => {
+  const handle = (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', async () => {
@@ -46,12 +56,13 @@ export async function startHttpsReceiver(responder: Responder = () => ({ status:
       res.writeHead(answer.status ?? 204, { 'content-type': 'application/json', ...answer.headers });
       res.end(answer.body === undefined ? '' : typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body));
     });
-  });
+  };
+  const server = tls ? https.createServer({ key: KEY, cert: TEST_CA }, handle) : http.createServer(handle);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   return {
     port,
-    url: `https://127.0.0.1:${port}`,
+    url: `${tls ? 'https' : 'http'}://127.0.0.1:${port}`,
     received,
     setResponder(r: Responder) {
       respond = r;
@@ -69,7 +80,7 @@ export async function startHttpsReceiver(responder: Responder = () => ({ status:
     },
   };
 }
-export type HttpsReceiver = Awaited<ReturnType<typeof startHttpsReceiver>>;
+export type HttpsReceiver = Awaited<ReturnType<typeof startReceiver>>;
 
 /** A real SMTP server (smtp-server) on 127.0.0.1 keeping every message it receives, parsed. */
 export async function startSmtpSink(options: { reject?: (to: string) => number | null } = {}) {

@@ -8,6 +8,8 @@ import { loadParts } from '../src/openapi/catalog.ts';
 import type { Operation } from '../src/http/openapi/types.ts';
 import { RATE_LIMIT_SCOPES } from '../src/lib/config.ts';
 import { PLAN_SCOPES } from '../src/features/api-keys/schema.ts';
+import { setExchangeCommand } from '../src/admin/commands.ts';
+import { takesExchangeToken } from '../src/auth/method-matrix.ts';
 
 /**
  * Bad input gets a 4xx, never a 5xx, on every route the app serves (enumerated from its routers, so a route added
@@ -28,6 +30,8 @@ const CONCURRENCY = 4;
 const GENERIC_BODIES = ['[]', '"text"', '42', 'null', '{"unexpected": true}', '{"oops": '];
 /** Values for the request headers an operation documents (a header cannot carry a line break or a NUL at all). */
 const HEADER_JUNK = ['short', '%E0%A4%A', 'x'.repeat(200), '__proto__'];
+/** X-Exchange-Token values (exchange tokens are on): junk, and one of the right form that names nothing. */
+const EXCHANGE_JUNK = [...HEADER_JUNK, `rxt_${'A'.repeat(48)}`];
 /** Writes first (they create what the reads and updates then find), deletions last. */
 const METHOD_ORDER = ['POST', 'GET', 'PUT', 'PATCH', 'DELETE'];
 
@@ -69,6 +73,7 @@ describe('robustness: no 5xx on bad input, on any route', () => {
     const acme = await t.seedOrganization({ plan: 'enterprise', beta: true });
     key = (await t.request('POST', '/v1/api-keys/', { key: acme.adminKey, body: { name: 'robustness', scopes: [...PLAN_SCOPES] } })).body.key;
     token = await t.seedToken(acme.org.uuid, acme.admin.uuid);
+    await setExchangeCommand(t.db, t.clock, acme.org.uuid, 'on');
     // Real objects, so the junk reaches the code behind the lookups too. The key and user the requests change
     // are not the admin's own (a regenerate or a deactivation would lock the test out).
     const member = await t.seedUser(acme.org.uuid);
@@ -99,8 +104,12 @@ describe('robustness: no 5xx on bad input, on any route', () => {
     const states = await t.request('GET', `/v1/plan/boards/${board}/states/`, { key });
     await t.request('POST', `/v1/plan/boards/${board}/members/`, { key, body: { user: member.user.uuid } });
     await t.request('POST', `/v1/plan/projects/${project}/members/`, { key, body: { user: member.user.uuid } });
+    // Two tasks and a link between them, for the task routes.
+    const task = await plan(`/v1/plan/boards/${board}/tasks/`, { title: 'First', owner: member.user.uuid, participants: [member.user.uuid] });
+    const second = await plan(`/v1/plan/boards/${board}/tasks/`, { title: 'Second', parent_task: task });
+    const relation = await plan(`/v1/plan/tasks/${second}/relations/`, { relation_type: 'blocks', target_task: task });
     for (const [name, id] of Object.entries({
-      goal, project, board, state: states.body.results[0].uuid, label: await plan(`/v1/plan/boards/${board}/labels/`, { name: 'bug' }),
+      goal, project, board, task, relation, state: states.body.results[0].uuid, label: await plan(`/v1/plan/boards/${board}/labels/`, { name: 'bug' }),
       milestone: await plan(`/v1/plan/projects/${project}/milestones/`, { name: 'Beta' }), update: await plan(`/v1/plan/projects/${project}/updates/`, { body: 'Go.' }),
       user: member.user.uuid,
       '/v1/api-keys/': spare.keyUuid, '/v1/users/': member.user.uuid, '/v1/teams/': team.body.uuid, '/v1/checkins/': checkin.body.uuid,
@@ -157,8 +166,10 @@ describe('robustness: no 5xx on bad input, on any route', () => {
         const res = await send(route, method, path, raw, headers);
         requests++;
         if (res.status !== 401 && res.status !== 403) reached.add(id);
+        // 501 not_implemented is an answer the spec gives (a milestone on task creation), not a server error.
+        const specified = res.status === 501 && res.body?.code === 'not_implemented';
         const wrong =
-          res.status >= 500 ||
+          (res.status >= 500 && !specified) ||
           (expectation === 'refused' && res.status < 400) ||
           (expectation === 'bad-request' && res.status !== 400);
         if (wrong) failures.push(`${method} ${path} ${what} → ${res.status} ${res.text.slice(0, 160)}`);
@@ -176,6 +187,10 @@ describe('robustness: no 5xx on bad input, on any route', () => {
       // Headers the operation reads (Idempotency-Key, X-Service-Agent-Name), with junk values.
       for (const header of op?.headers ?? []) {
         for (const value of HEADER_JUNK) await check(`(${header.name}: ${value.slice(0, 20)})`, route.method, path, '{}', 'no-5xx', { [header.name]: value });
+      }
+      // The writes an exchange token acts on, with junk tokens.
+      if (takesExchangeToken(route.method, route.path)) {
+        for (const value of EXCHANGE_JUNK) await check(`(X-Exchange-Token: ${value.slice(0, 20)})`, route.method, path, '{}', 'no-5xx', { 'x-exchange-token': value });
       }
       // A destructive call once more as a dry run: the whole operation runs on junk, and is rolled back.
       if (op?.extensions?.['x-dry-run']) for (const raw of GENERIC_BODIES) await check(`dry run ${raw}`, route.method, `${path}?dry_run=true`, raw);

@@ -72,6 +72,10 @@ describe('the structure of api/src', () => {
     expect(entries.filter((entry) => !map.includes(entry))).toEqual([]);
   });
 
+  it('keeps the rollcall client apart from the server: client/ imports only itself and lib/', () => {
+    expect(edges.filter((e) => e.from.startsWith('client/') && !e.to.startsWith('client/') && !e.to.startsWith('lib/')).map((e) => `${e.from} → ${e.to}`)).toEqual([]);
+  });
+
   it("reads the caller's role and credential kind only in the policy module", () => {
     const ROLE_CHECK = /actor\.user\.role|actor\.credential\.keyKind/;
     expect(files.filter((file) => file !== 'auth/policy.ts' && ROLE_CHECK.test(text(file)))).toEqual([]);

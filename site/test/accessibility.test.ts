@@ -32,7 +32,7 @@ async function violations(page: Page, rules?: string[]): Promise<string[]> {
 
 const PAGES = [
   '/',
-  '/pt/help/database-and-backups/',
+  '/pt/blog/backups-and-postgres/',
   ...LANGS.flatMap((lang) => [
     `/${lang}/`,
     `/${lang}/blog/webhooks-for-agents/`,

@@ -45,11 +45,11 @@ describe('site in Chromium', () => {
   });
 
   it('shows the notice on a fallback page', async () => {
-    await page.goto(`${server.url}/pt/help/database-and-backups/`);
+    await page.goto(`${server.url}/pt/blog/backups-and-postgres/`);
     const notice = page.locator('[data-fallback-notice]');
     expect(await notice.isVisible()).toBe(true);
     expect(await notice.textContent()).toContain('ainda não foi traduzida');
-    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Database and backups');
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('From one SQLite file to PostgreSQL');
   });
 
   it('serves the 404 page of the language', async () => {
@@ -111,12 +111,12 @@ describe('site in Chromium', () => {
   it('offers an English article not translated yet, marked as English', async () => {
     await page.goto(`${server.url}/pt/`);
     await page.getByRole('combobox').focus();
-    await page.keyboard.type('backp');
+    await page.keyboard.type('sqlite');
     const option = page.getByRole('option').first();
-    await expect.poll(() => option.textContent()).toContain('Database and backups');
+    await expect.poll(() => option.textContent()).toContain('From one SQLite file to PostgreSQL');
     expect(await option.textContent()).toContain('Em inglês');
-    expect(await option.locator('span[lang="en"]').first().textContent()).toBe('Database and backups');
-    expect(await option.getAttribute('data-href')).toBe('/pt/help/database-and-backups/');
+    expect(await option.locator('span[lang="en"]').first().textContent()).toBe('From one SQLite file to PostgreSQL');
+    expect(await option.getAttribute('data-href')).toBe('/pt/blog/backups-and-postgres/');
   });
 
   it('says when nothing matches and offers the help center, reachable by keyboard', async () => {

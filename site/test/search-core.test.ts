@@ -101,7 +101,9 @@ describe('search over the built indexes', () => {
   });
 
   it('names the section of an English article in the reader’s language', () => {
-    const [hit] = search(indexes.get('pt')!, 'database backups');
+    // Every published help article has its translations: take one Portuguese copy away, as a new English article is.
+    const untranslated = built.help.filter((h) => !(h.lang === 'pt' && h.slug === 'database-and-backups'));
+    const [hit] = search(buildIndex(toDocs(built.posts, untranslated, 'pt')), 'database backups');
     expect(hit).toMatchObject({ title: 'Database and backups', lang: 'en', hint: 'Auto-hospedagem › Operação' });
   });
 

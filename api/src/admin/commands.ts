@@ -1,5 +1,4 @@
 import type { Db } from '../db/connection.ts';
-import { backupSqlite } from '../db/connection.ts';
 import type { Clock } from '../lib/clock.ts';
 import { createOrganization, findOrganization, updateOrganization } from '../features/organization/service.ts';
 import { presentOrganizationForOperator } from '../features/organization/presenter.ts';
@@ -11,6 +10,8 @@ import type { KeyKind, PlanName, Role } from '../db/tables.ts';
 
 /** Operator commands (`rollcall admin …`, CONTRACT §1). Each returns plain data; cli.ts prints it. */
 export class CommandError extends Error {}
+/** No organization or user by that name: the message gains the database it looked in (a wrong DATA_DIR shows). */
+export class NotFoundError extends CommandError {}
 
 const onOff = (value: string | undefined): boolean => {
   if (value === 'on') return true;
@@ -21,15 +22,20 @@ const onOff = (value: string | undefined): boolean => {
 async function organization(db: Db, ref: string | undefined) {
   if (!ref) throw new CommandError('name the organization (uuid, slug or name)');
   const org = await findOrganization(db, ref);
-  if (!org) throw new CommandError(`no organization "${ref}"`);
+  if (!org) throw new NotFoundError(`no organization "${ref}"`);
   return org;
 }
 
-async function user(db: Db, ref: string | undefined) {
+/** A user by uuid or e-mail; an address in several organizations needs `--org` (or the uuid). */
+async function user(db: Db, ref: string | undefined, orgRef?: string) {
   if (!ref) throw new CommandError('name the user (uuid or e-mail)');
-  const matches = await findUserByRef(db, ref);
-  if (matches.length === 0) throw new CommandError(`no user "${ref}"`);
-  if (matches.length > 1) throw new CommandError(`"${ref}" is in several organizations; use the user's uuid`);
+  let matches = await findUserByRef(db, ref);
+  if (orgRef) {
+    const org = await organization(db, orgRef);
+    matches = matches.filter((m) => m.organization_uuid === org.uuid);
+  }
+  if (matches.length === 0) throw new NotFoundError(`no user "${ref}"${orgRef ? ` in ${orgRef}` : ''}`);
+  if (matches.length > 1) throw new CommandError(`"${ref}" is in several organizations; add --org ORG, or use the user's uuid`);
   return matches[0];
 }
 
@@ -65,33 +71,31 @@ export async function readOnlyCommand(db: Db, clock: Clock, value?: string) {
   return { read_only: enabled };
 }
 
-export async function createUserCommand(db: Db, clock: Clock, opts: { org?: string; email?: string; role?: string }) {
+/**
+ * One person may be a user of several organizations with the same e-mail address (the command-line sign-in then
+ * asks which): run this once per organization.
+ */
+export async function createUserCommand(db: Db, clock: Clock, opts: { org?: string; email?: string; role?: string; 'first-name'?: string; 'last-name'?: string }) {
   const org = await organization(db, opts.org);
   if (!opts.email || !/^[^\s@]+@[^\s@]+$/.test(opts.email)) throw new CommandError('--email must be an e-mail address');
   const role = (opts.role ?? 'member') as Role;
   if (!ROLES.includes(role)) throw new CommandError(`--role must be one of ${ROLES.join(', ')}`);
   const existing = await db('users').where({ organization_uuid: org.uuid, email: opts.email.toLowerCase() }).first('uuid');
   if (existing) throw new CommandError(`${opts.email} is already a user of ${org.name}`);
-  const row = await createUser(db, { organizationUuid: org.uuid, email: opts.email, role }, clock.now());
-  return { uuid: row.uuid, email: row.email, role: row.role, organization_uuid: org.uuid, is_active: true };
+  const row = await createUser(db, { organizationUuid: org.uuid, email: opts.email, role, firstName: opts['first-name']?.trim(), lastName: opts['last-name']?.trim() }, clock.now());
+  return { uuid: row.uuid, email: row.email, first_name: row.first_name, last_name: row.last_name, role: row.role, organization_uuid: org.uuid, is_active: true };
 }
 
-export async function deactivateUserCommand(db: Db, clock: Clock, ref?: string) {
-  const row = await user(db, ref);
+export async function deactivateUserCommand(db: Db, clock: Clock, ref?: string, orgRef?: string) {
+  const row = await user(db, ref, orgRef);
   await setUserActive(db, row.uuid, false, clock.now());
   return { uuid: row.uuid, email: row.email, is_active: false };
 }
 
-export async function createKeyCommand(db: Db, clock: Clock, opts: { user?: string; kind?: string; name?: string }) {
-  const owner = await user(db, opts.user);
+export async function createKeyCommand(db: Db, clock: Clock, opts: { user?: string; org?: string; kind?: string; name?: string }) {
+  const owner = await user(db, opts.user, opts.org);
   const kind = (opts.kind ?? 'personal') as KeyKind;
   if (!['personal', 'agent', 'organization'].includes(kind)) throw new CommandError('--kind must be personal, agent or organization');
   const key = await issueKey(db, { organizationUuid: owner.organization_uuid, ownerUuid: owner.uuid, kind, name: opts.name ?? 'Operator key' }, clock.now());
   return { uuid: key.uuid, kind, owner_uuid: owner.uuid, key: key.secret };
-}
-
-export async function backupCommand(db: Db, file?: string) {
-  if (!file) throw new CommandError('name the backup file');
-  await backupSqlite(db, file);
-  return { backup: file };
 }

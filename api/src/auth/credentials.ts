@@ -16,6 +16,8 @@ export interface Actor {
     keyKind: KeyKind | null;
     scopes: string[];
     expiresAt: string | null;
+    /** Set when an exchange token makes the request act as `user` (auth/policy.ts `actingAs`): which token, whose. */
+    exchange?: { tokenUuid: string; issuedByUuid: string };
   };
 }
 

@@ -58,6 +58,9 @@ const RULES: [Action, boolean, boolean, boolean, boolean][] = [
   ['workflows.manage', true, false, false, false],
   ['plan.use', true, true, true, false],
   ['plan.manage_all', true, false, false, false],
+  ['exchange_tokens.issue', true, false, false, false],
+  ['exchange_tokens.use', true, false, false, false],
+  ['exchange_tokens.read_audit', true, false, false, false],
 ];
 
 describe('the authorization policy', () => {
@@ -109,27 +112,33 @@ describe('the authorization policy', () => {
   });
 
   it('admits credentials by the spec\'s plan requirements, free-plan allow-list and method matrix', () => {
-    const code = (a: Actor, admission: Admission = {}) => {
-      const refusal = admissionRefusal(a, admission);
+    const code = (a: Actor, line = 'GET /v1/users/', admission: Admission = {}) => {
+      const [method, path] = line.split(' ');
+      const refusal = admissionRefusal(a, admission, { method, path });
       return refusal ? `${refusal.status} ${refusal.code}` : 'admitted';
     };
     // Plan requirements for API keys, in the spec's order; 401 under /v1/plan/.
     expect(code(actor('admin', { active: false, plan: 'free' }))).toBe('403 api_key_owner_inactive');
     expect(code(actor('admin', { plan: 'free' }))).toBe('403 plan_free_api_keys_forbidden');
     expect(code(actor('admin', { plan: 'basic' }))).toBe('403 plan_missing_core_api_integrations');
-    expect(code(actor('admin', { plan: 'basic' }), { surface: 'plan' })).toBe('401 plan_missing_core_api_integrations');
+    expect(code(actor('admin', { plan: 'basic' }), 'GET /v1/plan/boards/', { surface: 'plan' })).toBe('401 plan_missing_core_api_integrations');
     expect(code(actor('admin', { plan: 'pro' }))).toBe('admitted');
     expect(code(actor('admin', { plan: 'enterprise' }))).toBe('admitted');
-    // Free-plan CLI tokens: the allow-list only.
+    // Free-plan CLI tokens: the allow-list only, in any case of the path.
     expect(code(actor('member', { kind: 'bearer', plan: 'free' }))).toBe('403 plan_upgrade_required');
-    expect(code(actor('member', { kind: 'bearer', plan: 'free' }), { freePlanBearer: true })).toBe('admitted');
+    expect(code(actor('member', { kind: 'bearer', plan: 'free' }), 'GET /v1/me/')).toBe('admitted');
+    expect(code(actor('member', { kind: 'bearer', plan: 'free' }), 'GET /V1/ME/')).toBe('admitted');
+    expect(code(actor('member', { kind: 'bearer', plan: 'free' }), 'POST /v1/me/')).toBe('403 plan_upgrade_required');
     // A self-registered agent's key on its free organization: the allow-list too, while its owner is active.
-    expect(code(actor('admin', { keyKind: 'agent', plan: 'free' }), { freePlanBearer: true })).toBe('admitted');
-    expect(code(actor('admin', { keyKind: 'agent', plan: 'free', active: false }), { freePlanBearer: true })).toBe('403 api_key_owner_inactive');
+    expect(code(actor('admin', { keyKind: 'agent', plan: 'free' }), 'POST /v1/agent-reports/')).toBe('admitted');
+    expect(code(actor('admin', { keyKind: 'agent', plan: 'free', active: false }), 'POST /v1/agent-reports/')).toBe('403 api_key_owner_inactive');
     expect(code(actor('admin', { keyKind: 'agent', plan: 'free' }))).toBe('403 plan_free_api_keys_forbidden');
-    // Method matrix: /v1/platform/* takes API keys only; CLI-only endpoints take tokens only.
-    expect(code(actor('admin', { kind: 'bearer' }), { accept: ['api_key'] })).toBe('403 credential_not_accepted');
-    expect(code(actor('admin'), { accept: ['bearer'] })).toBe('403 credential_not_accepted');
+    // Method matrix: /v1/platform/* takes API keys only; logout takes CLI tokens only; an upper-case path is the same path.
+    expect(code(actor('admin', { kind: 'bearer' }), 'GET /v1/platform/status/')).toBe('403 credential_not_accepted');
+    expect(code(actor('admin', { kind: 'bearer' }), 'GET /V1/Platform/status/')).toBe('403 credential_not_accepted');
+    expect(code(actor('admin'), 'POST /v1/cli/auth/logout/')).toBe('403 credential_not_accepted');
+    expect(code(actor('admin', { kind: 'bearer' }), 'POST /v1/cli/auth/logout/')).toBe('admitted');
+    expect(code(actor('admin'), 'GET /v1/cli/auth/status/')).toBe('admitted');
   });
 
   it('Plan: scopes cover the ones before them; no explicit scope is every scope', () => {

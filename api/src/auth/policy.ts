@@ -1,7 +1,9 @@
-import type { Role } from '../db/tables.ts';
-import { ApiError, badRequest, forbidden } from '../lib/errors.ts';
+import type { ExchangeTokenRow, Role, UserRow } from '../db/tables.ts';
+import type { PresentedExchangeToken } from './exchange-tokens.ts';
+import { ApiError, badRequest, forbidden, unauthorized } from '../lib/errors.ts';
 import { bool } from '../lib/json.ts';
-import type { Actor, CredentialKind } from './credentials.ts';
+import type { Actor } from './credentials.ts';
+import { accepts, matrixRowOf, onFreePlanAllowList, takesExchangeToken } from './method-matrix.ts';
 
 /**
  * Every authorization rule of the API, in one place: which role may do what (CONTRACT §3, the spec's "Roles"
@@ -59,13 +61,23 @@ const ALLOWED = {
   // project update. Other members manage what they are managers of (canManagePlanContainer).
   'plan.use': ['admin', 'manager', 'member'],
   'plan.manage_all': ADMINS,
+  // Exchange tokens (spec "Exchange token"): an admin's credential gets one for a member, and only an admin's
+  // credential can present one.
+  'exchange_tokens.issue': ADMINS,
+  'exchange_tokens.use': ADMINS,
+  'exchange_tokens.read_audit': ADMINS,
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Action = keyof typeof ALLOWED;
 
 /** Whether the caller's role allows `action`. */
 export function can(actor: Actor, action: Action): boolean {
-  return (ALLOWED[action] as readonly Role[]).includes(actor.user.role);
+  return roleMay(actor.user.role, action);
+}
+
+/** Whether a role allows `action` (for rules about someone other than the caller). */
+export function roleMay(role: Role, action: Action): boolean {
+  return (ALLOWED[action] as readonly Role[]).includes(role);
 }
 
 /** Every action the policy knows (its table test covers each). */
@@ -107,17 +119,17 @@ export function assertActor(actor: Actor, detail: string): void {
   if (!actsAsPerson(actor)) throw badRequest('actor_required', detail);
 }
 
-/** What an endpoint admits (the spec's method matrix, the free-plan allow-list), declared with authenticate(). */
+/** What an endpoint declares with authenticate(); which credentials it takes is the method matrix's (method-matrix.ts). */
 export interface Admission {
-  /** Credentials this endpoint takes; both by default. */
-  accept?: CredentialKind[];
   /** Plan-check refusals are 403 on the general surface and 401 under /v1/plan/ (the spec states both). */
   surface?: 'general' | 'plan';
-  /** On the spec's allow-list for free-plan organizations calling with a CLI Bearer token. */
-  freePlanBearer?: boolean;
 }
 
-const BOTH: CredentialKind[] = ['api_key', 'bearer'];
+/** The request as admission sees it: the method and the path (the matrix and the allow-list are keyed by them). */
+export interface RequestLine {
+  method: string;
+  path: string;
+}
 
 /** API-key plan rules: the spec's "Plan requirements for API keys" table, in its order. */
 function planRefusal(actor: Actor): { code: string; detail: string } | null {
@@ -134,12 +146,13 @@ function planRefusal(actor: Actor): { code: string; detail: string } | null {
 }
 
 /**
- * Why a resolved credential may not call an endpoint, or null when it may: the credential kinds the endpoint
- * takes, then the plan rules. Runs on every authenticated request (no allocation when it admits).
+ * Why a resolved credential may not call an endpoint, or null when it may: the credential kinds the method
+ * matrix gives the path, then the plan rules (for API keys the spec's plan requirements, for a free-plan
+ * organization's CLI tokens the allow-list). Runs on every authenticated request (no allocation when it admits).
  */
-export function admissionRefusal(actor: Actor, admission: Admission): ApiError | null {
+export function admissionRefusal(actor: Actor, admission: Admission, request: RequestLine): ApiError | null {
   const kind = actor.credential.kind;
-  if (!(admission.accept ?? BOTH).includes(kind)) {
+  if (!accepts(matrixRowOf(request.path), kind)) {
     return forbidden(
       'credential_not_accepted',
       kind === 'api_key' ? 'This endpoint does not accept API keys; sign in with the command-line client.' : 'This endpoint accepts API keys only.',
@@ -148,11 +161,11 @@ export function admissionRefusal(actor: Actor, admission: Admission): ApiError |
   if (kind === 'api_key') {
     // A self-registered agent's key (a free-plan organization it owns until claimed, CONTRACT §6) may call the
     // endpoints the free plan allows; no other API key works on the free plan.
-    const selfRegisteredAgent = admission.freePlanBearer === true && actor.credential.keyKind === 'agent' && actor.organization.plan === 'free';
+    const selfRegisteredAgent = actor.credential.keyKind === 'agent' && actor.organization.plan === 'free' && onFreePlanAllowList(request.method, request.path);
     const refusal = selfRegisteredAgent && bool(actor.user.is_active) ? null : planRefusal(actor);
     return refusal ? new ApiError(admission.surface === 'plan' ? 401 : 403, refusal.code, refusal.detail) : null;
   }
-  if (actor.organization.plan === 'free' && !admission.freePlanBearer) {
+  if (actor.organization.plan === 'free' && !onFreePlanAllowList(request.method, request.path)) {
     return forbidden('plan_upgrade_required', 'This endpoint is not available on the free plan.');
   }
   return null;
@@ -184,6 +197,17 @@ export const isAgentKey = (actor: Actor): boolean => actor.credential.keyKind ==
 export const canSeePlanContainer = (actor: Actor, visibility: string, memberRole: string | null): boolean =>
   visibility === 'org' || memberRole !== null || can(actor, 'plan.manage_all');
 
+/**
+ * Whether a person, by their role and membership, sees a board or project: who may own a task on it or take
+ * part in one (its mentionables).
+ */
+export const personSeesPlanContainer = (role: Role, visibility: string, isMember: boolean): boolean =>
+  roleMay(role, 'plan.use') && (visibility === 'org' || isMember || roleMay(role, 'plan.manage_all'));
+
+/** A task is deleted by its creator, the board's managers and the admins; everyone who sees it edits it. */
+export const canDeletePlanTask = (actor: Actor, memberRole: string | null, createdBy: string | null): boolean =>
+  canManagePlanContainer(actor, memberRole) || (createdBy !== null && createdBy === actor.user.uuid);
+
 /** Its managers and the admins manage a board or project. */
 export const canManagePlanContainer = (actor: Actor, memberRole: string | null): boolean => can(actor, 'plan.manage_all') || memberRole === 'manager';
 
@@ -192,3 +216,34 @@ export const canManagePlanContainer = (actor: Actor, memberRole: string | null):
  * of a person's credentials share one budget), the credential itself for agent and organization keys.
  */
 export const planActorId = (actor: Actor): string => (actsAsPerson(actor) ? actor.user.uuid : actor.credential.uuid);
+
+/**
+ * Why an exchange token may not make this request act as its member, or null when it may: the endpoint must be
+ * one of the writes the spec names (kudos, check-in responses), the presenting credential an admin's, the token
+ * one of the same organization, which must have exchange tokens on (as stored now), its member active and the
+ * token live.
+ */
+export function exchangeRefusal(actor: Actor, request: RequestLine, token: PresentedExchangeToken | null, now: Date): ApiError | null {
+  if (!takesExchangeToken(request.method, request.path)) {
+    return forbidden('exchange_token_not_accepted', 'X-Exchange-Token acts only for giving kudos and for check-in responses.');
+  }
+  if (!can(actor, 'exchange_tokens.use')) return roleRefusal('exchange_tokens.use');
+  if (!token || token.row.organization_uuid !== actor.organization.uuid) return unauthorized('invalid_credentials');
+  if (!token.exchangeEnabled) return forbidden('exchange_tokens_disabled', 'Exchange tokens are off for this organization; an operator turns them on.');
+  if (!token.member || !bool(token.member.is_active)) return unauthorized('invalid_credentials');
+  if (token.row.expires_at <= now.toISOString()) return unauthorized('credential_expired');
+  return null;
+}
+
+/** The actor an exchange token makes of the presenting admin's request: the member, as a person. */
+export function actingAs(actor: Actor, token: ExchangeTokenRow, member: UserRow): Actor {
+  return {
+    user: member,
+    organization: actor.organization,
+    credential: {
+      ...actor.credential,
+      keyKind: actor.credential.kind === 'api_key' ? 'personal' : null,
+      exchange: { tokenUuid: token.uuid, issuedByUuid: token.issued_by_uuid },
+    },
+  };
+}

@@ -17,6 +17,8 @@ export type Executor = Knex | Knex.Transaction;
  * suite there too).
  */
 const STATEMENT_CACHE_SIZE = 2000;
+/** How long a SQLite statement waits for another process's write lock (the connection's busy_timeout). */
+export const SQLITE_BUSY_TIMEOUT_MS = 5000;
 
 export function createDb(databaseUrl: string): Db {
   if (/^postgres(ql)?:/.test(databaseUrl)) {
@@ -53,7 +55,7 @@ export function createDb(databaseUrl: string): Db {
         conn.exec('PRAGMA journal_mode = WAL');
         conn.exec('PRAGMA synchronous = NORMAL');
         conn.exec('PRAGMA foreign_keys = ON');
-        conn.exec('PRAGMA busy_timeout = 5000');
+        conn.exec(`PRAGMA busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
         done(null, conn);
       },
     },
@@ -98,14 +100,3 @@ export function sqliteFilename(databaseUrl: string): string {
 }
 
 export const isSqlite = (db: Db): boolean => (db.client as { driverName?: string }).driverName === 'better-sqlite3';
-
-/** Online backup of a SQLite database to `file` (consistent while the server keeps writing). */
-export async function backupSqlite(db: Db, file: string): Promise<void> {
-  if (!isSqlite(db)) throw new Error('backup is for SQLite databases; use pg_dump for PostgreSQL');
-  const conn = (await db.client.acquireConnection()) as { backup(file: string): Promise<unknown> };
-  try {
-    await conn.backup(path.resolve(file));
-  } finally {
-    await db.client.releaseConnection(conn);
-  }
-}

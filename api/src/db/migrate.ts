@@ -3,6 +3,7 @@ import type { Db } from './connection.ts';
 import { isSqlite } from './connection.ts';
 import { ConfigError } from '../lib/config.ts';
 import { migrations } from './migrations/index.ts';
+import { optimizeDatabase } from './maintenance.ts';
 
 /** Migrations come from a static list (no directory scan), so they load the same under tsc, vitest and node. */
 const source: Knex.MigrationSource<(typeof migrations)[number]> = {
@@ -14,6 +15,7 @@ const source: Knex.MigrationSource<(typeof migrations)[number]> = {
 export async function migrateLatest(db: Db): Promise<string[]> {
   await requireUtf8(db);
   const [, applied] = (await db.migrate.latest({ migrationSource: source })) as [number, string[]];
+  await optimizeDatabase(db, { atStart: true });
   return applied;
 }
 

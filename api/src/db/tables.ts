@@ -1,10 +1,12 @@
 import type { AgentEmailRow, AgentRow, HealthCheckRow, MessageRow, RegistrationChallengeRow, ReportRow } from './tables/agents.ts';
+import type { AssistantSessionRow, AssistantTurnRow, AuditEventRow, CliSignInCodeRow, ExchangeTokenRow } from './tables/cli.ts';
 import type { CheckinParticipantTeamRow, CheckinParticipantUserRow, CheckinRow, MoodRow, QuestionRow, ResponseRow } from './tables/checkins.ts';
 import type { ChatConnectionRow, ChatMessageRow, DeliveryAttemptRow, DeliveryRow, OrganizationEventRow, SubscriptionRow } from './tables/outbox.ts';
 import type {
   BoardKeyRow, BoardMemberRow, BoardRow, GoalRow, IdempotencyKeyRow, LabelRow, MilestoneRow, PlanChangeRow, PlanOrganizationRow, ProjectMemberRow,
   ProjectRow, ProjectUpdateRow, StateRow, TaskLabelRow, TaskRow,
 } from './tables/plan.ts';
+import type { TaskKeyRow, TaskParticipantRow, TaskRelationRow, TaskSearchRow, TaskSubscriptionRow } from './tables/plan-tasks.ts';
 import type {
   AttachmentRow, DueNoticeRow, FavoriteRow, FileTrashRow, NotificationRouteRow, NotificationRow, ReactionRow, ReportScheduleRow, ViewRow,
 } from './tables/plan-collab.ts';
@@ -23,6 +25,8 @@ export * from './tables/kudos.ts';
 export * from './tables/forms.ts';
 export * from './tables/workflows.ts';
 export * from './tables/plan.ts';
+export * from './tables/cli.ts';
+export * from './tables/plan-tasks.ts';
 export * from './tables/plan-collab.ts';
 
 /**
@@ -91,6 +95,16 @@ declare module 'knex/types/tables.js' {
     plan_labels: LabelRow;
     plan_tasks: TaskRow;
     plan_task_labels: TaskLabelRow;
+    cli_sign_in_codes: CliSignInCodeRow;
+    exchange_tokens: ExchangeTokenRow;
+    audit_events: AuditEventRow;
+    assistant_sessions: AssistantSessionRow;
+    assistant_turns: AssistantTurnRow;
+    plan_task_keys: TaskKeyRow;
+    plan_task_relations: TaskRelationRow;
+    plan_task_participants: TaskParticipantRow;
+    plan_task_subscriptions: TaskSubscriptionRow;
+    plan_task_search: TaskSearchRow;
     plan_views: ViewRow;
     plan_favorites: FavoriteRow;
     plan_notifications: NotificationRow;

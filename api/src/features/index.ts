@@ -4,10 +4,14 @@ import { forms } from './forms/feature.ts';
 import { kudos } from './kudos/feature.ts';
 import { workflows } from './workflows/feature.ts';
 import { apiKeys } from './api-keys/feature.ts';
+import { assistant } from './assistant/feature.ts';
 import { chat } from './chat/feature.ts';
 import { checkins } from './checkins/feature.ts';
+import { cli } from './cli/feature.ts';
+import { cliAuth } from './cli-auth/feature.ts';
 import { deliveries } from './deliveries/feature.ts';
 import { email } from './email/feature.ts';
+import { exchangeTokens } from './exchange-tokens/feature.ts';
 import { inbound } from './inbound/feature.ts';
 import { invitations } from './invitations/feature.ts';
 import { me } from './me/feature.ts';
@@ -30,6 +34,9 @@ import { planBoards } from './plan/boards/feature.ts';
 import { planMembers } from './plan/members/feature.ts';
 import { planStates } from './plan/states/feature.ts';
 import { planLabels } from './plan/labels/feature.ts';
+import { planTasks } from './plan/tasks/feature.ts';
+import { planTaskHistory } from './plan/task-history/feature.ts';
+import { planTaskBulk } from './plan/task-bulk/feature.ts';
 import { planViews } from './plan/views/feature.ts';
 import { planFavorites } from './plan/favorites/feature.ts';
 import { planReports } from './plan/reports/feature.ts';
@@ -74,9 +81,16 @@ export const features: Feature[] = [
   planMembers,
   planStates,
   planLabels,
+  planTasks,
+  planTaskHistory,
+  planTaskBulk,
   planViews,
   planFavorites,
   planReports,
   planAttachments,
   planReactions,
+  cliAuth,
+  cli,
+  assistant,
+  exchangeTokens,
 ];

@@ -2,9 +2,11 @@ import type { Context, Next } from 'koa';
 import { lookupCredential, presentedCredential } from '../auth/credentials.ts';
 import type { Actor } from '../auth/credentials.ts';
 import { LastUsed } from '../auth/last-used.ts';
-import { admissionRefusal, assertCan, assertPerson } from '../auth/policy.ts';
+import { lookupExchangeToken, recordAudit, recordAuditStatus } from '../auth/exchange-tokens.ts';
+import { actingAs, admissionRefusal, assertCan, assertPerson, exchangeRefusal } from '../auth/policy.ts';
 import type { Action, Admission } from '../auth/policy.ts';
 import { unauthorized } from '../lib/errors.ts';
+import { EXCHANGE_TOKEN_PATTERN } from '../lib/secrets.ts';
 import type { Deps } from './deps.ts';
 
 export function actorOf(ctx: Context): Actor {
@@ -15,7 +17,7 @@ export function actorOf(ctx: Context): Actor {
 
 /**
  * Resolves X-API-KEY or a CLI Bearer token into `ctx.state.actor`, or answers 401/403 with the spec's codes
- * (the rules are auth/policy.ts's). Resolved credentials are cached for at most `AUTH_CACHE_SECONDS` (≤ 60, the
+ * (the rules are auth/policy.ts's; which credentials a path takes is the method matrix's, auth/method-matrix.ts). Resolved credentials are cached for at most `AUTH_CACHE_SECONDS` (≤ 60, the
  * spec's plan-check cache).
  */
 export function makeAuthenticate(deps: Pick<Deps, 'db' | 'clock' | 'credentialCache'>) {
@@ -24,11 +26,43 @@ export function makeAuthenticate(deps: Pick<Deps, 'db' | 'clock' | 'credentialCa
   return function authenticate(admission: Admission = {}) {
     /** The checks that follow resolution: the endpoint's credential kinds and the plan rules. */
     function admit(ctx: Context, actor: Actor, now: Date, next: Next): Promise<void> {
-      const refusal = admissionRefusal(actor, admission);
+      const refusal = admissionRefusal(actor, admission, ctx);
       if (refusal) throw refusal;
+      const exchange = ctx.headers['x-exchange-token'];
+      if (exchange !== undefined) return actAsMember(ctx, actor, exchange, now, next);
       ctx.state.actor = actor;
       const touching = lastUsed.touch(actor, now);
       return touching ? touching.then(() => next()) : next();
+    }
+
+    /**
+     * `X-Exchange-Token` (spec "Exchange token", CONTRACT §4): the admin's request acts as the token's member, on
+     * the writes policy.ts allows. Each such request is audited with the member, the issuing admin and the
+     * credential, before it runs (so nothing done on someone's behalf goes unrecorded) and with its status after.
+     */
+    async function actAsMember(ctx: Context, actor: Actor, header: string | string[], now: Date, next: Next): Promise<void> {
+      const presented = typeof header === 'string' && EXCHANGE_TOKEN_PATTERN.test(header.trim()) ? header.trim() : null;
+      const token = presented ? await lookupExchangeToken(deps.db, presented) : null;
+      const refusal = exchangeRefusal(actor, ctx, token, now);
+      if (refusal) throw refusal;
+      const { row, member } = token!;
+      ctx.state.actor = actingAs(actor, row, member!);
+      const audit = await recordAudit(
+        deps.db,
+        { organizationUuid: actor.organization.uuid, action: 'exchange_token.used', actorUuid: member!.uuid, adminUuid: row.issued_by_uuid, credentialUuid: actor.credential.uuid, exchangeTokenUuid: row.uuid, method: ctx.method, path: ctx.path },
+        now,
+      );
+      await lastUsed.touch(actor, now);
+      let status = 500;
+      try {
+        await next();
+        status = ctx.status;
+      } catch (err) {
+        status = (err as { status?: number }).status ?? 500;
+        throw err;
+      } finally {
+        await recordAuditStatus(deps.db, audit, status);
+      }
     }
 
     // Not async: a cached credential (nearly every request) is admitted without a promise of its own. A throw

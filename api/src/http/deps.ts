@@ -24,8 +24,11 @@ export interface DeliveryServices {
   delivery: DeliveryWorker;
   /** Received e-mail: the inbound SMTP listener and POST /v1/inbound-email/ hand messages to it. */
   inboundRoutes: InboundRoutes;
-  /** The outbound HTTP client with the address policy (never raw fetch for user-supplied URLs). */
-  outbound: { http: OutboundHttp; resolve?: Resolver };
+  /**
+   * The outbound HTTP client with the address policy (never raw fetch for user-supplied URLs), and the client for
+   * the operator's language model (LLM_BASE_URL: the same client without the address policy, its own timeout).
+   */
+  outbound: { http: OutboundHttp; llm: OutboundHttp; resolve?: Resolver };
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Context, Next } from 'koa';
 import type { Logger } from '../lib/logger.ts';
 import { ApiError, CustomThrottle, ValidationFailed, notFound } from '../lib/errors.ts';
+import { UnreadableSecretError } from '../outbound/secret-box.ts';
 
 /** The spec's error body: `{detail, code, extra?}`. */
 export const errorBody = (err: ApiError) => (err.extra ? { detail: err.message, code: err.code, extra: err.extra } : { detail: err.message, code: err.code });
@@ -28,6 +29,14 @@ export function errorHandler(logger: Logger) {
         ctx.status = known.status;
         for (const [name, value] of Object.entries(known.headers ?? {})) ctx.set(name, value);
         ctx.body = errorBody(known);
+        return;
+      }
+      if (err instanceof UnreadableSecretError) {
+        // Only a request that must use a stored secret now (a call to the chat platform) gets here: the server
+        // cannot do it until an operator gives it back the key, which the start-time check normally ensures.
+        logger.error({ err, request_id: ctx.state.requestId, method: ctx.method, path: ctx.path }, 'stored secret unreadable');
+        ctx.status = 503;
+        ctx.body = { detail: 'A stored secret cannot be decrypted with this server\'s encryption key (ENCRYPTION_KEY); an operator must restore the key it was stored with.', code: 'stored_secret_unreadable' };
         return;
       }
       if (err.status === 405 || err.status === 501) {

@@ -130,14 +130,14 @@ export interface Ordering {
 }
 
 /** `ordering=field` or `-field` among `allowed` (list field → column); `invalid_sort` otherwise. */
-export function queryOrdering(ctx: Context, allowed: Record<string, string>, fallback: Ordering): Ordering {
-  const value = present(ctx, 'ordering');
+export function queryOrdering(ctx: Context, allowed: Record<string, string>, fallback: Ordering, name = 'ordering'): Ordering {
+  const value = present(ctx, name);
   if (value === undefined) return fallback;
   const descending = value.startsWith('-');
   const field = descending ? value.slice(1) : value;
   const column = Object.hasOwn(allowed, field) ? allowed[field] : undefined;
   if (!column) {
-    throw badRequest('invalid_sort', `ordering must be one of: ${Object.keys(allowed).join(', ')} (prefix - for descending).`, { parameter: 'ordering' });
+    throw badRequest('invalid_sort', `${name} must be one of: ${Object.keys(allowed).join(', ')} (prefix - for descending).`, { parameter: name });
   }
   return { column, order: descending ? 'desc' : 'asc' };
 }

@@ -44,6 +44,25 @@ export async function enforce(ctx: Context, db: Executor, bucket: string, window
   if (!usage.allowed) throw throttled(usage.resetSeconds);
 }
 
+/**
+ * Counts one request against each bucket in the same window (an anonymous endpoint's budget per client address
+ * and per e-mail address, say); the headers show the bucket closest to its limit, and any bucket over its
+ * limit refuses the request with the spec's 429.
+ */
+export async function enforceEach(ctx: Context, db: Executor, buckets: string[], window: Window, now: Date): Promise<void> {
+  let tightest: Consumption | null = null;
+  for (const bucket of buckets) {
+    const usage = await consume(db, bucket, window, now);
+    if (!tightest || usage.remaining < tightest.remaining || !usage.allowed) tightest = usage;
+  }
+  if (!tightest) return;
+  setRateLimitHeaders(ctx, window, tightest);
+  if (!tightest.allowed) throw throttled(tightest.resetSeconds);
+}
+
+/** The `authentication` budget (CONTRACT §5) of the anonymous sign-in endpoints: per hour, as configured. */
+export const authenticationWindow = (deps: Pick<Deps, 'config'>): Window => ({ policy: 'authentication', limit: deps.config.hourlyBudgets.authentication, seconds: 3600 });
+
 /** Drops counters of windows that ended before `before` (run by the hourly maintenance job). */
 export async function pruneCounters(db: Executor, before: Date): Promise<number> {
   return db('rate_limit_counters').where('window_start', '<', Math.floor(before.getTime() / 1000) - 86_400).delete();

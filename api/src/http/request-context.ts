@@ -43,7 +43,7 @@ export function observeRequests(logger: Logger, accessLog: AccessLog, metrics: M
 /** Paths answer with or without their trailing slash; a rewrite, not a redirect, so POST bodies survive. */
 export function optionalTrailingSlash(ctx: Context, next: Next): Promise<void> {
   const path = ctx.path;
-  if (!path.endsWith('/') && path.startsWith('/v1/') && !path.endsWith('.json')) ctx.path = `${path}/`;
+  if (!path.endsWith('/') && (path.startsWith('/v1/') || path === '/v1') && !path.endsWith('.json')) ctx.path = `${path}/`;
   return next();
 }
 

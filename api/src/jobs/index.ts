@@ -3,6 +3,7 @@ import { features } from '../features/index.ts';
 import type { Deps } from '../http/deps.ts';
 import type { Job } from '../http/feature.ts';
 import { closeFinishedDays } from '../http/daily-cap.ts';
+import { optimizeDatabase } from '../db/maintenance.ts';
 import { pruneCounters } from '../http/rate-limit.ts';
 import { startInboundSmtp } from '../inbound/smtp-listener.ts';
 import type { InboundSmtp } from '../inbound/smtp-listener.ts';
@@ -17,9 +18,15 @@ export async function closeDailyCaps(deps: Deps): Promise<number> {
   return closeFinishedDays(deps.db, deps.logger, deps.clock.now());
 }
 
+/** Hourly: table statistics for SQLite's query planner, where tables changed enough (db/maintenance.ts). */
+export async function optimizeSqlite(deps: Deps): Promise<void> {
+  await optimizeDatabase(deps.db);
+}
+
 const CORE_JOBS: Job[] = [
   { name: 'prune-rate-limit-counters', schedule: '7 * * * *', run: pruneRateLimitCounters },
   { name: 'close-daily-caps', schedule: '0 0 * * *', run: closeDailyCaps },
+  { name: 'optimize-database', schedule: '47 * * * *', run: optimizeSqlite },
 ];
 
 export function startJobs(deps: Deps) {

@@ -13,6 +13,33 @@ export class ConfigError extends Error {
   }
 }
 
+/**
+ * The directory holding the repository's package.json (`/app` in the image). Relative paths in the configuration
+ * (`DATA_DIR`, `SITE_DIR`, a `sqlite:` path) are relative to it, whatever directory a command starts in: `npm start`
+ * runs in `api/`, `npx rollcall` wherever it is typed, and both must find the same database.
+ */
+export const INSTALL_DIR = path.resolve(import.meta.dirname, '../../..');
+const installPath = (value: string) => path.resolve(INSTALL_DIR, value);
+
+/** A `sqlite:` or `file:` URL with its path made absolute (relative to INSTALL_DIR); other URLs unchanged. */
+function absoluteDatabaseUrl(url: string): string {
+  const match = /^(sqlite|file):(?:\/\/)?(.*)$/.exec(url);
+  if (!match || match[2] === ':memory:') return url;
+  return `sqlite:${installPath(match[2])}`;
+}
+
+/** The database URL as it may be shown: a PostgreSQL password is masked. */
+export function displayDatabaseUrl(databaseUrl: string): string {
+  if (databaseUrl.startsWith('sqlite:')) return databaseUrl;
+  try {
+    const parsed = new URL(databaseUrl);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return '(unparsable DATABASE_URL)';
+  }
+}
+
 export const RATE_LIMIT_SCOPES = [
   'reads',
   'writes',
@@ -53,7 +80,9 @@ export interface Config {
   inboundEmailSecret: string | null;
   allowPrivateWebhooks: boolean;
   siteDir: string | null;
-  llm: { baseUrl: string | null; apiKey: string | null; model: string };
+  llm: { baseUrl: string | null; apiKey: string | null; model: string; timeoutMs: number };
+  /** Where people get the `rollcall` command (the update manifest's download_url); null when not set. */
+  cliDownloadUrl: string | null;
   agentSelfRegistration: boolean;
   /** Agent e-mail per agent and hour, by plan (AGENT_EMAIL_HOURLY_LIMIT, AGENT_EMAIL_HOURLY_LIMIT_<PLAN>; CONTRACT §5). */
   agentEmailHourlyLimit: Record<'free' | 'basic' | 'pro' | 'enterprise', number>;
@@ -64,6 +93,8 @@ export interface Config {
   enterpriseMultiplier: number;
   /** Plan minute ceilings per actor (PLAN_RATE_LIMIT_READS, _WRITES, _BULK, _DELTA; the spec's Limits table). */
   planMinuteLimits: { reads: number; writes: number; bulk: number; delta: number };
+  /** How long a task creation waits for its board's KEY-n counter before 409 identifier_allocation_failed (PLAN_LOCK_TIMEOUT_MS). */
+  planLockTimeoutMs: number;
   shutdownTimeoutMs: number;
   /** Outbound delivery (CONTRACT §10): worker pool size, retry schedule, polling, webhook timeout. */
   delivery: {
@@ -193,10 +224,9 @@ export const DEFAULT_RETRY_SCHEDULE_MS = [5_000, 300_000, 1_800_000, 7_200_000, 
 export function loadConfig(env: Env = process.env): Config {
   const nodeEnv = text(env, 'NODE_ENV');
   const mode = nodeEnv === 'production' ? 'production' : nodeEnv === 'test' ? 'test' : 'development';
-  const dataDir = path.resolve(text(env, 'DATA_DIR') ?? './data');
-  const databaseUrl =
-    url(env, 'DATABASE_URL', ['sqlite:', 'file:', 'postgres:', 'postgresql:']) ??
-    `sqlite:${path.join(dataDir, 'rollcall.db')}`;
+  const dataDir = installPath(text(env, 'DATA_DIR') ?? 'data');
+  const configuredDatabase = url(env, 'DATABASE_URL', ['sqlite:', 'file:', 'postgres:', 'postgresql:']);
+  const databaseUrl = configuredDatabase ? absoluteDatabaseUrl(configuredDatabase) : `sqlite:${path.join(dataDir, 'rollcall.db')}`;
 
   const logLevel = text(env, 'LOG_LEVEL') ?? (mode === 'test' ? 'silent' : 'info');
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
@@ -235,12 +265,14 @@ export function loadConfig(env: Env = process.env): Config {
     inboundSmtpPort,
     inboundEmailSecret: text(env, 'INBOUND_EMAIL_SECRET'),
     allowPrivateWebhooks: boolean(env, 'ALLOW_PRIVATE_WEBHOOKS', false),
-    siteDir: text(env, 'SITE_DIR') ? path.resolve(text(env, 'SITE_DIR')!) : null,
+    siteDir: text(env, 'SITE_DIR') ? installPath(text(env, 'SITE_DIR')!) : null,
     llm: {
       baseUrl: url(env, 'LLM_BASE_URL', ['http:', 'https:']),
       apiKey: text(env, 'LLM_API_KEY'),
       model: text(env, 'LLM_MODEL') ?? 'gpt-4o-mini',
+      timeoutMs: integer(env, 'LLM_TIMEOUT_MS', 60_000, 1000, 600_000),
     },
+    cliDownloadUrl: url(env, 'CLI_DOWNLOAD_URL', ['https:', 'http:']),
     agentSelfRegistration: boolean(env, 'AGENT_SELF_REGISTRATION', false),
     agentEmailHourlyLimit: agentEmailLimits(env),
     bootstrapAdminEmail,
@@ -254,6 +286,7 @@ export function loadConfig(env: Env = process.env): Config {
       bulk: integer(env, 'PLAN_RATE_LIMIT_BULK', 30, 1),
       delta: integer(env, 'PLAN_RATE_LIMIT_DELTA', 240, 1),
     },
+    planLockTimeoutMs: integer(env, 'PLAN_LOCK_TIMEOUT_MS', 5000, 10, 600_000),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0),
     delivery: {
       concurrency: integer(env, 'DELIVERY_CONCURRENCY', 16, 1, 1024),

@@ -27,3 +27,10 @@ export const newApiKeySecret = (): string => `rk_${randomBase62(40)}`;
 /** CLI Bearer tokens: `rct_` + 48 base62 characters; only their SHA-256 is stored, like API keys. */
 export const CLI_TOKEN_PATTERN = /^rct_[0-9A-Za-z]{48}$/;
 export const newCliTokenSecret = (): string => `rct_${randomBase62(48)}`;
+
+/** Six-digit one-time sign-in codes (CONTRACT §4), uniformly random, leading zeros kept. */
+export const newSignInCode = (): string => String(randomInt(1_000_000)).padStart(6, '0');
+
+/** Exchange tokens: `rxt_` + 48 base62 characters, valid 300 seconds; only their SHA-256 is stored. */
+export const EXCHANGE_TOKEN_PATTERN = /^rxt_[0-9A-Za-z]{48}$/;
+export const newExchangeTokenSecret = (): string => `rxt_${randomBase62(48)}`;

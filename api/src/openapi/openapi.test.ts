@@ -1,6 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp } from '../../test/harness.ts';
 import type { TestApp } from '../../test/harness.ts';
+import { loadExamples } from './catalog.ts';
+import { CHANGELOG } from '../features/meta/changelog.ts';
+
+type DocumentOperation = {
+  operationId: string;
+  summary: string;
+  description?: string;
+  requestBody?: { content: Record<string, { schema: unknown; example?: unknown }> };
+  responses: Record<string, { content?: Record<string, { example?: unknown }> }>;
+};
+import { VERSION } from '../lib/version.ts';
 
 describe('OpenAPI document and service endpoints', () => {
   let t: TestApp;
@@ -41,11 +52,72 @@ describe('OpenAPI document and service endpoints', () => {
     for (const ref of refs) expect(body.components.schemas).toHaveProperty(ref.split('/').pop()!);
   });
 
+  it('gives every operation a request example (when it takes a body) and a response example, recorded from the tests', async () => {
+    const { body } = await t.request('GET', '/v1/openapi.json');
+    const missing: string[] = [];
+    const ids = new Set<string>();
+    for (const [path, ops] of Object.entries(body.paths as Record<string, Record<string, DocumentOperation>>)) {
+      for (const [method, op] of Object.entries(ops)) {
+        expect(ids.has(op.operationId), `${op.operationId} names two operations`).toBe(false);
+        ids.add(op.operationId);
+        const name = `${method.toUpperCase()} ${path}`;
+        const hasExample = (content: Record<string, { example?: unknown }> | undefined) => Object.values(content ?? {}).some((c) => c.example !== undefined);
+        if (op.requestBody && !hasExample(op.requestBody.content)) missing.push(`${name}: no request example`);
+        const answers = Object.entries(op.responses).filter(([status, response]) => Number(status) < 400 && response.content);
+        if (answers.length && !answers.some(([, response]) => hasExample(response.content))) missing.push(`${name}: no response example`);
+      }
+    }
+    const stale = Object.keys(loadExamples()).filter((id) => !ids.has(id));
+    const remedy = 'exercise it in a test through the harness (t.request), then run `npm run examples -w api` (docs/architecture.md, "OpenAPI examples")';
+    expect(missing, remedy).toEqual([]);
+    expect(stale, 'examples of operations that no longer exist: run `npm run examples -w api`').toEqual([]);
+    // Examples are exchanges, not secrets of anyone's: the tests' keys are made up, and no real address appears.
+    expect(JSON.stringify(body)).not.toMatch(/CONTRACT|\/work\/|\/tmp\//);
+  });
+
+  it('documents the raw request body of POST /v1/inbound-email/', async () => {
+    const { body } = await t.request('GET', '/v1/openapi.json');
+    const inbound = body.paths['/v1/inbound-email/'].post;
+    expect(inbound.requestBody.content['message/rfc822'].schema).toEqual({ type: 'string', maxLength: 10 * 1024 * 1024 });
+    expect(inbound.requestBody.content['message/rfc822'].example).toMatch(/^From: /m);
+    expect(body.paths['/metrics'].get.responses['200'].content).toHaveProperty('text/plain');
+    expect(body.paths['/docs'].get.responses['200'].content).toHaveProperty('text/html');
+  });
+
+  it('answers / and /v1/ with where to start instead of a bare 404', async () => {
+    for (const path of ['/', '/v1/', '/v1']) {
+      const res = await t.request('GET', path);
+      expect(res.status, path).toBe(200);
+      expect(res.body).toEqual({
+        name: 'Rollcall API',
+        version: expect.stringMatching(/^\d+\.\d+\.\d+/),
+        documentation: `${t.url}/docs`,
+        openapi: `${t.url}/v1/openapi.json`,
+        changelog: `${t.url}/v1/changelog/`,
+      });
+    }
+  });
+
+  it('documents the credentials each operation takes (the method matrix) and where X-Exchange-Token applies', async () => {
+    const { body } = await t.request('GET', '/v1/openapi.json');
+    expect(body.security).toEqual([{ ApiKey: [] }, { CliBearer: [] }]);
+    expect(body.paths['/v1/platform/status/'].get.security).toEqual([{ ApiKey: [] }]);
+    expect(body.paths['/v1/cli/auth/logout/'].post.security).toEqual([{ CliBearer: [] }]);
+    expect(body.paths['/v1/cli/auth/request-code/'].post.security).toEqual([]);
+    expect(body.paths['/v1/cli/status/'].get.security).toBeUndefined();
+    const names = (op: { parameters: { name: string }[] }) => op.parameters.map((p) => p.name);
+    expect(names(body.paths['/v1/kudos/'].post)).toContain('X-Exchange-Token');
+    expect(names(body.paths['/v1/checkins/{uuid}/responses/'].put)).toContain('X-Exchange-Token');
+    expect(names(body.paths['/v1/checkins/{uuid}/responses/'].get)).not.toContain('X-Exchange-Token');
+  });
+
   it('serves the interactive reference at /docs from our own origin', async () => {
     const page = await t.request('GET', '/docs');
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toContain('text/html');
     expect(page.text).toContain('/docs/static/swagger-ui-bundle.js');
+    expect((await t.request('GET', '/docs/static/swagger-ui.css')).text).toContain('.swagger-ui');
+    expect((await t.request('GET', '/docs/init.js')).text).toContain("url: '/v1/openapi.json'");
     const bundle = await fetch(`${t.url}/docs/static/swagger-ui-bundle.js`);
     expect(bundle.status).toBe(200);
     expect((await bundle.text()).length).toBeGreaterThan(100_000);
@@ -63,6 +135,14 @@ describe('OpenAPI document and service endpoints', () => {
     const changelog = await t.request('GET', '/v1/changelog/');
     expect(changelog.status).toBe(200);
     expect(changelog.body).toMatchObject({ count: expect.any(Number), next: null, previous: null });
-    expect(changelog.body.results[0]).toMatchObject({ version: '1.2.0', changes: expect.any(Array) });
+    expect(changelog.body.results[0]).toMatchObject({ version: CHANGELOG[0].version, changes: expect.any(Array) });
+    const document = (await t.request('GET', '/v1/openapi.json')).body;
+    expect(document.info.version).toBe(CHANGELOG[0].version);
+    // The changelog says what the API contains: every documented path, up to its first parameter.
+    const said = JSON.stringify(changelog.body.results);
+    const paths = Object.keys(document.paths as Record<string, unknown>);
+    expect([...new Set(paths.map((path) => path.split('{')[0]))].filter((root) => !said.includes(root))).toEqual([]);
+    expect(changelog.body.results.map((e: { version: string }) => e.version)).toEqual(CHANGELOG.map((e) => e.version).slice(0, 50));
+    expect(VERSION, 'api/package.json names the newest release').toBe(CHANGELOG[0].version);
   });
 });

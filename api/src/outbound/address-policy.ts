@@ -59,7 +59,9 @@ export async function refuseUrl(raw: string, options: { allowPrivate: boolean; r
   } catch {
     return 'Enter a valid URL.';
   }
-  if (url.protocol !== 'https:') return 'Must be an HTTPS URL.';
+  // ALLOW_PRIVATE_WEBHOOKS lifts the address rule only; with it on, the refusal says so, since an http:// URL to
+  // 127.0.0.1 is what a developer tries first.
+  if (url.protocol !== 'https:') return options.allowPrivate ? 'Must be an HTTPS URL (ALLOW_PRIVATE_WEBHOOKS allows private addresses, not http://).' : 'Must be an HTTPS URL.';
   if (url.username || url.password) return 'Must not carry a user name or password.';
   if (options.allowPrivate) return null;
   const host = hostOf(url);

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, DEFAULT_RETRY_SCHEDULE_MS, loadConfig } from '../lib/config.ts';
-import { loadSecretBox } from './secret-box.ts';
+import { loadSecretBox } from './encryption-key.ts';
 
 describe('Delivery configuration and secrets at rest', () => {
   it('parses the retry schedule (CONTRACT §10 by default) and names a bad variable', () => {

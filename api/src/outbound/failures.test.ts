@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { errorResult } from './http-sender.ts';
-import { LocalDeliveryError, isLocalFailure, openSecret } from './failures.ts';
-import { SecretBox } from './secret-box.ts';
+import { LocalDeliveryError, isLocalFailure } from './failures.ts';
+import { SecretBox, UnreadableSecretError } from './secret-box.ts';
 
 const withCode = (message: string, code: string) => Object.assign(new Error(message), { code });
 
@@ -20,7 +20,7 @@ describe('delivery failures: local ones are final, the network\'s are retried', 
       withCode('Headers Timeout Error', 'UND_ERR_HEADERS_TIMEOUT'),
       new TypeError('fetch failed', { cause: withCode('getaddrinfo EAI_AGAIN', 'EAI_AGAIN') }),
       withCode('database is locked', 'SQLITE_BUSY'),
-      new Error('Unsupported state or unable to authenticate data'), // what a wrong key throws: openSecret names it
+      new Error('Unsupported state or unable to authenticate data'), // what a wrong key throws inside: SecretBox.decrypt names it
     ];
     expect(local.map(isLocalFailure)).toEqual(local.map(() => true));
     expect(transient.map(isLocalFailure)).toEqual(transient.map(() => false));
@@ -32,12 +32,14 @@ describe('delivery failures: local ones are final, the network\'s are retried', 
     const sealed = new SecretBox(Buffer.alloc(32, 1)).encrypt('super-secret-value');
     let thrown: unknown;
     try {
-      openSecret(new SecretBox(Buffer.alloc(32, 2)), sealed, 'the webhook secret');
+      new SecretBox(Buffer.alloc(32, 2)).decrypt(sealed, 'the webhook secret');
     } catch (err) {
       thrown = err;
     }
+    expect(thrown).toBeInstanceOf(UnreadableSecretError);
     expect(thrown).toBeInstanceOf(LocalDeliveryError);
-    expect((thrown as Error).message).toBe('cannot decrypt the webhook secret: ENCRYPTION_KEY is not the key it was stored with, or the stored value is damaged');
-    expect(openSecret(new SecretBox(Buffer.alloc(32, 1)), sealed, 'x')).toBe('super-secret-value');
+    expect(isLocalFailure(thrown)).toBe(true);
+    expect((thrown as Error).message).toBe('cannot decrypt the webhook secret: the encryption key (ENCRYPTION_KEY or DATA_DIR/encryption.key) is not the one it was stored with, or the stored value is damaged');
+    expect(new SecretBox(Buffer.alloc(32, 1)).decrypt(sealed, 'x')).toBe('super-secret-value');
   });
 });

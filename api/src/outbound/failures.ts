@@ -1,11 +1,9 @@
-import type { SecretBox } from './secret-box.ts';
-
 /**
  * Which failed deliveries are worth another try. The network and the far side change: a refused connection, a
  * timeout or a reset is retried on the schedule. What is wrong on this side does not change by waiting: a secret
- * the configured ENCRYPTION_KEY cannot open, a value an HTTP request cannot carry, a stored payload that does not
- * parse. Those fail at once, for good, with the reason in GET /v1/deliveries/ (an admin can redeliver after
- * fixing the cause).
+ * the configured ENCRYPTION_KEY cannot open (UnreadableSecretError, thrown by SecretBox.decrypt), a value an HTTP
+ * request cannot carry, a stored payload that does not parse. Those fail at once, for good, with the reason in
+ * GET /v1/deliveries/ (an admin can redeliver after fixing the cause).
  */
 export class LocalDeliveryError extends Error {
   constructor(reason: string, options?: { cause?: unknown }) {
@@ -33,13 +31,4 @@ export function isLocalFailure(err: unknown): boolean {
 export function describeLocalFailure(err: unknown): string {
   const message = err instanceof Error ? err.message : String(err);
   return `local error, not retried: ${message}`.slice(0, 500);
-}
-
-/** A stored secret in clear, or a LocalDeliveryError saying which one the key cannot open. */
-export function openSecret(box: Pick<SecretBox, 'decrypt'>, sealed: string, what: string): string {
-  try {
-    return box.decrypt(sealed);
-  } catch (err) {
-    throw new LocalDeliveryError(`cannot decrypt ${what}: ENCRYPTION_KEY is not the key it was stored with, or the stored value is damaged`, { cause: err });
-  }
 }

@@ -1,11 +1,12 @@
 import type { Transporter } from 'nodemailer';
 import type { Executor } from '../db/connection.ts';
 import type { Logger } from '../lib/logger.ts';
-import { markHeld } from '../outbox/deliveries.ts';
+import { EMAIL_SECRET_PLACEHOLDER, markHeld } from '../outbox/deliveries.ts';
 import type { EmailMessage } from '../outbox/deliveries.ts';
 import type { SendResult } from './types.ts';
 import { readJson } from '../lib/json.ts';
 import type { DeliveryRow } from '../db/tables.ts';
+import type { SecretBox } from './secret-box.ts';
 
 export interface Mailer {
   send(message: EmailMessage): Promise<{ messageId: string; response: string }>;
@@ -42,10 +43,18 @@ export function smtpMailer(smtpUrl: string, from: string, timeoutMs: number): Ma
   };
 }
 
+/** The stored message with its encrypted secret put in place of EMAIL_SECRET_PLACEHOLDER (outbox/deliveries.ts). */
+function withSecret(message: EmailMessage, sealed: string | null, box: SecretBox): EmailMessage {
+  if (!sealed) return message;
+  const secret = box.decrypt(sealed);
+  const fill = (text: string) => text.split(EMAIL_SECRET_PLACEHOLDER).join(secret);
+  return { ...message, subject: fill(message.subject), text: fill(message.text), ...(message.html ? { html: fill(message.html) } : {}) };
+}
+
 /** The e-mail channel's sender: SMTP 5xx is permanent, anything else is retried. */
-export function emailSender(mailer: Mailer) {
+export function emailSender(mailer: Mailer, box: SecretBox) {
   return async function sendEmail(row: DeliveryRow): Promise<SendResult> {
-    const message = readJson<EmailMessage>(row.payload, { to: [], subject: '', text: '' });
+    const message = withSecret(readJson<EmailMessage>(row.payload, { to: [], subject: '', text: '' }), row.secret_encrypted, box);
     const t0 = performance.now();
     try {
       const info = await mailer.send(message);

@@ -4,6 +4,11 @@ import type { Resolver } from './address-policy.ts';
 
 export interface OutboundHttpOptions {
   allowPrivate: boolean;
+  /**
+   * For a destination the operator configured (LLM_BASE_URL), not one a user supplied: plain http:// and any
+   * address are allowed, since a model server on the same machine or network is the usual set-up.
+   */
+  operatorConfigured?: boolean;
   timeoutMs: number;
   /** Extra trusted CA certificates (tests); by default the system store plus NODE_EXTRA_CA_CERTS. */
   ca?: string | Buffer | (string | Buffer)[];
@@ -53,7 +58,7 @@ export class OutboundHttp {
         bodyTimeout: options.timeoutMs,
         connect: {
           timeout: Math.min(10_000, options.timeoutMs),
-          lookup: checkingLookup(options.resolve ?? systemResolver, options.allowPrivate),
+          lookup: checkingLookup(options.resolve ?? systemResolver, options.allowPrivate || options.operatorConfigured === true),
           ...(options.ca ? { ca: options.ca } : {}),
         } as Agent.Options['connect'],
       }),
@@ -63,7 +68,7 @@ export class OutboundHttp {
 
   async send(req: OutboundRequest): Promise<OutboundResponse> {
     const url = new URL(req.url);
-    assertLiteralAllowed(url, this.#options.allowPrivate);
+    if (!this.#options.operatorConfigured) assertLiteralAllowed(url, this.#options.allowPrivate);
     const { agent, request } = await this.#connect();
     const started = performance.now();
     const res = await request(url, {

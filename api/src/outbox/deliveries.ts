@@ -74,10 +74,25 @@ export async function enqueueMany(db: Executor, deliveries: NewDelivery[], now: 
   return rows.map((row) => row.uuid);
 }
 
+/**
+ * Stands in an e-mail's subject, text and HTML for a secret (a sign-in code) that the outbox keeps encrypted
+ * (`secretEncrypted`): the e-mail sender puts the secret in at the moment of sending, so the stored message
+ * never holds it in clear.
+ */
+export const EMAIL_SECRET_PLACEHOLDER = '{{secret}}';
+
 /** An e-mail into the outbox. Without SMTP_URL it is held there (and logged once) until a mailer is configured. */
-export function enqueueEmail(db: Executor, params: { organizationUuid: string | null; kind: string; message: EmailMessage }, now: Date): Promise<string> {
-  const { organizationUuid, kind, message } = params;
-  return enqueue(db, { organizationUuid, channel: 'email', kind, destination: message.to.join(', '), payload: message, webhookId: null }, now);
+export function enqueueEmail(
+  db: Executor,
+  params: { organizationUuid: string | null; kind: string; message: EmailMessage; secretEncrypted?: string },
+  now: Date,
+): Promise<string> {
+  const { organizationUuid, kind, message, secretEncrypted } = params;
+  return enqueue(
+    db,
+    { organizationUuid, channel: 'email', kind, destination: message.to.join(', '), payload: message, webhookId: null, secretEncrypted: secretEncrypted ?? null },
+    now,
+  );
 }
 
 /** Which pending deliveries to cancel: one channel, narrowed by what they belong to. */
@@ -95,6 +110,14 @@ export async function cancelPending(db: Executor, selection: PendingSelection, r
   if (selection.orderingKey !== undefined) query.andWhere({ ordering_key: selection.orderingKey });
   if (selection.subjectUuids !== undefined) query.whereIn('subject_uuid', selection.subjectUuids);
   return query.update({ status: 'cancelled', updated_at: now.toISOString(), ...(reason === null ? {} : { last_error: reason }) });
+}
+
+/**
+ * Drops every delivery's sealed copy of its secret (the encryption key that sealed them is lost: rollcall admin
+ * forget-secrets). A pending delivery without one fails at its turn with its sender's reason.
+ */
+export async function forgetSealedSecrets(db: Executor): Promise<void> {
+  await db('deliveries').whereNotNull('secret_encrypted').update({ secret_encrypted: null });
 }
 
 /** Puts a delivery back at the start of its retry schedule (same payload, same webhook-id). */

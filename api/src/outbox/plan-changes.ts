@@ -5,7 +5,7 @@ import { recordEvent } from './events.ts';
 import type { EventWanted } from './events.ts';
 
 export type ObjectKind =
-  | 'board' | 'board_member' | 'state' | 'label' | 'task'
+  | 'board' | 'board_member' | 'state' | 'label' | 'task' | 'task_relation' | 'task_participant'
   | 'project' | 'project_member' | 'milestone' | 'project_update' | 'goal'
   | 'comment' | 'attachment' | 'view' | 'reaction' | 'notification_route' | 'report_schedule';
 export type ChangeKind = 'created' | 'updated' | 'moved' | 'archived' | 'restored' | 'deleted';
@@ -20,6 +20,14 @@ export interface Change {
    */
   board: string | null;
   project?: string | null;
+  /**
+   * The task the change belongs to, for the task's events and activity: a task's own changes (the default for
+   * kind `task`) and those of what hangs on it (relations, participants, comments, attachments). Null keeps a
+   * task's change out of its own history (the first of a board move's two rows).
+   */
+  task?: string | null;
+  /** False: no `tasks.*` organization event (the second change of a board move, on the target board's stream). */
+  event?: boolean;
   /** Fields the change touched (empty for created, archived, restored, deleted). */
   fields?: string[];
   /** The object as the API presents it after the change; null for `deleted`. */
@@ -79,8 +87,9 @@ export class ChangeLog {
       credential_uuid: this.#actor.credential.uuid,
       agent_name: this.#agentName,
       created_at: this.#now.toISOString(),
+      task_uuid: change.task !== undefined ? change.task : change.kind === 'task' ? change.uuid : null,
     });
-    const prefix = EVENT_PREFIX[change.kind];
+    const prefix = change.event === false ? undefined : EVENT_PREFIX[change.kind];
     if (prefix && (await this.#isWanted(`${prefix}.${change.change}`))) {
       // Known to be wanted: asked once per event name per write above.
       await recordEvent(

@@ -30,6 +30,8 @@ export interface PlanChangeRow {
   credential_uuid: string | null;
   agent_name: string | null;
   created_at: string;
+  /** The task the change belongs to (its own changes, its relations' and participants'), else null. */
+  task_uuid: string | null;
 }
 
 export interface IdempotencyKeyRow {

@@ -4,6 +4,7 @@ import { startTestApp } from '../../../test/harness.ts';
 import type { TestApp } from '../../../test/harness.ts';
 import { TEST_CA, startHttpsReceiver } from '../../../test/receivers.ts';
 import type { HttpsReceiver } from '../../../test/receivers.ts';
+import { SecretBox } from '../../outbound/secret-box.ts';
 
 describe('Agent webhook push (spec "Events / Agent webhook", CONTRACT §6, §10) through the delivery outbox', () => {
   let t: TestApp;
@@ -92,7 +93,10 @@ describe('Agent webhook push (spec "Events / Agent webhook", CONTRACT §6, §10)
     expect((await t.request('DELETE', '/v1/agent-webhook/', { key: acme.adminKey, body: { agent_name: 'ghost' } })).status).toBe(404);
 
     const http = await t.request('POST', '/v1/agent-webhook/', { key: acme.adminKey, body: { agent_name: 'builder', webhook_url: 'http://example.com/hook', webhook_secret: 'x' } });
-    expect(http.body).toEqual({ webhook_url: ['Must be an HTTPS URL.'] });
+    expect(http.body).toEqual({ webhook_url: ['Must be an HTTPS URL (ALLOW_PRIVATE_WEBHOOKS allows private addresses, not http://).'] });
+    // With private addresses allowed, an https:// loopback URL is accepted (the local recipe of docs/agents.md).
+    const loopback = await t.request('POST', '/v1/agent-webhook/', { key: acme.adminKey, body: { agent_name: 'builder', webhook_url: 'https://127.0.0.1:8443/hook', webhook_secret: 'x' } });
+    expect(loopback.status).toBe(201);
     const strict = await startTestApp();
     try {
       const org = await strict.seedOrganization();
@@ -102,6 +106,29 @@ describe('Agent webhook push (spec "Events / Agent webhook", CONTRACT §6, §10)
     } finally {
       await strict.close();
     }
+  });
+
+  it('a stored secret this key cannot open: the message is accepted (201) and its push fails at once, with the reason', async () => {
+    await t.request('POST', '/v1/agent-webhook/', { key: acme.adminKey, body: { agent_name: 'builder', webhook_url: `${rx.url}/hook`, webhook_secret: 's3cret' } });
+    // A database restored without its key: the secret was sealed under another one.
+    await t.db('agents').update({ webhook_secret_encrypted: new SecretBox(SecretBox.newKey()).encrypt('s3cret') });
+    const sent = await t.request('POST', '/v1/agent-messages/', { key: acme.adminKey, body: { agent_name: 'builder', content: 'Rebase please' } });
+    expect(sent.status).toBe(201);
+    expect(sent.body).toMatchObject({ agent_name: 'builder', content: 'Rebase please', delivered: false });
+    await t.deps.delivery.runDue();
+    expect(rx.received).toHaveLength(0);
+    const deliveries = await t.request('GET', '/v1/deliveries/?channel=agent_webhook', { key: acme.adminKey });
+    expect(deliveries.body.results).toEqual([
+      expect.objectContaining({
+        status: 'failed',
+        attempts: 1,
+        next_attempt_at: null,
+        last_error: "local error, not retried: cannot decrypt the agent's webhook secret: the encryption key (ENCRYPTION_KEY or DATA_DIR/encryption.key) is not the one it was stored with, or the stored value is damaged",
+      }),
+    ]);
+    // The message waits for the agent's health check, as with any failed push.
+    const health = await t.request('POST', '/v1/agent-health/', { key: acme.adminKey, body: { agent_name: 'builder', ok: true } });
+    expect(health.body.pending_messages.map((m: { id: string }) => m.id)).toEqual([sent.body.id]);
   });
 
   it('a 410 from the webhook removes it', async () => {

@@ -182,6 +182,18 @@ describe('Agents: reports, co-author merge, health, messages (spec "Agent endpoi
     expect(invalid.body).toEqual({ message_type: ['Must be one of: text, command, system, email.'], sender_type: ['Must be one of: human, agent, system.'] });
   });
 
+  it('agent_name names the recipient: one agent\'s message to another waits in the other\'s queue, never the sender\'s', async () => {
+    const sent = await t.request('POST', '/v1/agent-messages/', {
+      key: p.adminKey,
+      body: { agent_name: 'review-bot', sender_type: 'agent', sender_name: 'deploy-bot', content: 'Run the checks again, please' },
+    });
+    expect(sent.status).toBe(201);
+    expect(sent.body).toMatchObject({ agent_name: 'review-bot', sender_type: 'agent', sender_name: 'deploy-bot', delivered: false });
+    const health = async (agent: string) => (await t.request('POST', '/v1/agent-health/', { key: p.adminKey, body: { agent_name: agent, ok: true } })).body;
+    expect((await health('deploy-bot')).pending_messages).toEqual([]);
+    expect((await health('review-bot')).pending_messages.map((m: { id: string }) => m.id)).toEqual([sent.body.id]);
+  });
+
   it('a message expires_at is a date-time that exists, with Z or an offset; it is stored and shown in UTC', async () => {
     for (const expires_at of ['2026-13-01T00:00:00Z', '9999-12-31T99:99:99Z', '2026-02-30T00:00:00Z', '2026-03-10T25:00:00+01:00']) {
       const res = await t.request('POST', '/v1/agent-messages/', { key: p.adminKey, body: { agent_name: 'timer', content: 'x', expires_at } });

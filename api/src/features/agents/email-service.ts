@@ -4,7 +4,6 @@ import { uuidv7 } from '../../lib/ids.ts';
 import { writeJson } from '../../lib/json.ts';
 import type { Logger } from '../../lib/logger.ts';
 import type { Actor } from '../../auth/credentials.ts';
-import type { SecretBox } from '../../outbound/secret-box.ts';
 import { htmlToText } from '../email/service.ts';
 import type { InboundEmail } from '../../inbound/parse.ts';
 import { enqueueEmail } from '../../outbox/deliveries.ts';
@@ -79,7 +78,7 @@ const stripBrackets = (id: string) => id.trim().replace(/^<|>$/g, '').toLowerCas
  * In-Reply-To/References names an e-mail an agent sent, becomes an agent message (`message_type: email`,
  * `metadata: {from, subject, message_id, in_reply_to, thread_message_id}`). Returns false when it is for no agent.
  */
-export function agentInboxHandler(deps: { db: Db; secretBox: SecretBox; logger: Logger; domain: () => string; kick: () => void; now: () => Date }) {
+export function agentInboxHandler(deps: { db: Db; logger: Logger; domain: () => string; kick: () => void; now: () => Date }) {
   return async function routeToAgent(mail: InboundEmail): Promise<boolean> {
     const domain = deps.domain().toLowerCase();
     const now = deps.now();
@@ -112,7 +111,6 @@ export function agentInboxHandler(deps: { db: Db; secretBox: SecretBox; logger: 
       const content = mail.replyText || mail.text || mail.subject;
       return createMessage(
         trx,
-        deps.secretBox,
         agent,
         {
           senderType: 'human',

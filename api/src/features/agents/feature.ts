@@ -32,7 +32,6 @@ export const agents: Feature = {
     // A reply to an agent's inbox becomes an agent message (`message_type: email`).
     'agent-inbox': agentInboxHandler({
       db: deps.db,
-      secretBox: deps.secretBox,
       logger: deps.logger,
       domain: () => deps.config.inboundEmailDomain,
       kick: () => deps.delivery.kick(),

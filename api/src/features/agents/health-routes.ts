@@ -27,7 +27,7 @@ export function agentHealthRoutes(deps: Deps, { authenticate, rateLimit }: Middl
     ctx.body = presentHealthReading(await readHealth(deps.db, actorOf(ctx), agentName, deps.clock.now()));
   });
 
-  router.get('/v1/agent/health/', authenticate({ freePlanBearer: true }), rateLimit('agent'), async (ctx) => {
+  router.get('/v1/agent/health/', authenticate(), rateLimit('agent'), async (ctx) => {
     const page = pageRequest(ctx);
     const { count, rows } = await listAgentHealth(deps.db, actorOf(ctx), page, deps.clock.now());
     ctx.body = pageEnvelope(ctx, page, count, rows.map(presentAgentStatus), deps.config.publicUrl);

@@ -15,14 +15,14 @@ import { queryBoolean, queryInteger, queryText } from '../../http/query.ts';
 export function agentMessageRoutes(deps: Deps, { authenticate, rateLimit }: Middlewares): Router {
   const router = new Router();
 
-  router.post('/v1/agent-messages/', authenticate({ freePlanBearer: true }), rateLimit('agent'), validateBody(messageSchema), async (ctx) => {
-    const { message, agentName } = await sendMessage(deps.db, deps.secretBox, actorOf(ctx), ctx.state.body as MessageInput, deps.clock.now());
+  router.post('/v1/agent-messages/', authenticate(), rateLimit('agent'), validateBody(messageSchema), async (ctx) => {
+    const { message, agentName } = await sendMessage(deps.db, actorOf(ctx), ctx.state.body as MessageInput, deps.clock.now());
     deps.delivery.kick();
     ctx.status = 201;
     ctx.body = presentMessage(message, agentName);
   });
 
-  router.get('/v1/agent-messages/', authenticate({ freePlanBearer: true }), rateLimit('agent'), async (ctx) => {
+  router.get('/v1/agent-messages/', authenticate(), rateLimit('agent'), async (ctx) => {
     const agentName = queryText(ctx, 'agent_name');
     if (agentName !== undefined && agentName !== '') assertAgentName(agentName);
     const filters = {
@@ -38,8 +38,8 @@ export function agentMessageRoutes(deps: Deps, { authenticate, rateLimit }: Midd
     const { message_ids } = ctx.state.body as ReadInput;
     ctx.body = presentReadCount(await readMessages(deps.db, actorOf(ctx).organization.uuid, message_ids, deps.clock.now()));
   };
-  router.post('/v1/agent-messages/read/', authenticate({ freePlanBearer: true }), rateLimit('agent'), validateBody(readSchema), markRead);
-  router.patch('/v1/agent-messages/read/', authenticate({ freePlanBearer: true }), rateLimit('agent'), validateBody(readSchema), markRead);
+  router.post('/v1/agent-messages/read/', authenticate(), rateLimit('agent'), validateBody(readSchema), markRead);
+  router.patch('/v1/agent-messages/read/', authenticate(), rateLimit('agent'), validateBody(readSchema), markRead);
 
   return router;
 }

@@ -1,7 +1,6 @@
 import type { Db, Executor } from '../../db/connection.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import { writeJson } from '../../lib/json.ts';
-import type { SecretBox } from '../../outbound/secret-box.ts';
 import { cancelPending } from '../../outbox/deliveries.ts';
 import { enqueueAgentWebhook } from './webhook-delivery.ts';
 import { fullName } from '../users/repository.ts';
@@ -53,7 +52,7 @@ export async function pendingMessages(db: Executor, agentUuid: string, now: Date
  * into the delivery outbox in the same transaction (CONTRACT §6, §10). The caller kicks the delivery workers
  * after committing.
  */
-export async function createMessage(trx: Executor, box: SecretBox, agent: AgentRow, input: NewMessage, now: Date): Promise<MessageRow> {
+export async function createMessage(trx: Executor, agent: AgentRow, input: NewMessage, now: Date): Promise<MessageRow> {
   const row: MessageRow = {
     uuid: uuidv7(now.getTime()),
     organization_uuid: agent.organization_uuid,
@@ -76,8 +75,7 @@ export async function createMessage(trx: Executor, box: SecretBox, agent: AgentR
     const message = presentMessage(row, agent.name);
     await enqueueAgentWebhook(
       trx,
-      box,
-      { organizationUuid: agent.organization_uuid, agentName: agent.name, url: agent.webhook_url, secret: box.decrypt(agent.webhook_secret_encrypted), message },
+      { organizationUuid: agent.organization_uuid, agentName: agent.name, url: agent.webhook_url, sealedSecret: agent.webhook_secret_encrypted, message },
       now,
     );
   }
@@ -107,7 +105,6 @@ export async function markDelivered(trx: Executor, uuids: string[], now: Date, r
 /** POST /v1/agent-messages/ : a message for an agent; people send with `sender_type: human` (the default). */
 export async function sendMessage(
   db: Db,
-  box: SecretBox,
   actor: Actor,
   input: MessageInput,
   now: Date,
@@ -118,7 +115,6 @@ export async function sendMessage(
     const senderName = input.sender_name ?? (senderType === 'human' ? fullName(actor.user) : senderType === 'system' ? 'Rollcall' : '');
     const message = await createMessage(
       trx,
-      box,
       agent,
       {
         senderType,

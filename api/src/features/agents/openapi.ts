@@ -97,7 +97,7 @@ export const operations: Operation[] = [
     responses: { 200: 'AgentHealth' },
   },
   { method: 'get', path: '/v1/agent-health/', tag, scope: 'agent', summary: 'Last health status, pending messages (not delivered by reading) and the last 20 checks', query: [agentName], responses: { 200: 'AgentHealthDetail' } },
-  { method: 'get', path: '/v1/agent/health/', tag, scope: 'agent', summary: 'Every agent of the organization with its last status', responses: { 200: page('AgentHealthSummary') } },
+  { method: 'get', path: '/v1/agent/health/', operationId: 'get_v1_agent_health_list', tag, scope: 'agent', summary: 'Every agent of the organization with its last status', responses: { 200: page('AgentHealthSummary') } },
   {
     method: 'post', path: '/v1/agent-messages/', tag, scope: 'agent', body: messageSchema,
     summary: 'Send a message to an agent (people: sender_type human, the default); pushed to its webhook if any',

@@ -38,7 +38,7 @@ export function agentRegistrationRoutes(deps: Deps, { authenticate, rateLimit }:
     ctx.body = presentRegistration(registered, baseUrl(ctx));
   });
 
-  router.post('/v1/agent/claim/', enabled, authenticate({ freePlanBearer: true }), rateLimit('agent'), validateBody(claimSchema), async (ctx) => {
+  router.post('/v1/agent/claim/', enabled, authenticate(), rateLimit('agent'), validateBody(claimSchema), async (ctx) => {
     ctx.body = presentClaim(await claim(deps.db, actorOf(ctx), ctx.state.body as ClaimInput, deps.clock.now()));
     deps.credentialCache.clear();
   });

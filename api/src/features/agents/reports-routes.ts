@@ -17,7 +17,7 @@ export function agentReportRoutes(deps: Deps, { authenticate, rateLimit, freePla
 
   router.post(
     '/v1/agent-reports/',
-    authenticate({ freePlanBearer: true }),
+    authenticate(),
     rateLimit('agent'),
     validateBody(reportSchema),
     freePlanDailyCap('agent-reports', FREE_PLAN_AGENT_REPORTS_DAILY_CAP, { credential: 'bearer' }),

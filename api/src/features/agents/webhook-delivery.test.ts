@@ -37,7 +37,7 @@ describe('Agent webhook deliveries (spec "Webhook secrets", CONTRACT §6, §10)'
     });
     await t.db.transaction(async (trx) => {
       for (const n of [1, 2, 3]) {
-        await enqueueAgentWebhook(trx, t.deps.secretBox, { organizationUuid: acme.org.uuid, agentName: 'builder', url: `${rx.url}/agent`, secret: 'agent-secret-abc', message: { uuid: `m${n}`, content: `hello ${n}` } }, t.clock.now());
+        await enqueueAgentWebhook(trx, { organizationUuid: acme.org.uuid, agentName: 'builder', url: `${rx.url}/agent`, sealedSecret: t.deps.secretBox.encrypt('agent-secret-abc'), message: { uuid: `m${n}`, content: `hello ${n}` } }, t.clock.now());
       }
     });
     await t.deps.delivery.runDue();
@@ -54,7 +54,7 @@ describe('Agent webhook deliveries (spec "Webhook secrets", CONTRACT §6, §10)'
     const gone: string[] = [];
     t.deps.delivery.onGone('agent_webhook', async (_trx, row) => void gone.push(row.subject_uuid!));
     rx.setResponder(() => ({ status: 410 }));
-    await enqueueAgentWebhook(t.db, t.deps.secretBox, { organizationUuid: acme.org.uuid, agentName: 'a', url: `${rx.url}/agent`, secret: 'zzzzzzzz', message: { uuid: 'm9' } }, t.clock.now());
+    await enqueueAgentWebhook(t.db, { organizationUuid: acme.org.uuid, agentName: 'a', url: `${rx.url}/agent`, sealedSecret: t.deps.secretBox.encrypt('zzzzzzzz'), message: { uuid: 'm9' } }, t.clock.now());
     await t.deps.delivery.runDue();
     expect(gone).toEqual(['m9']);
     const [row] = await t.db('deliveries');

@@ -4,7 +4,6 @@ import type { DeliveryRow } from '../../db/tables.ts';
 import { postJson } from '../../outbound/http-sender.ts';
 import type { OutboundHttp } from '../../outbound/outbound-http.ts';
 import { standardWebhookHeaders } from '../../outbound/signing.ts';
-import { openSecret } from '../../outbound/failures.ts';
 import type { SendResult } from '../../outbound/types.ts';
 import { enqueue } from '../../outbox/deliveries.ts';
 
@@ -13,8 +12,12 @@ export interface AgentWebhookDelivery {
   agentName: string;
   /** The agent's registered https:// URL (checked at registration with `refuseUrl`, again at connect time). */
   url: string;
-  /** The agent's webhook secret in clear: sent as X-Webhook-Secret and used for Standard Webhooks signing. */
-  secret: string;
+  /**
+   * The agent's webhook secret as stored (sealed): copied to the delivery as it is, and opened only by the sender.
+   * The request that writes a message never decrypts, so a secret this instance cannot open fails its delivery
+   * (with the reason) instead of the request.
+   */
+  sealedSecret: string;
   /** The agent message as the API shows it (CONTRACT §6); `message.uuid` ties the delivery to it. */
   message: { uuid: string } & Record<string, unknown>;
 }
@@ -27,7 +30,7 @@ export const agentOrderingKey = (organizationUuid: string, agentName: string) =>
  * X-Webhook-Secret and Standard Webhooks headers (the agents feature's `agent_webhook` sender). `subject_uuid`
  * is the message's uuid: a 2xx marks it delivered, a 410 removes the webhook (the feature's delivery hooks).
  */
-export async function enqueueAgentWebhook(db: Executor, box: SecretBox, params: AgentWebhookDelivery, now: Date): Promise<string> {
+export async function enqueueAgentWebhook(db: Executor, params: AgentWebhookDelivery, now: Date): Promise<string> {
   return enqueue(
     db,
     {
@@ -38,7 +41,7 @@ export async function enqueueAgentWebhook(db: Executor, box: SecretBox, params: 
       payload: { event: 'agent.message', message: params.message },
       orderingKey: agentOrderingKey(params.organizationUuid, params.agentName),
       subjectUuid: params.message.uuid,
-      secretEncrypted: box.encrypt(params.secret),
+      secretEncrypted: params.sealedSecret,
     },
     now,
   );
@@ -48,7 +51,7 @@ export async function enqueueAgentWebhook(db: Executor, box: SecretBox, params: 
 export function agentWebhookSender(box: SecretBox, http: OutboundHttp) {
   return async function sendAgentWebhook(row: DeliveryRow, now: Date): Promise<SendResult> {
     if (!row.secret_encrypted) return { outcome: 'failed', error: 'agent webhook delivery without a secret', durationMs: 0 };
-    const secret = openSecret(box, row.secret_encrypted, 'the agent\'s webhook secret');
+    const secret = box.decrypt(row.secret_encrypted, 'the agent\'s webhook secret');
     const headers = { ...standardWebhookHeaders(secret, row.webhook_id ?? `msg_${row.uuid}`, now, row.payload), 'X-Webhook-Secret': secret };
     return postJson(http, row.destination, headers, row.payload, now);
   };

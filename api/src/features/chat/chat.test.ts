@@ -3,6 +3,7 @@ import { startTestApp } from '../../../test/harness.ts';
 import type { TestApp } from '../../../test/harness.ts';
 import { TEST_CA, startHttpsReceiver } from '../../../test/receivers.ts';
 import type { HttpsReceiver, Received } from '../../../test/receivers.ts';
+import { SecretBox } from '../../outbound/secret-box.ts';
 
 /** Local stand-ins answering as Slack's Web API, Discord, Google Chat and Teams incoming webhooks document. */
 function platformStandIn(req: Received) {
@@ -117,7 +118,7 @@ describe('Chat platforms (CONTRACT §7, §10, §12)', () => {
 
   it('Slack: report channels and open-conversation {users_uuids} → {channel}', async () => {
     await connect({ kind: 'slack', bot_token: 'xoxb-test-token' });
-    const channels = await t.request('GET', '/v1/report-channels/', { key: acme.adminKey });
+    const channels = await t.request('GET', '/v1/report-channels/', { key: acme.adminKey, example: true });
     expect(channels.body).toEqual({
       channels: [
         { id: 'C1', name: 'general', platform: 'slack', type: 'public' },
@@ -129,6 +130,23 @@ describe('Chat platforms (CONTRACT §7, §10, §12)', () => {
     const open = await t.request('POST', '/v1/open-conversation/', { key: acme.adminKey, body: { users_uuids: [bob.user.uuid, acme.admin.uuid] } });
     expect(open.status).toBe(200);
     expect(open.body).toEqual({ channel: 'D_U_BOB_U_ADMIN' });
+  });
+
+  it('credentials sealed under another key: a send is queued and fails at once with the reason; a platform call answers 503', async () => {
+    await connect({ kind: 'slack', bot_token: 'xoxb-test-token' });
+    await t.db('chat_connections').update({ credentials_encrypted: new SecretBox(SecretBox.newKey()).encrypt('{"bot_token":"xoxb-test-token"}') });
+    const sent = await t.request('POST', '/v1/send-message/', { key: acme.adminKey, body: { message: 'x', target_channels: ['C1'] } });
+    expect(sent.status).toBe(200);
+    await t.deps.delivery.runDue();
+    const failed = await t.request('GET', '/v1/deliveries/?channel=chat', { key: acme.adminKey });
+    expect(failed.body.results).toEqual([expect.objectContaining({ status: 'failed', attempts: 1, last_error: `local error, not retried: cannot decrypt the chat platform credentials: the encryption key (ENCRYPTION_KEY or DATA_DIR/encryption.key) is not the one it was stored with, or the stored value is damaged` })]);
+    const channels = await t.request('GET', '/v1/report-channels/', { key: acme.adminKey });
+    expect(channels.status).toBe(503);
+    expect(channels.body).toEqual({
+      detail: "A stored secret cannot be decrypted with this server's encryption key (ENCRYPTION_KEY); an operator must restore the key it was stored with.",
+      code: 'stored_secret_unreadable',
+    });
+    expect(slackCalls('chat.postMessage')).toHaveLength(0);
   });
 
   it('Slack errors: ok:false invalid_auth fails the delivery (permanent), the admin sees why', async () => {
@@ -148,13 +166,13 @@ describe('Chat platforms (CONTRACT §7, §10, §12)', () => {
     await t.deps.delivery.runDue();
     const failed = await t.request('GET', '/v1/deliveries/?channel=chat', { key: acme.adminKey });
     expect(failed.body.results.map((d: { status: string; attempts: number; last_error: string }) => [d.status, d.attempts, d.last_error])).toEqual([
-      ['failed', 1, 'local error, not retried: cannot decrypt the chat platform credentials: ENCRYPTION_KEY is not the key it was stored with, or the stored value is damaged'],
+      ['failed', 1, 'local error, not retried: cannot decrypt the chat platform credentials: the encryption key (ENCRYPTION_KEY or DATA_DIR/encryption.key) is not the one it was stored with, or the stored value is damaged'],
     ]);
     expect(rx.received.filter((r) => r.url.startsWith('/api/chat.'))).toEqual([]);
   });
 
   it('Microsoft Teams: an Adaptive Card message to the incoming webhook', async () => {
-    expect((await connect({ kind: 'microsoft_teams', webhook_url: 'http://example.com/x' })).body).toEqual({ 'platform.webhook_url': ['Must be an HTTPS URL.'] });
+    expect((await connect({ kind: 'microsoft_teams', webhook_url: 'http://example.com/x' })).body).toEqual({ 'platform.webhook_url': ['Must be an HTTPS URL (ALLOW_PRIVATE_WEBHOOKS allows private addresses, not http://).'] });
     await connect({ kind: 'microsoft_teams', webhook_url: `${rx.url}/webhookb2/abc`, channel_name: 'Engineering' });
     expect((await t.request('GET', '/v1/report-channels/', { key: acme.adminKey })).body).toEqual({ channels: [{ id: 'default', name: 'Engineering', platform: 'microsoft_teams', type: 'webhook' }], total: 1 });
     await t.request('POST', '/v1/send-message/', { key: acme.adminKey, body: { message: 'Stand-up in 5', target_channels: ['default'], buttons: [{ text: 'Join', url: 'https://meet.example/x' }] } });

@@ -23,16 +23,24 @@ export async function platformName(db: Executor, organizationUuid: string): Prom
 export async function getConnection(db: Executor, box: Pick<SecretBox, 'decrypt'>, organizationUuid: string): Promise<ChatConnection | null> {
   const row = await db('chat_connections').where({ organization_uuid: organizationUuid }).first();
   if (!row) return null;
-  const credentials = readJson<{ bot_token?: string; webhook_url?: string }>(box.decrypt(row.credentials_encrypted), {});
+  const credentials = readJson<{ bot_token?: string; webhook_url?: string }>(box.decrypt(row.credentials_encrypted, 'the chat platform credentials'), {});
   return { platform: row.platform, botToken: credentials.bot_token ?? null, webhookUrl: credentials.webhook_url ?? null, channelName: row.channel_name };
 }
 
+const notConnected = () =>
+  badRequest('platform_not_connected', 'No chat platform is connected. Connect Slack, Microsoft Teams, Discord or Google Chat in PATCH /v1/organization/ (platform).');
+
 export async function requireConnection(db: Executor, box: SecretBox, organizationUuid: string): Promise<ChatConnection> {
   const connection = await getConnection(db, box, organizationUuid);
-  if (!connection) {
-    throw badRequest('platform_not_connected', 'No chat platform is connected. Connect Slack, Microsoft Teams, Discord or Google Chat in PATCH /v1/organization/ (platform).');
-  }
+  if (!connection) throw notConnected();
   return connection;
+}
+
+/** The connected platform, without opening its credentials: a send only queues, and its sender opens them. */
+export async function requirePlatform(db: Executor, organizationUuid: string): Promise<Platform> {
+  const platform = await platformName(db, organizationUuid);
+  if (!platform) throw notConnected();
+  return platform;
 }
 
 function baseFor(config: Config, platform: Platform): string | null {

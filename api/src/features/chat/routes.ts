@@ -13,7 +13,7 @@ export function chatRoutes(deps: Deps, { authenticate, rateLimit }: Middlewares)
 
   router.post('/v1/send-message/', authenticate(), rateLimit('messaging'), validateBody(sendMessageSchema), async (ctx) => {
     const input = ctx.state.body as SendMessageInput;
-    const sent = await sendMessage(deps.db, deps.secretBox, actorOf(ctx), input, deps.clock.now());
+    const sent = await sendMessage(deps.db, actorOf(ctx), input, deps.clock.now());
     deps.delivery.kick();
     ctx.body = presentMessageSent(sent);
   });

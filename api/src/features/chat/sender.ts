@@ -4,7 +4,6 @@ import { readJson, writeJson } from '../../lib/json.ts';
 import type { SecretBox } from '../../outbound/secret-box.ts';
 import type { OutboundHttp } from '../../outbound/outbound-http.ts';
 import { errorResult } from '../../outbound/http-sender.ts';
-import { openSecret } from '../../outbound/failures.ts';
 import { saveProgress } from '../../outbox/deliveries.ts';
 import type { SendResult } from '../../outbound/types.ts';
 import { getConnection } from './connection.ts';
@@ -110,8 +109,7 @@ export function chatSender(db: Db, box: SecretBox, http: OutboundHttp, config: C
   return async function sendChat(row: DeliveryRow, now: Date): Promise<SendResult> {
     const payload = readJson<ChatPayload>(row.payload, null as unknown as ChatPayload);
     const t0 = performance.now();
-    const credentials = { decrypt: (sealed: string) => openSecret(box, sealed, 'the chat platform credentials') };
-    const connection = row.organization_uuid ? await getConnection(db, credentials, row.organization_uuid) : null;
+    const connection = row.organization_uuid ? await getConnection(db, box, row.organization_uuid) : null;
     if (!connection || connection.platform !== payload.platform) {
       return { outcome: 'failed', error: 'platform_not_connected: the chat platform was disconnected or changed', durationMs: 0 };
     }

@@ -7,7 +7,7 @@ import type { SecretBox } from '../../outbound/secret-box.ts';
 import type { OutboundHttp } from '../../outbound/outbound-http.ts';
 import { enqueueMany } from '../../outbox/deliveries.ts';
 import { fullName } from '../../lib/names.ts';
-import { getConnection, requireConnection } from './connection.ts';
+import { getConnection, requireConnection, requirePlatform } from './connection.ts';
 import { PlatformError, SlackApi } from './platforms.ts';
 import type { ChatPost } from './platforms.ts';
 import type { ChatPayload, ChatTarget } from './sender.ts';
@@ -47,8 +47,8 @@ async function usersOf(db: Db, organizationUuid: string, userUuids: string[], te
  * platforms: the one connected channel, naming the users). `bot_message_id` of an earlier message edits it
  * where the platform allows (Slack chat.update, Discord message edit) and posts anew where it does not.
  */
-export async function sendMessage(db: Db, box: SecretBox, actor: Actor, input: SendMessageInput, now: Date) {
-  const connection = await requireConnection(db, box, actor.organization.uuid);
+export async function sendMessage(db: Db, actor: Actor, input: SendMessageInput, now: Date) {
+  const platform = await requirePlatform(db, actor.organization.uuid);
   const text = input.message ?? input.messages?.join('\n\n');
   if (!text) throw new ValidationFailed({ message: ['Give message or messages.'] });
   const users = await usersOf(db, actor.organization.uuid, input.target_users ?? [], input.target_teams ?? []);
@@ -70,7 +70,7 @@ export async function sendMessage(db: Db, box: SecretBox, actor: Actor, input: S
   if (input.send_as_user) slackExtra.username = fullName(actor.user);
   const post = { buttons: input.buttons ?? [], imageUrl: input.image_url ?? null };
   const targets = await db.transaction((trx) =>
-    enqueueChatPost(trx, { organizationUuid: actor.organization.uuid, platform: connection.platform, botMessageId, edit, text, channels, users, post, thread: input.thread_responses ?? [], slackExtra }, now),
+    enqueueChatPost(trx, { organizationUuid: actor.organization.uuid, platform, botMessageId, edit, text, channels, users, post, thread: input.thread_responses ?? [], slackExtra }, now),
   );
   return { botMessageId, targets, threadResponses: input.thread_responses ?? [] };
 }

@@ -91,4 +91,7 @@ function operationsFor(base: string): Operation[] {
   ];
 }
 
-export const operations: Operation[] = CHECKIN_BASES.flatMap(operationsFor);
+/** /v1/followups/ answers as /v1/checkins/ does, and shows its examples. */
+export const operations: Operation[] = CHECKIN_BASES.flatMap(operationsFor).map((op) =>
+  op.path.startsWith('/v1/followups/') ? { ...op, alias: op.path.replace('/v1/followups/', '/v1/checkins/') } : op,
+);

@@ -28,9 +28,30 @@ export type StandupUser = ParticipantUser & { organization_uuid: string; is_acti
  * every run, 50–80 µs instead of 3–7 µs (measured; see sortByThenUuid).
  */
 export async function activeDailyStandup(db: Executor, userOrUuid: string | StandupUser, now: Date): Promise<ActiveStandup | null> {
+  for (const checkin of await liveCheckinsOf(db, userOrUuid)) {
+    const date = localDate(now, checkin.timezone);
+    if (scheduledOn(checkin, date, isoWeekday(date))) {
+      return { checkin, questions: await questionsOf(db, checkin.uuid), date };
+    }
+  }
+  return null;
+}
+
+/** Every check-in the user takes part in whose schedule includes today (in its own time zone), by creation. */
+export async function todaysStandups(db: Executor, userOrUuid: string | StandupUser, now: Date): Promise<ActiveStandup[]> {
+  const today: ActiveStandup[] = [];
+  for (const checkin of await liveCheckinsOf(db, userOrUuid)) {
+    const date = localDate(now, checkin.timezone);
+    if (scheduledOn(checkin, date, isoWeekday(date))) today.push({ checkin, questions: await questionsOf(db, checkin.uuid), date });
+  }
+  return today;
+}
+
+/** The active, unarchived check-ins an active user takes part in (directly or through an active team), by creation. */
+async function liveCheckinsOf(db: Executor, userOrUuid: string | StandupUser): Promise<CheckinRow[]> {
   const user: Pick<StandupUser, 'uuid' | 'organization_uuid' | 'is_active'> | undefined =
     typeof userOrUuid === 'string' ? await db('users').where({ uuid: userOrUuid }).first('uuid', 'organization_uuid', 'is_active') : userOrUuid;
-  if (!user || !bool(user.is_active)) return null;
+  if (!user || !bool(user.is_active)) return [];
   // Direct participations and team memberships in one statement (a UNION ALL of single-table selects).
   const memberships: { id: string; kind: 'checkin' | 'team' }[] = await db('checkin_participant_users')
     .where({ user_uuid: user.uuid })
@@ -44,24 +65,18 @@ export async function activeDailyStandup(db: Executor, userOrUuid: string | Stan
       for (const row of await db('checkin_participant_teams').whereIn('team_uuid', activeTeams).select('checkin_uuid')) checkinUuids.add(row.checkin_uuid);
     }
   }
-  if (checkinUuids.size === 0) return null;
+  if (checkinUuids.size === 0) return [];
   const live: CheckinRow[] = await db('checkins')
     .whereIn('uuid', [...checkinUuids])
     .andWhere({ organization_uuid: user.organization_uuid, active: true, is_archived: false });
-  const candidates = sortByThenUuid(live, (c) => c.created_at);
-  for (const checkin of candidates) {
-    const date = localDate(now, checkin.timezone);
-    if (scheduledOn(checkin, date, isoWeekday(date))) {
-      return { checkin, questions: await questionsOf(db, checkin.uuid), date };
-    }
-  }
-  return null;
+  return sortByThenUuid(live, (c) => c.created_at);
 }
 
+/** Lines to merge: each a list, or one text of one or more lines. */
 export interface MergeLines {
-  completed?: string[];
-  in_progress?: string[];
-  blockers?: string[];
+  completed?: string[] | string;
+  in_progress?: string[] | string;
+  blockers?: string[] | string;
   content?: string;
 }
 

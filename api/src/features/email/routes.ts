@@ -13,10 +13,10 @@ export function emailRoutes(deps: Deps, { authenticate, rateLimit, freePlanDaily
 
   router.post(
     '/v1/send-email/',
-    authenticate({ freePlanBearer: true }),
+    authenticate(),
     rateLimit('email'),
     validateBody(sendEmailSchema),
-    freePlanDailyCap('send-email', FREE_PLAN_SEND_EMAIL_DAILY_CAP),
+    freePlanDailyCap('send-email', FREE_PLAN_SEND_EMAIL_DAILY_CAP, { credential: 'bearer' }),
     async (ctx) => {
       const sent = await sendEmail(deps.db, actorOf(ctx), ctx.state.body as SendEmailInput, deps.clock.now());
       deps.delivery.kick();

@@ -7,11 +7,19 @@ export const operations: Operation[] = [
     tag: 'E-mail',
     auth: false,
     summary: 'Hand a received e-mail (raw MIME) to Rollcall; for hosted mail providers',
-    description: 'Body: the raw message (`Content-Type: message/rfc822`). Authenticated by `INBOUND_EMAIL_SECRET` in `Authorization: Bearer <secret>` or `X-Inbound-Secret`. Replies to an agent inbox become agent messages.',
+    description: 'Authenticated by `INBOUND_EMAIL_SECRET` in `Authorization: Bearer <secret>` or `X-Inbound-Secret`. Replies to an agent inbox become agent messages. Off (403 `inbound_email_disabled`) without INBOUND_EMAIL_SECRET.',
+    rawBody: {
+      contentType: 'message/rfc822',
+      description: 'The received message as raw MIME (RFC 5322), at most 10 MiB; any content type but JSON is read as MIME.',
+      schema: { type: 'string', maxLength: 10 * 1024 * 1024 },
+    },
     responses: {
       202: { type: 'object', properties: { accepted: { type: 'boolean' }, routed: { type: 'boolean' }, route: { type: ['string', 'null'] }, from: { type: 'string' }, subject: { type: 'string' }, message_id: { type: ['string', 'null'] } } },
+      400: 'Error',
       401: 'Error',
       403: 'Error',
+      413: 'Error',
+      415: 'Error',
     },
   },
 ];

@@ -160,6 +160,8 @@ describe('Kudos (CONTRACT §7, §12)', () => {
     expect(list.body).toEqual({ count: 1, next: null, previous: null, results: [created.body] });
     const renamed = await t.request('PATCH', `/v1/company-values/${created.body.uuid}/`, { key: p.adminKey, body: { description: 'Together' } });
     expect(renamed.body).toMatchObject({ value: 'Teamwork', description: 'Together' });
+    const one = await t.request('GET', `/v1/company-values/${created.body.uuid}/`, { key: p.member.key, example: true });
+    expect([one.status, one.body]).toEqual([200, renamed.body]);
     const k = await give(p.member.key, { content: 'Pairing', receivers: [p.other.user.uuid], company_value: created.body.uuid });
     expect(k.body.company_value).toEqual({ id: created.body.uuid, uuid: created.body.uuid, value: 'Teamwork', emoji: '🤝' });
     const globex = await seedPeople(t, { name: 'Globex' });

@@ -6,7 +6,7 @@ import { presentMe } from './presenter.ts';
 
 export function meRoutes(_deps: Deps, { authenticate, rateLimit }: Middlewares): Router {
   const router = new Router();
-  router.get('/v1/me/', authenticate({ freePlanBearer: true }), rateLimit('reads'), (ctx) => {
+  router.get('/v1/me/', authenticate(), rateLimit('reads'), (ctx) => {
     ctx.body = presentMe(actorOf(ctx));
   });
   return router;

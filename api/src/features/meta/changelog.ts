@@ -6,9 +6,13 @@ export interface ChangelogEntry {
   changes: string[];
 }
 
+/**
+ * Every documented path appears here (a test checks it up to its first parameter): a release's entry says
+ * everything it brings. A new operation gets its line in the entry of the release that ships it.
+ */
 export const CHANGELOG: ChangelogEntry[] = [
   {
-    version: '1.2.0',
+    version: '1.5.0',
     date: '2026-11-23',
     title: 'Plan (beta): saved views, favorites, notifications, scheduled reports, files and reactions',
     changes: [
@@ -21,14 +25,54 @@ export const CHANGELOG: ChangelogEntry[] = [
     ],
   },
   {
+    version: '1.4.0',
+    date: '2026-11-23',
+    title: 'Command-line sign-in, the command-line endpoints and exchange tokens',
+    changes: [
+      'Command-line sign-in under /v1/cli/auth/: POST request-code/ e-mails a six-digit code (10 minutes, 5 tries; the same answer whether or not an account uses the address), POST verify-code/ answers a 30-day Bearer token or the organizations to choose from, GET status/ for an API key or a token, POST logout/ (tokens only) revokes at once. Both anonymous calls count against the authentication budget per client address and per e-mail address.',
+      'Command-line client endpoints: GET /v1/cli/updates/ (the client\'s update manifest), POST /v1/cli/updates/ (a stand-up update written into your check-ins scheduled today), GET /v1/cli/status/ (check-ins waiting for your answer, with their questions).',
+      'POST /v1/cli/chat/completions/: the operator\'s OpenAI-compatible model (LLM_BASE_URL) with your own data as context, or a built-in assistant for pending check-ins, blockers, your answers, your agents\' reports and kudos; session_id keeps the conversation; 30 questions per minute per credential.',
+      'Exchange tokens: POST /v1/exchange-token/ (admins, once an operator turns them on) answers a 300-second token; X-Exchange-Token makes an admin\'s kudos and check-in responses act as that member, audited with both (GET /v1/exchange-token/audit/ for admins).',
+      'The method matrix decides which credential each endpoint takes, and the OpenAPI document says so per operation: /v1/platform/* API keys only, /v1/cli/auth/logout/ CLI tokens only. A free-plan organization\'s CLI tokens reach only the spec\'s allow-list (403 plan_upgrade_required elsewhere); its daily caps count the Bearer transport only.',
+      'The rollcall command is also a client: login, logout, status, me, update, report, health and messages, each with --json.',
+    ],
+  },
+  {
+    version: '1.3.0',
+    date: '2026-11-23',
+    title: 'Plan tasks',
+    changes: [
+      'Plan tasks (beta): POST /v1/plan/tasks/ and /v1/plan/boards/{board}/tasks/ give each task a KEY-n from its board, gap-free and never reused, safe under concurrent creation (409 identifier_allocation_failed when the board stays busy; retry with the same Idempotency-Key); a task is addressed by uuid or KEY-n, an old key too. milestone on creation answers 501 not_implemented (PATCH sets it; milestone_not_on_project); description_too_long past 50,000 characters; participant_cannot_access_board; state_not_on_board.',
+      'PATCH /v1/plan/tasks/{task}/ with version in the body or If-Match: 409 version_conflict with extra.current_version, 400 version_precondition_ambiguous; every change raises the version and is logged with its snapshot. Task writes answer an ETag of the version.',
+      'Sub-tasks one level deep on the parent\'s board (…/children/; subtask_depth_exceeded, subtask_cross_board); relations blocks | relates_to | duplicates with the inverse on the other task (relation_exists, relation_cycle of any length, invalid_relation, 50 blocks per task).',
+      'Placement: …/move/ {state, after?, before?} with fractional ranks (rank_neighbor_missing names the column\'s head and tail; 422 column_too_large at 5,000 tasks); …/move-board/ {board, state? | state_map?} (move_board_state_invalid) with a new key while the old one keeps resolving.',
+      'Archive, restore, duplicate (403 task_archived), delete, …/labels/batch/, …/participants/, …/subscription/, …/events/ and …/activity/ (with the acting agent).',
+      'Task lists with state, label (invalid_label_filter), owner (me, a user uuid or unowned), priority, parent_task, milestone, since/until, due_from/due_to (invalid_date_range), include (invalid_filter_value), sort (invalid_sort) and full-text search of titles and descriptions (search_query_too_short, search_query_too_long); GET /v1/plan/me/tasks/.',
+      'POST /v1/plan/tasks/bulk/ {operation, items, atomic?}: update, move, archive, restore or label up to 100 tasks (too_many_items; an unknown operation answers invalid_relation), Idempotency-Key required, 30 calls a minute, a result per item.',
+      'Organization events tasks.created, tasks.updated, tasks.moved, tasks.archived and tasks.deleted.',
+    ],
+  },
+  {
+    version: '1.2.0',
+    date: '2026-11-23',
+    title: 'The Plan (beta), and input that is refused instead of failing',
+    changes: [
+      'Plan (beta) under /v1/plan/, marked x-beta in the OpenAPI document. Every call passes, in order: the credential (the key plan checks answer 401 here), 402 plan_upgrade_required until the organization has the beta (GET /v1/plan/entitlements/ always answers), guest_not_allowed, person-only checks (insufficient_scope, actor_required), the key\'s scopes tasks:read / tasks:write / tasks:admin, the read-only switch (503 feature_temporarily_read_only on writes) and per-actor minute ceilings (120 reads, 60 writes, 30 bulk, 240 delta; 429 throttled).',
+      'Plan writes take Idempotency-Key (8–128 characters; answers kept 24 hours and replayed with Idempotency-Replayed: true; idempotency_in_progress, idempotency_key_payload_mismatch) and X-Service-Agent-Name (invalid_agent_attribution); destructive calls take ?dry_run=true.',
+      'Plan goals on /v1/plan/goals/ (goal_name_conflict, linked projects), projects on /v1/plan/projects/ (project_name_conflict, archive, members with last_grant_cannot_be_removed, milestones, updates with update_body_too_long and update_not_author), boards on /v1/plan/boards/ (keys with duplicate_board_key, visibility org | members, members, mentionables), a board\'s states (default set, reorder, archive with migrate_to; states_reorder_invalid, state_in_use, last_done_state, board_not_initialized, column_too_large) and labels (archive, label_in_use); free and basic plans keep 3 live boards and 1 live project (402 task_boards_limit_reached, task_projects_limit_reached); GET /v1/plan/channels/?type= and /v1/plan/notifications/catalog/.',
+      'Date-times in request bodies (expires_at and the like) must exist and may carry an offset (stored and shown in UTC); JSON nested deeper than 64 levels and NUL characters are refused with 400 naming the field; keys named like Object.prototype members are ordinary keys.',
+      'GET /v1/report-channels/ with no chat platform connected answers 200 {channels: [], total: 0}; marking agent messages read counts only the messages it changed; a stored secret the server\'s ENCRYPTION_KEY cannot open fails its delivery at once with the reason (a request that must use it answers 503 stored_secret_unreadable).',
+    ],
+  },
+  {
     version: '1.1.0',
     date: '2026-11-23',
     title: 'Kudos, forms and workflows',
     changes: [
       'Kudos: POST /v1/kudos/ to people and teams (teams expand to their active members, the giver left out; users_receivers and teams_receivers), 400 self_kudos, a daily limit per giver set per organization (406 kudos_daily_limit, default 10, GET|PATCH /v1/kudos/settings/), anonymous kudos, boosts, GET /v1/kudos/?filter=kudos_received|kudos_given, /v1/kudos/timeline/, /v1/kudos/organization/ (admins) and /v1/kudos/wall-of-fame/?period=week|month|quarter|year|all.',
       'Company values: GET /v1/company-values/ for everyone; POST, PATCH and DELETE for admins.',
-      'Forms: GET /v1/forms/ with filter, owner, owner_user_ids, order, is_ascend and include=questions; GET /v1/forms/form-owners/; create, config, archive and questions; responses with states, transitions by role, state_history and a final state that locks the response; anonymous forms.',
-      'Workflows: api_trigger, schedule (cron in the workflow\'s time zone) and event triggers; send_message, send_email and signed http_request actions through the delivery outbox; POST …/trigger/ (202, workflow triggers budget) and runs with status, per-action results and a log.',
+      'Forms: GET /v1/forms/ with filter, owner, owner_user_ids, order, is_ascend and include=questions; GET /v1/forms/form-owners/; POST /v1/forms/create/, detail, config, archive and questions; responses with states, transitions by role, state_history and a final state that locks the response; anonymous forms.',
+      'Workflows under /v1/workflows/: api_trigger, schedule (cron in the workflow\'s time zone) and event triggers; send_message, send_email and signed http_request actions through the delivery outbox; POST …/trigger/ (202, workflow triggers budget) and runs with status, per-action results and a log.',
       'Organization events kudos.posted and forms.response.created|updated|deleted are sent to webhooks and start event workflows; a kudos is announced on the connected chat platform.',
     ],
   },
@@ -37,17 +81,21 @@ export const CHANGELOG: ChangelogEntry[] = [
     date: '2026-11-22',
     title: 'First self-hosted release of the v1 API',
     changes: [
-      'API keys: create, list, detail, rename, regenerate and revoke under /v1/api-keys/ with the spec\'s role rules.',
-      'GET /v1/me/ and GET|PATCH /v1/organization/.',
-      'Hourly budgets per named scope with RateLimit-Policy and RateLimit headers.',
-      'OpenAPI 3.1 description at /v1/openapi.json and an interactive reference at /docs.',
-      'Users (GET /v1/users/, GET|PATCH /v1/users/{uuid}/, include_email, deactivation), POST /v1/invite-user/ and POST /v1/invitations/accept/.',
+      'Conventions: JSON everywhere, every path also without its trailing slash, lists as {count, next, previous, results} (page/page_size or limit/offset), errors as {detail, code, extra?} and body validation as a field map; an object of another organization answers 404 like a missing one.',
+      'Credentials: API keys in X-API-KEY and CLI Bearer tokens, with the same answers; hourly budgets per named scope with RateLimit-Policy and RateLimit headers, 429 with Retry-After.',
+      'Where to start: GET / and GET /v1/ link to the interactive reference at /docs (with /docs/init.js and /docs/static/ assets), the OpenAPI 3.1 document at /v1/openapi.json (a request and a response example for every operation) and this changelog at /v1/changelog/.',
+      'Operations: /healthz, /readyz (database and migrations) and Prometheus /metrics without a credential; GET /v1/platform/status/ (server version and enabled features, API keys only).',
+      'GET /v1/me/; GET|PATCH /v1/organization/ (name, time zone, chat platform connection).',
+      "API keys: create, list, detail, rename, regenerate and revoke under /v1/api-keys/ with the spec's role rules; agent and organization keys.",
+      'Users: GET /v1/users/ and GET|PATCH /v1/users/{uuid}/ (include_email, deactivation); POST /v1/invite-user/ (e-mailed invitations, resend) and POST /v1/invitations/accept/.',
       'Teams: CRUD under /v1/teams/, members as a bare array, POST …/member/ and DELETE …/member/{user_uuid}/.',
-      'Check-ins (also /v1/followups/): create, detail, config, archive, questions and reorder, responses with history, include_summary and include_pending_users; built-in /v1/templates/; /v1/mood/track/.',
-      'Organization events followups.response.completed|updated|deleted (anonymous check-ins carry no user) and organization.user_* / team_user_*.',
-      'Plan (beta) under /v1/plan/, marked x-beta in the OpenAPI document. Every call passes, in order: the credential (the key plan checks answer 401 here), 402 plan_upgrade_required until the organization has the beta (GET /v1/plan/entitlements/ always answers), guest_not_allowed, person-only checks (insufficient_scope, actor_required), the key\'s scopes tasks:read / tasks:write / tasks:admin, the read-only switch (503 feature_temporarily_read_only on writes) and per-actor minute ceilings (120 reads, 60 writes, 30 bulk, 240 delta; 429 throttled).',
-      'Plan writes take Idempotency-Key (8–128 characters; answers kept 24 hours and replayed with Idempotency-Replayed: true; idempotency_in_progress, idempotency_key_payload_mismatch) and X-Service-Agent-Name (invalid_agent_attribution); destructive calls take ?dry_run=true.',
-      'Plan goals (goal_name_conflict, linked projects), projects (project_name_conflict, archive, members with last_grant_cannot_be_removed, milestones, updates with update_body_too_long and update_not_author), boards (keys with duplicate_board_key, visibility org | members, members, mentionables), states (default set, reorder, archive with migrate_to; states_reorder_invalid, state_in_use, last_done_state, board_not_initialized, column_too_large) and labels (archive, label_in_use); free and basic plans keep 3 live boards and 1 live project (402 task_boards_limit_reached, task_projects_limit_reached); GET /v1/plan/channels/?type= and /v1/plan/notifications/catalog/.',
+      'Check-ins (also under /v1/followups/, with /v1/followups/create/): list, POST /v1/checkins/create/, detail, config, archive, questions and their order, responses with history, include_summary and include_pending_users; built-in /v1/templates/; mood on /v1/mood/track/.',
+      'Agents: reports on /v1/agent-reports/ merged into co-authors’ stand-ups, health checks on /v1/agent-health/ that hand out pending messages, every agent’s last status on /v1/agent/health/, messages on /v1/agent-messages/ (read with /v1/agent-messages/read/), e-mail with replies threaded back as messages on /v1/agent-email/send/, webhook push with /v1/agent-webhook/ (X-Webhook-Secret and Standard Webhooks signatures).',
+      'Agent self-registration (off by default): /v1/agent/register/challenge/, /v1/agent/register/ and /v1/agent/claim/.',
+      'E-mail: POST /v1/send-email/ (caller-scoped); replies received by the built-in SMTP listener or posted by a mail provider as raw MIME to /v1/inbound-email/.',
+      'Chat platforms (Slack, Microsoft Teams, Discord, Google Chat): POST /v1/send-message/ with threads and edits, /v1/open-conversation/ and /v1/report-channels/.',
+      'Organization webhooks: /v1/webhook-subscription/ (list, create, delete) and /v1/webhook-subscription/sample/; events followups.response.completed|updated|deleted (anonymous check-ins carry no user) and organization.user_* / team_user_*.',
+      'Deliveries: every outgoing webhook, e-mail and chat message goes through an outbox with retries (5 s, 5 min, 30 min, 2 h, 5 h, 10 h); admins list them on /v1/deliveries/ with each attempt and redeliver one.',
     ],
   },
 ];

@@ -4,6 +4,17 @@ import { VERSION } from '../../lib/version.ts';
 
 export const presentLiveness = () => ({ status: 'ok' });
 
+/** `/` and `/v1/`: where a person or a client finds out what this server offers. */
+export function presentIndex(base: string) {
+  return {
+    name: 'Rollcall API',
+    version: VERSION,
+    documentation: `${base}/docs`,
+    openapi: `${base}/v1/openapi.json`,
+    changelog: `${base}/v1/changelog/`,
+  };
+}
+
 /** 200 when ready, 503 while migrating or without a database. */
 export function presentReadiness({ pendingMigrations }: { pendingMigrations: number | null }) {
   if (pendingMigrations === null) return { status: 503, body: { status: 'unavailable', database: 'error' } };

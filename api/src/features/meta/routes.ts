@@ -9,7 +9,7 @@ import { pageEnvelope } from '../../http/pagination.ts';
 import { pageRequest } from '../../http/query.ts';
 import { notFound } from '../../lib/errors.ts';
 import { CHANGELOG } from './changelog.ts';
-import { presentLiveness, presentPlatformStatus, presentReadiness } from './presenter.ts';
+import { presentIndex, presentLiveness, presentPlatformStatus, presentReadiness } from './presenter.ts';
 import { readiness } from './service.ts';
 
 const require = createRequire(import.meta.url);
@@ -42,6 +42,13 @@ const DOCS_INIT = `window.ui = SwaggerUIBundle({ url: '/v1/openapi.json', dom_id
 /** Operational endpoints: health, readiness, metrics, the OpenAPI document, its reference page, the changelog. */
 export function metaRoutes(deps: Deps, { authenticate, rateLimit }: Middlewares): Router {
   const router = new Router();
+
+  // A bare 404 at the root told a newcomer nothing: point at the reference and the document instead.
+  for (const path of ['/', '/v1/']) {
+    router.get(path, (ctx) => {
+      ctx.body = presentIndex(deps.config.publicUrl ?? `${ctx.protocol}://${ctx.host}`);
+    });
+  }
 
   router.get('/healthz', (ctx) => {
     ctx.body = presentLiveness();
@@ -85,8 +92,8 @@ export function metaRoutes(deps: Deps, { authenticate, rateLimit }: Middlewares)
     ctx.body = pageEnvelope(ctx, page, CHANGELOG.length, results, deps.config.publicUrl);
   });
 
-  // CONTRACT §4: /v1/platform/* takes API keys only.
-  router.get('/v1/platform/status/', authenticate({ accept: ['api_key'] }), rateLimit('reads'), (ctx) => {
+  // /v1/platform/* takes API keys only (the method matrix, auth/method-matrix.ts).
+  router.get('/v1/platform/status/', authenticate(), rateLimit('reads'), (ctx) => {
     ctx.body = presentPlatformStatus(actorOf(ctx).organization, deps.config);
   });
 

@@ -11,7 +11,7 @@ import type { UpdateOrganizationInput } from './schema.ts';
 export function organizationRoutes(deps: Deps, { authenticate, rateLimit, clearsCredentialCache }: Middlewares): Router {
   const router = new Router();
 
-  router.get('/v1/organization/', authenticate({ freePlanBearer: true }), rateLimit('reads'), async (ctx) => {
+  router.get('/v1/organization/', authenticate(), rateLimit('reads'), async (ctx) => {
     ctx.body = presentOrganization(await organizationView(deps.db, actorOf(ctx).organization.uuid));
   });
 

@@ -21,7 +21,9 @@ describe('the Plan in the OpenAPI document', () => {
       expect(op['x-beta'], `${method} ${path}`).toBe(true);
       expect(['tasks:read', 'tasks:write', 'tasks:admin']).toContain(op['x-plan-scope']);
       const headers = (op.parameters as { name: string; in: string }[]).filter((p) => p.in === 'header').map((p) => p.name);
-      expect(headers).toEqual(method === 'get' ? ['X-Service-Agent-Name'] : ['Idempotency-Key', 'X-Service-Agent-Name']);
+      // Task writes that compare versions also document If-Match.
+      const own = headers.filter((h) => h === 'If-Match');
+      expect(headers).toEqual([...own, ...(method === 'get' ? ['X-Service-Agent-Name'] : ['Idempotency-Key', 'X-Service-Agent-Name'])]);
       const responses = op.responses as Record<string, { description: string }>;
       for (const status of ['401', '402', '403', '429', '503']) expect(responses[status], `${method} ${path} ${status}`).toBeDefined();
     }
@@ -29,6 +31,10 @@ describe('the Plan in the OpenAPI document', () => {
     expect((doc.paths['/v1/plan/entitlements/'].get.responses as Record<string, { description: string }>)['402'].description).toMatch(/^Never/);
     expect(doc.paths['/v1/plan/boards/'].post['x-plan-scope']).toBe('tasks:admin');
     expect(doc.paths['/v1/plan/boards/{board}/'].delete['x-dry-run']).toBe(true);
+    const ifMatch = (path: string, method: string) => (doc.paths[path][method].parameters as { name: string }[]).some((p) => p.name === 'If-Match');
+    expect(ifMatch('/v1/plan/tasks/{task}/', 'patch')).toBe(true);
+    expect(ifMatch('/v1/plan/tasks/{task}/move/', 'post')).toBe(true);
+    expect(doc.paths['/v1/plan/tasks/bulk/'].post['x-idempotency-key']).toBe('required');
   });
 
   it('prints the scope table in the document\'s description', async () => {

@@ -3,7 +3,6 @@ import type { SecretBox } from '../../outbound/secret-box.ts';
 import type { OutboundHttp } from '../../outbound/outbound-http.ts';
 import { postJson } from '../../outbound/http-sender.ts';
 import { standardWebhookHeaders } from '../../outbound/signing.ts';
-import { openSecret } from '../../outbound/failures.ts';
 import type { SendResult } from '../../outbound/types.ts';
 import type { DeliveryRow, SubscriptionRow } from '../../db/tables.ts';
 
@@ -19,8 +18,8 @@ export function organizationWebhookSender(db: Db, box: SecretBox, http: Outbound
     const entry = {
       at: performance.now(),
       sub,
-      secret: sub ? openSecret(box, sub.secret_encrypted, 'the subscription\'s signing secret') : null,
-      bearer: sub?.bearer_encrypted ? openSecret(box, sub.bearer_encrypted, 'the subscription\'s bearer') : null,
+      secret: sub ? box.decrypt(sub.secret_encrypted, 'the subscription\'s signing secret') : null,
+      bearer: sub?.bearer_encrypted ? box.decrypt(sub.bearer_encrypted, 'the subscription\'s bearer') : null,
     };
     if (cache.size > 10_000) cache.clear();
     cache.set(uuid, entry);

@@ -27,14 +27,14 @@ describe('Organization webhooks (CONTRACT §7, §10)', () => {
     await rx.close();
   });
 
-  async function subscribe(body: Record<string, unknown> = {}) {
-    const res = await t.request('POST', '/v1/webhook-subscription/', { key: acme.adminKey, body: { hook_url: `${rx.url}/hook`, subscriptions: [EVENT], ...body } });
+  async function subscribe(body: Record<string, unknown> = {}, example = false) {
+    const res = await t.request('POST', '/v1/webhook-subscription/', { key: acme.adminKey, body: { hook_url: `${rx.url}/hook`, subscriptions: [EVENT], ...body }, example });
     expect(res.status).toBe(201);
     return res.body;
   }
 
   it('creates (201, signing secret once), lists without secrets, and deletes with a JSON body', async () => {
-    const created = await subscribe({ name: 'Ops', bearer: 'b-123' });
+    const created = await subscribe({ name: 'Ops', bearer: 'b-123' }, true);
     expect(created).toMatchObject({ hook_url: `${rx.url}/hook`, name: 'Ops', subscriptions: [EVENT], has_bearer: true, active: true });
     expect(created.hook_id).toBe(created.id);
     expect(created.signing_secret).toMatch(/^whsec_/);
@@ -166,7 +166,7 @@ describe('Organization webhooks (CONTRACT §7, §10)', () => {
     await t.db('webhook_subscriptions').where({ uuid: sub.hook_id }).update({ secret_encrypted: otherKey.encrypt('whsec_c2VjcmV0') });
     await t.request('POST', '/v1/webhook-subscription/sample/', { key: acme.adminKey, body: { event: EVENT } });
     await t.deps.delivery.runDue();
-    const reason = "local error, not retried: cannot decrypt the subscription's signing secret: ENCRYPTION_KEY is not the key it was stored with, or the stored value is damaged";
+    const reason = "local error, not retried: cannot decrypt the subscription's signing secret: the encryption key (ENCRYPTION_KEY or DATA_DIR/encryption.key) is not the one it was stored with, or the stored value is damaged";
     const [row] = await t.db('deliveries');
     expect(row).toMatchObject({ status: 'failed', attempts: 1, last_error: reason });
     t.clock.advance(24 * 3_600_000);
@@ -205,7 +205,7 @@ describe('Organization webhooks (CONTRACT §7, §10)', () => {
     const failed = await t.request('GET', '/v1/deliveries/?status=failed', { key: acme.adminKey });
     expect(failed.body.count).toBe(1);
     expect(failed.body.results[0]).toMatchObject({ uuid: row.uuid, channel: 'webhook', status: 'failed', attempts: 4, last_status_code: 500, last_error: 'HTTP 500', webhook_id: rx.received[0].headers['webhook-id'] });
-    const detail = await t.request('GET', `/v1/deliveries/${row.uuid}/`, { key: acme.adminKey });
+    const detail = await t.request('GET', `/v1/deliveries/${row.uuid}/`, { key: acme.adminKey, example: true });
     expect(detail.body.attempt_log.map((a: { outcome: string }) => a.outcome)).toEqual(['retry', 'retry', 'retry', 'failed']);
     expect(detail.body.attempt_log[0]).toMatchObject({ attempt: 1, status_code: 500, error: 'HTTP 500' });
 

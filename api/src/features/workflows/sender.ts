@@ -3,7 +3,6 @@ import type { SecretBox } from '../../outbound/secret-box.ts';
 import type { OutboundHttp } from '../../outbound/outbound-http.ts';
 import { errorResult, resultOf } from '../../outbound/http-sender.ts';
 import { standardWebhookHeaders } from '../../outbound/signing.ts';
-import { openSecret } from '../../outbound/failures.ts';
 import type { DeliveryRow } from '../../db/tables.ts';
 import type { SendResult } from '../../outbound/types.ts';
 import type { WorkflowSecrets } from './repository.ts';
@@ -16,8 +15,8 @@ import type { HttpRequestPayload } from './runs.ts';
  */
 export function workflowHttpSender(box: SecretBox, http: OutboundHttp) {
   return async function sendHttpRequest(row: DeliveryRow, now: Date): Promise<SendResult> {
-    if (!row.secret_encrypted) return { outcome: 'failed', error: 'http_request delivery without its workflow secret', durationMs: 0 };
-    const secrets = readJson<WorkflowSecrets>(openSecret(box, row.secret_encrypted, 'the workflow\'s secrets'), { signing_secret: '', headers: {} });
+    if (!row.secret_encrypted) return { outcome: 'failed', error: 'http_request delivery without its workflow secret (removed by rollcall admin forget-secrets)', durationMs: 0 };
+    const secrets = readJson<WorkflowSecrets>(box.decrypt(row.secret_encrypted, 'the workflow\'s secrets'), { signing_secret: '', headers: {} });
     const request = readJson<HttpRequestPayload>(row.payload, { action_index: 0, method: 'POST', content_type: 'application/json', body: null });
     const body = request.body ?? '';
     const headers: Record<string, string> = {

@@ -86,7 +86,7 @@ export async function updateWorkflow(db: Executor, box: SecretBox, policy: UrlPo
     throwProblems(problems);
     await requirePlatformFor(db, actor, built.actions);
     actions = built.actions;
-    const secrets = readJson<WorkflowSecrets>(box.decrypt(current.secrets_encrypted), { signing_secret: newSigningSecret(), headers: {} });
+    const secrets = readJson<WorkflowSecrets>(box.decrypt(current.secrets_encrypted, 'the workflow\'s secrets'), { signing_secret: newSigningSecret(), headers: {} });
     changes.actions = writeJson(actions);
     changes.secrets_encrypted = box.encrypt(writeJson({ ...secrets, headers: built.headers }));
   }

@@ -86,7 +86,7 @@ describe('Workflows (CONTRACT §7, §10)', () => {
       'actions.0.to.0': ['Enter a valid e-mail address (or a template such as {{payload.email}}).'],
       'actions.0.subject': ['Unescaped tags ({{{…}}} and {{&…}}) are not available; {{…}} escapes for where the text goes.'],
       'actions.0.body_html': ['Sections ({{#…}} and {{^…}}) do not nest.'],
-      'actions.1.url': ['Must be an HTTPS URL.'],
+      'actions.1.url': ['Must be an HTTPS URL (ALLOW_PRIVATE_WEBHOOKS allows private addresses, not http://).'],
       'actions.1.body': ['Partials ({{>…}}) are not available.'],
       'actions.1.headers.Host': ['Not a header an action can set.'],
       'actions.2.body': ['{{payload.constructor}} is not a name a template can use.'],

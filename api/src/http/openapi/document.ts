@@ -1,5 +1,6 @@
+import { matrixRowOf, takesExchangeToken } from '../../auth/method-matrix.ts';
 import { baseSchemas, ref } from './components.ts';
-import type { Operation } from './types.ts';
+import type { Operation, OperationExample } from './types.ts';
 import type { JsonSchema } from './yup-to-json-schema.ts';
 import { yupToJsonSchema } from './yup-to-json-schema.ts';
 
@@ -13,18 +14,64 @@ const STANDARD_ERRORS: Record<number, string> = {
 
 const toOpenApiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}');
 
-function response(schema: string | JsonSchema | null, description: string) {
+/** The operation's id in the document, and the name of its example file (api/src/openapi/examples/<id>.json). */
+export const operationId = (op: { method: string; path: string; operationId?: string }) =>
+  op.operationId ?? `${op.method}_${op.path.replace(/[/:{}-]+/g, '_').replace(/^_|_$/g, '')}`;
+
+/** `GET /v1/teams/:uuid/`: how people and failure messages name an operation. */
+export const operationName = (op: { method: string; path: string }) => `${op.method.toUpperCase()} ${op.path}`;
+
+/** The credentials an operation takes, from the method matrix: only what differs from the document's default (both). */
+function security(op: Operation) {
+  if (op.auth === false) return { security: [] };
+  const row = matrixRowOf(op.path);
+  if (!row || (row.apiKey && row.cli)) return {};
+  return { security: row.apiKey ? [{ ApiKey: [] }] : [{ CliBearer: [] }] };
+}
+
+const EXCHANGE_TOKEN_HEADER = {
+  name: 'X-Exchange-Token',
+  in: 'header',
+  required: false,
+  description: 'An exchange token (POST /v1/exchange-token/): an admin\'s request acts as the member it names.',
+  schema: { type: 'string' },
+};
+
+function response(schema: string | JsonSchema | null, description: string, mediaType = 'application/json', example?: unknown) {
   if (schema === null) return { description };
   const content = typeof schema === 'string' ? ref(schema) : schema;
-  return { description, content: { 'application/json': { schema: content } } };
+  return { description, content: { [mediaType]: { schema: content, ...(example === undefined ? {} : { example }) } } };
+}
+
+/** The request body: JSON from the route's yup schema, or a raw body (inbound e-mail), with its example. */
+function requestBody(op: Operation, example: OperationExample | undefined) {
+  const sample = example?.request === undefined ? {} : { example: example.request.body };
+  if (op.body) return { required: true, content: { 'application/json': { schema: yupToJsonSchema(op.body), ...sample } } };
+  if (op.rawBody) {
+    return {
+      required: true,
+      ...(op.rawBody.description ? { description: op.rawBody.description } : {}),
+      content: { [op.rawBody.contentType]: { schema: op.rawBody.schema, ...sample } },
+    };
+  }
+  return null;
+}
+
+export interface DocumentOptions {
+  tags?: { name: string; description: string }[];
+  /** Recorded exchanges by operationId (api/src/openapi/examples/). */
+  examples?: Record<string, OperationExample>;
+  /** Appended to info.description (the Plan's beta notes). */
+  moreDescription?: string;
+  /** The API's version: the newest changelog entry. */
+  version?: string;
 }
 
 export function buildOpenApi(
   operations: Operation[],
   extraSchemas: Record<string, JsonSchema>,
   serverUrl: string,
-  tags: { name: string; description: string }[] = [],
-  moreDescription = '',
+  { tags = [], examples = {}, moreDescription = '', version = '1.0.0' }: DocumentOptions = {},
 ) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const op of operations) {
@@ -36,13 +83,15 @@ export function buildOpenApi(
       schema: { type: 'string' },
     }));
     const query = (op.query ?? []).map((q) => ({ name: q.name, in: 'query', description: q.description, schema: q.schema ?? { type: 'string' } }));
+    const id = operationId(op);
+    const exampleId = Object.hasOwn(examples, id) || !op.alias ? id : operationId({ method: op.method, path: op.alias });
+    const example = Object.hasOwn(examples, exampleId) ? examples[exampleId] : undefined;
     const headers = (op.headers ?? []).map((h) => ({ name: h.name, in: 'header', description: h.description, required: h.required ?? false, schema: { type: 'string' } }));
     const responses: Record<string, unknown> = {};
     for (const [status, schema] of Object.entries(op.responses)) {
-      responses[status] = response(schema, Number(status) === 204 ? 'No content' : 'Success');
-    }
-    if (op.responseContent) {
-      responses[op.responseContent.status] = { description: 'The file', content: { [op.responseContent.type]: { schema: op.responseContent.schema } } };
+      const sample = example && String(example.response.status) === status ? example.response.body : undefined;
+      const success = Number(status) < 400;
+      responses[status] = response(schema, Number(status) === 204 ? 'No content' : success ? 'Success' : 'Error', success ? (op.responseType ?? 'application/json') : 'application/json', sample);
     }
     for (const [status, description] of Object.entries({ ...STANDARD_ERRORS, ...op.errors })) {
       if (op.auth === false && (status === '401' || status === '403')) continue;
@@ -51,17 +100,17 @@ export function buildOpenApi(
       }
     }
     paths[path] ??= {};
+    const body = requestBody(op, example);
     paths[path][op.method] = {
-      operationId: `${op.method}_${op.path.replace(/[/:{}-]+/g, '_').replace(/^_|_$/g, '')}`,
+      operationId: id,
       summary: op.summary,
       ...(op.description ? { description: op.description } : {}),
       tags: [op.tag],
-      ...(op.auth === false ? { security: [] } : {}),
+      ...security(op),
       ...(op.scope ? { 'x-rate-limit-scope': op.scope } : {}),
       ...op.extensions,
-      parameters: [...params, ...query, ...headers],
-      ...(op.body ? { requestBody: { required: true, content: { 'application/json': { schema: yupToJsonSchema(op.body) } } } } : {}),
-      ...(op.requestContent ? { requestBody: { required: true, content: { [op.requestContent.type]: { schema: op.requestContent.schema } } } } : {}),
+      parameters: [...params, ...query, ...headers, ...(takesExchangeToken(op.method.toUpperCase(), op.path) ? [EXCHANGE_TOKEN_HEADER] : [])],
+      ...(body ? { requestBody: body } : {}),
       responses,
     };
   }
@@ -69,7 +118,7 @@ export function buildOpenApi(
     openapi: '3.1.0',
     info: {
       title: 'Rollcall API',
-      version: '1.0.0',
+      version,
       description:
         'Self-hosted team check-ins and agent reporting. Every path also answers without its trailing slash. ' +
         'Lists answer `{count, next, previous, results}` (page/page_size or limit/offset; default 50, max 100).' +

@@ -27,6 +27,8 @@ export interface RouteSpec {
   /** OpenAPI: the answer's schema (a components name or an inline schema), and documented query parameters. */
   response?: string | JsonSchema | null;
   query?: QueryDoc[];
+  /** OpenAPI: request headers the operation reads beyond the frame's own (If-Match on task writes). */
+  headers?: QueryDoc[];
 }
 
 export type ReadSpec = RouteSpec;
@@ -79,6 +81,7 @@ export interface PlanOperation {
   response: string | JsonSchema | null;
   list: boolean;
   query: QueryDoc[];
+  headers: QueryDoc[];
   keyParams: string[];
   /** A multipart upload of one file (its limit), or a file download. */
   upload?: { maxBytes: number; fields?: AnyObjectSchema };
@@ -120,6 +123,7 @@ export function resolveOperation(
     response: list ? { $ref: `#/components/schemas/${(spec as ListSpec).item}` } : spec.response === undefined ? null : spec.response,
     list,
     query: spec.query ?? [],
+    headers: spec.headers ?? [],
     keyParams: spec.keyParams ?? [],
     ...(kind.upload ? { upload: { maxBytes: spec.maxBytes ?? 0, fields: spec.fields } } : {}),
     ...(kind.download ? { download: true } : {}),

@@ -92,7 +92,7 @@ function uploadForm(upload: NonNullable<PlanOperation['upload']>): JsonSchema {
 
 function toOperation(op: PlanOperation): Operation {
   const answer = op.status === 204 ? null : op.list ? pageOf(op.response) : op.response;
-  const responses: Operation['responses'] = { [op.status]: answer };
+  const responses: Operation['responses'] = { [op.status]: op.download ? binary : answer };
   // A dry run answers 200 with PlanDryRun, beside (or instead of) the operation's own answer.
   if (op.destructive) responses[200] = op.status === 200 && answer !== null ? { oneOf: [ref(answer), ref('PlanDryRun')] } : 'PlanDryRun';
   return {
@@ -102,10 +102,11 @@ function toOperation(op: PlanOperation): Operation {
     tag: op.tag,
     scope: `plan-${op.ceiling}`,
     body: op.body,
-    ...(op.upload ? { requestContent: { type: 'multipart/form-data', schema: uploadForm(op.upload) } } : {}),
-    ...(op.download ? { responseContent: { status: 200, type: 'application/octet-stream', schema: binary } } : {}),
+    ...(op.upload ? { rawBody: { contentType: 'multipart/form-data', schema: uploadForm(op.upload) } } : {}),
+    ...(op.download ? { responseType: 'application/octet-stream' } : {}),
     query: [...op.query, ...(op.destructive ? [{ name: 'dry_run', description: 'true: run, answer, and roll back' }] : [])],
     headers: [
+      ...op.headers,
       ...(op.idempotency === 'none' ? [] : [{ name: 'Idempotency-Key', description: '8–128 characters; the first answer is kept 24 hours and replayed (Idempotency-Replayed: true)', required: op.idempotency === 'required' }]),
       { name: 'X-Service-Agent-Name', description: 'The agent acting for the person whose credential is used, percent-encoded UTF-8 (1–128 characters); recorded on every change' },
     ],

@@ -2,7 +2,7 @@ import type { Context } from 'koa';
 import { invalidFilter } from '../../lib/errors.ts';
 import { PLAN_VISIBILITIES as VISIBILITIES } from '../../db/tables.ts';
 import { isUuid } from '../../lib/ids.ts';
-import { queryBoolean, queryChoice, queryOrdering, querySearch, queryText, queryUuid } from '../query.ts';
+import { queryBoolean, queryChoice, queryDateRange, queryOrdering, querySearch, queryText, queryUuid, queryUuids } from '../query.ts';
 import type { Ordering } from '../query.ts';
 
 export type { Ordering };
@@ -47,8 +47,37 @@ export class PlanQuery {
     return querySearch(this.#ctx);
   }
 
+  /** Every uuid given, repeated or comma-separated; more than `max` answers `too_many_filter_values`. */
+  uuids(name: string, max = 50): string[] | undefined {
+    return queryUuids(this.#ctx, name, max);
+  }
+
+  /** Every value given under `name`, repeated or comma-separated, blanks dropped (undefined when none). */
+  values(name: string): string[] | undefined {
+    const raw = this.#ctx.query[name];
+    if (raw === undefined) return undefined;
+    const values = (Array.isArray(raw) ? raw : [raw]).flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v !== '');
+    return values.length === 0 ? undefined : values;
+  }
+
+  /** A `YYYY-MM-DD` range under the given names (each with its aliases); `invalid_date_range` when malformed or reversed. */
+  dateRange(from: string[], to: string[]): { from?: string; to?: string } {
+    return queryDateRange(this.#ctx, from, to);
+  }
+
+  /** A header of the request (lower-case name), for handlers that take a precondition (If-Match). */
+  header(name: string): string | undefined {
+    const value = this.#ctx.headers[name];
+    return Array.isArray(value) ? value.join(', ') : value;
+  }
+
   ordering(allowed: Record<string, string>, fallback: Ordering): Ordering {
     return queryOrdering(this.#ctx, allowed, fallback);
+  }
+
+  /** `sort`, or else `ordering` (the name every other list uses), read the same way. */
+  sort(allowed: Record<string, string>, fallback: Ordering): Ordering {
+    return queryText(this.#ctx, 'sort') ? queryOrdering(this.#ctx, allowed, fallback, 'sort') : this.ordering(allowed, fallback);
   }
 
   /** include_archived, search, member, visibility and ordering, as board and project lists take them. */

@@ -27,7 +27,7 @@ const put: Operation = {
   tag: 'Plan: attachments',
   auth: false,
   query: [{ name: 'token', description: 'from upload_url' }],
-  requestContent: { type: 'application/octet-stream', schema: { type: 'string', contentMediaType: 'application/octet-stream' } },
+  rawBody: { contentType: 'application/octet-stream', schema: { type: 'string', contentMediaType: 'application/octet-stream' } },
   responses: { 200: { type: 'object', properties: { attachment_uuid: uuid, status: { const: 'uploaded' }, size: { type: 'integer' }, sha256: str } } },
   errors: { 400: '`attachment_too_large` (more bytes than presigned; `extra.max_size_bytes`)', 404: 'Unknown, expired or already confirmed upload URL', 503: '`attachment_storage_unavailable`' },
   extensions: { 'x-beta': true },

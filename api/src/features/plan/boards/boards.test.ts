@@ -139,6 +139,11 @@ describe('Plan boards (CONTRACT §9; spec duplicate_board_key, task_boards_limit
     expect((await call('POST', path, acme.adminKey, { user: globex.admin.uuid })).body).toEqual({ user: ['No active member of your organization with this id.'] });
 
     // A member may leave; the admin (creator) removes the other; then the last one stays.
+    const dry = await t.request('DELETE', `${path}${acme.member.user.uuid}/?dry_run=true`, { key: acme.member.key, example: true });
+    expect(dry.body).toEqual({
+      dry_run: true, status: 204, result: { deleted: { object_kind: 'board_member', uuid: added.body.uuid, user: acme.member.user.uuid } },
+      changes: [{ object_kind: 'board_member', object_uuid: added.body.uuid, change_kind: 'deleted', changed_fields: [] }],
+    });
     expect((await call('DELETE', `${path}${acme.member.user.uuid}/`, acme.member.key)).status).toBe(204);
     const last = await call('DELETE', `${path}${acme.admin.uuid}/`, acme.adminKey);
     expect(last.status).toBe(409);

@@ -10,6 +10,7 @@ import { containsPattern } from '../frame/lists.ts';
 import { byOrdering, pageOf } from '../frame/lists.ts';
 import { addMember } from '../members/service.ts';
 import { createDefaultStates } from '../states/service.ts';
+import { forgetLinksOfBoard } from '../tasks/relations.ts';
 import { presentBoard } from './presenter.ts';
 import type { CreateBoardInput, UpdateBoardInput } from './schema.ts';
 import type { BoardRow } from '../../../db/tables.ts';
@@ -146,7 +147,8 @@ export async function deleteBoard(w: PlanWrite, uuid: string) {
   const count = async (table: string) => Number((await w.db(table).where({ board_uuid: uuid }).count({ count: '*' }))[0].count);
   const cascade = { states: await count('plan_states'), labels: await count('plan_labels'), members: await count('plan_board_members'), tasks: await count('plan_tasks') };
   await w.db('plan_board_keys').where({ board_uuid: uuid }).whereNull('retired_at').update({ retired_at: w.now.toISOString() });
-  // Tasks first: they point at the board's states.
+  // Tasks first: they point at the board's states. Their links to other boards' tasks are logged on those tasks.
+  await forgetLinksOfBoard(w, uuid);
   await w.db('plan_tasks').where({ board_uuid: uuid }).delete();
   await w.db('plan_boards').where({ uuid }).delete();
   await w.changes.record({ kind: 'board', uuid, change: 'deleted', board: null, project: board.project_uuid, snapshot: null });

@@ -52,6 +52,12 @@ describe('Plan goals (CONTRACT §9; spec goal_name_conflict)', () => {
     // A project the caller cannot see cannot be linked by them either.
     expect((await call('POST', `/v1/plan/goals/${goal.body.uuid}/projects/`, acme.member.key, { project: secret.body.uuid })).body).toEqual({ project: ['No project with this id.'] });
 
+    const dry = await t.request('DELETE', `/v1/plan/goals/${goal.body.uuid}/projects/${open.body.uuid}/?dry_run=true`, { key: acme.adminKey, example: true });
+    expect(dry.body).toEqual({
+      dry_run: true, status: 204, result: { unlinked: { goal: goal.body.uuid, project: open.body.uuid } },
+      changes: [{ object_kind: 'project', object_uuid: open.body.uuid, change_kind: 'updated', changed_fields: ['goal'] }],
+    });
+    expect((await call('GET', `/v1/plan/projects/${open.body.uuid}/`, acme.adminKey)).body.goal).toBe(goal.body.uuid);
     expect((await call('DELETE', `/v1/plan/goals/${goal.body.uuid}/projects/${open.body.uuid}/`, acme.adminKey)).status).toBe(204);
     expect((await call('GET', `/v1/plan/projects/${open.body.uuid}/`, acme.adminKey)).body.goal).toBeNull();
     expect((await call('DELETE', `/v1/plan/goals/${goal.body.uuid}/projects/${open.body.uuid}/`, acme.adminKey)).status).toBe(404);

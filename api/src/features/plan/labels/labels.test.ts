@@ -25,6 +25,8 @@ describe('Plan labels (CONTRACT §9; spec label_in_use, is_archived)', () => {
     expect((await call('PATCH', `${base}${bug.body.uuid}/`, acme.adminKey, { name: 'Feature' })).body).toEqual({ name: ['A live label of this board already has this name.'] });
     t.clock.advance(1000);
     expect((await call('PATCH', `${base}${bug.body.uuid}/`, acme.adminKey, { name: 'defect', color: '#AA0000' })).body).toMatchObject({ name: 'defect', color: '#AA0000', updated_at: '2026-03-10T15:00:01.000Z' });
+    const one = await t.request('GET', `${base}${bug.body.uuid}/`, { key: acme.member.key, example: true });
+    expect([one.status, one.body]).toEqual([200, expect.objectContaining({ uuid: bug.body.uuid, name: 'defect', color: '#AA0000' })]);
     // Another board's label is not on this board.
     const other = await createBoard(t, acme.adminKey, { key: 'OTHER' });
     expect((await call('GET', `/v1/plan/boards/${other.board.uuid}/labels/${bug.body.uuid}/`, acme.adminKey)).status).toBe(404);
@@ -51,6 +53,11 @@ describe('Plan labels (CONTRACT §9; spec label_in_use, is_archived)', () => {
     expect(refused.status).toBe(409);
     expect(refused.body).toEqual({ detail: 'This label is on 1 task(s); archive it instead.', code: 'label_in_use', extra: { tasks: 1 } });
     await t.db('plan_task_labels').where({ task_uuid: task }).delete();
+    const dry = await t.request('DELETE', `${base}${bug.body.uuid}/?dry_run=true`, { key: acme.adminKey, example: true });
+    expect(dry.body).toEqual({
+      dry_run: true, status: 204, result: { deleted: { object_kind: 'label', uuid: bug.body.uuid, name: 'bug' } },
+      changes: [{ object_kind: 'label', object_uuid: bug.body.uuid, change_kind: 'deleted', changed_fields: [] }],
+    });
     expect((await call('DELETE', `${base}${bug.body.uuid}/`, acme.adminKey)).status).toBe(204);
     expect((await call('GET', `${base}${bug.body.uuid}/`, acme.adminKey)).status).toBe(404);
   });

@@ -26,6 +26,9 @@ describe('Plan projects, members, milestones and updates (CONTRACT §9; spec pro
     expect((await call('GET', `/v1/plan/projects/?goal=${goal.body.uuid}`, acme.other.key)).body.count).toBe(0);
     expect((await call('GET', '/v1/plan/projects/?member=me', acme.member.key)).body.count).toBe(1);
     expect((await call('GET', '/v1/plan/projects/?member=me', acme.other.key)).body.count).toBe(0);
+    expect((await call('POST', `/v1/plan/projects/${project.body.uuid}/archive/`, acme.member.key, {})).body).toMatchObject({ is_archived: true, archived_at: '2026-03-10T15:00:00.000Z' });
+    const restored = await t.request('POST', `/v1/plan/projects/${project.body.uuid}/restore/`, { key: acme.member.key, body: {}, example: true });
+    expect([restored.status, restored.body]).toEqual([200, expect.objectContaining({ name: 'Launch', is_archived: false, archived_at: null })]);
   });
 
   it('answers 409 project_name_conflict against live and archived projects; a deleted project frees its name', async () => {
@@ -67,7 +70,15 @@ describe('Plan projects, members, milestones and updates (CONTRACT §9; spec pro
     expect(last.status).toBe(409);
     expect(last.body).toEqual({ detail: 'This is the last member of a members-only project; add someone else first, or make it visible to the organization.', code: 'last_grant_cannot_be_removed' });
     expect((await call('POST', `/v1/plan/projects/${secret.body.uuid}/members/`, acme.member.key, { user: acme.other.user.uuid })).status).toBe(201);
+    const promoted = await t.request('PATCH', `/v1/plan/projects/${secret.body.uuid}/members/${acme.other.user.uuid}/`, { key: acme.member.key, body: { role: 'manager' }, example: true });
+    expect([promoted.status, promoted.body]).toEqual([200, expect.objectContaining({ role: 'manager' })]);
     expect((await call('GET', `/v1/plan/projects/${secret.body.uuid}/`, acme.other.key)).status).toBe(200);
+    const dry = await t.request('DELETE', `/v1/plan/projects/${secret.body.uuid}/members/${acme.member.user.uuid}/?dry_run=true`, { key: acme.member.key, example: true });
+    const membership = (await t.db('plan_project_members').where({ project_uuid: secret.body.uuid, user_uuid: acme.member.user.uuid }).first('uuid'))!;
+    expect(dry.body).toEqual({
+      dry_run: true, status: 204, result: { deleted: { object_kind: 'project_member', uuid: membership.uuid, user: acme.member.user.uuid } },
+      changes: [{ object_kind: 'project_member', object_uuid: membership.uuid, change_kind: 'deleted', changed_fields: [] }],
+    });
     expect((await call('DELETE', `/v1/plan/projects/${secret.body.uuid}/members/${acme.member.user.uuid}/`, acme.member.key)).status).toBe(204);
     expect((await call('GET', `/v1/plan/projects/${secret.body.uuid}/mentionables/`, acme.adminKey)).body.results.map((p: { full_name: string }) => p.full_name)).toEqual(['Ada Admin', 'Bot Member', 'Otto Member']);
   });
@@ -87,10 +98,21 @@ describe('Plan projects, members, milestones and updates (CONTRACT §9; spec pro
     expect((await call('POST', base, acme.member.key, { name: 'Bad', target_date: '2026-02-30' })).body).toEqual({ target_date: ['Must be a date as YYYY-MM-DD.'] });
     expect((await call('POST', base, acme.other.key, { name: 'Mine' })).body.code).toBe('project_manager_required');
     expect((await call('PATCH', `${base}${beta.body.uuid}/`, acme.member.key, { target_date: null })).body.target_date).toBeNull();
+    const one = await t.request('GET', `${base}${beta.body.uuid}/`, { key: acme.other.key, example: true });
+    expect([one.status, one.body]).toEqual([200, { ...beta.body, target_date: null }]);
 
     const { board, states } = await createBoard(t, acme.adminKey, { project: project.body.uuid });
     const task = await insertTask(t, board, states.Todo);
     await t.db('plan_tasks').where({ uuid: task }).update({ milestone_uuid: beta.body.uuid });
+    const dry = await t.request('DELETE', `${base}${beta.body.uuid}/?dry_run=true`, { key: acme.member.key, example: true });
+    expect(dry.body).toEqual({
+      dry_run: true, status: 204, result: { deleted: { object_kind: 'milestone', uuid: beta.body.uuid, name: 'Beta' }, tasks_detached: 1 },
+      changes: [
+        { object_kind: 'task', object_uuid: task, change_kind: 'updated', changed_fields: ['milestone'] },
+        { object_kind: 'milestone', object_uuid: beta.body.uuid, change_kind: 'deleted', changed_fields: [] },
+      ],
+    });
+    expect(await t.db('plan_tasks').where({ uuid: task }).first('milestone_uuid')).toEqual({ milestone_uuid: beta.body.uuid });
     const removed = await call('DELETE', `${base}${beta.body.uuid}/`, acme.member.key);
     expect(removed.status).toBe(204);
     expect(await t.db('plan_tasks').where({ uuid: task }).first('milestone_uuid', 'version')).toEqual({ milestone_uuid: null, version: 2 });
@@ -115,7 +137,14 @@ describe('Plan projects, members, milestones and updates (CONTRACT §9; spec pro
     expect(notAuthor.status).toBe(403);
     expect(notAuthor.body).toEqual({ detail: 'Only the author of a project update can edit it.', code: 'update_not_author' });
     expect((await call('PATCH', `${base}${second.body.uuid}/`, acme.member.key, { body: 'Edited.' })).body).toMatchObject({ body: 'Edited.', edited_at: '2026-03-10T15:01:00.000Z' });
+    const one = await t.request('GET', `${base}${second.body.uuid}/`, { key: acme.other.key, example: true });
+    expect([one.status, one.body]).toEqual([200, expect.objectContaining({ uuid: second.body.uuid, body: 'Edited.', health: 'at_risk', edited_at: '2026-03-10T15:01:00.000Z' })]);
     expect((await call('DELETE', `${base}${second.body.uuid}/`, acme.other.key)).body).toEqual({ detail: 'Only the author of a project update or an organization admin can delete it.', code: 'update_not_author' });
+    const dry = await t.request('DELETE', `${base}${second.body.uuid}/?dry_run=true`, { key: acme.adminKey, example: true });
+    expect(dry.body).toEqual({
+      dry_run: true, status: 204, result: { deleted: { object_kind: 'project_update', uuid: second.body.uuid } },
+      changes: [{ object_kind: 'project_update', object_uuid: second.body.uuid, change_kind: 'deleted', changed_fields: [] }],
+    });
     expect((await call('DELETE', `${base}${second.body.uuid}/`, acme.adminKey)).status).toBe(204);
     expect((await call('DELETE', `${base}${full.body.uuid}/`, acme.other.key)).status).toBe(204);
   });

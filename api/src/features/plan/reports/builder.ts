@@ -44,15 +44,6 @@ interface TaskColumns {
   completed_at?: string | null;
 }
 
-/** Whether the task relations table is there: it comes with the task endpoints' migrations; without it, nothing is blocked. */
-const relationsTable = new WeakMap<object, Promise<boolean>>();
-function hasRelations(db: Executor): Promise<boolean> {
-  const client = (db as unknown as { client: object }).client;
-  let known = relationsTable.get(client);
-  if (!known) relationsTable.set(client, (known = db.schema.hasTable('plan_task_relations')));
-  return known;
-}
-
 async function boardsOf(db: Executor, organizationUuid: string, scope: RouteScope | null) {
   const query = db('plan_boards').where({ organization_uuid: organizationUuid, visibility: 'org' }).whereNull('archived_at');
   if (scope) query.andWhere((q) => q.whereIn('uuid', scope.boards ?? []).orWhereIn('project_uuid', scope.projects ?? []));
@@ -79,7 +70,7 @@ export async function buildReport(
   const blockers = new Map<string, string[]>();
   let blocked: TaskColumns[] = [];
   const open = inCategory('backlog', 'todo', 'in_progress');
-  if (open.length && (await hasRelations(db))) {
+  if (open.length) {
     const rows: (TaskColumns & { blocker_key: string })[] = await db('plan_task_relations as r')
       .join('plan_tasks as t', 't.uuid', 'r.target_task_uuid')
       .join('plan_tasks as s', 's.uuid', 'r.source_task_uuid')

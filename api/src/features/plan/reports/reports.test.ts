@@ -114,7 +114,7 @@ describe('Plan scheduled reports (CONTRACT §9; spec invalid_schedule, report_sc
     await t.db('plan_tasks').where({ uuid: doneToday }).update({ completed_at: '2026-03-10T10:00:00.000Z', title: 'Ship it', owner_uuid: acme.member.user.uuid });
     await t.db('plan_tasks').where({ uuid: doneLongAgo }).update({ completed_at: '2026-03-05T10:00:00.000Z' });
     await t.db('plan_tasks').whereIn('uuid', [finishedBlocker]).update({ completed_at: '2026-03-01T10:00:00.000Z' });
-    const relation = (source: string, target: string, type = 'blocks') =>
+    const relation = (source: string, target: string, type: 'blocks' | 'relates_to' = 'blocks') =>
       t.db('plan_task_relations').insert({ uuid: uuidv7(), organization_uuid: acme.org.uuid, source_task_uuid: source, target_task_uuid: target, relation_type: type, created_at: '2026-03-10T10:00:00.000Z' });
     await relation(working, blocked);
     await relation(finishedBlocker, freed);

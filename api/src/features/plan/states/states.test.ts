@@ -27,6 +27,8 @@ describe('Plan states (CONTRACT §9; spec last_done_state, states_reorder_invali
     expect((await call('POST', base, acme.adminKey, { name: 'QA', category: 'waiting' })).body).toEqual({ category: ['Must be one of: backlog, todo, in_progress, done, canceled.'] });
     const patched = await call('PATCH', `${base}${created.body.uuid}/`, acme.adminKey, { name: 'Code review', color: '#112233', category: 'todo' });
     expect(patched.body).toMatchObject({ name: 'Code review', color: '#112233', category: 'todo' });
+    const one = await t.request('GET', `${base}${created.body.uuid}/`, { key: acme.member.key, example: true });
+    expect([one.status, one.body]).toEqual([200, patched.body]);
     expect((await call('PATCH', `${base}${created.body.uuid}/`, acme.adminKey, { color: 'blue' })).body).toEqual({ color: ['Must be a colour like #5E6AD2.'] });
   });
 
@@ -148,5 +150,9 @@ describe('Plan states (CONTRACT §9; spec last_done_state, states_reorder_invali
     const restored = await call('POST', `${base}${states.Backlog}/restore/`, acme.adminKey, {});
     // Positions order the live columns; they are not renumbered when one is archived.
     expect(restored.body).toMatchObject({ name: 'Icebox', is_archived: false, position: 6 });
+    // migrate_to in the body.
+    await insertTask(t, board, states.Backlog);
+    const viaBody = await t.request('DELETE', `${base}${states.Backlog}/`, { key: acme.adminKey, body: { migrate_to: states.Todo }, example: true });
+    expect([viaBody.status, viaBody.body]).toEqual([200, expect.objectContaining({ uuid: states.Backlog, name: 'Icebox', is_archived: true, moved_tasks: 1 })]);
   });
 });

@@ -1,6 +1,7 @@
 import { generateNKeysBetween } from 'fractional-indexing';
 import { ApiError } from '../../../lib/errors.ts';
 import type { Executor } from '../../../db/connection.ts';
+import { forWrite } from '../../../db/locks.ts';
 import type { PlanWrite } from '../frame/context.ts';
 import { presentTask } from './presenter.ts';
 import type { TaskRow } from '../../../db/tables.ts';
@@ -20,7 +21,7 @@ export async function tasksWithLabel(db: Executor, labelUuid: string): Promise<n
 }
 
 /** Label uuids per task, in batches (a whereIn list stays well below the engines' parameter limits). */
-async function labelsOf(db: Executor, taskUuids: string[]): Promise<Map<string, string[]>> {
+export async function labelsOf(db: Executor, taskUuids: string[]): Promise<Map<string, string[]>> {
   const labels = new Map<string, string[]>(taskUuids.map((uuid) => [uuid, []]));
   for (let i = 0; i < taskUuids.length; i += 500) {
     const rows: { task_uuid: string; label_uuid: string }[] = await db('plan_task_labels').whereIn('task_uuid', taskUuids.slice(i, i + 500)).select('task_uuid', 'label_uuid');
@@ -30,18 +31,38 @@ async function labelsOf(db: Executor, taskUuids: string[]): Promise<Map<string, 
   return labels;
 }
 
-/** Writes one change per task, each with the task as presented after the change. */
-async function recordTasks(w: PlanWrite, tasks: TaskRow[], change: 'updated' | 'moved', fields: string[]): Promise<void> {
-  if (tasks.length === 0) return;
-  const keys = new Map<string, string>();
-  for (const boardUuid of new Set(tasks.map((t) => t.board_uuid))) {
-    keys.set(boardUuid, (await w.db('plan_boards').where({ uuid: boardUuid }).first('key'))!.key);
+/** The current key of each board named. */
+export async function boardKeys(db: Executor, boardUuids: Iterable<string>): Promise<Map<string, string>> {
+  const wanted = [...new Set(boardUuids)];
+  if (wanted.length === 0) return new Map();
+  const rows: { uuid: string; key: string }[] = wanted.length === 1 ? await db('plan_boards').where({ uuid: wanted[0] }).select('uuid', 'key') : await db('plan_boards').whereIn('uuid', wanted).select('uuid', 'key');
+  return new Map(rows.map((row) => [row.uuid, row.key]));
+}
+
+export type PresentedTask = ReturnType<typeof presentTask>;
+
+/** Tasks as the API presents them (their keys and labels read in one statement each). */
+export async function presentTasks(db: Executor, tasks: TaskRow[]): Promise<PresentedTask[]> {
+  if (tasks.length === 0) return [];
+  const keys = await boardKeys(db, tasks.map((t) => t.board_uuid));
+  const labels = await labelsOf(db, tasks.map((t) => t.uuid));
+  return tasks.map((task) => presentTask(task, keys.get(task.board_uuid)!, labels.get(task.uuid) ?? []));
+}
+
+export type TaskChangeKind = 'created' | 'updated' | 'moved' | 'archived' | 'restored';
+
+/**
+ * Every change of a task goes through here: one change-log row per task, with the task as the API presents it
+ * after the change (the delta feed replays these snapshots), numbered on its board's stream; kind `task` makes
+ * it a `tasks.<change>` organization event too. `event: false` records without an event (a board move's
+ * second row). A hook on task changes (notifications) belongs here.
+ */
+export async function recordTaskChanges(w: PlanWrite, tasks: TaskRow[], change: TaskChangeKind, fields: string[], options: { event?: boolean } = {}): Promise<PresentedTask[]> {
+  const presented = await presentTasks(w.db, tasks);
+  for (const [i, task] of tasks.entries()) {
+    await w.changes.record({ kind: 'task', uuid: task.uuid, change, board: task.board_uuid, fields, snapshot: presented[i], event: options.event });
   }
-  const labels = await labelsOf(w.db, tasks.map((t) => t.uuid));
-  for (const task of tasks) {
-    const snapshot = presentTask(task, keys.get(task.board_uuid)!, labels.get(task.uuid) ?? []);
-    await w.changes.record({ kind: 'task', uuid: task.uuid, change, board: task.board_uuid, fields, snapshot });
-  }
+  return presented;
 }
 
 /**
@@ -49,7 +70,9 @@ async function recordTasks(w: PlanWrite, tasks: TaskRow[], change: 'updated' | '
  * the target column's last task, in their old order, each with its version bumped and its completion set or
  * cleared by the target's category. 422 `column_too_large` when the target would pass 5,000 live tasks.
  */
-export async function moveLiveTasks(w: PlanWrite, from: { uuid: string }, to: { uuid: string; category: string }): Promise<number> {
+export async function moveLiveTasks(w: PlanWrite, from: { uuid: string }, to: { uuid: string; board_uuid: string; category: string }): Promise<number> {
+  // The board's lock first: the target column's end read below is then the end every other placement sees.
+  await forWrite(w.db, w.db('plan_boards').where({ uuid: to.board_uuid })).first('uuid');
   const tasks: TaskRow[] = await w.db('plan_tasks').where({ state_uuid: from.uuid }).whereNull('archived_at').orderBy([{ column: 'rank' }, { column: 'uuid' }]);
   if (tasks.length === 0) return 0;
   const present = await liveTasksInState(w.db, to.uuid);
@@ -70,7 +93,7 @@ export async function moveLiveTasks(w: PlanWrite, from: { uuid: string }, to: { 
   for (const task of moved) {
     await w.db('plan_tasks').where({ uuid: task.uuid }).update({ state_uuid: task.state_uuid, rank: task.rank, version: task.version, completed_at: task.completed_at, updated_at: task.updated_at });
   }
-  await recordTasks(w, moved, 'moved', ['state', 'rank']);
+  await recordTaskChanges(w, moved, 'moved', ['state', 'rank']);
   return moved.length;
 }
 
@@ -82,6 +105,6 @@ export async function detachMilestones(w: PlanWrite, milestoneUuids: string[]): 
   for (const task of detached) {
     await w.db('plan_tasks').where({ uuid: task.uuid }).update({ milestone_uuid: null, version: task.version, updated_at: task.updated_at });
   }
-  await recordTasks(w, detached, 'updated', ['milestone']);
+  await recordTaskChanges(w, detached, 'updated', ['milestone']);
   return detached.length;
 }

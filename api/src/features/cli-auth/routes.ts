@@ -1,0 +1,56 @@
+import Router from '@koa/router';
+import type { Context, Next } from 'koa';
+import { revokeCliToken } from '../../auth/tokens.ts';
+import type { Deps } from '../../http/deps.ts';
+import type { Middlewares } from '../../http/middlewares.ts';
+import { actorOf } from '../../http/auth.ts';
+import { authenticationWindow, enforceEach } from '../../http/rate-limit.ts';
+import { noBody, validateBody } from '../../http/validation.ts';
+import { sha256Hex } from '../../lib/secrets.ts';
+import { presentAuthStatus, presentCodeRequested, presentSignedOut, presentVerification } from './presenter.ts';
+import { requestCode, verifyCode } from './service.ts';
+import { requestCodeSchema, verifyCodeSchema } from './schema.ts';
+import type { RequestCodeInput, VerifyCodeInput } from './schema.ts';
+
+/**
+ * Command-line sign-in (CONTRACT §4): a code by e-mail, then a 30-day Bearer token. The two anonymous calls count
+ * against the `authentication` budget per client address (before the body is read, so junk counts too) and per
+ * e-mail address (CONTRACT §5).
+ */
+export function cliAuthRoutes(deps: Deps, { authenticate, rateLimit, clearsCredentialCache }: Middlewares): Router {
+  const router = new Router();
+  const byAddress = async (ctx: Context, next: Next) => {
+    await enforceEach(ctx, deps.db, [`authentication:address:${ctx.ip}`], authenticationWindow(deps), deps.clock.now());
+    await next();
+  };
+  const byEmail = (email: string) => `authentication:email:${sha256Hex(email.trim().toLowerCase())}`;
+  const site = deps.config.publicUrl ? ` at ${deps.config.publicUrl}` : '';
+
+  router.post('/v1/cli/auth/request-code/', byAddress, validateBody(requestCodeSchema), async (ctx) => {
+    const input = ctx.state.body as RequestCodeInput;
+    const now = deps.clock.now();
+    await enforceEach(ctx, deps.db, [byEmail(input.email)], authenticationWindow(deps), now);
+    await requestCode(deps.db, deps.secretBox, input, site, now);
+    deps.delivery.kick();
+    ctx.body = presentCodeRequested();
+  });
+
+  router.post('/v1/cli/auth/verify-code/', byAddress, validateBody(verifyCodeSchema), async (ctx) => {
+    const input = ctx.state.body as VerifyCodeInput;
+    const now = deps.clock.now();
+    await enforceEach(ctx, deps.db, [byEmail(input.email)], authenticationWindow(deps), now);
+    ctx.body = presentVerification(await verifyCode(deps.db, deps.secretBox, input, now));
+  });
+
+  router.get('/v1/cli/auth/status/', authenticate(), rateLimit('reads'), (ctx) => {
+    ctx.body = presentAuthStatus(actorOf(ctx));
+  });
+
+  // CLI tokens only (the method matrix); the resolved-credential cache forgets it at once.
+  router.post('/v1/cli/auth/logout/', authenticate(), rateLimit('authentication'), noBody, clearsCredentialCache, async (ctx) => {
+    await revokeCliToken(deps.db, actorOf(ctx).credential.uuid, deps.clock.now());
+    ctx.body = presentSignedOut();
+  });
+
+  return router;
+}

@@ -1,0 +1,94 @@
+import type { Actor } from '../../../auth/credentials.ts';
+import { canDeletePlanTask, personSeesPlanContainer } from '../../../auth/policy.ts';
+import type { Executor, Trx } from '../../../db/connection.ts';
+import { forWrite } from '../../../db/locks.ts';
+import type { BoardRow, Role, TaskRow } from '../../../db/tables.ts';
+import { ApiError, badRequest, conflict, forbidden, notFound } from '../../../lib/errors.ts';
+import { bool } from '../../../lib/json.ts';
+import { isUuid } from '../../../lib/ids.ts';
+import { memberRole, visibleBoard } from '../frame/access.ts';
+import type { PlanRead, PlanWrite } from '../frame/context.ts';
+import { resolveTaskRef } from './keys.ts';
+
+/**
+ * Tasks as the caller may see and change them: a task is visible exactly when its board is (frame/access.ts);
+ * anything else, another organization's included, is a 404 with the body of an absent task.
+ */
+
+export interface TaskAccess {
+  task: TaskRow;
+  board: BoardRow;
+}
+
+/** The organization's task a uuid or `KEY-n` names, or null (no visibility check). */
+export async function findTask(db: Executor, organizationUuid: string, ref: string): Promise<TaskRow | null> {
+  const uuid = isUuid(ref) ? ref.toLowerCase() : await resolveTaskRef(db, organizationUuid, ref);
+  if (!uuid) return null;
+  const task: TaskRow | undefined = await db('plan_tasks').where({ uuid }).first();
+  return task && task.organization_uuid === organizationUuid ? task : null;
+}
+
+/** A task the caller sees, with its board; 404 otherwise. */
+export async function visibleTask(r: PlanRead, ref: string): Promise<TaskAccess> {
+  const task = await findTask(r.db, r.actor.organization.uuid, ref);
+  if (!task) throw notFound();
+  const { row: board } = await visibleBoard<BoardRow>(r.db, r.actor, task.board_uuid);
+  return { task, board };
+}
+
+export const versionConflict = (current: number) =>
+  conflict('version_conflict', `The task changed since it was loaded; it is now at version ${current}.`, { current_version: current });
+
+/**
+ * A task the caller sees, locked for this write until the transaction ends (concurrent writers of one task take
+ * turns), and at `expectedVersion` when one was sent: 409 `version_conflict` with `extra.current_version`
+ * otherwise. The row is read under the lock, so the version compared is the committed one.
+ */
+export async function writableTask(w: PlanWrite, ref: string, expectedVersion?: number): Promise<TaskAccess> {
+  const uuid = isUuid(ref) ? ref.toLowerCase() : await resolveTaskRef(w.db, w.actor.organization.uuid, ref);
+  if (!uuid) throw notFound();
+  const task: TaskRow | undefined = await forWrite(w.db, w.db('plan_tasks').where({ uuid })).first();
+  if (!task || task.organization_uuid !== w.actor.organization.uuid) throw notFound();
+  const { row: board } = await visibleBoard<BoardRow>(w.db, w.actor, task.board_uuid);
+  if (expectedVersion !== undefined && expectedVersion !== Number(task.version)) throw versionConflict(Number(task.version));
+  return { task, board };
+}
+
+/** Locks the board's row for the rest of the transaction: what changes a board's columns (placement, creation) runs one at a time. */
+export async function lockBoard(trx: Trx, boardUuid: string): Promise<void> {
+  await forWrite(trx, trx('plan_boards').where({ uuid: boardUuid })).first('uuid');
+}
+
+/** Deleting a task: its creator, the board's managers and the admins (403 otherwise). */
+export async function assertMayDelete(w: PlanWrite, access: TaskAccess): Promise<void> {
+  const role = await memberRole(w.db, 'board', access.board.uuid, w.actor.user.uuid);
+  if (!canDeletePlanTask(w.actor, role, access.task.created_by_uuid)) {
+    throw forbidden('task_delete_forbidden', 'Only the task\'s creator, a manager of its board or an organization admin can delete it; archive it instead.');
+  }
+}
+
+/**
+ * Owners and participants must see the task's board (400 `participant_cannot_access_board`, naming the field and
+ * the people): active members of the organization who may use Plan, and for a members-only board its members
+ * and the admins. Someone unknown is refused the same way as someone who cannot see the board.
+ */
+export async function assertCanAccessBoard(db: Executor, actor: Actor, board: BoardRow, users: string[], parameter: string): Promise<void> {
+  const wanted = [...new Set(users)];
+  if (wanted.length === 0) return;
+  const rows: { uuid: string; role: Role; is_active: boolean | number }[] = await db('users')
+    .where({ organization_uuid: actor.organization.uuid })
+    .whereIn('uuid', wanted)
+    .select('uuid', 'role', 'is_active');
+  const members = board.visibility === 'org' ? new Set<string>() : new Set((await db('plan_board_members').where({ board_uuid: board.uuid }).whereIn('user_uuid', wanted).select('user_uuid')).map((m) => m.user_uuid));
+  const byUuid = new Map(rows.map((row) => [row.uuid, row]));
+  const refused = wanted.filter((uuid) => {
+    const user = byUuid.get(uuid);
+    return !user || !bool(user.is_active) || !personSeesPlanContainer(user.role, board.visibility, members.has(uuid));
+  });
+  if (refused.length > 0) {
+    throw badRequest('participant_cannot_access_board', `${parameter === 'owner' ? 'The owner' : 'A participant'} cannot see board ${board.key}: every owner and participant must be an active member who sees the board.`, { parameter, users: refused });
+  }
+}
+
+/** 403 `task_archived`: an archived task cannot be duplicated. */
+export const taskArchived = () => new ApiError(403, 'task_archived', 'This task is archived; restore it first.');

@@ -1,0 +1,73 @@
+import type { Executor, Trx } from '../../../db/connection.ts';
+import { forWrite, isLockFailure, withLockTimeout } from '../../../db/locks.ts';
+import { conflict } from '../../../lib/errors.ts';
+import { isUuid } from '../../../lib/ids.ts';
+
+/**
+ * Task identifiers: a uuid, or `KEY-n` with the key of its board and a number the board gives out once
+ * (plan_boards.next_task_number). Every key a board ever had resolves to it (plan_board_keys), and a task that
+ * left a board keeps its number there (plan_task_keys): an old key keeps naming the same task.
+ */
+
+const KEY_PATTERN = /^([A-Za-z][A-Za-z0-9]{1,9})-([1-9][0-9]{0,9})$/;
+
+/** `PLAT-12` as its board key and number; null for anything else. Keys are matched ignoring case. */
+export function parseTaskKey(ref: string): { key: string; number: number } | null {
+  const match = KEY_PATTERN.exec(ref);
+  if (!match) return null;
+  const number = Number(match[2]);
+  return Number.isSafeInteger(number) && number <= 2_147_483_647 ? { key: match[1].toUpperCase(), number } : null;
+}
+
+/** The uuid of the organization's task a uuid or `KEY-n` names, or null. */
+export async function resolveTaskRef(db: Executor, organizationUuid: string, ref: string): Promise<string | null> {
+  if (isUuid(ref)) {
+    const row = await db('plan_tasks').where({ uuid: ref.toLowerCase() }).first('organization_uuid');
+    return row && row.organization_uuid === organizationUuid ? ref.toLowerCase() : null;
+  }
+  const parsed = parseTaskKey(ref);
+  if (!parsed) return null;
+  const board = await db('plan_board_keys').where({ organization_uuid: organizationUuid, key: parsed.key }).first('board_uuid');
+  if (!board) return null;
+  const current = await db('plan_tasks').where({ board_uuid: board.board_uuid, number: parsed.number }).first('uuid');
+  if (current) return current.uuid;
+  const former = await db('plan_task_keys').where({ board_uuid: board.board_uuid, number: parsed.number }).first('task_uuid');
+  return former?.task_uuid ?? null;
+}
+
+const allocationFailed = () =>
+  conflict('identifier_allocation_failed', 'The board is busy and no task number could be allocated in time; retry with the same Idempotency-Key.');
+
+/**
+ * The board's next task number, taken in the caller's transaction: the increment locks the board row until the
+ * transaction ends, so concurrent creations on one board take consecutive numbers in turn, and a rolled-back
+ * creation gives its number back (no gaps). Waiting longer than `lockTimeoutMs` for the board answers 409
+ * `identifier_allocation_failed`; the frame then frees the request's Idempotency-Key, so a retry with it runs.
+ * `alsoLock`: other boards the operation changes (a board move's source), locked within the same wait.
+ */
+export async function allocateTaskNumber(trx: Trx, boardUuid: string, lockTimeoutMs: number, alsoLock: string[] = []): Promise<number> {
+  try {
+    return await withLockTimeout(trx, lockTimeoutMs, async () => {
+      // Boards locked in one order (by uuid): two moves between the same boards in opposite directions never
+      // wait on each other.
+      let number = 0;
+      for (const uuid of [...new Set([boardUuid, ...alsoLock])].sort()) {
+        if (uuid !== boardUuid) {
+          await forWrite(trx, trx('plan_boards').where({ uuid })).first('uuid');
+          continue;
+        }
+        const [row] = await trx('plan_boards').where({ uuid }).update({ next_task_number: trx.raw('?? + 1', ['next_task_number']) }).returning('next_task_number');
+        number = Number(row.next_task_number) - 1;
+      }
+      return number;
+    });
+  } catch (err) {
+    if (isLockFailure(err)) throw allocationFailed();
+    throw err;
+  }
+}
+
+/** Keeps the number a task had on the board it leaves, so its old key keeps resolving to it. */
+export async function keepFormerKey(trx: Trx, task: { uuid: string; organization_uuid: string; board_uuid: string; number: number }, now: Date): Promise<void> {
+  await trx('plan_task_keys').insert({ board_uuid: task.board_uuid, number: task.number, task_uuid: task.uuid, organization_uuid: task.organization_uuid, created_at: now.toISOString() });
+}

@@ -1,0 +1,188 @@
+import type { Knex } from 'knex';
+import type { BoardRow, TaskRow } from '../../../db/tables.ts';
+import { addDays } from '../../../lib/dates.ts';
+import type { PageRequest } from '../../../lib/page.ts';
+import { visibleBoard, whereVisible } from '../frame/access.ts';
+import type { PlanRead } from '../frame/context.ts';
+import type { Ordering } from '../frame/lists.ts';
+import { matchingTasks } from '../search/index.ts';
+import { findTask } from './access.ts';
+import { parseTaskKey, resolveTaskRef } from './keys.ts';
+import { participantsOf } from './people.ts';
+import { relationsOf } from './relations.ts';
+import { presentTasks } from './repository.ts';
+
+/**
+ * Task lists: a board's tasks, every task the caller sees, and the caller's own (me/tasks/), all with the same
+ * filters. Filters naming something the caller does not see match nothing. The indexes behind them are in
+ * migrations 0603 and 0620; the search words in plan_task_search (search/).
+ */
+
+/** What a list may be sorted by (`sort` or `ordering`, `-` for descending). `rank` is board order: board, column, place. */
+export const TASK_SORTS: Record<string, string> = {
+  rank: 'rank', created_at: 'created_at', updated_at: 'updated_at', due_date: 'due_date', priority: 'priority', key: 'number', title: 'title',
+};
+const NULLABLE_SORTS = new Set(['due_date', 'priority']);
+export const INCLUDE_TOKENS = ['archived', 'participants', 'relations', 'children'] as const;
+export type IncludeToken = (typeof INCLUDE_TOKENS)[number];
+export const ME_ROLES = ['owner', 'participant', 'creator', 'any'] as const;
+
+export interface TaskFilters {
+  boards?: string[];
+  states?: string[];
+  labels?: string[];
+  /** Owner uuids, and whether unowned tasks match too. */
+  owners?: { users: string[]; unowned: boolean };
+  priorities?: number[];
+  parent?: string;
+  milestone?: string;
+  created?: { from?: string; to?: string };
+  due?: { from?: string; to?: string };
+  search?: string;
+  include: Set<IncludeToken>;
+  sort: Ordering;
+}
+
+export type ListScope = { board: string } | { all: true } | { me: (typeof ME_ROLES)[number] };
+
+/** The filtered tasks, before paging and order; null when a filter names nothing the caller sees. */
+async function filtered(r: PlanRead, scope: ListScope, filters: TaskFilters): Promise<(() => Knex.QueryBuilder) | null> {
+  const db = r.db;
+  const parent = filters.parent === undefined ? undefined : await findTask(db, r.actor.organization.uuid, filters.parent);
+  if (parent === null) return null;
+  let keyed: string | null = null;
+  if (filters.search && parseTaskKey(filters.search.trim())) keyed = await resolveTaskRef(db, r.actor.organization.uuid, filters.search.trim());
+  const archived = filters.include.has('archived');
+  return () => {
+    const query = db('plan_tasks as t');
+    if ('board' in scope) {
+      query.where('t.board_uuid', scope.board);
+    } else {
+      // Every board the caller sees (live ones only, unless archived tasks are asked for too).
+      const boards = whereVisible(db('plan_boards as b').select('b.uuid'), db, r.actor, 'board', 'b');
+      if (!archived) boards.whereNull('b.archived_at');
+      if (filters.boards) boards.whereIn('b.uuid', filters.boards);
+      query.where('t.organization_uuid', r.actor.organization.uuid).whereIn('t.board_uuid', boards);
+    }
+    if ('me' in scope) {
+      const me = r.actor.user.uuid;
+      const participating = db('plan_task_participants').select('task_uuid').where('user_uuid', me);
+      if (scope.me === 'owner') query.where('t.owner_uuid', me);
+      else if (scope.me === 'participant') query.whereIn('t.uuid', participating);
+      else if (scope.me === 'creator') query.where('t.created_by_uuid', me);
+      else query.where((q) => q.where('t.owner_uuid', me).orWhere('t.created_by_uuid', me).orWhereIn('t.uuid', participating));
+    }
+    if (!archived) query.whereNull('t.archived_at');
+    if (filters.states) query.whereIn('t.state_uuid', filters.states);
+    if (filters.labels) query.whereIn('t.uuid', db('plan_task_labels').select('task_uuid').whereIn('label_uuid', filters.labels));
+    if (filters.owners) {
+      const { users, unowned } = filters.owners;
+      query.where((q) => {
+        if (users.length) q.whereIn('t.owner_uuid', users);
+        if (unowned) q.orWhereNull('t.owner_uuid');
+      });
+    }
+    if (filters.priorities) query.whereIn('t.priority', filters.priorities);
+    if (parent) query.where('t.parent_task_uuid', parent.uuid);
+    if (filters.milestone) query.where('t.milestone_uuid', filters.milestone);
+    if (filters.created?.from) query.where('t.created_at', '>=', `${filters.created.from}T00:00:00.000Z`);
+    if (filters.created?.to) query.where('t.created_at', '<', `${addDays(filters.created.to, 1)}T00:00:00.000Z`);
+    if (filters.due?.from) query.where('t.due_date', '>=', filters.due.from);
+    if (filters.due?.to) query.where('t.due_date', '<=', filters.due.to);
+    if (filters.search) {
+      const matching = matchingTasks(db, filters.search);
+      if (keyed) query.where((q) => q.whereIn('t.uuid', matching).orWhere('t.uuid', keyed));
+      else query.whereIn('t.uuid', matching);
+    }
+    return query;
+  };
+}
+
+/** Orders a page by a column of the task (empty values last either way), then uuid, so pages never overlap. */
+function ordered(query: Knex.QueryBuilder, sort: Ordering): Knex.QueryBuilder {
+  const column = `t.${sort.column}`;
+  if (NULLABLE_SORTS.has(sort.column)) query.orderByRaw('case when ?? is null then 1 else 0 end', [column]);
+  return query.orderBy([{ column, order: sort.order }, { column: 't.uuid', order: sort.order }]);
+}
+
+/**
+ * A page in board order (board, column, rank), read column by column: one grouped count says how many matching
+ * tasks each column holds, then only the columns the page reaches are read, each along the (board, state, rank)
+ * index. Ordering the whole filtered set by the columns' positions would sort every matching task of the board.
+ */
+async function inBoardOrder(r: PlanRead, base: () => Knex.QueryBuilder, sort: Ordering, page: PageRequest): Promise<{ count: number; rows: TaskRow[] }> {
+  const groups: { board_uuid: string; state_uuid: string; n: number | string }[] = await base().select('t.board_uuid', 't.state_uuid').count({ n: '*' }).groupBy('t.board_uuid', 't.state_uuid');
+  const count = groups.reduce((sum, g) => sum + Number(g.n), 0);
+  if (count === 0 || page.offset >= count) return { count, rows: [] };
+  const states: { uuid: string; position: number; archived_at: string | null }[] = await r.db('plan_states').whereIn('uuid', groups.map((g) => g.state_uuid)).select('uuid', 'position', 'archived_at');
+  const place = new Map(states.map((state) => [state.uuid, state]));
+  // Live columns by position, then archived ones (holding archived tasks), by uuid within a board.
+  const key = (g: { board_uuid: string; state_uuid: string }) => {
+    const state = place.get(g.state_uuid);
+    return [g.board_uuid, state?.archived_at ? 1 : 0, Number(state?.position ?? 0), g.state_uuid] as const;
+  };
+  groups.sort((a, b) => {
+    const [x, y] = [key(a), key(b)];
+    for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return x[i] < y[i] ? -1 : 1;
+    return 0;
+  });
+  if (sort.order === 'desc') groups.reverse();
+  const rows: TaskRow[] = [];
+  let skip = page.offset;
+  for (const group of groups) {
+    const n = Number(group.n);
+    if (skip >= n) {
+      skip -= n;
+      continue;
+    }
+    const column: TaskRow[] = await base()
+      .where({ 't.board_uuid': group.board_uuid, 't.state_uuid': group.state_uuid })
+      .select('t.*')
+      .orderBy([{ column: 't.rank', order: sort.order }, { column: 't.uuid', order: sort.order }])
+      .limit(page.limit - rows.length)
+      .offset(skip);
+    rows.push(...column);
+    skip = 0;
+    if (rows.length >= page.limit) break;
+  }
+  return { count, rows };
+}
+
+export async function listTasks(r: PlanRead, scope: ListScope, filters: TaskFilters, page: PageRequest) {
+  if ('board' in scope) await visibleBoard<BoardRow>(r.db, r.actor, scope.board);
+  const base = await filtered(r, scope, filters);
+  if (!base) return { count: 0, results: [] };
+  let count: number;
+  let rows: TaskRow[];
+  if (filters.sort.column === 'rank') {
+    ({ count, rows } = await inBoardOrder(r, base, filters.sort, page));
+  } else {
+    const [total] = await base().count({ count: '*' });
+    count = Number(total.count);
+    rows = count === 0 ? [] : await ordered(base().select('t.*'), filters.sort).limit(page.limit).offset(page.offset);
+  }
+  return { count, results: await withIncludes(r, rows, filters.include) };
+}
+
+/** Tasks as presented, with what `include` asks for: participants (user uuids), relations, children (live sub-task uuids). */
+export async function withIncludes(r: PlanRead, rows: TaskRow[], include: Set<IncludeToken>) {
+  const presented = await presentTasks(r.db, rows);
+  const uuids = rows.map((t) => t.uuid);
+  const participants = include.has('participants') ? await participantsOf(r.db, uuids) : null;
+  const relations = include.has('relations') ? await relationsOf(r.db, r.actor, uuids) : null;
+  const children = include.has('children') ? await childrenOf(r, uuids) : null;
+  return presented.map((task) => ({
+    ...task,
+    ...(participants ? { participants: participants.get(task.uuid) ?? [] } : {}),
+    ...(relations ? { relations: relations.get(task.uuid) ?? [] } : {}),
+    ...(children ? { children: children.get(task.uuid) ?? [] } : {}),
+  }));
+}
+
+async function childrenOf(r: PlanRead, uuids: string[]): Promise<Map<string, string[]>> {
+  const byParent = new Map<string, string[]>(uuids.map((uuid) => [uuid, []]));
+  if (uuids.length === 0) return byParent;
+  const rows = await r.db('plan_tasks').whereIn('parent_task_uuid', uuids).whereNull('archived_at').orderBy([{ column: 'rank' }, { column: 'uuid' }]).select('uuid', 'parent_task_uuid');
+  for (const row of rows) byParent.get(row.parent_task_uuid!)!.push(row.uuid);
+  return byParent;
+}

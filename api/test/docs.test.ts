@@ -1,0 +1,129 @@
+import { spawn } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { fencedBlocks } from './doc-blocks.ts';
+import type { DocBlock } from './doc-blocks.ts';
+import { REPO_DIR, cleanEnv, exitOf, freePort, outputOf, tempDir, waitFor } from './processes.ts';
+
+const KEY = `rk_${'AgentsDoc0'.repeat(4)}`;
+const AGENTS = 'docs/agents.md';
+
+/** Blocks of docs/agents.md a test cannot run, and why; every other `sh` block is `runnable` or the `server` one. */
+const NOT_RUN: Record<string, string> = {
+  'curl -s -X POST "$ROLLCALL/v1/inbound-email/"': 'needs a mail provider and a raw reply (the inbound tests post one)',
+  'curl -s "$ROLLCALL/v1/agent/register/challenge/"': 'needs AGENT_SELF_REGISTRATION=true and a computed answer (registration.test.ts)',
+};
+
+describe('docs/agents.md works as written, webhooks included', () => {
+  const work = tempDir('rollcall-agents-doc-');
+  const dataDir = tempDir('rollcall-agents-data-');
+  const children: ChildProcessWithoutNullStreams[] = [];
+  afterAll(() => {
+    // The page starts a receiver in the background: end the whole group of every shell it ran in.
+    for (const child of children) {
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+    fs.rmSync(work, { recursive: true, force: true });
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('marks every shell block: runnable, the server start, or a known exception', () => {
+    const shell = fencedBlocks(AGENTS).filter((b) => b.lang === 'sh');
+    const unmarked = shell.filter((b) => !b.meta.includes('runnable') && !b.meta.includes('server'));
+    expect(unmarked.map((b) => Object.keys(NOT_RUN).find((start) => b.code.startsWith(start)) ?? `${AGENTS}:${b.line}`)).toEqual(Object.keys(NOT_RUN));
+    expect(shell.filter((b) => b.meta.includes('server'))).toHaveLength(1);
+    expect(shell.filter((b) => b.meta.includes('runnable')).length).toBeGreaterThanOrEqual(12);
+  });
+
+  it('runs every runnable block in order against the server the page starts', async () => {
+    const blocks = fencedBlocks(AGENTS);
+    const serverIndex = blocks.findIndex((b) => b.meta.includes('server'));
+    const receiverPort = await freePort();
+    let serverUrl = '';
+    // What a reader keeps or fills in: the receiver's directory and port, the server's address, the key.
+    const placeholders = (code: string) =>
+      code
+        .replaceAll('/tmp/rollcall-receiver', work)
+        .replaceAll('8443', String(receiverPort))
+        .replaceAll('http://localhost:8080', serverUrl)
+        .replaceAll('rk_...', KEY);
+    const shell = (code: string) => {
+      // curl answers 4xx and 5xx with exit 0: here every request of the page must succeed.
+      const script = `set -e -o pipefail\ncurl() { command curl --fail-with-body --show-error "$@"; }\n${code}\n`;
+      const child = spawn('bash', ['-c', script], { cwd: REPO_DIR, env: cleanEnv({}), detached: true });
+      children.push(child);
+      outputOf(child); // collect from the first byte
+      return child;
+    };
+    const run = async (part: DocBlock[]) => {
+      const child = shell(part.map((b) => `# ${AGENTS}:${b.line}\n${placeholders(b.code)}`).join('\n'));
+      const code = await exitOf(child);
+      return { code, output: outputOf(child).text };
+    };
+
+    const before = await run(blocks.slice(0, serverIndex).filter((b) => b.meta.includes('runnable')));
+    expect(before.code, before.output).toBe(0);
+    expect(fs.existsSync(path.join(work, 'cert.pem'))).toBe(true);
+
+    // The page's own start line: its variables, npm start, in the repository.
+    const [, assignments] = /^((?:[A-Z_]+=\S+ )+)npm start$/.exec(placeholders(blocks[serverIndex].code).trim()) ?? [];
+    expect(assignments, 'the server block is VARIABLE=value … npm start').toBeDefined();
+    const env = Object.fromEntries(assignments.trim().split(/\s+/).map((pair) => pair.split('=', 2) as [string, string]));
+    const server = spawn('npm', ['start', '--silent'], { cwd: REPO_DIR, env: cleanEnv({ ...env, DATA_DIR: dataDir, BOOTSTRAP_API_KEY: KEY }), detached: true });
+    children.push(server);
+    const [, url] = await waitFor(server, /ready at (http:\/\/[\d.:]+)/);
+    serverUrl = url;
+
+    const after = await run(blocks.slice(serverIndex + 1).filter((b) => b.meta.includes('runnable')));
+    expect(after.code, after.output).toBe(0);
+    // The receiver printed the push, with the secret the agent registered.
+    expect(after.output).toContain('POST /rollcall X-Webhook-Secret: a-long-random-secret');
+    expect(after.output).toMatch(/\{"event":"agent\.message","message":\{[^\n]*"content":"Deploy v3\?"/);
+
+    // Step 3's advice: the agent's message to another agent is in the other's queue, never in its own.
+    const pending = async (agent: string) =>
+      (await (await fetch(`${url}/v1/agent-messages/?agent_name=${agent}&delivered=false`, { headers: { 'x-api-key': KEY } })).json()) as { sender_name: string; content: string }[];
+    expect((await pending('review-bot')).map((m) => [m.sender_name, m.content])).toEqual([['deploy-bot', 'v2 is rolled back; please run the checks again']]);
+    expect((await pending('deploy-bot')).filter((m) => m.sender_name === 'deploy-bot')).toEqual([]);
+    process.kill(-server.pid!, 'SIGTERM');
+    await exitOf(server);
+  }, 90_000);
+});
+
+/** Every page a reader of the repository opens: the READMEs, docs/, and the site's content. */
+function pages(): string[] {
+  const walk = (dir: string, ext: string): string[] =>
+    fs.readdirSync(path.join(REPO_DIR, dir), { withFileTypes: true }).flatMap((entry) => {
+      const relative = path.join(dir, entry.name);
+      if (entry.isDirectory()) return walk(relative, ext);
+      return entry.name.endsWith(ext) ? [relative] : [];
+    });
+  return ['README.md', 'site/README.md', ...walk('docs', '.md'), ...walk('content', '.mdx')];
+}
+
+describe('the repository stands alone', () => {
+  it('README, docs and content neither link outside the repository nor cite sections a reader cannot open', () => {
+    const problems: string[] = [];
+    for (const file of pages()) {
+      const text = fs.readFileSync(path.join(REPO_DIR, file), 'utf8');
+      text.split('\n').forEach((line, index) => {
+        const where = `${file}:${index + 1}`;
+        if (/\bCONTRACT\b|§\s*\d/.test(line)) problems.push(`${where}: cites the contract: ${line.trim()}`);
+        if (/(^|[\s(`'"])(\.\.\/)+shared\/|\/work\/shared/.test(line)) problems.push(`${where}: names a path outside the repository: ${line.trim()}`);
+        for (const [, target] of line.matchAll(/\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)) {
+          if (/^([a-z]+:|#|\/)/i.test(target)) continue; // web addresses, anchors, the site's own paths
+          const resolved = path.resolve(REPO_DIR, path.dirname(file), target.split('#')[0]);
+          if (!resolved.startsWith(`${REPO_DIR}${path.sep}`)) problems.push(`${where}: links outside the repository: ${target}`);
+          else if (!fs.existsSync(resolved)) problems.push(`${where}: links to a missing file: ${target}`);
+        }
+      });
+    }
+    expect(problems).toEqual([]);
+  });
+});

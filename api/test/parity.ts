@@ -1,0 +1,111 @@
+import type { Config } from '../src/lib/config.ts';
+import { startTestApp } from './harness.ts';
+import type { TestApp, TestResponse } from './harness.ts';
+import { tableNames } from './database.ts';
+
+/**
+ * Credential parity (spec "Versioning" 5: an API key and a CLI Bearer token of the same user get the same
+ * fields, pagination, error codes and rate-limit scopes; a difference is a defect).
+ *
+ * Two apps start from one copy each of the same seeded database, so the same user, with the same API key and
+ * CLI token, exists in both. `compare` sends one request to the first app with the key and to the second with the
+ * token, so a write changes each copy the same way, and reports every difference in status, body (ids of objects
+ * the request created aside, and secrets), pagination links and rate-limit headers.
+ */
+export interface ParityRequest {
+  method: string;
+  path: string;
+  body?: unknown;
+  /** Body paths (`results.*.last_used_at`) where the two answers may differ, each for a reason given beside it. */
+  differs?: string[];
+}
+
+export interface ParityWorld {
+  key: string;
+  token: string;
+  ids: Record<string, string>;
+}
+
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
+/** API keys, CLI tokens, exchange tokens, generated signing secrets, invitation links: new secrets differ by nature. */
+const SECRETS = /\b(rk_[0-9A-Za-z]{40}|rct_[0-9A-Za-z]{48}|rxt_[0-9A-Za-z]{48}|whsec_[0-9A-Za-z+/=]{20,})|(token=)[0-9A-Za-z]{40}/g;
+const HEADERS = ['ratelimit-policy', 'ratelimit', 'retry-after', 'x-daily-limit', 'x-daily-remaining'];
+
+/** Drops `path` (dot-separated, `*` for every key or item) from a parsed body. */
+function drop(value: unknown, path: string[]): void {
+  if (value === null || typeof value !== 'object' || path.length === 0) return;
+  const [head, ...rest] = path;
+  const target = value as Record<string, unknown>;
+  const keys = head === '*' ? Object.keys(target) : [head];
+  for (const key of keys) {
+    if (!Object.hasOwn(target, key)) continue;
+    if (rest.length === 0) delete target[key];
+    else drop(target[key], rest);
+  }
+}
+
+export async function startParityPair(overrides: Partial<Config>, seed: (t: TestApp) => Promise<ParityWorld>) {
+  const seeding = await startTestApp(overrides);
+  const world = await seed(seeding);
+  const time = seeding.clock.now();
+  const [first, second] = await seeding.closeIntoCopies(2);
+  const byKey = await startTestApp(overrides, {}, {}, { database: first });
+  const byToken = await startTestApp(overrides, {}, {}, { database: second });
+  for (const app of [byKey, byToken]) app.clock.set(new Date(time.getTime() + 1000));
+
+  // Every uuid the seeded database holds is the same object in both apps; any other uuid is new.
+  const seeded = new Set<string>();
+  for (const table of await tableNames(byKey.db)) {
+    if (table.startsWith('knex_') || table === 'sqlite_sequence') continue;
+    for (const match of JSON.stringify(await byKey.db(table).select('*')).matchAll(UUID)) seeded.add(match[0].toLowerCase());
+  }
+  const fresh = [new Map<string, string>(), new Map<string, string>()];
+  const statuses: string[] = [];
+
+  /** The body as text with the app's own address, new ids (numbered in order of appearance) and secrets put aside. */
+  function normalized(res: TestResponse, app: TestApp, side: 0 | 1, differs: string[]): string {
+    if (res.body === undefined) return res.text;
+    const body = structuredClone(res.body);
+    for (const path of differs) drop(body, path.split('.'));
+    return JSON.stringify(body)
+      .split(app.url)
+      .join('<base>')
+      .replace(SECRETS, (_, secret, prefix) => (prefix ? `${prefix}<secret>` : '<secret>'))
+      .replace(UUID, (id) => {
+        const lower = id.toLowerCase();
+        if (seeded.has(lower)) return lower;
+        if (!fresh[side].has(lower)) fresh[side].set(lower, `<new ${fresh[side].size + 1}>`);
+        return fresh[side].get(lower)!;
+      });
+  }
+
+  /** Sends `req` as the key to one app and as the token to the other; the differences, described (none: []). */
+  async function compare(req: ParityRequest): Promise<string[]> {
+    const options = (credential: { key: string } | { token: string }) => (req.method === 'GET' ? credential : { ...credential, body: req.body ?? {} });
+    const a = await byKey.request(req.method, req.path, options({ key: world.key }));
+    const b = await byToken.request(req.method, req.path, options({ token: world.token }));
+    const line = `${req.method} ${req.path}`;
+    statuses.push(`${a.status} ${line}${a.status >= 400 ? ` ${a.text.slice(0, 160)}` : ''}`);
+    const found: string[] = [];
+    if (a.status !== b.status) found.push(`${line}: status ${a.status} with the key, ${b.status} with the token (${a.text.slice(0, 120)} | ${b.text.slice(0, 120)})`);
+    const [bodyA, bodyB] = [normalized(a, byKey, 0, req.differs ?? []), normalized(b, byToken, 1, req.differs ?? [])];
+    if (bodyA !== bodyB) found.push(`${line}: bodies differ\n  key:   ${bodyA.slice(0, 600)}\n  token: ${bodyB.slice(0, 600)}`);
+    for (const header of HEADERS) {
+      if (a.headers.get(header) !== b.headers.get(header)) found.push(`${line}: ${header} ${a.headers.get(header)} with the key, ${b.headers.get(header)} with the token`);
+    }
+    return found;
+  }
+
+  return {
+    byKey,
+    byToken,
+    world,
+    compare,
+    /** Each request's status with the key, in order: what the comparison covered. */
+    statuses,
+    close: async () => {
+      await byKey.close();
+      await byToken.close();
+    },
+  };
+}
