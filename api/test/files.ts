@@ -24,3 +24,9 @@ export function form(file: { name: string; type: string; bytes: Buffer } | null,
   for (const extra of extraFiles) data.append(extra.field, new Blob([new Uint8Array(extra.bytes)]), extra.name);
   return data;
 }
+
+/** A form as fetch would send it: its bytes and its Content-Type (with the boundary), for `t.request(…, { raw })`. */
+export async function encodeForm(data: FormData): Promise<{ raw: Buffer; contentType: string }> {
+  const encoded = new Request('http://encode.invalid/', { method: 'POST', body: data });
+  return { raw: Buffer.from(await encoded.arrayBuffer()), contentType: encoded.headers.get('content-type')! };
+}

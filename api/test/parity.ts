@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { Config } from '../src/lib/config.ts';
 import { startTestApp } from './harness.ts';
 import type { TestApp, TestResponse } from './harness.ts';
@@ -16,6 +19,11 @@ export interface ParityRequest {
   method: string;
   path: string;
   body?: unknown;
+  /** Sent as it is instead of `body` (a multipart upload), with its Content-Type in `headers`. */
+  raw?: Buffer;
+  headers?: Record<string, string>;
+  /** Moves both apps' clocks forward this many milliseconds first (a fresh minute for the Plan's per-minute ceilings). */
+  advance?: number;
   /** Body paths (`results.*.last_used_at`) where the two answers may differ, each for a reason given beside it. */
   differs?: string[];
 }
@@ -48,9 +56,14 @@ export async function startParityPair(overrides: Partial<Config>, seed: (t: Test
   const seeding = await startTestApp(overrides);
   const world = await seed(seeding);
   const time = seeding.clock.now();
+  // Files the seed stored (attachments) live beside the database: each app gets its own copy of them too.
+  const files = fs.mkdtempSync(path.join(os.tmpdir(), 'rollcall-parity-files-'));
+  fs.cpSync(seeding.config.dataDir, files, { recursive: true, filter: (source) => !/\.(db|sqlite)(-wal|-shm)?$/.test(source) });
   const [first, second] = await seeding.closeIntoCopies(2);
   const byKey = await startTestApp(overrides, {}, {}, { database: first });
   const byToken = await startTestApp(overrides, {}, {}, { database: second });
+  for (const app of [byKey, byToken]) fs.cpSync(files, app.config.dataDir, { recursive: true, force: false });
+  fs.rmSync(files, { recursive: true, force: true });
   for (const app of [byKey, byToken]) app.clock.set(new Date(time.getTime() + 1000));
 
   // Every uuid the seeded database holds is the same object in both apps; any other uuid is new.
@@ -81,7 +94,11 @@ export async function startParityPair(overrides: Partial<Config>, seed: (t: Test
 
   /** Sends `req` as the key to one app and as the token to the other; the differences, described (none: []). */
   async function compare(req: ParityRequest): Promise<string[]> {
-    const options = (credential: { key: string } | { token: string }) => (req.method === 'GET' ? credential : { ...credential, body: req.body ?? {} });
+    if (req.advance) for (const app of [byKey, byToken]) app.clock.set(new Date(app.clock.now().getTime() + req.advance));
+    const options = (credential: { key: string } | { token: string }) => {
+      const sent = req.raw ? { raw: req.raw } : req.method === 'GET' ? {} : { body: req.body ?? {} };
+      return { ...credential, ...sent, headers: req.headers };
+    };
     const a = await byKey.request(req.method, req.path, options({ key: world.key }));
     const b = await byToken.request(req.method, req.path, options({ token: world.token }));
     const line = `${req.method} ${req.path}`;

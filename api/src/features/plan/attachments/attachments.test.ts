@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { TestApp } from '../../../../test/harness.ts';
 import { countRows, startPlanApp } from '../../../../test/plan-fixtures.ts';
 import type { PlanCall, PlanOrg } from '../../../../test/plan-fixtures.ts';
-import { PDF, PNG, form, windowsExecutable } from '../../../../test/files.ts';
+import { PDF, PNG, encodeForm, form, windowsExecutable } from '../../../../test/files.ts';
 import { storageUnavailable } from '../../../outbound/files/index.ts';
 import type { FileStore } from '../../../outbound/files/index.ts';
 import { sweepAttachmentFiles } from './feature.ts';
@@ -23,10 +23,10 @@ describe('Plan attachments in one multipart request: projects, goals, project up
   });
   afterEach(async () => t.close());
 
+  /** Through the harness (so the exchange can be the operation's OpenAPI example): the form encoded as fetch would send it. */
   const upload = async (pathname: string, key: string, body: FormData, headers: Record<string, string> = {}) => {
-    const res = await fetch(`${t.url}${pathname}`, { method: 'POST', headers: { 'x-api-key': key, accept: 'application/json', ...headers }, body });
-    const text = await res.text();
-    return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
+    const { raw, contentType } = await encodeForm(body);
+    return t.request('POST', pathname, { key, raw, headers: { 'content-type': contentType, ...headers } });
   };
   const stored = () => {
     const root = path.join(t.config.dataDir, 'attachments', acme.org.uuid);
@@ -65,6 +65,25 @@ describe('Plan attachments in one multipart request: projects, goals, project up
     const list = await call('GET', base, acme.other.key);
     expect(list.body.results.map((a: { filename: string }) => a.filename)).toEqual(['screenshot.png', 'Résumé "final".pdf', 'Plan ☕.pdf', 'notes.md']);
     expect((await call('GET', `${base}${created.body.uuid}/`, acme.other.key)).body.uuid).toBe(created.body.uuid);
+  });
+
+  it('takes the same calls on every kind of object: upload, list, read, download, dry-run delete, delete', async () => {
+    const goal = await call('POST', '/v1/plan/goals/', acme.member.key, { name: 'Grow' });
+    const update = await call('POST', `/v1/plan/projects/${project}/updates/`, acme.member.key, { body: 'On track.' });
+    const kinds = [base, `/v1/plan/goals/${goal.body.uuid}/attachments/`, `/v1/plan/projects/${project}/updates/${update.body.uuid}/attachments/`];
+    for (const files of kinds) {
+      const created = await upload(files, acme.member.key, form({ name: 'notes.md', type: 'text/markdown', bytes: Buffer.from('# Notes\n\nShip on Friday.\n') }));
+      expect(created.status).toBe(201);
+      expect((await call('GET', files, acme.member.key)).body).toMatchObject({ count: 1, results: [{ uuid: created.body.uuid, filename: 'notes.md' }] });
+      expect((await call('GET', `${files}${created.body.uuid}/`, acme.member.key)).body).toEqual(created.body);
+      const content = await t.request('GET', `${files}${created.body.uuid}/content/`, { key: acme.member.key });
+      expect(content.status).toBe(200);
+      expect(content.text).toBe('# Notes\n\nShip on Friday.\n');
+      const dry = await call('DELETE', `${files}${created.body.uuid}/?dry_run=true`, acme.member.key);
+      expect(dry.body).toMatchObject({ dry_run: true, status: 204 });
+      expect((await call('DELETE', `${files}${created.body.uuid}/`, acme.member.key)).status).toBe(204);
+      expect((await call('GET', files, acme.member.key)).body.count).toBe(0);
+    }
   });
 
   it('refuses a disguised executable, and anything else whose content is not an accepted kind (attachment_invalid_type)', async () => {

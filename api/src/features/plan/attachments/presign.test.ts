@@ -36,8 +36,8 @@ describe('Plan attachments: presign, PUT to upload_url, confirm (spec attachment
   };
   /** upload_url names the server that answered; the PUT route is the app's. */
   const put = async (uploadUrl: string, bytes: Buffer, headers: Record<string, string> = {}) => {
-    const res = await fetch(uploadUrl.replace(served.url, t.url), { method: 'PUT', headers: { 'content-type': 'image/png', ...headers }, body: new Uint8Array(bytes) });
-    return { status: res.status, body: await res.json() };
+    const res = await t.request('PUT', uploadUrl.replace(served.url, ''), { raw: bytes, headers: { 'content-type': 'image/png', ...headers } });
+    return { status: res.status, body: res.body };
   };
   const presign = (body: Record<string, unknown> = {}) => plan('POST', `${base}presign/`, acme.member.key, { filename: 'shot.png', content_type: 'image/png', size: PNG.length, ...body });
 

@@ -34,6 +34,7 @@ describe('Plan favorites (spec: {object_type: task | board | project, object_uui
     ]);
     expect((await call('GET', path, acme.other.key)).body.count).toBe(0);
     expect((await call('DELETE', `${path}${added.body.uuid}/`, acme.other.key)).status).toBe(404);
+    expect((await call('DELETE', `${path}${added.body.uuid}/?dry_run=true`, acme.member.key)).body).toMatchObject({ dry_run: true, status: 204 });
     expect((await call('DELETE', `${path}${added.body.uuid}/`, acme.member.key)).status).toBe(204);
     expect((await call('GET', path, acme.member.key)).body.count).toBe(2);
   });

@@ -80,9 +80,11 @@ describe('Plan notifications: routes, notify(), the inbox (spec: notification_ro
     expect(over.body).toEqual({ detail: expect.any(String), code: 'notification_routes_limit_reached', extra: { limit: 10 } });
 
     const path = `${routes}${created.body.uuid}/`;
+    expect((await call('GET', path, acme.member.key)).body).toEqual(created.body);
     expect((await call('PATCH', path, acme.member.key, { channel: 'nope' })).body.code).toBe('channel_not_found');
     expect((await call('PATCH', path, acme.member.key, { kind: 'nope' })).body.code).toBe('unknown_notification_kind');
     expect((await call('PATCH', path, acme.member.key, { channel: 'C1', scope: null })).body).toMatchObject({ channel: 'C1', scope: null });
+    expect((await call('DELETE', `${path}?dry_run=true`, acme.adminKey)).body).toMatchObject({ dry_run: true, status: 204 });
     expect((await call('DELETE', path, acme.adminKey)).status).toBe(204);
     expect((await call('GET', routes, acme.member.key)).body.count).toBe(9);
     // Another organization's route is absent.

@@ -28,6 +28,7 @@ describe('Plan reactions on project updates (spec reaction_invalid_emoji, reacti
     expect(list.body.results.map((g: { emoji: string; count: number; reacted: boolean }) => [g.emoji, g.count, g.reacted])).toEqual([['🎉', 2, true], ['❤️', 1, false]]);
     expect((await call('DELETE', `${base}${encodeURIComponent('❤️')}/`, acme.member.key)).status).toBe(404);
     expect((await call('DELETE', `${base}${encodeURIComponent('❤')}/`, acme.other.key)).status).toBe(204);
+    expect((await call('DELETE', `${base}${encodeURIComponent('🎉')}/?dry_run=true`, acme.member.key)).body).toMatchObject({ dry_run: true, status: 204 });
     expect((await call('DELETE', `${base}${encodeURIComponent('🎉')}/`, acme.member.key)).status).toBe(204);
     expect((await call('GET', base, acme.member.key)).body.results).toEqual([{ emoji: '🎉', count: 1, users: [expect.objectContaining({ uuid: acme.other.user.uuid })], reacted: false }]);
     expect(await countRows(t, 'plan_changes', (q) => q.where({ object_kind: 'reaction' }))).toBe(5);

@@ -7,23 +7,6 @@ import type { PlanCall, PlanOrg } from '../../../../test/plan-fixtures.ts';
 import { uuidv7 } from '../../../lib/ids.ts';
 import { sendDueReports } from './feature.ts';
 
-/**
- * Task relations arrive with the task endpoints; until their migration is on this database the fixture makes the
- * table with the columns the report reads, so "blocked" is tested the same way either way.
- */
-async function ensureRelations(t: TestApp): Promise<void> {
-  if (await t.db.schema.hasTable('plan_task_relations')) return;
-  await t.db.schema.createTable('plan_task_relations', (table) => {
-    table.string('uuid', 36).primary();
-    table.string('organization_uuid', 36).notNullable();
-    table.string('source_task_uuid', 36).notNullable();
-    table.string('target_task_uuid', 36).notNullable();
-    table.string('relation_type', 16).notNullable();
-    table.string('created_by_uuid', 36).nullable();
-    table.string('created_at', 32).notNullable();
-  });
-}
-
 describe('Plan scheduled reports (CONTRACT §9; spec invalid_schedule, report_schedules_limit_reached)', () => {
   let t: TestApp;
   let rx: Awaited<ReturnType<typeof startHttpsReceiver>>;
@@ -38,7 +21,6 @@ describe('Plan scheduled reports (CONTRACT §9; spec invalid_schedule, report_sc
     });
     sink = await startSmtpSink();
     t = await startTestApp({}, { SLACK_API_URL: `${rx.url}/api`, SMTP_URL: sink.url, ALLOW_PRIVATE_WEBHOOKS: 'true' }, { ca: TEST_CA });
-    await ensureRelations(t);
   });
   afterAll(async () => {
     await t.close();
@@ -89,11 +71,15 @@ describe('Plan scheduled reports (CONTRACT §9; spec invalid_schedule, report_sc
     expect(over.status).toBe(400);
     expect(over.body).toEqual({ detail: expect.any(String), code: 'report_schedules_limit_reached', extra: { limit: 10 } });
 
+    const listed = await call('GET', base, acme.member.key);
+    expect(listed.body.count).toBe(10);
+    expect(listed.body.results).toContainEqual(created.body);
     const path = `${base}${created.body.uuid}/`;
     expect((await call('PATCH', path, acme.member.key, { time: '25:00' })).body.extra).toEqual({ parameter: 'time' });
     const edited = await call('PATCH', path, acme.member.key, { weekdays: [3, 1], time: '07:30', timezone: 'Asia/Tokyo' });
     expect(edited.body).toMatchObject({ weekdays: [1, 3], time: '07:30', timezone: 'Asia/Tokyo', next_run_at: '2026-03-10T22:30:00.000Z' });
     expect((await call('PATCH', path, acme.member.key, { enabled: false })).body).toMatchObject({ enabled: false, next_run_at: null });
+    expect((await call('DELETE', `${path}?dry_run=true`, acme.adminKey)).body).toMatchObject({ dry_run: true, status: 204 });
     expect((await call('DELETE', path, acme.adminKey)).status).toBe(204);
     expect((await call('GET', path, acme.adminKey)).status).toBe(404);
   });

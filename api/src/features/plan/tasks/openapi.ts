@@ -8,7 +8,7 @@ const taskRef = { type: 'object', properties: { uuid, id: uuid, key: str, title:
 export const { operations, schemas } = planOpenApiPart(taskRoutes, {
   PlanTask: {
     type: 'object',
-    description: 'A task (CONTRACT §9). `include` adds participants (user uuids), relations and children (live sub-task uuids).',
+    description: 'A task. `include` adds participants (user uuids), relations and children (live sub-task uuids).',
     properties: {
       uuid, id: uuid, key: { type: 'string', description: 'KEY-n: the board key and the number the board gave the task' },
       title: str, description: str, board: uuid, state: uuid, owner: nullableUuid,

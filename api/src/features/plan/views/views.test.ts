@@ -59,6 +59,7 @@ describe('Plan saved views (spec: visibility personal | shared | board_default; 
     const replaced = await call('PUT', path, acme.member.key, { name: 'All mine', visibility: 'personal' }, ifMatch(`"x", ${etag2}`));
     expect(replaced.body).toMatchObject({ name: 'All mine', filters: {}, sort: [], version: 3 });
     expect((await call('DELETE', path, acme.member.key, undefined, ifMatch(etag2))).status).toBe(412);
+    expect((await call('DELETE', `${path}?dry_run=true`, acme.member.key, undefined, ifMatch(replaced.headers.get('etag')!))).body).toMatchObject({ dry_run: true, status: 204 });
     expect((await call('DELETE', path, acme.member.key, undefined, ifMatch(replaced.headers.get('etag')!))).status).toBe(204);
     expect((await call('GET', path, acme.member.key)).status).toBe(404);
   });

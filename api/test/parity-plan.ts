@@ -1,0 +1,129 @@
+import { notify } from '../src/features/plan/notifications/notify.ts';
+import { encodeForm, form } from './files.ts';
+import type { TestApp } from './harness.ts';
+import type { ParityRequest } from './parity.ts';
+
+/**
+ * The parity test's Plan work on top of the seeded goal, project and board (test/parity.test.ts): tasks, their
+ * links and comments, views, favorites, the inbox, notification routes, reports, files and reactions.
+ */
+export async function seedPlanWork(t: TestApp, key: string, ids: Record<string, string>, people: { organization: string; admin: string; mia: string; miaKey: string; otto: string }): Promise<Record<string, string>> {
+  const post = async (path: string, body: unknown, as = key) => {
+    const res = await t.request('POST', `/v1/plan${path}`, { key: as, body, headers: { 'if-match': '*' } });
+    if (res.status >= 300) throw new Error(`seeding ${path}: ${res.status} ${res.text}`);
+    return res.body;
+  };
+  const upload = async (path: string) => {
+    const { raw, contentType } = await encodeForm(form({ name: 'notes.md', type: 'text/markdown', bytes: Buffer.from('# Notes\n') }));
+    const res = await t.request('POST', `/v1/plan${path}`, { key, raw, headers: { 'content-type': contentType } });
+    if (res.status !== 201) throw new Error(`seeding ${path}: ${res.status} ${res.text}`);
+    return res.body;
+  };
+  const spareBoard = await post('/boards/', { name: 'Security', key: 'SEC' });
+  const task = await post(`/boards/${ids.board}/tasks/`, { title: 'Fix the login loop', owner: people.mia });
+  const other = await post('/tasks/', { board: ids.board, title: 'Write the docs' });
+  const doomedTask = await post('/tasks/', { board: ids.board, title: 'Old task' });
+  const relation = await post(`/tasks/${task.uuid}/relations/`, { relation_type: 'blocks', target_task: other.uuid });
+  await post(`/tasks/${task.uuid}/participants/`, { user: people.otto });
+  const view = await post(`/boards/${ids.board}/views/`, { name: 'Mine', visibility: 'personal', filters: {} });
+  const favorite = await post('/me/favorites/', { object_type: 'project', object_uuid: ids.project });
+  const report = await post('/reports/', { name: 'Standup', kind: 'daily', email_recipients: ['mia@acme.test'] });
+  const route = await post('/notifications/routes/', { kind: 'task.assigned', channel: 'email' });
+  const subject = { type: 'task' as const, uuid: task.uuid, board: ids.board, project: ids.project, title: task.title, key: task.key };
+  const notice = { kind: 'task.assigned', organizationUuid: people.organization, recipients: [people.admin], subject, actor: { uuid: people.mia }, text: 'Mia assigned a task to you' };
+  const [notification] = (await notify(t.db, notice, t.clock.now())).inbox;
+  const projectFile = await upload(`/projects/${ids.project}/attachments/`);
+  const goalFile = await upload(`/goals/${ids.goal}/attachments/`);
+  const updateFile = await upload(`/projects/${ids.project}/updates/${ids.update}/attachments/`);
+  await post(`/projects/${ids.project}/updates/${ids.update}/reactions/`, { emoji: '👀' }, people.miaKey);
+  return {
+    spareBoard: spareBoard.uuid, task: task.uuid, otherTask: other.uuid, doomedTask: doomedTask.uuid, relation: relation.uuid,
+    view: view.uuid, favorite: favorite.uuid, report: report.uuid, route: route.uuid, notification,
+    projectFile: projectFile.uuid, goalFile: goalFile.uuid, updateFile: updateFile.uuid,
+  };
+}
+
+/** Every task, view, favorite, inbox, route, report, file and reaction operation once; destructive ones last. */
+export async function planWorkSteps(ids: Record<string, string>): Promise<ParityRequest[]> {
+  const p = '/v1/plan';
+  const task = `${p}/tasks/${ids.task}`;
+  const board = `${p}/boards/${ids.board}`;
+  const project = `${p}/projects/${ids.project}`;
+  const update = `${project}/updates/${ids.update}`;
+  const files = [
+    [`${project}/attachments/`, ids.projectFile],
+    [`${p}/goals/${ids.goal}/attachments/`, ids.goalFile],
+    [`${update}/attachments/`, ids.updateFile],
+  ];
+  const { raw, contentType } = await encodeForm(form({ name: 'plan.txt', type: 'text/plain', bytes: Buffer.from('Ship on Friday.\n') }));
+  const anyVersion = { 'if-match': '*' };
+  return [
+    { method: 'GET', path: `${p}/tasks/?owner=me`, advance: 61_000 },
+    { method: 'GET', path: `${board}/tasks/` },
+    { method: 'GET', path: `${p}/me/tasks/` },
+    { method: 'GET', path: `${task}/children/` },
+    { method: 'POST', path: `${p}/tasks/`, body: { board: ids.board, title: 'Review the release notes' } },
+    { method: 'POST', path: `${board}/tasks/`, body: { title: 'Rotate the keys', priority: 2 } },
+    { method: 'GET', path: `${task}/` },
+    { method: 'PATCH', path: `${task}/`, body: { title: 'Fix the login redirect loop', version: 1 } },
+    { method: 'POST', path: `${p}/tasks/${ids.otherTask}/archive/` },
+    { method: 'POST', path: `${p}/tasks/${ids.otherTask}/restore/` },
+    { method: 'POST', path: `${task}/duplicate/`, body: { title: 'Fix the login loop on mobile' } },
+    { method: 'POST', path: `${task}/move/`, body: { state: ids.todo } },
+    { method: 'POST', path: `${task}/children/`, body: { title: 'Reproduce it' } },
+    { method: 'POST', path: `${task}/labels/batch/`, body: { mode: 'add', labels: [ids.label] } },
+    { method: 'GET', path: `${task}/relations/` },
+    { method: 'POST', path: `${task}/relations/`, body: { relation_type: 'relates_to', target_task: ids.doomedTask } },
+    { method: 'GET', path: `${task}/participants/` },
+    { method: 'POST', path: `${task}/participants/`, body: { user: ids.mia } },
+    { method: 'GET', path: `${task}/subscription/` },
+    { method: 'PUT', path: `${task}/subscription/`, body: { subscribed: false } },
+    { method: 'GET', path: `${task}/events/` },
+    { method: 'GET', path: `${task}/activity/` },
+    { method: 'POST', path: `${p}/tasks/bulk/`, body: { operation: 'update', items: [{ task: ids.otherTask, priority: 3 }] }, headers: { 'idempotency-key': 'parity-bulk-0001' } },
+    { method: 'GET', path: `${board}/views/` },
+    { method: 'POST', path: `${board}/views/`, body: { name: 'Bugs', visibility: 'personal', filters: { label: [ids.label] } }, headers: anyVersion },
+    { method: 'GET', path: `${project}/views/` },
+    { method: 'POST', path: `${project}/views/`, body: { name: 'Launch work', visibility: 'personal' }, headers: anyVersion },
+    { method: 'GET', path: `${p}/views/${ids.view}/` },
+    { method: 'PUT', path: `${p}/views/${ids.view}/`, body: { name: 'Mine, newest first', visibility: 'personal', filters: {}, sort: '-created_at' }, headers: anyVersion },
+    { method: 'PATCH', path: `${p}/views/${ids.view}/`, body: { name: 'Mine' }, headers: anyVersion },
+    { method: 'GET', path: `${p}/me/favorites/` },
+    { method: 'POST', path: `${p}/me/favorites/`, body: { object_type: 'board', object_uuid: ids.board } },
+    { method: 'GET', path: `${p}/inbox/` },
+    { method: 'GET', path: `${p}/inbox/summary/` },
+    { method: 'POST', path: `${p}/inbox/${ids.notification}/read/` },
+    { method: 'POST', path: `${p}/inbox/${ids.notification}/unread/` },
+    { method: 'POST', path: `${p}/inbox/read-all/` },
+    { method: 'GET', path: `${p}/notifications/routes/` },
+    { method: 'POST', path: `${p}/notifications/routes/`, body: { kind: 'task.mentioned', channel: 'email' } },
+    { method: 'GET', path: `${p}/notifications/routes/${ids.route}/` },
+    { method: 'PATCH', path: `${p}/notifications/routes/${ids.route}/`, body: { kind: 'task.due' } },
+    { method: 'GET', path: `${p}/reports/` },
+    { method: 'POST', path: `${p}/reports/`, body: { name: 'Week ahead', kind: 'week_start', email_recipients: ['mia@acme.test'] } },
+    { method: 'GET', path: `${p}/reports/${ids.report}/` },
+    { method: 'PATCH', path: `${p}/reports/${ids.report}/`, body: { time: '08:30' } },
+    { method: 'GET', path: `${p}/reports/${ids.report}/preview/` },
+    { method: 'POST', path: `${p}/reports/${ids.report}/run/` },
+    ...files.flatMap(([base, file]): ParityRequest[] => [
+      { method: 'GET', path: base },
+      { method: 'POST', path: base, raw, headers: { 'content-type': contentType } },
+      { method: 'GET', path: `${base}${file}/` },
+      { method: 'GET', path: `${base}${file}/content/` },
+    ]),
+    { method: 'GET', path: `${update}/reactions/` },
+    { method: 'POST', path: `${update}/reactions/`, body: { emoji: '🚀' } },
+    { method: 'DELETE', path: `${update}/reactions/${encodeURIComponent('🚀')}/?dry_run=true` },
+    { method: 'DELETE', path: `${update}/reactions/${encodeURIComponent('🚀')}/` },
+    ...files.map(([base, file]): ParityRequest => ({ method: 'DELETE', path: `${base}${file}/` })),
+    { method: 'DELETE', path: `${p}/reports/${ids.report}/` },
+    { method: 'DELETE', path: `${p}/notifications/routes/${ids.route}/` },
+    { method: 'DELETE', path: `${p}/me/favorites/${ids.favorite}/` },
+    { method: 'DELETE', path: `${p}/views/${ids.view}/`, headers: anyVersion },
+    { method: 'DELETE', path: `${task}/participants/${ids.otto}/` },
+    { method: 'DELETE', path: `${task}/relations/${ids.relation}/?dry_run=true` },
+    { method: 'DELETE', path: `${task}/relations/${ids.relation}/` },
+    { method: 'POST', path: `${p}/tasks/${ids.otherTask}/move-board/`, body: { board: ids.spareBoard } },
+    { method: 'DELETE', path: `${p}/tasks/${ids.doomedTask}/` },
+  ];
+}
