@@ -8,7 +8,7 @@ import type {
 } from './tables/plan.ts';
 import type { TaskKeyRow, TaskParticipantRow, TaskRelationRow, TaskSearchRow, TaskSubscriptionRow } from './tables/plan-tasks.ts';
 import type {
-  AttachmentRow, DueNoticeRow, FavoriteRow, FileTrashRow, NotificationRouteRow, NotificationRow, ReactionRow, ReportScheduleRow, ViewRow,
+  AttachmentRow, CommentRow, DueNoticeRow, FavoriteRow, FileTrashRow, NotificationRouteRow, NotificationRow, ReactionRow, ReportScheduleRow, ViewRow,
 } from './tables/plan-collab.ts';
 import type {
   ApiKeyRow, CliTokenRow, DailyCapRow, InstanceSettingRow, InvitationRow, OrganizationRow, RateLimitCounterRow, TeamMemberRow, TeamRow, UserRow,
@@ -114,5 +114,6 @@ declare module 'knex/types/tables.js' {
     plan_attachments: AttachmentRow;
     plan_file_trash: FileTrashRow;
     plan_reactions: ReactionRow;
+    plan_comments: CommentRow;
   }
 }

@@ -42,6 +42,7 @@ import { planFavorites } from './plan/favorites/feature.ts';
 import { planReports } from './plan/reports/feature.ts';
 import { planAttachments } from './plan/attachments/feature.ts';
 import { planReactions } from './plan/reactions/feature.ts';
+import { planComments } from './plan/comments/feature.ts';
 
 /**
  * Every feature of the API, in routing order. The app mounts their routers, the OpenAPI catalogue reads their
@@ -89,6 +90,7 @@ export const features: Feature[] = [
   planReports,
   planAttachments,
   planReactions,
+  planComments,
   cliAuth,
   cli,
   assistant,

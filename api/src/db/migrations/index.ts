@@ -59,4 +59,5 @@ export const migrations: Migration[] = [
   { name: '0651_plan_notifications', load: () => import('./0651_plan_notifications.ts') },
   { name: '0652_plan_report_schedules', load: () => import('./0652_plan_report_schedules.ts') },
   { name: '0653_plan_attachments', load: () => import('./0653_plan_attachments.ts') },
+  { name: '0654_plan_comments', load: () => import('./0654_plan_comments.ts') },
 ];

@@ -127,3 +127,18 @@ export interface ReactionRow {
   emoji: string;
   created_at: string;
 }
+
+export interface CommentRow {
+  uuid: string;
+  organization_uuid: string;
+  task_uuid: string;
+  parent_uuid: string | null;
+  author_uuid: string | null;
+  agent_name: string | null;
+  body: string;
+  /** JSON array of user uuids. */
+  mentions: string;
+  created_at: string;
+  updated_at: string;
+  edited_at: string | null;
+}

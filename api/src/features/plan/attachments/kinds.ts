@@ -1,5 +1,6 @@
 import { forbidden, notFound } from '../../../lib/errors.ts';
 import { visibleGoal, visibleProject } from '../frame/access.ts';
+import { visibleTask } from '../tasks/access.ts';
 import type { AttachableKind } from '../files/kinds.ts';
 
 export const projectAttachments: AttachableKind = {
@@ -40,5 +41,19 @@ export const updateAttachments: AttachableKind = {
   },
   assertMayAttach(r, target) {
     if (target.author !== r.actor.user.uuid) throw forbidden('update_not_author', 'Only the author of a project update can attach files to it.');
+  },
+};
+
+/** Files on a task: presign → PUT → confirm (25 MiB); the uploader or an admin removes one. */
+export const taskAttachments: AttachableKind = {
+  kind: 'task',
+  path: '/v1/plan/tasks/:task',
+  tag: 'Plan: tasks',
+  noun: 'task',
+  keyParams: ['task'],
+  table: 'plan_tasks',
+  async resolve(r, params) {
+    const { task } = await visibleTask(r, params.task);
+    return { uuid: task.uuid, board: task.board_uuid, project: null, author: null };
   },
 };

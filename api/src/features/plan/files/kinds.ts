@@ -13,7 +13,7 @@ export interface AttachTarget {
 /**
  * A kind of object that takes attachments (the attachments' routes are declared per kind by resource.ts). A feature
  * whose objects take files declares its kind: where its objects are, how one is found for the caller (404 when
- * invisible), and who may attach to it. Tasks and comments declare theirs in their own folders.
+ * invisible), and who may attach to it (attachments/kinds.ts; comments/kinds.ts).
  */
 export interface AttachableKind {
   /** plan_attachments.object_kind: project, goal, project_update, task, comment. */

@@ -62,7 +62,6 @@ export async function sweepFiles(db: Db, files: FileStore, tables: Record<string
     const lapsed: AttachmentRow[] = await trx('plan_attachments').where({ status: 'pending' }).where('expires_at', '<=', now.toISOString()).limit(1000);
     const orphans: AttachmentRow[] = [];
     for (const [kind, table] of Object.entries(tables)) {
-      if (!(await trx.schema.hasTable(table))) continue;
       orphans.push(
         ...(await trx('plan_attachments as a')
           .where('a.object_kind', kind)
