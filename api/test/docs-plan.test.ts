@@ -69,10 +69,15 @@ describe('docs/plan.md', () => {
       '"action":"task.updated","actor":"Admin","agent_name":"Release bot (CI)","changes":[{"field":"due_date","from":null,"to":"2026-12-01"}]',
       '"kind":"markdown"', 'Content-Disposition: attachment; filename="checklist.md"', 'X-Content-Type-Options: nosniff', 'same bytes',
       '"code":"attachment_invalid_type","detected":"application/x-msdownload"',
+      '"attachment_not_ready"', '{"status":"uploaded","size":57}', '{"filename":"repro.txt","kind":"text","status":"ready"}', 'Steps to reproduce:',
       '"precondition_required"', '{"name":"Mine","version":2}', '"precondition_failed"',
       '{"object_type":"board","key":"PLATFORM"}', '{"unread":0,"total":0}', '{"emoji":"🚀","count":1}', '"reaction_invalid_emoji"',
       '{"kind":"task.assigned","channel":"email"}', '"platform_not_connected"', '{"kind":"daily","weekdays":[1,2,3,4,5],"time":"09:00","timezone":"Europe/Berlin"}',
       '{"code":"invalid_schedule","extra":{"parameter":"time"}}', 'Daily report: Standup (2026-03-10)', 'PLATFORM · Platform (project Launch)', 'Done: none',
+      '{"body":"<@$MIA> can you reproduce this on staging?","mentions":true}', 'Admin mentioned you on PLATFORM-1 Fix the login redirect loop',
+      '{"code":"invalid_relation","detail":"Replies are one level deep: answer the comment this reply answers."}', '{"code":"comment_not_author"}',
+      '{"emoji":"🙏","count":1}', '{"object_type":"comment","filename":"repro.txt"}',
+      'Admin: <@$MIA> can you reproduce this on staging? (replies: 1)', 'mia@example.com: Yes, every time. (replies: 0)',
     ];
     let from = 0;
     for (const text of expected) {
