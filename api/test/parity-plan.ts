@@ -5,7 +5,7 @@ import type { ParityRequest } from './parity.ts';
 
 /**
  * The parity test's Plan work on top of the seeded goal, project and board (test/parity.test.ts): tasks, their
- * links and comments, views, favorites, the inbox, notification routes, reports, files and reactions.
+ * links, comments and files, views, favorites, the inbox, notification routes, reports, files and reactions.
  */
 export async function seedPlanWork(t: TestApp, key: string, ids: Record<string, string>, people: { organization: string; admin: string; mia: string; miaKey: string; otto: string }): Promise<Record<string, string>> {
   const post = async (path: string, body: unknown, as = key) => {
@@ -36,24 +36,41 @@ export async function seedPlanWork(t: TestApp, key: string, ids: Record<string, 
   const goalFile = await upload(`/goals/${ids.goal}/attachments/`);
   const updateFile = await upload(`/projects/${ids.project}/updates/${ids.update}/attachments/`);
   await post(`/projects/${ids.project}/updates/${ids.update}/reactions/`, { emoji: '👀' }, people.miaKey);
+  const comment = await post(`/tasks/${task.uuid}/comments/`, { body: `<@${people.mia}> can you look?` });
+  const doomedComment = await post(`/tasks/${task.uuid}/comments/`, { body: 'Old news' });
+  const commentFile = await upload(`/tasks/${task.uuid}/comments/${comment.uuid}/attachments/`);
+  await post(`/tasks/${task.uuid}/comments/${comment.uuid}/reactions/`, { emoji: '👀' }, people.miaKey);
+  // A task's file, uploaded (not yet confirmed: the steps confirm it) and another one ready.
+  const presign = async () => {
+    const presigned = await post(`/tasks/${task.uuid}/attachments/presign/`, { filename: 'notes.md', content_type: 'text/markdown', size: 8 });
+    const put = await t.request('PUT', presigned.upload_url.replace(t.url, ''), { raw: Buffer.from('# Notes\n'), headers: { 'content-type': 'text/markdown' } });
+    if (put.status !== 200) throw new Error(`seeding a task file: ${put.status} ${put.text}`);
+    return presigned.attachment_uuid as string;
+  };
+  const uploadedTaskFile = await presign();
+  const taskFile = await presign();
+  await post(`/tasks/${task.uuid}/attachments/${taskFile}/confirm/`, {});
   return {
+    comment: comment.uuid, doomedComment: doomedComment.uuid, commentFile: commentFile.uuid, uploadedTaskFile, taskFile,
     spareBoard: spareBoard.uuid, task: task.uuid, otherTask: other.uuid, doomedTask: doomedTask.uuid, relation: relation.uuid,
     view: view.uuid, favorite: favorite.uuid, report: report.uuid, route: route.uuid, notification,
     projectFile: projectFile.uuid, goalFile: goalFile.uuid, updateFile: updateFile.uuid,
   };
 }
 
-/** Every task, view, favorite, inbox, route, report, file and reaction operation once; destructive ones last. */
+/** Every task, comment, view, favorite, inbox, route, report, file and reaction operation once; destructive ones last. */
 export async function planWorkSteps(ids: Record<string, string>): Promise<ParityRequest[]> {
   const p = '/v1/plan';
   const task = `${p}/tasks/${ids.task}`;
   const board = `${p}/boards/${ids.board}`;
   const project = `${p}/projects/${ids.project}`;
   const update = `${project}/updates/${ids.update}`;
+  const comment = `${task}/comments/${ids.comment}`;
   const files = [
     [`${project}/attachments/`, ids.projectFile],
     [`${p}/goals/${ids.goal}/attachments/`, ids.goalFile],
     [`${update}/attachments/`, ids.updateFile],
+    [`${comment}/attachments/`, ids.commentFile],
   ];
   const { raw, contentType } = await encodeForm(form({ name: 'plan.txt', type: 'text/plain', bytes: Buffer.from('Ship on Friday.\n') }));
   const anyVersion = { 'if-match': '*' };
@@ -111,11 +128,27 @@ export async function planWorkSteps(ids: Record<string, string>): Promise<Parity
       { method: 'GET', path: `${base}${file}/` },
       { method: 'GET', path: `${base}${file}/content/` },
     ]),
+    { method: 'GET', path: `${task}/comments/` },
+    { method: 'POST', path: `${task}/comments/`, body: { body: 'Reproduced on staging.', parent: ids.comment } },
+    { method: 'GET', path: `${comment}/` },
+    { method: 'PATCH', path: `${comment}/`, body: { body: `<@${ids.mia}> can you look today?` } },
+    { method: 'GET', path: `${comment}/reactions/` },
+    { method: 'POST', path: `${comment}/reactions/`, body: { emoji: '👍' } },
+    { method: 'DELETE', path: `${comment}/reactions/${encodeURIComponent('👍')}/` },
+    { method: 'GET', path: `${task}/attachments/` },
+    // The upload URL's token is new in each app.
+    { method: 'POST', path: `${task}/attachments/presign/`, body: { filename: 'trace.txt', content_type: 'text/plain', size: 100 }, differs: ['upload_url'] },
+    { method: 'POST', path: `${task}/attachments/${ids.uploadedTaskFile}/confirm/` },
+    { method: 'GET', path: `${task}/attachments/${ids.taskFile}/` },
+    { method: 'GET', path: `${task}/attachments/${ids.taskFile}/content/` },
     { method: 'GET', path: `${update}/reactions/` },
     { method: 'POST', path: `${update}/reactions/`, body: { emoji: '🚀' } },
     { method: 'DELETE', path: `${update}/reactions/${encodeURIComponent('🚀')}/?dry_run=true` },
     { method: 'DELETE', path: `${update}/reactions/${encodeURIComponent('🚀')}/` },
     ...files.map(([base, file]): ParityRequest => ({ method: 'DELETE', path: `${base}${file}/` })),
+    { method: 'DELETE', path: `${task}/attachments/${ids.taskFile}/?dry_run=true` },
+    { method: 'DELETE', path: `${task}/attachments/${ids.taskFile}/` },
+    { method: 'DELETE', path: `${task}/comments/${ids.doomedComment}/` },
     { method: 'DELETE', path: `${p}/reports/${ids.report}/` },
     { method: 'DELETE', path: `${p}/notifications/routes/${ids.route}/` },
     { method: 'DELETE', path: `${p}/me/favorites/${ids.favorite}/` },

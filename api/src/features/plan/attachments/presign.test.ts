@@ -54,6 +54,7 @@ describe('Plan task attachments: presign, PUT to upload_url, confirm (spec attac
     expect(Buffer.from(await content.arrayBuffer())).toEqual(PNG);
     expect((await call('GET', base, acme.other.key)).body).toMatchObject({ count: 1, results: [{ uuid, object_type: 'task', object_uuid: task.uuid }] });
     expect((await call('GET', `${base}${uuid}/`, acme.other.key)).body).toEqual(confirmed.body);
+    expect((await t.request('GET', `${base}${uuid}/content/`, { key: acme.other.key })).headers.get('x-content-type-options')).toBe('nosniff');
     // A confirmed upload's URL is spent.
     expect((await put(presigned.body.upload_url, PNG)).status).toBe(404);
   });

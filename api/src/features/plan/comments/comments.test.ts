@@ -126,6 +126,7 @@ describe('Plan comments on tasks (spec comment_body_too_long, invalid_relation, 
     expect(over.status).toBe(400);
     expect(over.body).toEqual({ detail: expect.any(String), code: 'reaction_limit_reached', extra: { limit: 20 } });
     expect((await call('GET', reactions, acme.member.key)).body.count).toBe(20);
+    expect((await call('DELETE', `${reactions}${encodeURIComponent('👍')}/?dry_run=true`, acme.other.key)).body).toMatchObject({ dry_run: true, status: 204 });
     expect((await call('DELETE', `${reactions}${encodeURIComponent('👍')}/`, acme.other.key)).status).toBe(204);
 
     const files = `${comments}${comment.uuid}/attachments/`;
@@ -140,6 +141,12 @@ describe('Plan comments on tasks (spec comment_body_too_long, invalid_relation, 
     expect(file.status).toBe(201);
     expect(file.body).toMatchObject({ object_type: 'comment', object_uuid: comment.uuid, kind: 'png', status: 'ready' });
     expect((await call('DELETE', `${files}${file.body.uuid}/`, acme.other.key)).body.code).toBe('attachment_delete_forbidden');
+    expect((await call('GET', files, acme.other.key)).body).toMatchObject({ count: 1, results: [{ uuid: file.body.uuid }] });
+    expect((await call('GET', `${files}${file.body.uuid}/`, acme.other.key)).body).toEqual(file.body);
+    expect((await t.request('GET', `${files}${file.body.uuid}/content/`, { key: acme.other.key })).headers.get('content-type')).toBe('image/png');
+    expect((await call('DELETE', `${files}${file.body.uuid}/?dry_run=true`, acme.member.key)).body).toMatchObject({ dry_run: true, status: 204 });
+    const second = await upload(acme.member.key);
+    expect((await call('DELETE', `${files}${second.body.uuid}/`, acme.member.key)).status).toBe(204);
 
     // Deleting the task removes its comments, their reactions and files.
     const removed = await call('DELETE', `/v1/plan/tasks/${task.key}/?dry_run=true`, acme.adminKey);
