@@ -158,12 +158,9 @@ export async function deleteComment(w: PlanWrite, ref: string, uuid: string) {
   return { deleted: { object_kind: 'comment', uuid: comment.uuid }, removed_replies: replies.length };
 }
 
-/** A task's deletion takes its comments: their files and reactions go first (the rows go by cascade). */
+/** A task's deletion takes its comments: their files and reactions go first, each comment a tombstone (the rows go by cascade). */
 export async function removeCommentsOfTask(w: PlanWrite, task: TaskRow): Promise<number> {
-  const uuids: string[] = (await w.db('plan_comments').where({ task_uuid: task.uuid }).select('uuid')).map((r) => r.uuid);
-  if (uuids.length) {
-    await removeAttachmentsOf(w, 'comment', uuids);
-    await removeReactionsOf(w, 'comment', uuids);
-  }
+  const uuids: string[] = (await w.db('plan_comments').where({ task_uuid: task.uuid }).orderBy('created_at').select('uuid')).map((r) => r.uuid);
+  if (uuids.length) await dropComments(w, task, uuids);
   return uuids.length;
 }
