@@ -2,8 +2,7 @@ import type { Deps } from '../../../http/deps.ts';
 import type { Feature } from '../../../http/feature.ts';
 import { planRouter } from '../../../http/plan/registrar.ts';
 import { PLAN_HOOKS } from '../frame/hooks.ts';
-import { goalAttachments, projectAttachments, taskAttachments, updateAttachments } from './kinds.ts';
-import { commentAttachments } from '../comments/kinds.ts';
+import { commentAttachments, goalAttachments, projectAttachments, taskAttachments, updateAttachments } from './kinds.ts';
 import { sweepFiles } from '../files/repository.ts';
 import { attachmentRoutes, uploadRoutes } from './routes.ts';
 
@@ -17,7 +16,7 @@ export function sweepAttachmentFiles(deps: Deps): Promise<number> {
   return sweepFiles(deps.db, deps.files, ATTACHED_TABLES, deps.clock.now());
 }
 
-/** Plan (beta): files attached to projects, goals, project updates and tasks (comments declare theirs beside them); the presigned uploads' PUT; the store's sweep. */
+/** Plan (beta): files attached to projects, goals, project updates, tasks and comments; the presigned uploads' PUT; the store's sweep. */
 export const planAttachments: Feature = {
   name: 'plan/attachments',
   routers: (deps, mw) => [planRouter(deps, mw, PLAN_HOOKS, attachmentRoutes), uploadRoutes(deps)],

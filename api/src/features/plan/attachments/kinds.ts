@@ -1,4 +1,5 @@
 import { forbidden, notFound } from '../../../lib/errors.ts';
+import { visibleComment } from '../comments/service.ts';
 import { visibleGoal, visibleProject } from '../frame/access.ts';
 import { visibleTask } from '../tasks/access.ts';
 import type { AttachableKind } from '../files/kinds.ts';
@@ -55,5 +56,22 @@ export const taskAttachments: AttachableKind = {
   async resolve(r, params) {
     const { task } = await visibleTask(r, params.task);
     return { uuid: task.uuid, board: task.board_uuid, project: null, author: null };
+  },
+};
+
+/** Files on a comment: one multipart request, by the comment's author only (403 comment_not_author). */
+export const commentAttachments: AttachableKind = {
+  kind: 'comment',
+  path: '/v1/plan/tasks/:task/comments/:comment',
+  tag: 'Plan: comments',
+  noun: 'comment',
+  keyParams: ['task'],
+  table: 'plan_comments',
+  async resolve(r, params) {
+    const { task, comment } = await visibleComment(r, params.task, params.comment);
+    return { uuid: comment.uuid, board: task.board_uuid, project: null, author: comment.author_uuid };
+  },
+  assertMayAttach(r, target) {
+    if (target.author !== r.actor.user.uuid) throw forbidden('comment_not_author', 'Only the author of a comment can attach files to it.');
   },
 };

@@ -6,13 +6,13 @@ import { queryText } from '../../../http/query.ts';
 import { notFound } from '../../../lib/errors.ts';
 import { isUuid } from '../../../lib/ids.ts';
 import { attachmentResource } from './kind-routes.ts';
-import { goalAttachments, projectAttachments, taskAttachments, updateAttachments } from './kinds.ts';
+import { commentAttachments, goalAttachments, projectAttachments, taskAttachments, updateAttachments } from './kinds.ts';
 import { presentUpload } from '../files/presenter.ts';
 import { receivePut, tooLarge } from '../files/service.ts';
 
-/** Goals, projects and project updates take files in one multipart request each; tasks by presign → PUT → confirm. */
+/** Goals, projects, project updates and comments take files in one multipart request each; tasks by presign → PUT → confirm. */
 export function attachmentRoutes(plan: PlanRoutes): void {
-  for (const kind of [projectAttachments, goalAttachments, updateAttachments]) attachmentResource(kind, { multipart: true })(plan);
+  for (const kind of [projectAttachments, goalAttachments, updateAttachments, commentAttachments]) attachmentResource(kind, { multipart: true })(plan);
   attachmentResource(taskAttachments, { presign: true })(plan);
 }
 

@@ -1,14 +1,11 @@
 import type { PlanRoutes } from '../../../http/plan/registrar.ts';
-import { attachmentResource } from '../attachments/kind-routes.ts';
-import { reactionResource } from '../reactions/kind-routes.ts';
-import { commentAttachments, commentReactions } from './kinds.ts';
 import { createCommentSchema, editCommentSchema } from './schema.ts';
 import { createComment, deleteComment, editComment, getComment, listComments } from './service.ts';
 
 const BASE = '/v1/plan/tasks/:task/comments';
 const keyParams = ['task'];
 
-/** Comments on a task, their reactions and their files. */
+/** Comments on a task (their reactions and files are mounted by reactions/ and attachments/). */
 export function commentRoutes(plan: PlanRoutes): void {
   const r = plan.tagged('Plan: comments');
   r.list({ path: `${BASE}/`, summary: 'Comments on a task, oldest first (replies name their parent)', item: 'PlanComment', keyParams }, (call) =>
@@ -29,6 +26,4 @@ export function commentRoutes(plan: PlanRoutes): void {
   r.write({ method: 'delete', path: `${BASE}/:comment/`, status: 204, keyParams, summary: 'Delete a comment with its replies, files and reactions (its author only: 403 comment_not_author)' }, (call) =>
     deleteComment(call, call.params.task, call.params.comment),
   );
-  reactionResource(commentReactions)(plan);
-  attachmentResource(commentAttachments, { multipart: true })(plan);
 }

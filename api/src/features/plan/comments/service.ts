@@ -4,12 +4,11 @@ import { badRequest, forbidden, notFound } from '../../../lib/errors.ts';
 import { uuidv7 } from '../../../lib/ids.ts';
 import { readJson, writeJson } from '../../../lib/json.ts';
 import type { PageRequest } from '../../../lib/page.ts';
-import { removeReactionsOf } from '../emoji/service.ts';
-import { removeAttachmentsOf } from '../files/repository.ts';
 import type { PlanRead, PlanWrite } from '../frame/context.ts';
 import { pageOf } from '../frame/lists.ts';
 import type { PersonColumns } from '../frame/presenters.ts';
 import { visibleTask } from '../tasks/access.ts';
+import { removeComments } from '../tasks/comment-removal.ts';
 import type { TaskAccess } from '../tasks/access.ts';
 import { mentionables, mentionedIn } from './mentions.ts';
 import { notifyComment } from './notices.ts';
@@ -141,26 +140,12 @@ export async function editComment(w: PlanWrite, ref: string, uuid: string, input
   return presented;
 }
 
-/** Removes comments with their files and reactions, each a `deleted` change (the rows are deleted by the caller or a cascade). */
-async function dropComments(w: PlanWrite, task: TaskRow, uuids: string[]): Promise<void> {
-  await removeAttachmentsOf(w, 'comment', uuids);
-  await removeReactionsOf(w, 'comment', uuids);
-  for (const uuid of uuids) await w.changes.record({ kind: 'comment', uuid, change: 'deleted', board: task.board_uuid, task: task.uuid, snapshot: null });
-}
-
 /** Deletes a comment (its author only) and its replies. */
 export async function deleteComment(w: PlanWrite, ref: string, uuid: string) {
   const { task, comment } = await ownComment(w, ref, uuid, 'delete');
   const replies: string[] = (await w.db('plan_comments').where({ parent_uuid: comment.uuid }).select('uuid')).map((r) => r.uuid);
-  await dropComments(w, task, [...replies, comment.uuid]);
+  await removeComments(w, task, [...replies, comment.uuid]);
   if (replies.length) await w.db('plan_comments').whereIn('uuid', replies).delete();
   await w.db('plan_comments').where({ uuid: comment.uuid }).delete();
   return { deleted: { object_kind: 'comment', uuid: comment.uuid }, removed_replies: replies.length };
-}
-
-/** A task's deletion takes its comments: their files and reactions go first, each comment a tombstone (the rows go by cascade). */
-export async function removeCommentsOfTask(w: PlanWrite, task: TaskRow): Promise<number> {
-  const uuids: string[] = (await w.db('plan_comments').where({ task_uuid: task.uuid }).orderBy('created_at').select('uuid')).map((r) => r.uuid);
-  if (uuids.length) await dropComments(w, task, uuids);
-  return uuids.length;
 }

@@ -3,14 +3,13 @@ import { fullName } from '../../users/repository.ts';
 import type { PlanWrite } from '../frame/context.ts';
 import { notify } from '../notifications/notify.ts';
 import { taskSubscribers } from './people.ts';
-import type { TaskChangeKind } from './repository.ts';
 
 /**
  * What a task's change tells people, in the change's own transaction (recordTaskChanges calls this): a new owner
  * hears `task.assigned`; the task's followers (taskSubscribers) hear `task.state_changed` when it changes column.
  * notify() leaves out whoever made the change and anyone who cannot see the board.
  */
-export async function notifyTaskChanges(w: PlanWrite, tasks: TaskRow[], change: TaskChangeKind, fields: string[]): Promise<void> {
+export async function notifyTaskChanges(w: PlanWrite, tasks: TaskRow[], change: string, fields: string[]): Promise<void> {
   const assigned = change === 'created' || fields.includes('owner');
   const moved = change !== 'created' && fields.includes('state');
   if (!assigned && !moved) return;

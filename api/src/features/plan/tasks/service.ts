@@ -9,7 +9,7 @@ import type { TaskAccess } from './access.ts';
 import { allocateTaskNumber } from './keys.ts';
 import { assertColumnRoom, rankBetween, tailRank } from './ranks.ts';
 import { labelsOf, presentTasks, recordTaskChanges } from './repository.ts';
-import { removeCommentsOfTask } from '../comments/service.ts';
+import { removeCommentsOfTask } from './comment-removal.ts';
 import { removeAttachmentsOf } from '../files/repository.ts';
 import type { PresentedTask } from './repository.ts';
 import { setParticipants } from './people.ts';
