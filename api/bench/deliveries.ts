@@ -10,7 +10,7 @@ import { systemClock } from '../src/lib/clock.ts';
 import { createLogger } from '../src/lib/logger.ts';
 import { createOrganization } from '../src/features/organization/service.ts';
 import { recordEvent } from '../src/features/webhooks/events.ts';
-import { uuidv7 } from '../src/lib/ids.ts';
+import { insertKudosSubscription } from './lib.ts';
 
 const here = path.dirname(new URL(import.meta.url).pathname);
 const CERT = fs.readFileSync(path.join(here, '..', 'test', 'fixtures', 'localhost-cert.pem'));
@@ -90,22 +90,7 @@ export async function benchDeliveries(options: { count?: number; offeredPerSecon
 
   const now = new Date();
   const org = await createOrganization(db, { name: 'Bench', plan: 'enterprise' }, now);
-  await db('webhook_subscriptions').insert({
-    uuid: uuidv7(),
-    organization_uuid: org.uuid,
-    created_by_uuid: null,
-    hook_url: `https://127.0.0.1:${port}/hook`,
-    name: 'bench',
-    subscriptions: JSON.stringify(['kudos.posted']),
-    subscribed_objects: '[]',
-    secret_encrypted: deps.secretBox.encrypt(secret),
-    secret_generated: true,
-    bearer_encrypted: null,
-    disabled_at: null,
-    disabled_reason: null,
-    created_at: now.toISOString(),
-    updated_at: now.toISOString(),
-  });
+  await insertKudosSubscription(db, { organizationUuid: org.uuid, hookUrl: `https://127.0.0.1:${port}/hook`, name: 'bench', secretEncrypted: deps.secretBox.encrypt(secret), now });
 
   let peakRss = 0;
   let peakHeap = 0;

@@ -12,6 +12,8 @@ import type { LoadJob, LoadOutput } from './http-load.ts';
 import type { Db } from '../src/db/connection.ts';
 import { createUser } from '../src/features/users/repository.ts';
 import { issueKey } from '../src/features/api-keys/service.ts';
+import { uuidv7 } from '../src/lib/ids.ts';
+import type { SubscriptionRow } from '../src/db/tables.ts';
 
 const API_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -27,9 +29,12 @@ export interface LoadResult {
 }
 
 /** Drives `url` with autocannon from this process; the server under test runs in its own process. */
-export async function load(url: string, options: { connections: number; seconds?: number; amount?: number; headers?: Record<string, string> }): Promise<LoadResult> {
+export async function load(
+  url: string,
+  options: { connections: number; seconds?: number; amount?: number; headers?: Record<string, string>; method?: 'GET' | 'POST'; body?: string },
+): Promise<LoadResult> {
   const limit = options.amount !== undefined ? { amount: options.amount } : { duration: options.seconds ?? 10 };
-  const result = await autocannon({ url, connections: options.connections, headers: options.headers, ...limit });
+  const result = await autocannon({ url, connections: options.connections, headers: options.headers, ...(options.method ? { method: options.method } : {}), ...(options.body !== undefined ? { body: options.body } : {}), ...limit });
   return {
     requests: result.requests.total,
     rps: result.requests.average,
@@ -56,7 +61,10 @@ export async function startProcess(args: string[], env: NodeJS.ProcessEnv, ready
     const match = output.match(ready);
     if (match) return { child, match, output: () => output };
     if (child.exitCode !== null) throw new Error(`exited before ready:\n${output}`);
-    if (Date.now() > deadline) throw new Error(`not ready after 30 s:\n${output}`);
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL'); // never leave a server behind a failed start
+      throw new Error(`not ready after 30 s:\n${output}`);
+    }
     await new Promise((r) => setTimeout(r, 50));
   }
 }
@@ -159,4 +167,26 @@ export async function seedPeople(db: Db, organizationUuid: string, count: number
     people.push({ uuid: person.uuid, key: (await issueKey(db, { organizationUuid, ownerUuid: person.uuid, kind: 'personal', name: 'bench' }, now)).secret });
   }
   return people;
+}
+
+/** A webhook subscription to kudos.posted at `hookUrl`, written straight to the table (the benchmarks' receiver is on loopback). */
+export async function insertKudosSubscription(db: Db, params: { organizationUuid: string; hookUrl: string; name: string; secretEncrypted: string; now: Date }): Promise<SubscriptionRow> {
+  const row = {
+    uuid: uuidv7(),
+    organization_uuid: params.organizationUuid,
+    created_by_uuid: null,
+    hook_url: params.hookUrl,
+    name: params.name,
+    subscriptions: JSON.stringify(['kudos.posted']),
+    subscribed_objects: '[]',
+    secret_encrypted: params.secretEncrypted,
+    secret_generated: true,
+    bearer_encrypted: null,
+    disabled_at: null,
+    disabled_reason: null,
+    created_at: params.now.toISOString(),
+    updated_at: params.now.toISOString(),
+  } satisfies SubscriptionRow;
+  await db('webhook_subscriptions').insert(row);
+  return row;
 }

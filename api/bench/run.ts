@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: every API benchmark in one run, each comparing against a baseline measured in the same run
- * and printing ratios. BENCH_SECONDS sets the /v1/me/ load phases; BENCH_ONLY=me,checkins,deliveries,agents,kudos,plan,tasks
- * picks some. Each benchmark also runs alone: `node api/bench/<name>.ts`.
+ * and printing ratios. BENCH_SECONDS sets the /v1/me/ load phases; BENCH_ONLY=me,checkins,deliveries,agents,kudos,plan,tasks,
+ * backlog,scale-out picks some (scale-out runs when TEST_DATABASE_URL names a PostgreSQL server). Each benchmark also runs alone: `node api/bench/<name>.ts`.
  */
 import os from 'node:os';
 import { benchMe, printMe } from './me.ts';
@@ -11,6 +11,8 @@ import { benchAgents } from './agents.ts';
 import { benchKudos } from './kudos.ts';
 import { benchPlan } from './plan.ts';
 import { benchTasks } from './tasks.ts';
+import { benchBacklog } from './backlog.ts';
+import { benchScaleOut } from './scale-out.ts';
 
 const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
 const wanted = (name: string) => !only || only.includes(name);
@@ -40,4 +42,12 @@ if (wanted('plan')) {
 if (wanted('tasks')) {
   console.log('\n== tasks ==');
   await benchTasks({ print: true });
+}
+if (wanted('backlog')) {
+  console.log('\n== delivery backlog ==');
+  await benchBacklog({ print: true });
+}
+if (wanted('scale-out')) {
+  console.log('\n== scale-out ==');
+  await benchScaleOut({ print: true });
 }

@@ -1,6 +1,8 @@
 import Koa from 'koa';
 import { CredentialCache } from './auth/cache.ts';
 import type { Db } from './db/connection.ts';
+import { Budgets } from './db/counters.ts';
+import { Notifications } from './db/notifications.ts';
 import { GroupCommit } from './db/group-commit.ts';
 import { features } from './features/index.ts';
 import { AccessLog } from './http/access-log.ts';
@@ -9,7 +11,6 @@ import { errorHandler } from './http/errors.ts';
 import { parseJsonBodies } from './http/json-body.ts';
 import { createMetrics } from './http/metrics.ts';
 import { makeMiddlewares } from './http/middlewares.ts';
-import { RateCounters } from './http/rate-counters.ts';
 import { observeRequests, optionalTrailingSlash, requireHttps } from './http/request-context.ts';
 import { dispatchByPathPrefix } from './http/router-dispatch.ts';
 import { serveSite } from './http/site.ts';
@@ -46,17 +47,20 @@ export function createApp(dependencies: AppDependencies): { app: Koa; routes: Ro
   const { delivery: deliveryOptions, files, ...base } = dependencies;
   // The OpenAPI document is built on its first request: its descriptions are loaded only then.
   let openApiDocument: Promise<unknown> | null = null;
+  const notifications = new Notifications(base.db, base.config.databaseUrl, base.logger, { connectTimeoutMs: base.config.database.connectTimeoutMs });
   const deps: Deps = {
     ...base,
-    credentialCache: new CredentialCache(base.config.authCacheSeconds),
-    rateCounters: new RateCounters(base.db, base.logger, base.clock),
+    notifications,
+    credentialCache: new CredentialCache(base.config.authCacheSeconds, { notifications }),
+    budgets: new Budgets(base.db, base.clock, base.logger),
     writes: new GroupCommit(base.db),
-    ...buildDeliveryServices(base, deliveryOptions),
+    ...buildDeliveryServices({ ...base, notifications }, deliveryOptions),
     metrics: createMetrics(),
     files: files ?? createFileStore(base.config),
     openApiDocument: () => (openApiDocument ??= import('./openapi/catalog.ts').then((catalog) => catalog.buildDocument(base.config.publicUrl))),
   };
   connectFeatures(deps, features);
+  void notifications.start();
   onUnreadableTimestamp((value) => deps.logger.warn({ value }, 'a stored timestamp is not a readable date-time; the API shows it as null'));
   const middlewares = makeMiddlewares(deps);
   const accessLog = new AccessLog(deps.logger);
@@ -81,7 +85,7 @@ export function createApp(dependencies: AppDependencies): { app: Koa; routes: Ro
       layer.methods.filter((method) => method !== 'HEAD').map((method) => ({ method, path: String(layer.path) })),
     ),
   );
-  /** Releases what the app's services hold: delivery workers, outbound connections, SMTP, pending rate counts, access-log lines. */
+  /** Releases what the app's services hold: delivery workers, outbound connections, SMTP, unused budget, the listening connection, access-log lines. */
   async function close(): Promise<void> {
     accessLog.flush();
     deps.delivery.stop();
@@ -89,7 +93,8 @@ export function createApp(dependencies: AppDependencies): { app: Koa; routes: Ro
     await deps.outbound.http.close();
     await deps.outbound.llm.close();
     deps.mailer?.close();
-    await deps.rateCounters.close();
+    await deps.budgets.close();
+    await notifications.close();
   }
   return { app, routes, deps, accessLog, close };
 }

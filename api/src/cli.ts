@@ -127,15 +127,17 @@ async function precompile(): Promise<void> {
 /** Creates or upgrades the configured database, checks its encryption key (as a start would), and exits. */
 async function migrate(): Promise<void> {
   const settings = config();
-  const [{ createDb }, { migrateLatest }, { checkEncryptionKey }] = await Promise.all([
+  const [{ createDb }, { migrateLatest, withStartupLock }, { checkEncryptionKey }] = await Promise.all([
     import('./db/connection.ts'),
     import('./db/migrate.ts'),
     import('./outbound/encryption-key.ts'),
   ]);
-  const db = createDb(settings.databaseUrl);
+  const db = createDb(settings.databaseUrl, settings.database);
   try {
-    const applied = await migrateLatest(db);
-    const key = await checkEncryptionKey(db, settings, systemClock.now());
+    const { applied, key } = await withStartupLock(db, settings.databaseUrl, async () => ({
+      applied: await migrateLatest(db),
+      key: await checkEncryptionKey(db, settings, systemClock.now()),
+    }));
     print({ database: displayDatabaseUrl(settings.databaseUrl), migrations_applied: applied.length, encryption_key_fingerprint: key.fingerprint }, false);
   } finally {
     await db.destroy();
@@ -175,7 +177,7 @@ async function runAdmin(args: string[]): Promise<void> {
     },
   });
   const settings = config();
-  const [{ createDb, sqliteFilename }, { migrateLatest }, admin, { backupCommand, restoreCommand }, { forgetSecretsCommand }, { loadSecretBox }] = await Promise.all([
+  const [{ createDb, sqliteFilename }, { migrateLatest, withStartupLock }, admin, { backupCommand, restoreCommand }, { forgetSecretsCommand }, { loadSecretBox }] = await Promise.all([
     import('./db/connection.ts'),
     import('./db/migrate.ts'),
     import('./admin/commands.ts'),
@@ -190,9 +192,9 @@ async function runAdmin(args: string[]): Promise<void> {
     if (group === 'restore') return print(await restoreCommand(settings, clock, action, values.force), values.json);
     const missing = missingDatabase(settings, sqliteFilename);
     if (missing) throw new admin.CommandError(missing);
-    const db = createDb(settings.databaseUrl);
+    const db = createDb(settings.databaseUrl, settings.database);
     try {
-      await migrateLatest(db);
+      await withStartupLock(db, settings.databaseUrl, () => migrateLatest(db));
       const command = `${group ?? ''} ${['read-only', 'backup', 'forget-secrets'].includes(group) ? '' : (action ?? '')}`.trim();
       let result: unknown;
       switch (command) {

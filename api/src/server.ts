@@ -4,7 +4,7 @@ import { displayDatabaseUrl } from './lib/config.ts';
 import type { Config } from './lib/config.ts';
 import { createDb } from './db/connection.ts';
 import type { Db } from './db/connection.ts';
-import { migrateLatest } from './db/migrate.ts';
+import { migrateLatest, withStartupLock } from './db/migrate.ts';
 import { systemClock } from './lib/clock.ts';
 import type { Clock } from './lib/clock.ts';
 import { createLogger } from './lib/logger.ts';
@@ -32,16 +32,18 @@ export interface RunningServer {
 export async function startServer(config: Config, options: { clock?: Clock; logger?: Logger } = {}): Promise<RunningServer> {
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? createLogger(config.logLevel);
-  const db = createDb(config.databaseUrl);
-  const applied = await migrateLatest(db);
-  if (applied.length) logger.info({ migrations: applied }, 'database migrated');
-  try {
+  const db = createDb(config.databaseUrl, config.database, logger);
+  // Under the startup lock: the first of several processes started together stores the key's fingerprint and
+  // bootstraps; the others then check against it and find the organization there.
+  const { applied, bootstrap } = await withStartupLock(db, config.databaseUrl, async () => {
+    const applied = await migrateLatest(db);
     await checkEncryptionKey(db, config, clock.now());
-  } catch (err) {
+    return { applied, bootstrap: await bootstrapIfEmpty(db, config, clock) };
+  }).catch(async (err: unknown) => {
     await db.destroy();
     throw err;
-  }
-  const bootstrap = await bootstrapIfEmpty(db, config, clock);
+  });
+  if (applied.length) logger.info({ migrations: applied }, 'database migrated');
 
   const { app, deps, close: closeApp } = createApp({ db, clock, config, logger });
   const jobs = startJobs(deps);

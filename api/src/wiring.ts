@@ -1,4 +1,5 @@
 import type { Db } from './db/connection.ts';
+import type { Notifications } from './db/notifications.ts';
 import type { Deps, DeliveryServices } from './http/deps.ts';
 import type { Feature } from './http/feature.ts';
 import { InboundRoutes } from './inbound/registry.ts';
@@ -28,7 +29,10 @@ export interface DeliveryOptions {
  * policy, the delivery worker, the inbound mail routes. E-mail is the one channel of its own: several features
  * send it, and SMTP_URL decides whether it goes out or is held in the outbox (logged once, listed for admins).
  */
-export function buildDeliveryServices(base: { db: Db; clock: Clock; config: Config; logger: Logger }, options: DeliveryOptions = {}): DeliveryServices {
+export function buildDeliveryServices(
+  base: { db: Db; clock: Clock; config: Config; logger: Logger; notifications?: Notifications },
+  options: DeliveryOptions = {},
+): DeliveryServices {
   const { db, clock, config, logger } = base;
   const secretBox = loadSecretBox(config);
   const mailer = options.mailer !== undefined ? options.mailer : config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom, config.delivery.timeoutMs) : null;
@@ -48,6 +52,10 @@ export function buildDeliveryServices(base: { db: Db; clock: Clock; config: Conf
     pollMs: config.delivery.pollMs,
     held: () => (mailer ? [] : ['email']),
     random: options.random,
+    // Two request timeouts, at least 10 s: renewed every quarter of it while sending, it survives a process
+    // that stalls for seconds (loading a module, a busy machine); a dead process's rows move on soon after.
+    leaseMs: Math.max(10_000, 2 * config.delivery.timeoutMs),
+    notifications: base.notifications,
   });
   if (mailer) delivery.registerSender('email', emailSender(mailer, secretBox));
   else delivery.beforeRound(() => logHeldEmails(db, logger, clock.now()));

@@ -25,13 +25,14 @@ export async function startAppOnPort(options: {
   logger: Logger;
   delivery?: AppDependencies['delivery'];
   keepAliveTimeout?: number;
-  /** A database to run on (migrated further if need be) instead of a fresh one; close() drops it as its own. */
+  /** A database to run on (migrated further if need be) instead of a fresh one; close() drops it as its own (a
+   *  second process's share of another app's database passes a `drop` that does nothing). */
   database?: { url: string; drop: () => Promise<void> };
 }) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), options.dirPrefix));
   const database = options.database ?? (await testDatabase(dir));
   const config = { ...options.config(dir), databaseUrl: database.url };
-  const db = createDb(config.databaseUrl);
+  const db = createDb(config.databaseUrl, config.database, options.logger);
   await migrateLatest(db);
   const { app, routes, deps, accessLog, close: closeApp } = createApp({ db, clock: options.clock, config, logger: options.logger, delivery: options.delivery });
   const server = http.createServer(options.keepAliveTimeout === undefined ? {} : { keepAliveTimeout: options.keepAliveTimeout }, app.callback());

@@ -85,7 +85,9 @@ describe('the rollcall command as a client', () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rollcall-client-data-'));
     home = fs.mkdtempSync(path.join(os.tmpdir(), 'rollcall-client-home-'));
     sink = await startSmtpSink();
-    // One person in two organizations, made with the operator commands.
+    // One person in two organizations, made with the operator commands (on a database `rollcall migrate` creates).
+    const migrated = spawnSync(process.execPath, [CLI, 'migrate'], { env: cleanEnv({ DATA_DIR: dataDir }), encoding: 'utf8' });
+    if (migrated.status !== 0) throw new Error(`rollcall migrate: ${migrated.stderr}`);
     admin('org', 'create', '--name', 'Acme', '--plan', 'pro');
     admin('org', 'create', '--name', 'Globex', '--plan', 'free');
     const ana = admin('user', 'create', '--org', 'acme', '--email', 'ana@acme.test', '--role', 'admin', '--first-name', 'Ana', '--last-name', 'Lima');

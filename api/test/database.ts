@@ -11,8 +11,9 @@ import type { Db } from '../src/db/connection.ts';
  * server, dropped again by `drop()`: the same tests then prove the SQL is portable (PostgreSQL is the
  * scale-out path).
  */
-export async function testDatabase(dir: string, options: { encoding?: string } = {}): Promise<{ url: string; drop: () => Promise<void> }> {
-  const server = process.env.ROLLCALL_TEST_ENGINE === 'postgres' ? process.env.TEST_DATABASE_URL : undefined;
+export async function testDatabase(dir: string, options: { encoding?: string; engine?: 'sqlite' | 'postgres' } = {}): Promise<{ url: string; drop: () => Promise<void> }> {
+  const engine = options.engine ?? process.env.ROLLCALL_TEST_ENGINE;
+  const server = engine === 'postgres' ? process.env.TEST_DATABASE_URL : undefined;
   if (!server) return { url: `sqlite:${path.join(dir, 'rollcall.db')}`, drop: async () => {} };
   const name = `rollcall_test_${randomBytes(6).toString('hex')}`;
   const onServer = async (sql: string) => {

@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import type { AppDependencies } from '../src/app.ts';
 import { loadConfig } from '../src/lib/config.ts';
 import type { Config } from '../src/lib/config.ts';
@@ -29,6 +31,12 @@ export interface RequestOptions {
   example?: boolean;
 }
 
+/** Processes sharing a database share its encryption key (ENCRYPTION_KEY, or the first one's key file). */
+function sharedKey(first: Config | undefined): Partial<Config> {
+  if (!first) return {};
+  return { encryptionKey: first.encryptionKey ?? Buffer.from(fs.readFileSync(path.join(first.dataDir, 'encryption.key'), 'utf8').trim(), 'base64') };
+}
+
 /**
  * A real app on a real SQLite file behind a real listener on 127.0.0.1, with a clock the test controls and
  * the log lines captured (so tests can check that no secret is ever logged).
@@ -37,18 +45,24 @@ export async function startTestApp(
   overrides: Partial<Config> = {},
   env: Record<string, string> = {},
   delivery: AppDependencies['delivery'] = {},
-  options: { database?: { url: string; drop: () => Promise<void> } } = {},
+  options: {
+    /** A database to run on instead of a fresh one (dropped at close). */
+    database?: { url: string; drop: () => Promise<void> };
+    /** Run as another process of `sameDatabaseAs`: its database (its own connections, not dropped), its clock. */
+    sameDatabaseAs?: { config: Config; clock: ManualClock };
+  } = {},
 ) {
-  const clock = new ManualClock('2026-03-10T15:00:00.000Z');
+  const { sameDatabaseAs } = options;
+  const clock = sameDatabaseAs?.clock ?? new ManualClock('2026-03-10T15:00:00.000Z');
   const logs: string[] = [];
   const logger = createLogger('info', { write: (line: string) => void logs.push(line) });
   const { url, db, config, deps, routes, accessLog, close } = await startAppOnPort({
     dirPrefix: 'rollcall-test-',
-    config: (dir): Config => ({ ...loadConfig({ NODE_ENV: 'test', DATA_DIR: dir, ...env }), logLevel: 'info', ...overrides }),
+    config: (dir): Config => ({ ...loadConfig({ NODE_ENV: 'test', DATA_DIR: dir, ...env }), logLevel: 'info', ...sharedKey(sameDatabaseAs?.config), ...overrides }),
     clock,
     logger,
     delivery,
-    database: options.database,
+    database: options.database ?? (sameDatabaseAs ? { url: sameDatabaseAs.config.databaseUrl, drop: async () => {} } : undefined),
   });
 
   async function request(method: string, pathname: string, options: RequestOptions = {}): Promise<TestResponse> {

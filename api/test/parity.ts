@@ -21,9 +21,8 @@ export interface ParityRequest {
   body?: unknown;
   /** Sent as it is instead of `body` (a multipart upload), with its Content-Type in `headers`. */
   raw?: Buffer;
+  /** Request headers both sides send (an Idempotency-Key, If-Match, a multipart Content-Type). */
   headers?: Record<string, string>;
-  /** Moves both apps' clocks forward this many milliseconds first (a fresh minute for the Plan's per-minute ceilings). */
-  advance?: number;
   /** Body paths (`results.*.last_used_at`) where the two answers may differ, each for a reason given beside it. */
   differs?: string[];
 }
@@ -94,7 +93,6 @@ export async function startParityPair(overrides: Partial<Config>, seed: (t: Test
 
   /** Sends `req` as the key to one app and as the token to the other; the differences, described (none: []). */
   async function compare(req: ParityRequest): Promise<string[]> {
-    if (req.advance) for (const app of [byKey, byToken]) app.clock.set(new Date(app.clock.now().getTime() + req.advance));
     const options = (credential: { key: string } | { token: string }) => {
       const sent = req.raw ? { raw: req.raw } : req.method === 'GET' ? {} : { body: req.body ?? {} };
       return { ...credential, ...sent, headers: req.headers };

@@ -72,6 +72,17 @@ describe('the structure of api/src', () => {
     expect(entries.filter((entry) => !map.includes(entry))).toEqual([]);
   });
 
+  it('schedules jobs only in jobs/index.ts, where each firing is claimed once across processes (features declare `jobs`)', () => {
+    const SCHEDULING = /\bcron\.schedule\(|import\s*\{[^}]*\bschedule\b[^}]*\}\s*from\s*'node-cron'/;
+    expect(files.filter((file) => file !== 'jobs/index.ts' && SCHEDULING.test(text(file)))).toEqual([]);
+  });
+
+  it('counts budgets only through db/counters.ts (one upsert, leased, exact across processes)', () => {
+    const COUNTER_WRITE = /\(\s*'rate_limit_counters'\s*\)[^;]*?\.(insert|update|merge|increment|decrement)\(/s;
+    const offenders = files.filter((file) => file !== 'db/counters.ts' && !file.startsWith('db/migrations/') && COUNTER_WRITE.test(text(file)));
+    expect(offenders).toEqual([]);
+  });
+
   it('keeps the rollcall client apart from the server: client/ imports only itself and lib/', () => {
     expect(edges.filter((e) => e.from.startsWith('client/') && !e.to.startsWith('client/') && !e.to.startsWith('lib/')).map((e) => `${e.from} → ${e.to}`)).toEqual([]);
   });

@@ -5,6 +5,7 @@ import { presentOrganizationForOperator } from '../features/organization/present
 import { createUser, findUserByRef, setUserActive } from '../features/users/repository.ts';
 import { issueKey } from '../features/api-keys/service.ts';
 import { READ_ONLY_SETTING, setSetting } from '../db/settings.ts';
+import { notify } from '../db/notifications.ts';
 import { PLANS, ROLES } from '../db/tables.ts';
 import type { KeyKind, PlanName, Role } from '../db/tables.ts';
 
@@ -50,20 +51,20 @@ export async function createOrganizationCommand(db: Db, clock: Clock, opts: { na
   return presentOrganizationForOperator(org);
 }
 
-export async function setPlanCommand(db: Db, clock: Clock, ref?: string, value?: string) {
+/**
+ * An organization change that running servers must see: their cached credentials carry the organization, so
+ * they are told to forget them (at once on PostgreSQL; on SQLite within AUTH_CACHE_SECONDS).
+ */
+async function changeOrganization(db: Db, clock: Clock, ref: string | undefined, changes: () => Parameters<typeof updateOrganization>[2]) {
   const org = await organization(db, ref);
-  return presentOrganizationForOperator(await updateOrganization(db, org.uuid, { plan: plan(value) }, clock.now()));
+  const updated = await updateOrganization(db, org.uuid, changes(), clock.now());
+  await notify(db, 'credentials');
+  return presentOrganizationForOperator(updated);
 }
 
-export async function setBetaCommand(db: Db, clock: Clock, ref?: string, value?: string) {
-  const org = await organization(db, ref);
-  return presentOrganizationForOperator(await updateOrganization(db, org.uuid, { plan_beta_enabled: onOff(value) }, clock.now()));
-}
-
-export async function setExchangeCommand(db: Db, clock: Clock, ref?: string, value?: string) {
-  const org = await organization(db, ref);
-  return presentOrganizationForOperator(await updateOrganization(db, org.uuid, { exchange_enabled: onOff(value) }, clock.now()));
-}
+export const setPlanCommand = (db: Db, clock: Clock, ref?: string, value?: string) => changeOrganization(db, clock, ref, () => ({ plan: plan(value) }));
+export const setBetaCommand = (db: Db, clock: Clock, ref?: string, value?: string) => changeOrganization(db, clock, ref, () => ({ plan_beta_enabled: onOff(value) }));
+export const setExchangeCommand = (db: Db, clock: Clock, ref?: string, value?: string) => changeOrganization(db, clock, ref, () => ({ exchange_enabled: onOff(value) }));
 
 export async function readOnlyCommand(db: Db, clock: Clock, value?: string) {
   const enabled = onOff(value);
@@ -89,6 +90,7 @@ export async function createUserCommand(db: Db, clock: Clock, opts: { org?: stri
 export async function deactivateUserCommand(db: Db, clock: Clock, ref?: string, orgRef?: string) {
   const row = await user(db, ref, orgRef);
   await setUserActive(db, row.uuid, false, clock.now());
+  await notify(db, 'credentials');
   return { uuid: row.uuid, email: row.email, is_active: false };
 }
 

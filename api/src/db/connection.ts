@@ -3,6 +3,9 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import knex from 'knex';
 import type { Knex } from 'knex';
+import { DEFAULT_DATABASE_OPTIONS } from '../lib/config.ts';
+import type { DatabaseOptions } from '../lib/config.ts';
+import type { Logger } from '../lib/logger.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -20,14 +23,37 @@ const STATEMENT_CACHE_SIZE = 2000;
 /** How long a SQLite statement waits for another process's write lock (the connection's busy_timeout). */
 export const SQLITE_BUSY_TIMEOUT_MS = 5000;
 
-export function createDb(databaseUrl: string): Db {
-  if (/^postgres(ql)?:/.test(databaseUrl)) {
-    return knex({ client: 'pg', connection: databaseUrl, pool: { min: 0, max: 10 } });
+export const isPostgresUrl = (databaseUrl: string): boolean => /^postgres(ql)?:/.test(databaseUrl);
+
+/** Knex's own warnings (a connection that broke, a failed connection attempt) through the app's logger. */
+function knexLog(logger: Logger) {
+  const write = (level: 'warn' | 'error' | 'debug') => (message: unknown) => logger[level]({ source: 'knex' }, String(message));
+  return { warn: write('warn'), error: write('error'), deprecate: write('warn'), debug: write('debug') };
+}
+
+export function createDb(databaseUrl: string, options: DatabaseOptions = DEFAULT_DATABASE_OPTIONS, logger?: Logger): Db {
+  if (isPostgresUrl(databaseUrl)) {
+    return knex({
+      client: 'pg',
+      ...(logger ? { log: knexLog(logger) } : {}),
+      connection: {
+        connectionString: databaseUrl,
+        // Sent with the connection's start-up: the server cancels a longer statement (and a lock wait) itself.
+        ...(options.statementTimeoutMs > 0 ? { statement_timeout: options.statementTimeoutMs } : {}),
+        // An unreachable server fails a connection attempt after this long instead of the OS's minutes.
+        connectionTimeoutMillis: options.connectTimeoutMs,
+        keepAlive: true,
+      },
+      // A query waits at most this long for a free connection; then it fails and its request answers 503.
+      acquireConnectionTimeout: options.connectTimeoutMs,
+      pool: { min: 0, max: options.poolSize },
+    });
   }
   const filename = sqliteFilename(databaseUrl);
   if (filename !== ':memory:') fs.mkdirSync(path.dirname(filename), { recursive: true });
   return knex({
     client: sqliteClient(),
+    ...(logger ? { log: knexLog(logger) } : {}),
     connection: { filename },
     useNullAsDefault: true,
     pool: {
@@ -100,3 +126,32 @@ export function sqliteFilename(databaseUrl: string): string {
 }
 
 export const isSqlite = (db: Db): boolean => (db.client as { driverName?: string }).driverName === 'better-sqlite3';
+
+/** PostgreSQL error classes and driver errors that mean "the database cannot be reached or refused the work for now". */
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN',
+  '57P01', // admin_shutdown: the server is stopping or the connection was terminated
+  '57P02', // crash_shutdown
+  '57P03', // cannot_connect_now: starting up or in recovery
+  '57014', // query_canceled: the statement timeout
+  '53300', // too_many_connections
+  '40001', // serialization_failure
+  '40P01', // deadlock_detected
+  'SQLITE_BUSY', // the busy timeout passed with another process holding the file
+]);
+// Knex prefixes a failed query's message with its SQL: matched anywhere.
+const UNAVAILABLE_MESSAGES = /\b(Connection terminated|timeout expired|Client has encountered a connection error|Knex: Timeout acquiring a connection)/;
+
+/**
+ * Whether `err` means the database is unreachable or overloaded for now rather than that the request is wrong:
+ * a lost or refused connection, no free connection in time, the statement timeout, a deadlock. The request
+ * answers 503 with Retry-After (http/errors.ts); the pool opens fresh connections for the next ones.
+ */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  if (!err || typeof err !== 'object') return false;
+  const { code, name, message } = err as { code?: unknown; name?: unknown; message?: unknown };
+  if (typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || code.startsWith('08'))) return true; // 08xxx: connection exceptions
+  if (name === 'KnexTimeoutError') return true;
+  return typeof message === 'string' && UNAVAILABLE_MESSAGES.test(message);
+}
+

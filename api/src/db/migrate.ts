@@ -12,6 +12,33 @@ const source: Knex.MigrationSource<(typeof migrations)[number]> = {
   getMigration: (migration) => migration.load(),
 };
 
+interface LockClient {
+  connect(): Promise<void>;
+  query(sql: string, values?: unknown[]): Promise<unknown>;
+  end(): Promise<void>;
+  on(event: 'error', listener: (err: Error) => void): void;
+}
+
+/**
+ * Runs `work` (migrating, bootstrapping an empty database) in one process at a time: processes started together
+ * on one PostgreSQL database wait for each other on a session advisory lock, held on a connection of its own
+ * (outside the pool, which `work` uses), so the second finds the tables made and the first organization there.
+ * Knex's own migration lock makes a concurrent start fail instead of wait. SQLite: one process per file.
+ */
+export async function withStartupLock<T>(db: Db, databaseUrl: string, work: () => Promise<T>): Promise<T> {
+  if (isSqlite(db)) return work();
+  const Client = (db.client as unknown as { driver: { Client: new (config: { connectionString: string }) => LockClient } }).driver.Client;
+  const lock = new Client({ connectionString: databaseUrl });
+  lock.on('error', () => {});
+  await lock.connect();
+  try {
+    await lock.query('select pg_advisory_lock(hashtext($1))', ['rollcall-startup']);
+    return await work();
+  } finally {
+    await lock.end().catch(() => {});
+  }
+}
+
 export async function migrateLatest(db: Db): Promise<string[]> {
   await requireUtf8(db);
   const [, applied] = (await db.migrate.latest({ migrationSource: source })) as [number, string[]];

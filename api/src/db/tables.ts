@@ -11,11 +11,12 @@ import type {
   AttachmentRow, CommentRow, DueNoticeRow, FavoriteRow, FileTrashRow, NotificationRouteRow, NotificationRow, ReactionRow, ReportScheduleRow, ViewRow,
 } from './tables/plan-collab.ts';
 import type {
-  ApiKeyRow, CliTokenRow, DailyCapRow, InstanceSettingRow, InvitationRow, OrganizationRow, RateLimitCounterRow, TeamMemberRow, TeamRow, UserRow,
+  ApiKeyRow, CliTokenRow, InstanceSettingRow, InvitationRow, OrganizationRow, RateLimitCounterRow, TeamMemberRow, TeamRow, UserRow,
 } from './tables/people.ts';
 import type { CompanyValueRow, KudosBoostRow, KudosDailyCountRow, KudosReceiverRow, KudosRow, KudosSettingsRow, KudosTeamRow } from './tables/kudos.ts';
 import type { FormHistoryRow, FormOwnerRow, FormQuestionRow, FormResponseRow, FormRow } from './tables/forms.ts';
 import type { RunActionRow, RunRow, WorkflowRow } from './tables/workflows.ts';
+import type { JobFiringRow } from './tables/jobs.ts';
 
 export * from './tables/people.ts';
 export * from './tables/outbox.ts';
@@ -25,6 +26,7 @@ export * from './tables/kudos.ts';
 export * from './tables/forms.ts';
 export * from './tables/workflows.ts';
 export * from './tables/plan.ts';
+export * from './tables/jobs.ts';
 export * from './tables/cli.ts';
 export * from './tables/plan-tasks.ts';
 export * from './tables/plan-collab.ts';
@@ -45,7 +47,7 @@ declare module 'knex/types/tables.js' {
     cli_tokens: CliTokenRow;
     rate_limit_counters: RateLimitCounterRow;
     instance_settings: InstanceSettingRow;
-    daily_caps: DailyCapRow;
+    job_firings: JobFiringRow;
     invitations: InvitationRow;
     organization_events: OrganizationEventRow;
     deliveries: DeliveryRow;

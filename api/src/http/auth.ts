@@ -17,8 +17,9 @@ export function actorOf(ctx: Context): Actor {
 
 /**
  * Resolves X-API-KEY or a CLI Bearer token into `ctx.state.actor`, or answers 401/403 with the spec's codes
- * (the rules are auth/policy.ts's; which credentials a path takes is the method matrix's, auth/method-matrix.ts). Resolved credentials are cached for at most `AUTH_CACHE_SECONDS` (≤ 60, the
- * spec's plan-check cache).
+ * (the rules are auth/policy.ts's; which credentials a path takes is the method matrix's, auth/method-matrix.ts).
+ * Resolved credentials are cached for at most `AUTH_CACHE_SECONDS` (≤ 60, the spec's plan-check cache), and
+ * forgotten in every process as soon as one of them changes a credential.
  */
 export function makeAuthenticate(deps: Pick<Deps, 'db' | 'clock' | 'credentialCache'>) {
   const lastUsed = new LastUsed(deps.db);
@@ -75,9 +76,10 @@ export function makeAuthenticate(deps: Pick<Deps, 'db' | 'clock' | 'credentialCa
       const now = deps.clock.now();
       const cached = deps.credentialCache.get(presented.hash, now.getTime());
       if (cached) return admit(ctx, cached, now, next);
+      const generation = deps.credentialCache.generation;
       return lookupCredential(deps.db, presented, now).then((resolution) => {
         if (!resolution.ok) throw unauthorized(resolution.code);
-        deps.credentialCache.set(presented.hash, resolution.actor, now.getTime());
+        deps.credentialCache.set(presented.hash, resolution.actor, now.getTime(), generation);
         return admit(ctx, resolution.actor, now, next);
       });
     };
@@ -100,10 +102,14 @@ export function requirePerson(ctx: Context, next: Next): Promise<void> {
   return next();
 }
 
-/** Writes that change who a credential acts as (keys, users, plans) clear the resolved-credential cache. */
+/**
+ * Writes that change who a credential acts as (keys, users, plans) invalidate the resolved-credential cache of
+ * every process, after the write committed and before the answer goes out: once the client has its answer,
+ * the other processes have been told.
+ */
 export function makeClearsCredentialCache(deps: Pick<Deps, 'credentialCache'>) {
   return async function clearsCredentialCache(_ctx: Context, next: Next): Promise<void> {
     await next();
-    deps.credentialCache.clear();
+    await deps.credentialCache.invalidate();
   };
 }

@@ -1,5 +1,7 @@
 import type { CredentialCache } from '../auth/cache.ts';
 import type { Db } from '../db/connection.ts';
+import type { Budgets } from '../db/counters.ts';
+import type { Notifications } from '../db/notifications.ts';
 import type { GroupCommit } from '../db/group-commit.ts';
 import type { InboundRoutes } from '../inbound/registry.ts';
 import type { Clock } from '../lib/clock.ts';
@@ -12,7 +14,6 @@ import type { SecretBox } from '../outbound/secret-box.ts';
 import type { DeliveryWorker } from '../outbound/worker.ts';
 import type { FileStore } from '../outbound/files/index.ts';
 import type { Metrics } from './metrics.ts';
-import type { RateCounters } from './rate-counters.ts';
 
 /** The delivery side of the app's services (wiring.ts builds them). */
 export interface DeliveryServices {
@@ -41,7 +42,10 @@ export interface Deps extends DeliveryServices {
   config: Config;
   logger: Logger;
   credentialCache: CredentialCache;
-  rateCounters: RateCounters;
+  /** Every counted budget (hourly scopes, Plan minute ceilings, daily caps): exact across processes, db/counters.ts. */
+  budgets: Budgets;
+  /** Signals to the other processes on this database (cache invalidation, new deliveries): db/notifications.ts. */
+  notifications: Notifications;
   /** Group commit for high-rate small writes (agent reports and health checks): see db/group-commit.ts. */
   writes: GroupCommit;
   metrics: Metrics;

@@ -1,10 +1,13 @@
 import type { Context, Next } from 'koa';
+import { isDatabaseUnavailable } from '../db/connection.ts';
 import type { Logger } from '../lib/logger.ts';
 import { ApiError, CustomThrottle, ValidationFailed, notFound } from '../lib/errors.ts';
 import { UnreadableSecretError } from '../outbound/secret-box.ts';
 
 /** The spec's error body: `{detail, code, extra?}`. */
 export const errorBody = (err: ApiError) => (err.extra ? { detail: err.message, code: err.code, extra: err.extra } : { detail: err.message, code: err.code });
+
+const DATABASE_RETRY_AFTER_SECONDS = 5;
 
 export function errorHandler(logger: Logger) {
   return async function handleErrors(ctx: Context, next: Next): Promise<void> {
@@ -44,6 +47,15 @@ export function errorHandler(logger: Logger) {
         ctx.body = err.status === 405
           ? { detail: `Method "${ctx.method}" not allowed.`, code: 'method_not_allowed' }
           : { detail: 'Not implemented.', code: 'not_implemented' };
+        return;
+      }
+      if (isDatabaseUnavailable(err)) {
+        // Nothing the client did: the database is unreachable, out of connections, or the statement ran out of
+        // time. The pool connects afresh for the next request; the client retries this one.
+        logger.warn({ err, request_id: ctx.state.requestId, method: ctx.method, path: ctx.path }, 'database unavailable');
+        ctx.status = 503;
+        ctx.set('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
+        ctx.body = { detail: `The database is unavailable. Retry in ${DATABASE_RETRY_AFTER_SECONDS} seconds.`, code: 'database_unavailable' };
         return;
       }
       logger.error({ err, request_id: ctx.state.requestId, method: ctx.method, path: ctx.path }, 'unhandled error');

@@ -1,6 +1,7 @@
 import type { Context, Next } from 'koa';
 import type { Executor } from '../db/connection.ts';
-import { addToCounter } from './rate-counters.ts';
+import { addToCounter } from '../db/counters.ts';
+import type { Take } from '../db/counters.ts';
 import type { Deps } from './deps.ts';
 import type { RateLimitScope } from '../lib/config.ts';
 import { throttled } from '../lib/errors.ts';
@@ -13,84 +14,77 @@ export interface Window {
   seconds: number;
 }
 
-export interface Consumption {
-  allowed: boolean;
-  remaining: number;
-  resetSeconds: number;
-}
-
-/** Counts one request against `bucket` in the current fixed window and reports whether it is within `limit`. */
-export async function consume(db: Executor, bucket: string, window: Window, now: Date): Promise<Consumption> {
+/**
+ * Counts one request against `bucket` in the current fixed window, straight in the database (one atomic upsert
+ * per request, before the answer), and reports whether it is within `limit`. For small budgets checked before a
+ * credential exists (registration and invitation tokens per client address); budgets of authenticated requests
+ * go through `deps.budgets` (db/counters.ts), which leases units instead of writing per request.
+ */
+export async function consume(db: Executor, bucket: string, window: Window, now: Date): Promise<Take> {
   const nowSeconds = Math.floor(now.getTime() / 1000);
   const windowStart = nowSeconds - (nowSeconds % window.seconds);
   const count = await addToCounter(db, bucket, windowStart, 1);
-  return {
-    allowed: count <= window.limit,
-    remaining: Math.max(0, window.limit - count),
-    resetSeconds: windowStart + window.seconds - nowSeconds,
-  };
+  return { allowed: count <= window.limit, used: Math.min(count, window.limit), limit: window.limit, resetSeconds: windowStart + window.seconds - nowSeconds };
 }
 
 /** IETF httpapi rate-limit headers (structured-field form). */
-export function setRateLimitHeaders(ctx: Context, window: Window, usage: Consumption): void {
+export function setRateLimitHeaders(ctx: Context, window: Window, usage: Take): void {
   ctx.set('RateLimit-Policy', `"${window.policy}";q=${window.limit};w=${window.seconds}`);
-  ctx.set('RateLimit', `"${window.policy}";r=${usage.remaining};t=${usage.resetSeconds}`);
+  ctx.set('RateLimit', `"${window.policy}";r=${window.limit - usage.used};t=${usage.resetSeconds}`);
 }
 
-/** Applies a window to `bucket`: sets the headers, and throws the spec's 429 `throttled` when over. */
-export async function enforce(ctx: Context, db: Executor, bucket: string, window: Window, now: Date): Promise<void> {
-  const usage = await consume(db, bucket, window, now);
+/** Sets the headers of a counted request, and throws the spec's 429 `throttled` when it is over its window. */
+export function applyWindow(ctx: Context, window: Window, usage: Take): void {
   setRateLimitHeaders(ctx, window, usage);
   if (!usage.allowed) throw throttled(usage.resetSeconds);
 }
 
+/** Applies a window to `bucket` through `consume`: sets the headers, and throws the spec's 429 `throttled` when over. */
+export async function enforce(ctx: Context, db: Executor, bucket: string, window: Window, now: Date): Promise<void> {
+  applyWindow(ctx, window, await consume(db, bucket, window, now));
+}
+
+/**
+ * Counts the request against `window` in `deps.budgets` (exact across processes, see db/counters.ts), sets the
+ * RateLimit headers and answers 429 `throttled` when the window is used up. Synchronous (no promise) while this
+ * process holds units of the budget, which is nearly always.
+ */
+export function takeFromBudget(deps: Pick<Deps, 'budgets'>, ctx: Context, bucket: string, window: Window): void | Promise<void> {
+  const usage = deps.budgets.take(bucket, window.limit, window.seconds);
+  return usage instanceof Promise ? usage.then((taken) => applyWindow(ctx, window, taken)) : applyWindow(ctx, window, usage);
+}
+
 /**
  * Counts one request against each bucket in the same window (an anonymous endpoint's budget per client address
- * and per e-mail address, say); the headers show the bucket closest to its limit, and any bucket over its
- * limit refuses the request with the spec's 429.
+ * and per e-mail address, say), straight in the database like `consume`; the headers show the bucket closest to
+ * its limit, and any bucket over its limit refuses the request with the spec's 429.
  */
 export async function enforceEach(ctx: Context, db: Executor, buckets: string[], window: Window, now: Date): Promise<void> {
-  let tightest: Consumption | null = null;
+  let tightest: Take | null = null;
   for (const bucket of buckets) {
     const usage = await consume(db, bucket, window, now);
-    if (!tightest || usage.remaining < tightest.remaining || !usage.allowed) tightest = usage;
+    if (!tightest || usage.used > tightest.used || !usage.allowed) tightest = usage;
   }
-  if (!tightest) return;
-  setRateLimitHeaders(ctx, window, tightest);
-  if (!tightest.allowed) throw throttled(tightest.resetSeconds);
+  if (tightest) applyWindow(ctx, window, tightest);
 }
 
 /** The `authentication` budget (CONTRACT §5) of the anonymous sign-in endpoints: per hour, as configured. */
 export const authenticationWindow = (deps: Pick<Deps, 'config'>): Window => ({ policy: 'authentication', limit: deps.config.hourlyBudgets.authentication, seconds: 3600 });
 
-/** Drops counters of windows that ended before `before` (run by the hourly maintenance job). */
-export async function pruneCounters(db: Executor, before: Date): Promise<number> {
-  return db('rate_limit_counters').where('window_start', '<', Math.floor(before.getTime() / 1000) - 86_400).delete();
-}
-
 /**
  * The hourly budget of a named scope (CONTRACT §5), per credential. Every authenticated route declares its
- * scope with this middleware, after authenticate(). Counted through the write-behind RateCounters (the hot
- * path); `enforce` above counts straight in the database, for small caps where every request must be exact.
+ * scope with this middleware, after authenticate().
  */
 export function makeRateLimit(deps: Deps) {
   return function rateLimit(scope: RateLimitScope) {
-    // Not async: the counter answers synchronously on every request but a window's first.
+    // Not async: the budget answers synchronously on nearly every request.
     return function hourlyBudget(ctx: Context, next: Next): Promise<void> {
       const actor = actorOf(ctx);
       const multiplier = actor.organization.plan === 'enterprise' ? deps.config.enterpriseMultiplier : 1;
       const window = { policy: scope, limit: deps.config.hourlyBudgets[scope] * multiplier, seconds: 3600 };
-      const nowSeconds = Math.floor(deps.clock.now().getTime() / 1000);
-      const windowStart = nowSeconds - (nowSeconds % window.seconds);
-      const apply = (count: number): Promise<void> => {
-        const usage = { allowed: count <= window.limit, remaining: Math.max(0, window.limit - count), resetSeconds: windowStart + window.seconds - nowSeconds };
-        setRateLimitHeaders(ctx, window, usage);
-        if (!usage.allowed) throw throttled(usage.resetSeconds);
-        return next();
-      };
-      const count = deps.rateCounters.hit(`${scope}:${actor.credential.uuid}`, windowStart, window.seconds);
-      // A throw from apply() (429) reaches the error handler either way: koa-compose turns it into a rejection.
-      return typeof count === 'number' ? apply(count) : count.then(apply);
+      const taken = takeFromBudget(deps, ctx, `${scope}:${actor.credential.uuid}`, window);
+      // A throw (429) reaches the error handler either way: koa-compose turns it into a rejection.
+      return taken ? taken.then(next) : next();
     };
   };
 }

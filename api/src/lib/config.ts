@@ -64,12 +64,23 @@ export const DEFAULT_HOURLY_BUDGETS: Record<RateLimitScope, number> = {
   authentication: 20,
 };
 
+/** Which background work a process runs (ROLE): see Config.role. */
+export const ROLES = ['api', 'worker', 'all'] as const;
+export type Role = (typeof ROLES)[number];
+
 export interface Config {
   env: 'production' | 'development' | 'test';
+  /**
+   * ROLE: `api` serves HTTP only; `worker` also runs the delivery workers, the inbound SMTP listener and the
+   * scheduled jobs; `all` (the default) is both. Every role serves the whole HTTP API and its health endpoints.
+   */
+  role: Role;
   port: number;
   host: string;
   dataDir: string;
   databaseUrl: string;
+  /** PostgreSQL connections (SQLite has one): pool size, statement timeout (0: none), and how long to wait for a connection. */
+  database: DatabaseOptions;
   publicUrl: string | null;
   logLevel: string;
   requireHttps: boolean;
@@ -131,6 +142,17 @@ export interface S3Settings {
   /** Bucket in the path (most S3-compatible servers) rather than in the host name. */
   forcePathStyle: boolean;
 }
+
+export interface DatabaseOptions {
+  /** DATABASE_POOL_SIZE: connections this process may open to PostgreSQL. */
+  poolSize: number;
+  /** DATABASE_STATEMENT_TIMEOUT_MS: PostgreSQL cancels a statement running longer (0: no limit). */
+  statementTimeoutMs: number;
+  /** DATABASE_CONNECT_TIMEOUT_MS: how long a query waits to connect or for a free connection before it fails (the request answers 503). */
+  connectTimeoutMs: number;
+}
+
+export const DEFAULT_DATABASE_OPTIONS: DatabaseOptions = { poolSize: 10, statementTimeoutMs: 30_000, connectTimeoutMs: 5_000 };
 
 type Env = Record<string, string | undefined>;
 
@@ -228,6 +250,9 @@ export function loadConfig(env: Env = process.env): Config {
   const configuredDatabase = url(env, 'DATABASE_URL', ['sqlite:', 'file:', 'postgres:', 'postgresql:']);
   const databaseUrl = configuredDatabase ? absoluteDatabaseUrl(configuredDatabase) : `sqlite:${path.join(dataDir, 'rollcall.db')}`;
 
+  const role = (text(env, 'ROLE') ?? 'all').toLowerCase();
+  if (!(ROLES as readonly string[]).includes(role)) throw new ConfigError('ROLE', `expected api, worker or all, got "${role}"`);
+
   const logLevel = text(env, 'LOG_LEVEL') ?? (mode === 'test' ? 'silent' : 'info');
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
     throw new ConfigError('LOG_LEVEL', `expected one of fatal, error, warn, info, debug, trace, silent`);
@@ -252,10 +277,16 @@ export function loadConfig(env: Env = process.env): Config {
 
   return {
     env: mode,
+    role: role as Role,
     port: integer(env, 'PORT', 8080, 0, 65535),
     host: text(env, 'HOST') ?? '0.0.0.0',
     dataDir,
     databaseUrl,
+    database: {
+      poolSize: integer(env, 'DATABASE_POOL_SIZE', DEFAULT_DATABASE_OPTIONS.poolSize, 1, 1000),
+      statementTimeoutMs: integer(env, 'DATABASE_STATEMENT_TIMEOUT_MS', DEFAULT_DATABASE_OPTIONS.statementTimeoutMs, 0, 86_400_000),
+      connectTimeoutMs: integer(env, 'DATABASE_CONNECT_TIMEOUT_MS', DEFAULT_DATABASE_OPTIONS.connectTimeoutMs, 100, 600_000),
+    },
     publicUrl: url(env, 'PUBLIC_URL', ['http:', 'https:'])?.replace(/\/+$/, '') ?? null,
     logLevel,
     requireHttps: boolean(env, 'REQUIRE_HTTPS', mode === 'production'),

@@ -1,4 +1,5 @@
 import { randomFillSync } from 'node:crypto';
+import { hostname } from 'node:os';
 
 let lastMs = -1;
 let sequence = 0;
@@ -54,4 +55,12 @@ const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 
 export function isUuid(value: unknown): value is string {
   return typeof value === 'string' && UUID_RE.test(value);
+}
+
+/**
+ * Who is claiming, in the claims several processes make on one database (job firings, delivery leases):
+ * host, process id and a random part (process ids repeat across restarts and containers). One per claimant.
+ */
+export function instanceId(): string {
+  return `${hostname()}:${process.pid}:${randomSlice(4).toString('hex')}`.slice(-64);
 }

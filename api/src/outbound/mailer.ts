@@ -1,7 +1,7 @@
 import type { Transporter } from 'nodemailer';
-import type { Executor } from '../db/connection.ts';
+import type { Db } from '../db/connection.ts';
 import type { Logger } from '../lib/logger.ts';
-import { EMAIL_SECRET_PLACEHOLDER, markHeld } from '../outbox/deliveries.ts';
+import { EMAIL_SECRET_PLACEHOLDER, takeUnloggedHeldEmails } from '../outbox/deliveries.ts';
 import type { EmailMessage } from '../outbox/deliveries.ts';
 import type { SendResult } from './types.ts';
 import { readJson } from '../lib/json.ts';
@@ -74,8 +74,8 @@ export function emailSender(mailer: Mailer, box: SecretBox) {
  * (recipients, subject, kind; never the body, which may carry a sign-in code) and admins see it in
  * GET /v1/deliveries/?channel=email&status=pending.
  */
-export async function logHeldEmails(db: Executor, logger: Logger, now: Date): Promise<number> {
-  const rows: DeliveryRow[] = await db('deliveries').where({ channel: 'email', status: 'pending' }).whereNull('held_at').limit(200);
+export async function logHeldEmails(db: Db, logger: Logger, now: Date): Promise<number> {
+  const rows = await takeUnloggedHeldEmails(db, now, 200);
   for (const row of rows) {
     const subject = (() => {
       try {
@@ -86,6 +86,5 @@ export async function logHeldEmails(db: Executor, logger: Logger, now: Date): Pr
     })();
     logger.info({ delivery: row.uuid, kind: row.kind, to: row.destination, subject }, 'e-mail kept in the outbox (no SMTP_URL)');
   }
-  await markHeld(db, rows.map((r) => r.uuid), now);
   return rows.length;
 }

@@ -1,8 +1,11 @@
 import PQueue from 'p-queue';
 import type { Db, Trx } from '../db/connection.ts';
+import { isSqlite } from '../db/connection.ts';
+import type { Notifications } from '../db/notifications.ts';
 import type { Clock } from '../lib/clock.ts';
+import { instanceId } from '../lib/ids.ts';
 import type { Logger } from '../lib/logger.ts';
-import { recordAttempts, settle } from '../outbox/deliveries.ts';
+import { claimDue, recordAttempts, renewLeases, settle } from '../outbox/deliveries.ts';
 import type { SettledAttempt } from '../outbox/deliveries.ts';
 import type { DeliveryHook, DeliveryPart, SendResult, Sender } from './types.ts';
 import { errorResult } from './http-sender.ts';
@@ -19,6 +22,13 @@ export interface DeliveryWorkerOptions {
   held?: () => Channel[];
   /** [0, 1) source for jitter; tests may pin it. */
   random?: () => number;
+  /**
+   * PostgreSQL: how long a claimed row stays this worker's without renewal (renewed every quarter of it while
+   * it is being sent). When the process dies, its rows go to another process after at most this long.
+   */
+  leaseMs?: number;
+  /** Wakes the workers of other processes when this one runs none (ROLE=api), and this one when others enqueue. */
+  notifications?: Notifications;
 }
 
 /** Work done before each round of sending (the organization-event dispatcher registers here). */
@@ -42,6 +52,13 @@ type Decided = Outcome & { attempt: number; outcome: SendResult['outcome']; next
  * and only then is the outcome written (attempt row + delivery update + the channel's hooks) in one short
  * transaction. A crash between send and that write sends the row again after restart, with the same
  * webhook-id: delivery is at least once.
+ *
+ * Due rows are read a page at a time, never more than the pool can start soon: memory holds at most a few
+ * times `concurrency` payloads however long the backlog. On SQLite (one process per file) rows are picked in
+ * memory. On PostgreSQL several processes share the outbox: each claims rows with a lease (`claimDue`), renews
+ * it while sending, and writes the outcome only while the row is still its own; a process that dies mid-send
+ * stops renewing, and after its lease lapses another process sends the row again (the one case of a second
+ * send). Ordering keys hold across processes there.
  */
 export class DeliveryWorker {
   readonly #o: DeliveryWorkerOptions;
@@ -60,10 +77,16 @@ export class DeliveryWorker {
   #kickScheduled = false;
   readonly #outcomes: Outcome[] = [];
   #flushing = false;
+  /** PostgreSQL: this worker's name in `claimed_by`, its lease length, and the timer renewing in-flight leases. */
+  readonly #claims: { owner: string; leaseMs: number } | null;
+  #renewer: NodeJS.Timeout | null = null;
+  #wakeOthers: NodeJS.Timeout | null = null;
 
   constructor(options: DeliveryWorkerOptions) {
     this.#o = options;
     this.#queue = new PQueue({ concurrency: options.concurrency });
+    this.#claims = isSqlite(options.db) ? null : { owner: instanceId(), leaseMs: options.leaseMs ?? 30_000 };
+    options.notifications?.subscribe('deliveries', () => this.kick());
   }
 
   registerSender(channel: Channel, sender: Sender): void {
@@ -99,17 +122,41 @@ export class DeliveryWorker {
     this.#running = true;
     this.#timer = setInterval(() => this.kick(), this.#o.pollMs);
     this.#timer.unref();
+    if (this.#claims) {
+      const { leaseMs } = this.#claims;
+      this.#renewer = setInterval(() => void this.#renew().catch((err) => this.#o.logger.warn({ err }, 'could not renew delivery leases')), leaseMs / 4);
+      this.#renewer.unref();
+    }
     this.kick();
   }
 
-  /** Asks for a round soon (after a commit that wrote deliveries); rounds never overlap. */
+  /**
+   * Asks for a round soon (after a commit that wrote deliveries); rounds never overlap. In a process that runs
+   * no workers (ROLE=api) it wakes those of the other processes instead, at most every 50 ms.
+   */
   kick(): void {
-    if (!this.#running || this.#kickScheduled) return;
+    if (!this.#running) return this.#wakeOtherProcesses();
+    if (this.#kickScheduled) return;
     this.#kickScheduled = true;
     setImmediate(() => {
       this.#kickScheduled = false;
       void this.#startRound();
     });
+  }
+
+  #wakeOtherProcesses(): void {
+    const notifications = this.#o.notifications;
+    if (!notifications?.shared || this.#wakeOthers) return;
+    this.#wakeOthers = setTimeout(() => {
+      this.#wakeOthers = null;
+    }, 50);
+    this.#wakeOthers.unref();
+    void notifications.publish('deliveries');
+  }
+
+  async #renew(): Promise<void> {
+    if (!this.#claims || this.#inFlight.size === 0) return;
+    await renewLeases(this.#o.db, this.#claims.owner, [...this.#inFlight], new Date(this.#o.clock.now().getTime() + this.#claims.leaseMs));
   }
 
   #startRound(): Promise<void> {
@@ -135,6 +182,10 @@ export class DeliveryWorker {
   /** Reads due rows and queues them; returns how many were queued. */
   async #scheduleDue(): Promise<number> {
     for (const task of this.#before) await task();
+    if (this.#claims) return this.#claimAndQueue();
+    // Refilled when fewer than `concurrency` rows wait, up to four times that: one read per many sends. A read
+    // per finished send (each fetching a page of payloads to queue one) made a backlog's garbage outgrow the heap.
+    if (this.#queue.size >= this.#o.concurrency) return 0;
     const room = this.#o.concurrency * 4 - this.#queue.size - this.#queue.pending;
     if (room <= 0) return 0;
     const now = this.#o.clock.now();
@@ -165,6 +216,21 @@ export class DeliveryWorker {
       void this.#queue.add(() => this.#deliver(row));
     }
     return queued;
+  }
+
+  /**
+   * PostgreSQL: claims as many due rows as the pool can start now (a claimed row waiting in the queue would hold
+   * its lease for nothing) and queues them.
+   */
+  async #claimAndQueue(): Promise<number> {
+    const room = this.#o.concurrency - this.#inFlight.size;
+    if (room <= 0) return 0;
+    const rows = await claimDue(this.#o.db, { owner: this.#claims!.owner, now: this.#o.clock.now(), leaseMs: this.#claims!.leaseMs, limit: room, held: this.#o.held?.() ?? [] });
+    for (const row of rows) {
+      this.#inFlight.add(row.uuid);
+      void this.#queue.add(() => this.#deliver(row));
+    }
+    return rows.length;
   }
 
   async #deliver(row: DeliveryRow): Promise<void> {
@@ -276,6 +342,7 @@ export class DeliveryWorker {
       durationMs: o.result.durationMs,
       started: o.started,
       payload: o.result.payload,
+      owner: this.#claims?.owner ?? null,
     }));
     await recordAttempts(trx, settled);
     for (const a of settled) {
@@ -300,7 +367,7 @@ export class DeliveryWorker {
     }
   }
 
-  /** Stops polling; in-flight sends finish (await idle()). */
+  /** Stops polling; in-flight sends finish (await idle()), their leases renewed until then. */
   stop(): void {
     this.#running = false;
     if (this.#timer) clearInterval(this.#timer);
@@ -310,6 +377,10 @@ export class DeliveryWorker {
   async idle(): Promise<void> {
     if (this.#round) await this.#round;
     await this.#queue.onIdle();
+    if (!this.#running && this.#renewer) {
+      clearInterval(this.#renewer);
+      this.#renewer = null;
+    }
   }
 
   get inFlight(): number {

@@ -1,4 +1,5 @@
-import type { Executor, Trx } from '../db/connection.ts';
+import type { Db, Executor, Trx } from '../db/connection.ts';
+import { isSqlite } from '../db/connection.ts';
 import type { AttemptOutcome, Channel, DeliveryRow, DeliveryStatus } from '../db/tables.ts';
 import { uuidv7 } from '../lib/ids.ts';
 import { writeJson } from '../lib/json.ts';
@@ -57,6 +58,8 @@ function deliveryRow(d: NewDelivery, now: Date) {
     ref_uuid: d.refUuid ?? null,
     subject_uuid: d.subjectUuid ?? null,
     secret_encrypted: d.secretEncrypted ?? null,
+    claimed_by: null,
+    lease_expires_at: null,
   };
 }
 
@@ -125,9 +128,57 @@ export async function resetForRedelivery(db: Executor, uuid: string, now: Date):
   await db('deliveries').where({ uuid }).update({ status: 'pending', attempts: 0, next_attempt_at: now.toISOString(), delivered_at: null, updated_at: now.toISOString() });
 }
 
-/** Marks held e-mails as logged, so each is logged once. */
-export async function markHeld(db: Executor, uuids: string[], now: Date): Promise<void> {
-  if (uuids.length) await db('deliveries').whereIn('uuid', uuids).update({ held_at: now.toISOString() });
+/**
+ * Takes up to `limit` held e-mails (no SMTP_URL) not yet logged and marks them logged, so each is logged once
+ * even with several processes looking (PostgreSQL: rows another process is taking are skipped, not waited for).
+ */
+export async function takeUnloggedHeldEmails(db: Db, now: Date, limit: number): Promise<DeliveryRow[]> {
+  return db.transaction(async (trx) => {
+    const query = trx('deliveries').where({ channel: 'email', status: 'pending' }).whereNull('held_at').limit(limit);
+    const rows: DeliveryRow[] = await (isSqlite(db) ? query : query.forUpdate().skipLocked());
+    if (rows.length) await trx('deliveries').whereIn('uuid', rows.map((r) => r.uuid)).update({ held_at: now.toISOString() });
+    return rows;
+  });
+}
+
+/**
+ * PostgreSQL, several processes sending from one outbox: claims up to `limit` due rows for `owner` until
+ * `now + leaseMs` and returns them (oldest due first). In one statement: rows another process is claiming are
+ * skipped (`for update skip locked`), rows whose lease has not lapsed are left alone, and a row with an ordering
+ * key is taken only when no older due row of its key is pending and no row of its key is on the wire anywhere,
+ * so rows sharing a key go out one at a time, in order, across processes. A lease lapses when its process
+ * dies (it stops renewing: `renewLeases`), and another process then takes the row.
+ */
+export async function claimDue(db: Db, params: { owner: string; now: Date; leaseMs: number; limit: number; held: Channel[] }): Promise<DeliveryRow[]> {
+  const now = params.now.toISOString();
+  const until = new Date(params.now.getTime() + params.leaseMs).toISOString();
+  const held = params.held.length ? `and d.channel not in (${params.held.map(() => '?').join(', ')})` : '';
+  const { rows } = (await db.raw(
+    `with due as (
+       select d.uuid from deliveries d
+       where d.status = 'pending' and d.next_attempt_at <= ?
+         and (d.lease_expires_at is null or d.lease_expires_at <= ?)
+         ${held}
+         and (d.ordering_key is null or not exists (
+           select 1 from deliveries e
+           where e.ordering_key = d.ordering_key and e.status = 'pending' and e.uuid <> d.uuid
+             and (e.lease_expires_at > ? or (e.next_attempt_at <= ? and (e.next_attempt_at, e.uuid) < (d.next_attempt_at, d.uuid)))))
+       order by d.next_attempt_at, d.uuid
+       limit ${Math.max(1, Math.floor(params.limit))}
+       for update of d skip locked)
+     update deliveries set claimed_by = ?, lease_expires_at = ?
+     from due where deliveries.uuid = due.uuid
+     returning deliveries.*`,
+    [now, now, ...params.held, now, now, params.owner, until],
+  )) as { rows: DeliveryRow[] };
+  return rows.sort((a, b) => (a.next_attempt_at === b.next_attempt_at ? (a.uuid < b.uuid ? -1 : 1) : a.next_attempt_at < b.next_attempt_at ? -1 : 1));
+}
+
+/** Extends `owner`'s leases on the rows it is still sending (its worker calls this well before they lapse). */
+export async function renewLeases(db: Db, owner: string, uuids: string[], until: Date): Promise<void> {
+  for (let i = 0; i < uuids.length; i += 200) {
+    await db('deliveries').where({ claimed_by: owner }).whereIn('uuid', uuids.slice(i, i + 200)).update({ lease_expires_at: until.toISOString() });
+  }
 }
 
 /** Replaces a delivery's payload while it is being sent (a multi-step chat post records how far it got). */
@@ -148,6 +199,8 @@ export interface SettledAttempt {
   started: Date;
   /** Replaces the stored payload when set. */
   payload?: unknown;
+  /** The worker that claimed the row (PostgreSQL): its outcome is written only while the row is still its own. */
+  owner?: string | null;
 }
 
 /** The attempt log rows of a batch (50 rows per insert). */
@@ -166,13 +219,19 @@ export async function recordAttempts(trx: Trx, attempts: SettledAttempt[]): Prom
 }
 
 /**
- * Writes what an attempt came to on its delivery. False when the row was no longer pending (cancelled or sent
- * again meanwhile): the attempt is on record, the row is someone else's now.
+ * Writes what an attempt came to on its delivery, and ends its lease. False when the row was no longer pending
+ * (cancelled or sent again meanwhile) or, with an owner, no longer claimed by it (its lease lapsed and another
+ * process took it): the attempt is on record, the row is someone else's now.
  */
 export async function settle(trx: Trx, a: SettledAttempt, now: Date): Promise<boolean> {
   const changed = await trx('deliveries')
     .where({ uuid: a.delivery.uuid, status: 'pending' })
+    .modify((q) => {
+      if (a.owner) q.andWhere({ claimed_by: a.owner });
+    })
     .update({
+      claimed_by: null,
+      lease_expires_at: null,
       status: a.status,
       attempts: a.attempt,
       next_attempt_at: a.nextAttemptAt,

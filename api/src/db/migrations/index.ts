@@ -60,4 +60,7 @@ export const migrations: Migration[] = [
   { name: '0652_plan_report_schedules', load: () => import('./0652_plan_report_schedules.ts') },
   { name: '0653_plan_attachments', load: () => import('./0653_plan_attachments.ts') },
   { name: '0654_plan_comments', load: () => import('./0654_plan_comments.ts') },
+  { name: '0700_daily_caps_into_budgets', load: () => import('./0700_daily_caps_into_budgets.ts') },
+  { name: '0701_job_firings', load: () => import('./0701_job_firings.ts') },
+  { name: '0702_delivery_leases', load: () => import('./0702_delivery_leases.ts') },
 ];

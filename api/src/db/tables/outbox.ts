@@ -48,6 +48,9 @@ export interface DeliveryRow {
   secret_encrypted: string | null;
   /** When an e-mail held for want of SMTP_URL was logged. */
   held_at: string | null;
+  /** PostgreSQL: the process sending it now (outbound/worker.ts), until `lease_expires_at`; null when no one is. */
+  claimed_by: string | null;
+  lease_expires_at: string | null;
 }
 
 export interface DeliveryAttemptRow {

@@ -104,17 +104,13 @@ export interface InvitationRow {
   updated_at: string;
 }
 
-/** Hourly budgets (write-behind counters, http/rate-counters.ts). `window_start` is a bigint: text on PostgreSQL. */
+/**
+ * Every counted budget (db/counters.ts): units taken per bucket and fixed window, by all processes. `window_start`
+ * is a bigint: text on PostgreSQL.
+ */
 export interface RateLimitCounterRow {
   bucket: string;
   window_start: number | string;
-  count: number;
-}
-
-/** Free-plan daily caps, one row per bucket and UTC day. */
-export interface DailyCapRow {
-  bucket: string;
-  day: string;
   count: number;
 }
 

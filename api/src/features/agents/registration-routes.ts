@@ -40,7 +40,7 @@ export function agentRegistrationRoutes(deps: Deps, { authenticate, rateLimit }:
 
   router.post('/v1/agent/claim/', enabled, authenticate(), rateLimit('agent'), validateBody(claimSchema), async (ctx) => {
     ctx.body = presentClaim(await claim(deps.db, actorOf(ctx), ctx.state.body as ClaimInput, deps.clock.now()));
-    deps.credentialCache.clear();
+    await deps.credentialCache.invalidate();
   });
 
   return router;

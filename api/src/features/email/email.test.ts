@@ -102,7 +102,7 @@ describe('E-mail out (CONTRACT §7, §10) and the free-plan daily cap (spec Limi
     t.clock.set('2026-03-11T00:00:00.000Z');
     expect(await closeDailyCaps(t.deps)).toBe(1);
     expect(t.logs.some((l) => l.includes('daily caps reset'))).toBe(true);
-    expect(await t.db('daily_caps').first()).toBeUndefined();
+    expect(await t.db('rate_limit_counters').where('bucket', 'like', 'free-daily:%').first()).toBeUndefined();
     expect((await t.request('POST', '/v1/send-email/', { token, body })).status).toBe(201);
   });
 });

@@ -16,7 +16,7 @@ describe('exchange tokens (spec "Exchange token", CONTRACT §4)', () => {
   /** As `rollcall admin org exchange` would, from outside the server: a running one sees it after its cache. */
   const exchange = async (value: 'on' | 'off') => {
     await setExchangeCommand(t.db, t.clock, p.org.uuid, value);
-    t.deps.credentialCache.clear();
+    t.deps.credentialCache.forget();
   };
   const answer = (headers: Record<string, string>, key = p.adminKey) =>
     t.request('POST', `/v1/checkins/${checkin.uuid}/responses/`, { key, headers, body: { responses: questions.map((q) => ({ uuid: q.uuid, response: 'Done by proxy' })) } });

@@ -27,7 +27,7 @@ export function invitationRoutes(deps: Deps, { authenticate, rateLimit }: Middle
     await enforce(ctx, deps.db, `authentication:invitation-accept:${ctx.ip}`, { policy: 'authentication', limit: deps.config.hourlyBudgets.authentication, seconds: 3600 }, now);
     const { token } = ctx.state.body as AcceptInvitationInput;
     const { user, organization } = await acceptInvitation(deps.db, token, now);
-    deps.credentialCache.clear();
+    await deps.credentialCache.invalidate();
     ctx.body = presentAcceptance({ user, organization });
   });
 

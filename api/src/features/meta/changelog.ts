@@ -32,12 +32,14 @@ export const CHANGELOG: ChangelogEntry[] = [
     date: '2026-11-23',
     title: 'Command-line sign-in, the command-line endpoints and exchange tokens',
     changes: [
-      'Command-line sign-in under /v1/cli/auth/: POST /v1/cli/auth/request-code/ e-mails a six-digit code (10 minutes, 5 tries; the same answer whether or not an account uses the address), POST /v1/cli/auth/verify-code/ answers a 30-day Bearer token or the organizations to choose from, GET /v1/cli/auth/status/ for an API key or a token, POST logout/ (tokens only) revokes at once. Both anonymous calls count against the authentication budget per client address and per e-mail address.',
+      'Command-line sign-in: POST /v1/cli/auth/request-code/ e-mails a six-digit code (10 minutes, 5 tries; the same answer whether or not an account uses the address), POST /v1/cli/auth/verify-code/ answers a 30-day Bearer token or the organizations to choose from, GET /v1/cli/auth/status/ for an API key or a token, POST logout/ (tokens only) revokes at once. Both anonymous calls count against the authentication budget per client address and per e-mail address.',
       'Command-line client endpoints: GET /v1/cli/updates/ (the client\'s update manifest), POST /v1/cli/updates/ (a stand-up update written into your check-ins scheduled today), GET /v1/cli/status/ (check-ins waiting for your answer, with their questions).',
       'POST /v1/cli/chat/completions/: the operator\'s OpenAI-compatible model (LLM_BASE_URL) with your own data as context, or a built-in assistant for pending check-ins, blockers, your answers, your agents\' reports and kudos; session_id keeps the conversation; 30 questions per minute per credential.',
       'Exchange tokens: POST /v1/exchange-token/ (admins, once an operator turns them on) answers a 300-second token; X-Exchange-Token makes an admin\'s kudos and check-in responses act as that member, audited with both (GET /v1/exchange-token/audit/ for admins).',
       'The method matrix decides which credential each endpoint takes, and the OpenAPI document says so per operation: /v1/platform/* API keys only, /v1/cli/auth/logout/ CLI tokens only. A free-plan organization\'s CLI tokens reach only the spec\'s allow-list (403 plan_upgrade_required elsewhere); its daily caps count the Bearer transport only.',
       'The rollcall command is also a client: login, logout, status, me, update, report, health and messages, each with --json.',
+      'A database that cannot be reached, a lost connection or a statement past its timeout answers 503 database_unavailable with Retry-After (was a 500, or a request that hung); /readyz answers 503 meanwhile.',
+      'Several server processes may share one PostgreSQL database: hourly budgets, Plan minute ceilings and free-plan daily caps are exact across them and kept through a crash (RateLimit headers count what every process granted); a revoked key, a deactivated user or a plan change takes effect on every process at once.',
     ],
   },
   {

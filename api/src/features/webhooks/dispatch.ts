@@ -1,4 +1,5 @@
-import type { Executor } from '../../db/connection.ts';
+import type { Db } from '../../db/connection.ts';
+import { isSqlite } from '../../db/connection.ts';
 import type { SubscriptionRow } from '../../db/tables.ts';
 import { readJson } from '../../lib/json.ts';
 import { enqueueMany } from '../../outbox/deliveries.ts';
@@ -28,19 +29,23 @@ export function webhookDelivery(sub: SubscriptionRow, event: string, eventTimest
 /**
  * The event dispatcher (run before each delivery round): turns undispatched organization events into one
  * webhook delivery per matching, enabled subscription, and marks the events dispatched in the same
- * transaction. Returns the number of events handled.
+ * transaction. Returns the number of events handled. With several processes (PostgreSQL), each takes its batch
+ * under row locks and skips the events another is dispatching, so every event is dispatched once.
  */
-export async function dispatchEvents(db: Executor, now: Date, batch = 200): Promise<number> {
-  // Payloads are read only for events some subscription wants: a payload can be large (a whole check-in
-  // response), and most organizations subscribe to few events or none, so most batches only get marked.
-  const events: { uuid: string; organization_uuid: string; event: string; created_at: string }[] = await db('organization_events')
-    .whereNull('dispatched_at')
-    .orderBy('created_at') // the (dispatched_at, created_at) index gives this order; a backlog is never sorted whole
-    .orderBy('uuid')
-    .limit(batch)
-    .select('uuid', 'organization_uuid', 'event', 'created_at');
-  if (events.length === 0) return 0;
-  await db.transaction(async (trx) => {
+export async function dispatchEvents(db: Db, now: Date, batch = 200): Promise<number> {
+  // Most rounds find nothing: ask without opening a transaction first.
+  if (!(await db('organization_events').whereNull('dispatched_at').first('uuid'))) return 0;
+  return db.transaction(async (trx) => {
+    // Payloads are read only for events some subscription wants: a payload can be large (a whole check-in
+    // response), and most organizations subscribe to few events or none, so most batches only get marked.
+    const query = trx('organization_events')
+      .whereNull('dispatched_at')
+      .orderBy('created_at') // the (dispatched_at, created_at) index gives this order; a backlog is never sorted whole
+      .orderBy('uuid')
+      .limit(batch)
+      .select('uuid', 'organization_uuid', 'event', 'created_at');
+    const events: { uuid: string; organization_uuid: string; event: string; created_at: string }[] = await (isSqlite(db) ? query : query.forUpdate().skipLocked());
+    if (events.length === 0) return 0;
     const orgs = [...new Set(events.map((e) => e.organization_uuid))];
     const subs = (await enabledSubscriptions(trx, orgs)).map((sub) => ({
       row: sub,
@@ -66,6 +71,6 @@ export async function dispatchEvents(db: Executor, now: Date, batch = 200): Prom
     }
     await enqueueMany(trx, deliveries, now);
     await markDispatched(trx, events.map((e) => e.uuid), now);
+    return events.length;
   });
-  return events.length;
 }

@@ -2,10 +2,10 @@ import type { Context } from 'koa';
 import type { Actor } from '../../auth/credentials.ts';
 import { actsAsPerson, can, hasPlanScope, planActorId } from '../../auth/policy.ts';
 import { ReadOnlySwitch } from '../../db/settings.ts';
-import { ApiError, badRequest, forbidden, throttled } from '../../lib/errors.ts';
+import { ApiError, badRequest, forbidden } from '../../lib/errors.ts';
 import { bool } from '../../lib/json.ts';
 import type { Deps } from '../deps.ts';
-import { setRateLimitHeaders } from '../rate-limit.ts';
+import { takeFromBudget } from '../rate-limit.ts';
 import type { CeilingKind, PlanOperation } from './declarations.ts';
 
 /** Refusals of the gate, the spec's Plan codes. */
@@ -40,7 +40,7 @@ export function admit(operation: PlanOperation, actor: Actor, query: Record<stri
 const switches = new WeakMap<Deps, ReadOnlySwitch>();
 const readOnlySwitch = (deps: Deps): ReadOnlySwitch => {
   let found = switches.get(deps);
-  if (!found) switches.set(deps, (found = new ReadOnlySwitch(deps.db, deps.clock)));
+  if (!found) switches.set(deps, (found = new ReadOnlySwitch(deps.db, deps.clock, { notifications: deps.notifications })));
   return found;
 };
 
@@ -57,19 +57,11 @@ export function gate(operation: PlanOperation, deps: Deps, actorOf: (ctx: Contex
 }
 
 /**
- * Counts the request against its minute ceiling through the same write-behind counters as the hourly budgets
- * (rate-counters.ts), sets RateLimit-Policy and RateLimit, and answers 429 `throttled` with `extra.retry_after`
+ * Counts the request against its minute ceiling in the same budgets as the hourly ones (db/counters.ts: exact
+ * across processes), sets RateLimit-Policy and RateLimit, and answers 429 `throttled` with `extra.retry_after`
  * and Retry-After when over.
  */
 function countAgainstCeiling(deps: Deps, ctx: Context, actor: Actor, kind: CeilingKind): Promise<void> | void {
   const window = { policy: `plan-${kind}`, limit: deps.config.planMinuteLimits[kind], seconds: 60 };
-  const nowSeconds = Math.floor(deps.clock.now().getTime() / 1000);
-  const windowStart = nowSeconds - (nowSeconds % window.seconds);
-  const apply = (count: number): void => {
-    const usage = { allowed: count <= window.limit, remaining: Math.max(0, window.limit - count), resetSeconds: windowStart + window.seconds - nowSeconds };
-    setRateLimitHeaders(ctx, window, usage);
-    if (!usage.allowed) throw throttled(usage.resetSeconds);
-  };
-  const count = deps.rateCounters.hit(`plan-${kind}:${planActorId(actor)}`, windowStart, window.seconds);
-  return typeof count === 'number' ? apply(count) : count.then(apply);
+  return takeFromBudget(deps, ctx, `plan-${kind}:${planActorId(actor)}`, window);
 }

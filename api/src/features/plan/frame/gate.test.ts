@@ -33,7 +33,7 @@ describe('Plan gate: every /v1/plan/ call, in order (spec "Plan credentials", "E
     // The same refusals are 403 on the general surface (spec "Plan requirements for API keys").
     const inactive = await t.seedUser(acme.org.uuid);
     await t.db('users').where({ uuid: inactive.user.uuid }).update({ is_active: false });
-    t.deps.credentialCache.clear();
+    t.deps.credentialCache.forget();
     const owner = await call('GET', '/v1/plan/boards/', inactive.key);
     expect(owner.status).toBe(401);
     expect(owner.body.code).toBe('api_key_owner_inactive');
