@@ -24,7 +24,7 @@ export const CHANGELOG: ChangelogEntry[] = [
       'Reactions on project updates and comments: one emoji (reaction_invalid_emoji), at most 20 different ones (reaction_limit_reached).',
       'Comments on tasks: /v1/plan/tasks/{task}/comments/ {body, parent?} and …/comments/{comment}/ (GET, PATCH {body}, DELETE): at most 10,000 characters (comment_body_too_long), replies one level deep (invalid_relation), edited and deleted by their author only (comment_not_author; a deletion takes the replies, files and reactions); <@user-uuid> mentions of people who may read the task notify them (task.mentioned), a reply its parent\'s author (task.comment_replied), the task\'s followers task.commented. Reactions on …/comments/{comment}/reactions/, files on …/comments/{comment}/attachments/ (one multipart request, the author only).',
       'Task files: /v1/plan/tasks/{task}/attachments/presign/ → PUT the bytes to upload_url → …/attachments/{attachment}/confirm/ (25 MiB; attachment_not_ready before), list, read, content, delete (the uploader or an admin: attachment_delete_forbidden); deleting a task removes its files and its comments\' files.',
-      'Task notifications, written with the change: task.assigned to a new owner, task.state_changed to the task\'s followers (owner, participants, creator and subscribers, unless they opted out); due-date notices cover every task with an owner.',
+      'Task notifications, written with the change: task.assigned to a new owner, task.unassigned to the one before, task.state_changed to the task\'s followers (owner, participants, creator and subscribers, unless they opted out); due-date notices cover every task with an owner.',
     ],
   },
   {

@@ -58,12 +58,18 @@ export type TaskChangeKind = 'created' | 'updated' | 'moved' | 'archived' | 'res
  * it a `tasks.<change>` organization event too. `event: false` records without an event (a board move's
  * second row). The people a change concerns are notified here too (notices.ts).
  */
-export async function recordTaskChanges(w: PlanWrite, tasks: TaskRow[], change: TaskChangeKind, fields: string[], options: { event?: boolean } = {}): Promise<PresentedTask[]> {
+export async function recordTaskChanges(
+  w: PlanWrite,
+  tasks: TaskRow[],
+  change: TaskChangeKind,
+  fields: string[],
+  options: { event?: boolean; /** The tasks as they were, where a notice needs it (the owner a task was taken from). */ before?: TaskRow[] } = {},
+): Promise<PresentedTask[]> {
   const presented = await presentTasks(w.db, tasks);
   for (const [i, task] of tasks.entries()) {
     await w.changes.record({ kind: 'task', uuid: task.uuid, change, board: task.board_uuid, fields, snapshot: presented[i], event: options.event });
   }
-  await notifyTaskChanges(w, tasks, change, fields);
+  await notifyTaskChanges(w, tasks, change, fields, options.before);
   return presented;
 }
 

@@ -141,7 +141,7 @@ export async function updateTask(w: PlanWrite, ref: string, input: UpdateTaskInp
   if (fields.length === 0) return recordNothing(w, task);
   const updated = await saveTask(w, task, next);
   if (next.title !== undefined || next.description !== undefined) await indexTask(w.db, updated);
-  const [presented] = await recordTaskChanges(w, [updated], next.state_uuid !== undefined ? 'moved' : 'updated', fields);
+  const [presented] = await recordTaskChanges(w, [updated], next.state_uuid !== undefined ? 'moved' : 'updated', fields, { before: [task] });
   return presented;
 }
 
