@@ -17,6 +17,8 @@ import { serveSite } from './http/site.ts';
 import type { Clock } from './lib/clock.ts';
 import type { Config } from './lib/config.ts';
 import type { Logger } from './lib/logger.ts';
+import { createFileStore } from './outbound/files/index.ts';
+import type { FileStore } from './outbound/files/index.ts';
 import { onUnreadableTimestamp } from './lib/time.ts';
 import { buildDeliveryServices, connectFeatures } from './wiring.ts';
 import type { DeliveryOptions } from './wiring.ts';
@@ -28,6 +30,8 @@ export interface AppDependencies {
   logger: Logger;
   /** Seams for the delivery services (tests: a CA for local HTTPS receivers, a resolver, a mailer). */
   delivery?: DeliveryOptions;
+  /** The attachment store, when not the configured one (tests: a store that is down). */
+  files?: FileStore;
 }
 
 export interface RouteInfo {
@@ -40,7 +44,7 @@ export interface RouteInfo {
  * behind their own ephemeral listener.
  */
 export function createApp(dependencies: AppDependencies): { app: Koa; routes: RouteInfo[]; deps: Deps; accessLog: AccessLog; close: () => Promise<void> } {
-  const { delivery: deliveryOptions, ...base } = dependencies;
+  const { delivery: deliveryOptions, files, ...base } = dependencies;
   // The OpenAPI document is built on its first request: its descriptions are loaded only then.
   let openApiDocument: Promise<unknown> | null = null;
   const notifications = new Notifications(base.db, base.config.databaseUrl, base.logger, { connectTimeoutMs: base.config.database.connectTimeoutMs });
@@ -52,6 +56,7 @@ export function createApp(dependencies: AppDependencies): { app: Koa; routes: Ro
     writes: new GroupCommit(base.db),
     ...buildDeliveryServices({ ...base, notifications }, deliveryOptions),
     metrics: createMetrics(),
+    files: files ?? createFileStore(base.config),
     openApiDocument: () => (openApiDocument ??= import('./openapi/catalog.ts').then((catalog) => catalog.buildDocument(base.config.publicUrl))),
   };
   connectFeatures(deps, features);

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -6,45 +5,25 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import { CERT_FILE, startHttpsReceiver } from './receivers.ts';
+import { serveProcess } from './serve-process.ts';
 import type { HttpsReceiver } from './receivers.ts';
 
-const API_DIR = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const KEY = `rk_${'C'.repeat(40)}`;
 
 /** `rollcall serve` in a child process, trusting the test certificate through NODE_EXTRA_CA_CERTS. */
-async function serve(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['src/cli.ts', 'serve'], {
-    cwd: API_DIR,
-    env: {
-      PATH: process.env.PATH,
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'info',
-      PORT: '0',
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      BOOTSTRAP_API_KEY: KEY,
-      ALLOW_PRIVATE_WEBHOOKS: 'true',
-      NODE_EXTRA_CA_CERTS: CERT_FILE,
-      DELIVERY_CONCURRENCY: '1',
-      DELIVERY_POLL_MS: '50',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+function serve(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
+  return serveProcess({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'info',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    BOOTSTRAP_API_KEY: KEY,
+    ALLOW_PRIVATE_WEBHOOKS: 'true',
+    NODE_EXTRA_CA_CERTS: CERT_FILE,
+    DELIVERY_CONCURRENCY: '1',
+    DELIVERY_POLL_MS: '50',
   });
-  let output = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 20_000);
-    child.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const line = output.split('\n').find((l) => l.includes('"msg":"listening"') && l.endsWith('}'));
-      if (line) {
-        clearTimeout(timer);
-        resolve(JSON.parse(line).url);
-      }
-    });
-    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.once('exit', (code) => reject(new Error(`server exited (${code}):\n${output}`)));
-  });
-  return { child, url };
 }
 
 async function api(url: string, method: string, pathname: string, body?: unknown) {

@@ -4,6 +4,7 @@ import { setExchangeCommand } from '../src/admin/commands.ts';
 import { matrixRowOf } from '../src/auth/method-matrix.ts';
 import type { TestApp } from './harness.ts';
 import { startParityPair } from './parity.ts';
+import { planWorkSteps, seedPlanWork } from './parity-plan.ts';
 import type { ParityRequest, ParityWorld } from './parity.ts';
 
 /** One organization with something behind every endpoint; the compared key and token are fresh (no budget used). */
@@ -54,6 +55,7 @@ async function seed(t: TestApp): Promise<ParityWorld> {
   await post(`/v1/workflows/${workflow.uuid}/trigger/`, { payload: { what: 'seed' } });
   const run = (await t.request('GET', `/v1/workflows/${workflow.uuid}/runs/`, { key })).body.results[0];
   const plan = await seedPlan(t, key, mia.user.uuid, otto.user.uuid);
+  const work = await seedPlanWork(t, key, plan, { organization: acme.org.uuid, admin: acme.admin.uuid, mia: mia.user.uuid, miaKey: mia.key, otto: otto.user.uuid });
   return {
     key: compared.secret,
     token,
@@ -64,6 +66,7 @@ async function seed(t: TestApp): Promise<ParityWorld> {
       value: value.uuid, doomedValue: doomedValue.uuid, kudos: kudos.uuid, form: form.uuid, fq1, fq2, formResponse: formResponse.uuid,
       doomedResponse: doomedResponse.uuid, workflow: workflow.uuid, doomedWorkflow: doomedWorkflow.uuid, run: run.uuid,
       ...plan,
+      ...work,
     },
   };
 }
@@ -287,7 +290,8 @@ function teamFeatureSteps(ids: Record<string, string>): ParityRequest[] {
   ];
 }
 
-function steps({ ids }: ParityWorld): ParityRequest[] {
+/** `planWork`: the Plan's task and collaboration steps (test/parity-plan.ts), before the Plan's deletions. */
+function steps({ ids }: ParityWorld, planWork: ParityRequest[]): ParityRequest[] {
   const agent = 'deploy-bot';
   // The compared API key's last_used_at moves when the key is used, not when the token is: that is the point.
   const lastUsed = ['results.*.last_used_at'];
@@ -351,6 +355,7 @@ function steps({ ids }: ParityWorld): ParityRequest[] {
     // The audit names the credential that issued the token: the key in one world, the token in the other.
     { method: 'GET', path: `/v1/exchange-token/audit/?user=${ids.mia}`, differs: ['results.*.credential_uuid'] },
     ...teamFeatureSteps(ids),
+    ...planWork,
     ...planSteps(ids),
     // Errors too: the same codes for the same mistakes.
     { method: 'GET', path: '/v1/users/?search=a' },
@@ -368,7 +373,7 @@ describe('credential parity: an API key and a CLI token of the same user (spec "
   afterAll(async () => pair.close());
 
   it('answers the same status, body (ids aside), pagination and rate-limit headers on every endpoint both take', async () => {
-    const requests = steps(pair.world);
+    const requests = steps(pair.world, await planWorkSteps(pair.world.ids));
     const differences: string[] = [];
     for (const req of requests) differences.push(...(await pair.compare(req)));
     if (process.env.PARITY_DEBUG) console.log(pair.statuses.join('\n'));

@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { Config } from '../src/lib/config.ts';
 import { startTestApp } from './harness.ts';
 import type { TestApp, TestResponse } from './harness.ts';
@@ -16,7 +19,9 @@ export interface ParityRequest {
   method: string;
   path: string;
   body?: unknown;
-  /** Request headers both sides send (an Idempotency-Key). */
+  /** Sent as it is instead of `body` (a multipart upload), with its Content-Type in `headers`. */
+  raw?: Buffer;
+  /** Request headers both sides send (an Idempotency-Key, If-Match, a multipart Content-Type). */
   headers?: Record<string, string>;
   /** Body paths (`results.*.last_used_at`) where the two answers may differ, each for a reason given beside it. */
   differs?: string[];
@@ -50,9 +55,14 @@ export async function startParityPair(overrides: Partial<Config>, seed: (t: Test
   const seeding = await startTestApp(overrides);
   const world = await seed(seeding);
   const time = seeding.clock.now();
+  // Files the seed stored (attachments) live beside the database: each app gets its own copy of them too.
+  const files = fs.mkdtempSync(path.join(os.tmpdir(), 'rollcall-parity-files-'));
+  fs.cpSync(seeding.config.dataDir, files, { recursive: true, filter: (source) => !/\.(db|sqlite)(-wal|-shm)?$/.test(source) });
   const [first, second] = await seeding.closeIntoCopies(2);
   const byKey = await startTestApp(overrides, {}, {}, { database: first });
   const byToken = await startTestApp(overrides, {}, {}, { database: second });
+  for (const app of [byKey, byToken]) fs.cpSync(files, app.config.dataDir, { recursive: true, force: false });
+  fs.rmSync(files, { recursive: true, force: true });
   for (const app of [byKey, byToken]) app.clock.set(new Date(time.getTime() + 1000));
 
   // Every uuid the seeded database holds is the same object in both apps; any other uuid is new.
@@ -84,8 +94,8 @@ export async function startParityPair(overrides: Partial<Config>, seed: (t: Test
   /** Sends `req` as the key to one app and as the token to the other; the differences, described (none: []). */
   async function compare(req: ParityRequest): Promise<string[]> {
     const options = (credential: { key: string } | { token: string }) => {
-      const sent = { ...credential, ...(req.headers ? { headers: req.headers } : {}) };
-      return req.method === 'GET' ? sent : { ...sent, body: req.body ?? {} };
+      const sent = req.raw ? { raw: req.raw } : req.method === 'GET' ? {} : { body: req.body ?? {} };
+      return { ...credential, ...sent, headers: req.headers };
     };
     const a = await byKey.request(req.method, req.path, options({ key: world.key }));
     const b = await byToken.request(req.method, req.path, options({ token: world.token }));

@@ -108,8 +108,11 @@ describe('robustness: no 5xx on bad input, on any route', () => {
     const task = await plan(`/v1/plan/boards/${board}/tasks/`, { title: 'First', owner: member.user.uuid, participants: [member.user.uuid] });
     const second = await plan(`/v1/plan/boards/${board}/tasks/`, { title: 'Second', parent_task: task });
     const relation = await plan(`/v1/plan/tasks/${second}/relations/`, { relation_type: 'blocks', target_task: task });
+    const comment = await plan(`/v1/plan/tasks/${task}/comments/`, { body: `<@${member.user.uuid}> look` });
+    await plan(`/v1/plan/tasks/${task}/comments/`, { body: 'A reply', parent: comment });
+    const attachment = (await t.request('POST', `/v1/plan/tasks/${task}/attachments/presign/`, { key, body: { filename: 'a.png', content_type: 'image/png', size: 10 } })).body.attachment_uuid as string;
     for (const [name, id] of Object.entries({
-      goal, project, board, task, relation, state: states.body.results[0].uuid, label: await plan(`/v1/plan/boards/${board}/labels/`, { name: 'bug' }),
+      goal, project, board, task, relation, comment, attachment, state: states.body.results[0].uuid, label: await plan(`/v1/plan/boards/${board}/labels/`, { name: 'bug' }),
       milestone: await plan(`/v1/plan/projects/${project}/milestones/`, { name: 'Beta' }), update: await plan(`/v1/plan/projects/${project}/updates/`, { body: 'Go.' }),
       user: member.user.uuid,
       '/v1/api-keys/': spare.keyUuid, '/v1/users/': member.user.uuid, '/v1/teams/': team.body.uuid, '/v1/checkins/': checkin.body.uuid,

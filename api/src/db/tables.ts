@@ -8,6 +8,9 @@ import type {
 } from './tables/plan.ts';
 import type { TaskKeyRow, TaskParticipantRow, TaskRelationRow, TaskSearchRow, TaskSubscriptionRow } from './tables/plan-tasks.ts';
 import type {
+  AttachmentRow, CommentRow, DueNoticeRow, FavoriteRow, FileTrashRow, NotificationRouteRow, NotificationRow, ReactionRow, ReportScheduleRow, ViewRow,
+} from './tables/plan-collab.ts';
+import type {
   ApiKeyRow, CliTokenRow, InstanceSettingRow, InvitationRow, OrganizationRow, RateLimitCounterRow, TeamMemberRow, TeamRow, UserRow,
 } from './tables/people.ts';
 import type { CompanyValueRow, KudosBoostRow, KudosDailyCountRow, KudosReceiverRow, KudosRow, KudosSettingsRow, KudosTeamRow } from './tables/kudos.ts';
@@ -26,6 +29,7 @@ export * from './tables/plan.ts';
 export * from './tables/jobs.ts';
 export * from './tables/cli.ts';
 export * from './tables/plan-tasks.ts';
+export * from './tables/plan-collab.ts';
 
 /**
  * The current shape of every table, one row type per table (the migrations build them; each area's types are in
@@ -104,5 +108,15 @@ declare module 'knex/types/tables.js' {
     plan_task_participants: TaskParticipantRow;
     plan_task_subscriptions: TaskSubscriptionRow;
     plan_task_search: TaskSearchRow;
+    plan_views: ViewRow;
+    plan_favorites: FavoriteRow;
+    plan_notifications: NotificationRow;
+    plan_notification_routes: NotificationRouteRow;
+    plan_due_notices: DueNoticeRow;
+    plan_report_schedules: ReportScheduleRow;
+    plan_attachments: AttachmentRow;
+    plan_file_trash: FileTrashRow;
+    plan_reactions: ReactionRow;
+    plan_comments: CommentRow;
   }
 }

@@ -42,6 +42,12 @@ import { planSearch } from './plan/search-endpoint/feature.ts';
 import { planActivity } from './plan/activity/feature.ts';
 import { planPulse } from './plan/pulse/feature.ts';
 import { planTimeline } from './plan/timeline/feature.ts';
+import { planViews } from './plan/views/feature.ts';
+import { planFavorites } from './plan/favorites/feature.ts';
+import { planReports } from './plan/reports/feature.ts';
+import { planAttachments } from './plan/attachments/feature.ts';
+import { planReactions } from './plan/reactions/feature.ts';
+import { planComments } from './plan/comments/feature.ts';
 
 /**
  * Every feature of the API, in routing order. The app mounts their routers, the OpenAPI catalogue reads their
@@ -89,6 +95,12 @@ export const features: Feature[] = [
   planActivity,
   planPulse,
   planTimeline,
+  planViews,
+  planFavorites,
+  planReports,
+  planAttachments,
+  planReactions,
+  planComments,
   cliAuth,
   cli,
   assistant,

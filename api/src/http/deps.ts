@@ -12,6 +12,7 @@ import type { Mailer } from '../outbound/mailer.ts';
 import type { OutboundHttp } from '../outbound/outbound-http.ts';
 import type { SecretBox } from '../outbound/secret-box.ts';
 import type { DeliveryWorker } from '../outbound/worker.ts';
+import type { FileStore } from '../outbound/files/index.ts';
 import type { Metrics } from './metrics.ts';
 
 /** The delivery side of the app's services (wiring.ts builds them). */
@@ -48,6 +49,8 @@ export interface Deps extends DeliveryServices {
   /** Group commit for high-rate small writes (agent reports and health checks): see db/group-commit.ts. */
   writes: GroupCommit;
   metrics: Metrics;
+  /** Where attachments' bytes are stored: DATA_DIR/attachments, or an S3-compatible store (outbound/files/). */
+  files: FileStore;
   /** The OpenAPI document, built on its first request from every feature's openapi.ts. */
   openApiDocument: () => Promise<unknown>;
 }

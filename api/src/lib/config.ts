@@ -125,6 +125,22 @@ export interface Config {
     /** Teams incoming-webhook URLs live on tenant hosts; null accepts any HTTPS URL that passes the address checks. */
     teamsWebhookBaseUrl: string | null;
   };
+  /**
+   * Where Plan attachments are stored: files under DATA_DIR/attachments (`disk`, the default), or an S3-compatible
+   * object store (ATTACHMENT_STORAGE=s3 with S3_BUCKET, S3_ENDPOINT, S3_REGION, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY).
+   */
+  attachments: { storage: 'disk' } | { storage: 's3'; s3: S3Settings };
+}
+
+export interface S3Settings {
+  bucket: string;
+  /** null: AWS's own endpoint for the region. */
+  endpoint: string | null;
+  region: string;
+  accessKeyId: string | null;
+  secretAccessKey: string | null;
+  /** Bucket in the path (most S3-compatible servers) rather than in the host name. */
+  forcePathStyle: boolean;
 }
 
 export interface DatabaseOptions {
@@ -203,6 +219,26 @@ function agentEmailLimits(env: Env): Config['agentEmailHourlyLimit'] {
   const base = integer(env, 'AGENT_EMAIL_HOURLY_LIMIT', 50, 1);
   const plan = (name: string) => integer(env, `AGENT_EMAIL_HOURLY_LIMIT_${name.toUpperCase()}`, base, 1);
   return { free: plan('free'), basic: plan('basic'), pro: plan('pro'), enterprise: plan('enterprise') };
+}
+
+function attachmentStorage(env: Env): Config['attachments'] {
+  const storage = text(env, 'ATTACHMENT_STORAGE') ?? 'disk';
+  if (storage === 'disk') return { storage };
+  if (storage !== 's3') throw new ConfigError('ATTACHMENT_STORAGE', `expected disk or s3, got "${storage}"`);
+  const bucket = text(env, 'S3_BUCKET');
+  if (bucket === null) throw new ConfigError('S3_BUCKET', 'required with ATTACHMENT_STORAGE=s3');
+  const endpoint = url(env, 'S3_ENDPOINT', ['https:', 'http:']);
+  return {
+    storage,
+    s3: {
+      bucket,
+      endpoint,
+      region: text(env, 'S3_REGION') ?? 'us-east-1',
+      accessKeyId: text(env, 'S3_ACCESS_KEY_ID'),
+      secretAccessKey: text(env, 'S3_SECRET_ACCESS_KEY'),
+      forcePathStyle: boolean(env, 'S3_FORCE_PATH_STYLE', endpoint !== null),
+    },
+  };
 }
 
 export const DEFAULT_RETRY_SCHEDULE_MS = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000];
@@ -296,5 +332,6 @@ export function loadConfig(env: Env = process.env): Config {
       googleChatWebhookBaseUrl: url(env, 'GOOGLE_CHAT_WEBHOOK_BASE_URL', ['https:']) ?? 'https://chat.googleapis.com/v1/spaces/',
       teamsWebhookBaseUrl: url(env, 'TEAMS_WEBHOOK_BASE_URL', ['https:']),
     },
+    attachments: attachmentStorage(env),
   };
 }

@@ -117,3 +117,19 @@ export function startOfLocalDay(date: string, timeZone: string): Date {
   instant = utcMidnight - offsetMinutes(new Date(instant), timeZone) * 60_000;
   return new Date(instant);
 }
+
+/**
+ * The instant a wall-clock time `HH:MM` happens on `date` in `timeZone`. A time that does not exist that day (the
+ * hour skipped when clocks go forward) is moved forward by the gap (02:30 becomes 03:30); a time that happens twice
+ * (clocks going back) is its first occurrence.
+ */
+export function localInstant(date: string, time: string, timeZone: string): Date {
+  const wall = Date.parse(`${date}T${time}:00.000Z`);
+  // The offsets in force around that day: one of them is the offset at the instant, whatever the day's transition.
+  const before = offsetMinutes(new Date(wall - 86_400_000), timeZone);
+  const after = offsetMinutes(new Date(wall + 86_400_000), timeZone);
+  const candidates = [...new Set([before, after])].map((offset) => wall - offset * 60_000).sort((a, b) => a - b);
+  const exact = candidates.find((instant) => wall - offsetMinutes(new Date(instant), timeZone) * 60_000 === instant);
+  // In a gap neither is exact; the earlier offset's instant is the wall time shifted by the gap.
+  return new Date(exact ?? wall - before * 60_000);
+}

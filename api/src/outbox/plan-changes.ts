@@ -6,7 +6,7 @@ import type { EventReceivers } from './events.ts';
 export type ObjectKind =
   | 'board' | 'board_member' | 'state' | 'label' | 'task' | 'task_relation' | 'task_participant'
   | 'project' | 'project_member' | 'milestone' | 'project_update' | 'goal'
-  | 'comment' | 'attachment' | 'view';
+  | 'comment' | 'attachment' | 'view' | 'reaction' | 'notification_route' | 'report_schedule';
 export type ChangeKind = 'created' | 'updated' | 'moved' | 'archived' | 'restored' | 'deleted';
 
 export interface Change {

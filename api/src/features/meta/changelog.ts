@@ -12,6 +12,22 @@ export interface ChangelogEntry {
  */
 export const CHANGELOG: ChangelogEntry[] = [
   {
+    version: '1.6.0',
+    date: '2026-11-23',
+    title: 'Plan (beta): saved views, favorites, notifications, scheduled reports, files and reactions',
+    changes: [
+      'Saved views of boards and projects (personal, shared, board_default) on …/views/ and /v1/plan/views/{view}/: GET answers an ETag (304 for If-None-Match), writes need If-Match (428 precondition_required, 412 precondition_failed); 403 view_visibility_forbidden, 400 view_limit_reached (20 personal views per board).',
+      'GET|POST /v1/plan/me/favorites/ and DELETE …/{favorite}/: tasks, boards and projects, at most 50 (favorite_limit_reached).',
+      'The Plan inbox (/v1/plan/inbox/, /v1/plan/inbox/summary/, /v1/plan/inbox/read-all/, and read/unread per notification) and notification routes (/v1/plan/notifications/routes/ {kind, channel, scope?}: a chat channel or "email"; 10 per organization: notification_routes_limit_reached; unknown_notification_kind, channel_not_found, route_scope_not_org_visible). Due-date notices task.due_soon, task.due (new in the catalogue) and task.overdue.',
+      'Scheduled reports (/v1/plan/reports/, preview, run): ISO weekdays, HH:MM, an IANA time zone, a chat channel and/or e-mail recipients; kind daily, week_start or week_end; invalid_schedule with extra.parameter; 10 per organization (report_schedules_limit_reached). Each says per board what was done, what is in progress and what is blocked.',
+      'Attachments on projects, goals and project updates (one multipart request, 5 MiB), and the presign → PUT /v1/uploads/{attachment}/ → confirm upload (25 MiB) with attachment_not_ready; the content decides the type (attachment_invalid_type), attachment_too_large, attachment_limit_reached (50), attachment_delete_forbidden, 503 attachment_storage_unavailable; downloads as attachments with X-Content-Type-Options: nosniff; files on disk under DATA_DIR or in an S3-compatible store (ATTACHMENT_STORAGE=s3).',
+      'Reactions on project updates and comments: one emoji (reaction_invalid_emoji), at most 20 different ones (reaction_limit_reached).',
+      'Comments on tasks: /v1/plan/tasks/{task}/comments/ {body, parent?} and …/comments/{comment}/ (GET, PATCH {body}, DELETE): at most 10,000 characters (comment_body_too_long), replies one level deep (invalid_relation), edited and deleted by their author only (comment_not_author; a deletion takes the replies, files and reactions); <@user-uuid> mentions of people who may read the task notify them (task.mentioned), a reply its parent\'s author (task.comment_replied), the task\'s followers task.commented. Reactions on …/comments/{comment}/reactions/, files on …/comments/{comment}/attachments/ (one multipart request, the author only).',
+      'Task files: /v1/plan/tasks/{task}/attachments/presign/ → PUT the bytes to upload_url → …/attachments/{attachment}/confirm/ (25 MiB; attachment_not_ready before), list, read, content, delete (the uploader or an admin: attachment_delete_forbidden); deleting a task removes its files and its comments\' files.',
+      'Task notifications, written with the change: task.assigned to a new owner, task.unassigned to the one before, task.state_changed to the task\'s followers (owner, participants, creator and subscribers, unless they opted out); due-date notices cover every task with an owner.',
+    ],
+  },
+  {
     version: '1.5.0',
     date: '2026-11-23',
     title: 'Keeping a local copy of a board, search, activity, pulse and timeline',

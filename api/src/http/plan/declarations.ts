@@ -51,6 +51,17 @@ export interface WriteSpec<S extends AnyObjectSchema | undefined> extends RouteS
   idempotencyRequired?: boolean;
 }
 
+/**
+ * A single multipart request carrying one file (part `file`) and the form's text fields: the file is streamed
+ * (never held in memory) and refused past `maxBytes`.
+ */
+export interface UploadSpec extends RouteSpec {
+  /** The form's text fields besides `file` (yup); any other field is `unknown_field`. */
+  fields?: AnyObjectSchema;
+  maxBytes: number;
+  status?: number;
+}
+
 /** One Plan operation as documented: the route's declaration with its defaults resolved. */
 export interface PlanOperation {
   method: 'get' | WriteMethod;
@@ -72,6 +83,9 @@ export interface PlanOperation {
   query: QueryDoc[];
   headers: QueryDoc[];
   keyParams: string[];
+  /** A multipart upload of one file (its limit), or a file download. */
+  upload?: { maxBytes: number; fields?: AnyObjectSchema };
+  download?: boolean;
 }
 
 /**
@@ -84,7 +98,13 @@ export function defaultScope(method: string): PlanScope {
   return 'tasks:write';
 }
 
-export function resolveOperation(tag: string, method: 'get' | WriteMethod, spec: RouteSpec & Partial<WriteSpec<AnyObjectSchema | undefined>>, list: boolean): PlanOperation {
+export function resolveOperation(
+  tag: string,
+  method: 'get' | WriteMethod,
+  spec: RouteSpec & Partial<WriteSpec<AnyObjectSchema | undefined>> & Partial<UploadSpec>,
+  list: boolean,
+  kind: { upload?: boolean; download?: boolean } = {},
+): PlanOperation {
   return {
     method,
     path: spec.path,
@@ -105,5 +125,7 @@ export function resolveOperation(tag: string, method: 'get' | WriteMethod, spec:
     query: spec.query ?? [],
     headers: spec.headers ?? [],
     keyParams: spec.keyParams ?? [],
+    ...(kind.upload ? { upload: { maxBytes: spec.maxBytes ?? 0, fields: spec.fields } } : {}),
+    ...(kind.download ? { download: true } : {}),
   };
 }

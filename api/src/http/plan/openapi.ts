@@ -1,6 +1,7 @@
 import type { OpenApiPart } from '../feature.ts';
 import type { Operation } from '../openapi/types.ts';
 import type { JsonSchema } from '../openapi/yup-to-json-schema.ts';
+import { yupToJsonSchema } from '../openapi/yup-to-json-schema.ts';
 import type { PlanOperation, QueryDoc } from './declarations.ts';
 import { describePlan } from './registrar.ts';
 import type { PlanResource } from './registrar.ts';
@@ -83,9 +84,21 @@ function pageOf(item: string | JsonSchema | null): JsonSchema {
   };
 }
 
+const binary = { type: 'string', contentMediaType: 'application/octet-stream' };
+
+/** A multipart upload's form: the file (part `file`) and the route's text fields. */
+function uploadForm(upload: NonNullable<PlanOperation['upload']>): JsonSchema {
+  const form = upload.fields ? (yupToJsonSchema(upload.fields) as { properties?: Record<string, JsonSchema>; required?: string[] }) : {};
+  return {
+    type: 'object',
+    required: ['file', ...(form.required ?? [])],
+    properties: { file: { ...binary, description: `The file (at most ${upload.maxBytes} bytes; its content decides its type)` }, ...form.properties },
+  };
+}
+
 function toOperation(op: PlanOperation): Operation {
   const answer = op.status === 204 ? null : op.list ? pageOf(op.response) : op.response;
-  const responses: Operation['responses'] = { [op.status]: answer };
+  const responses: Operation['responses'] = { [op.status]: op.download ? binary : answer };
   // A dry run answers 200 with PlanDryRun, beside (or instead of) the operation's own answer.
   if (op.destructive) responses[200] = op.status === 200 && answer !== null ? { oneOf: [ref(answer), ref('PlanDryRun')] } : 'PlanDryRun';
   return {
@@ -95,6 +108,8 @@ function toOperation(op: PlanOperation): Operation {
     tag: op.tag,
     scope: `plan-${op.ceiling}`,
     body: op.body,
+    ...(op.upload ? { rawBody: { contentType: 'multipart/form-data', schema: uploadForm(op.upload) } } : {}),
+    ...(op.download ? { responseType: 'application/octet-stream' } : {}),
     query: [...op.query, ...(op.destructive ? [{ name: 'dry_run', description: 'true: run, answer, and roll back' }] : [])],
     headers: [
       ...op.headers,

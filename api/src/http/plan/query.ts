@@ -21,6 +21,11 @@ export class PlanQuery {
     return queryBoolean(this.#ctx, name) ?? fallback;
   }
 
+  /** true, false, or undefined when the parameter is absent. */
+  optionalFlag(name: string): boolean | undefined {
+    return queryBoolean(this.#ctx, name);
+  }
+
   oneOf<T extends string>(name: string, values: readonly T[]): T | undefined {
     return queryChoice(this.#ctx, name, values);
   }

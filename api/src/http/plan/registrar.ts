@@ -1,15 +1,11 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import type { AnyObjectSchema, InferType } from 'yup';
-import type { Actor } from '../../auth/credentials.ts';
+import type { AnyObjectSchema } from 'yup';
 import { planActorId } from '../../auth/policy.ts';
-import type { Executor } from '../../db/connection.ts';
 import { claimKey } from '../../db/idempotency-keys.ts';
-import type { ClaimedKey, StoredAnswer } from '../../db/idempotency-keys.ts';
-import { badRequest, invalidFilter, notFound, unknownField } from '../../lib/errors.ts';
-import { isUuid } from '../../lib/ids.ts';
-import type { PageRequest } from '../../lib/page.ts';
-import type { EventReceivers } from '../../outbox/events.ts';
+import type { ClaimedKey } from '../../db/idempotency-keys.ts';
+import { badRequest, invalidFilter } from '../../lib/errors.ts';
+import { etagMatches } from '../../lib/etags.ts';
 import { actorOf } from '../auth.ts';
 import type { Deps } from '../deps.ts';
 import type { Middlewares } from '../middlewares.ts';
@@ -17,78 +13,21 @@ import { pageEnvelope } from '../pagination.ts';
 import { pageRequest } from '../query.ts';
 import { parseBody } from '../validation.ts';
 import { resolveOperation } from './declarations.ts';
-import type { ListSpec, PlanOperation, ReadSpec, WriteMethod, WriteSpec } from './declarations.ts';
+import type { ListSpec, PlanOperation, ReadSpec, UploadSpec, WriteMethod, WriteSpec } from './declarations.ts';
+import { sendFile } from './files.ts';
+import type { FileBody } from './files.ts';
+import { AGENT_HEADER, baseUrl, checkedParams, noBodyFields, send } from './answers.ts';
+import { uploadRoute } from './upload.ts';
 import { gate } from './gate.ts';
 import { parseIdempotencyKey, requestFingerprint } from './idempotency.ts';
 import { PlanQuery } from './query.ts';
 import { runWrite, settleKey } from './write.ts';
-import type { WriteUnit } from './write.ts';
 
-export type Params = Record<string, string>;
-
-/** What a read handler gets: what a Plan service reads with (db, actor, now), and the request's ids, query and page. */
-export interface ReadCall {
-  db: Executor;
-  actor: Actor;
-  now: Date;
-  params: Params;
-  query: PlanQuery;
-  page: PageRequest;
-  /** The app's services, for handlers that hand one to their service (a chat connection's secrets, outbound HTTP). */
-  deps: Deps;
-}
-
-/** What a write handler gets: what a Plan service writes with (the operation's transaction, the change log), and the request. */
-export interface WriteCall<B> extends WriteUnit {
-  params: Params;
-  query: PlanQuery;
-  body: B;
-  deps: Deps;
-  /** An answer header (Location and ETag are stored with an Idempotency-Key and replayed). */
-  header(name: string, value: string): void;
-  /** Answers another success status than the route's (POST …/members/ for someone already a member: 200). */
-  status(code: number): void;
-}
-
-/** What the Plan's features lend the frame: who receives organization events, and who X-Service-Agent-Name names. */
-export interface PlanHooks {
-  events: EventReceivers;
-  resolveAgentName(db: Executor, actor: Actor, header: string | string[] | undefined): Promise<string | null>;
-}
+export type { Body, Params, PlanHooks, PrepareCall, ReadCall, Receiver, WriteCall } from './calls.ts';
+import type { Body, PlanHooks, Prepare, ReadCall, Receiver, WriteCall } from './calls.ts';
 
 /** A Plan resource: a function that declares its routes on the registrar (features/plan/<resource>/routes.ts). */
 export type PlanResource = (plan: PlanRoutes) => void;
-
-type Body<S> = S extends AnyObjectSchema ? InferType<S> : Record<string, never>;
-
-const AGENT_HEADER = 'x-service-agent-name';
-
-function send(ctx: Context, answer: StoredAnswer, replayed = false): void {
-  ctx.status = answer.status;
-  for (const [name, value] of Object.entries(answer.headers)) ctx.set(name, value);
-  if (replayed) ctx.set('Idempotency-Replayed', 'true');
-  if (answer.status !== 204) ctx.body = answer.body ?? {};
-}
-
-/** Path parameters: uuids (lower-cased) unless declared otherwise; anything else names nothing (404). */
-function checkedParams(ctx: Context, keyParams: string[]): Params {
-  const params: Params = {};
-  for (const [name, value] of Object.entries(ctx.params as Params)) {
-    if (keyParams.includes(name)) params[name] = value;
-    else if (isUuid(value)) params[name] = value.toLowerCase();
-    else throw notFound();
-  }
-  return params;
-}
-
-/** Any field in a body the operation does not take is refused, as everywhere (CONTRACT §2). */
-function noBodyFields(body: unknown): Record<string, never> {
-  if (body && typeof body === 'object' && !Array.isArray(body)) {
-    const [first] = Object.keys(body);
-    if (first !== undefined) throw unknownField(first);
-  }
-  return {};
-}
 
 /**
  * Every Plan route is declared through this registrar: `read`, `list` and `write` take the route's declaration and
@@ -138,12 +77,21 @@ export class PlanRoutes {
     return {
       read: <R>(spec: ReadSpec, handler: (call: ReadCall) => Promise<R>) => this.#read(tag, spec, handler),
       list: <R>(spec: ListSpec, handler: (call: ReadCall) => Promise<{ count: number; results: R[] }>) => this.#list(tag, spec, handler),
-      write: <S extends AnyObjectSchema | undefined, R>(spec: WriteSpec<S>, handler: (call: WriteCall<Body<S>>) => Promise<R>) => this.#write(tag, spec, handler),
+      write: <S extends AnyObjectSchema | undefined, R, P = undefined>(spec: WriteSpec<S> & Prepare<S, P>, handler: (call: WriteCall<Body<S>, P>) => Promise<R>) =>
+        this.#write(tag, spec, handler),
+      /** One file in a multipart/form-data request, streamed to `receiver`, then `handler` in the write's transaction. */
+      upload: <S extends AnyObjectSchema | undefined, F extends { digest: string }, R>(
+        spec: UploadSpec & { fields?: S },
+        receiver: Receiver<F>,
+        handler: (call: WriteCall<Body<S>> & { file: F }) => Promise<R>,
+      ) => this.#upload(tag, spec, receiver, handler),
+      /** A file download (`Content-Disposition: attachment`, `X-Content-Type-Options: nosniff`). */
+      download: (spec: ReadSpec, handler: (call: ReadCall) => Promise<FileBody>) => this.#download(tag, spec, handler),
     };
   }
 
-  #declare(tag: string, method: 'get' | WriteMethod, spec: ReadSpec | ListSpec | WriteSpec<AnyObjectSchema | undefined>, list: boolean): PlanOperation {
-    const operation = resolveOperation(tag, method, spec, list);
+  #declare(tag: string, method: 'get' | WriteMethod, spec: ReadSpec | ListSpec | WriteSpec<AnyObjectSchema | undefined> | UploadSpec, list: boolean, kind: { upload?: boolean; download?: boolean } = {}): PlanOperation {
+    const operation = resolveOperation(tag, method, spec, list, kind);
     this.operations.push(operation);
     return operation;
   }
@@ -151,7 +99,17 @@ export class PlanRoutes {
   #read<R>(tag: string, spec: ReadSpec, handler: (call: ReadCall) => Promise<R>): void {
     const operation = this.#declare(tag, 'get', spec, false);
     this.#mount(operation, async (ctx, deps, hooks) => {
-      ctx.body = (await handler(await this.#readCall(ctx, deps, hooks, operation))) ?? {};
+      const result = await handler(await this.#readCall(ctx, deps, hooks, operation));
+      const etag = ctx.response.get('ETag');
+      if (etag && etagMatches(ctx.headers['if-none-match'], etag)) ctx.status = 304;
+      else ctx.body = result ?? {};
+    });
+  }
+
+  #download(tag: string, spec: ReadSpec, handler: (call: ReadCall) => Promise<FileBody>): void {
+    const operation = this.#declare(tag, 'get', spec, false, { download: true });
+    this.#mount(operation, async (ctx, deps, hooks) => {
+      sendFile(ctx, await handler(await this.#readCall(ctx, deps, hooks, operation)));
     });
   }
 
@@ -169,10 +127,13 @@ export class PlanRoutes {
     // A bad attribution header is refused on reads too: an agent learns of it on its first call.
     await hooks.resolveAgentName(deps.db, actor, ctx.headers[AGENT_HEADER]);
     const query = new PlanQuery(ctx, actor.user.uuid);
-    return { db: deps.db, actor, now: deps.clock.now(), deps, params: checkedParams(ctx, operation.keyParams), query, page: pageRequest(ctx) };
+    return {
+      db: deps.db, actor, now: deps.clock.now(), deps, params: checkedParams(ctx, operation.keyParams), query, page: pageRequest(ctx), headers: ctx.headers,
+      baseUrl: baseUrl(ctx, deps), header: (name, value) => void ctx.set(name, value),
+    };
   }
 
-  #write<S extends AnyObjectSchema | undefined, R>(tag: string, spec: WriteSpec<S>, handler: (call: WriteCall<Body<S>>) => Promise<R>): void {
+  #write<S extends AnyObjectSchema | undefined, R, P>(tag: string, spec: WriteSpec<S> & Prepare<S, P>, handler: (call: WriteCall<Body<S>, P>) => Promise<R>): void {
     const operation = this.#declare(tag, spec.method, spec, false);
     this.#mount(operation, async (ctx, deps, hooks) => {
       const actor = actorOf(ctx);
@@ -197,8 +158,11 @@ export class PlanRoutes {
       }
 
       let body: Body<S>;
+      let prepared: P;
       try {
         body = (spec.body ? await parseBody(spec.body, ctx.request.body ?? {}) : noBodyFields(ctx.request.body)) as Body<S>;
+        const call = { db: deps.db, actor, now, deps, params, query, page: pageRequest(ctx), headers: ctx.headers, baseUrl: baseUrl(ctx, deps), body };
+        prepared = (spec.prepare ? await spec.prepare(call) : undefined) as P;
       } catch (err) {
         if (claimed) await settleKey(deps.db, claimed, err, now);
         throw err;
@@ -208,7 +172,7 @@ export class PlanRoutes {
         { actor, now, agentName, dryRun, claimed, events: hooks.events, afterEvents: () => deps.delivery.kick() },
         (unit, answer) =>
           handler({
-            ...unit, deps, params, query, body,
+            ...unit, deps, params, query, body, prepared, headers: ctx.headers, baseUrl: baseUrl(ctx, deps),
             header: (name, value) => void (answer.headers[name] = value),
             status: (code) => void (answer.status = code),
           }),
@@ -216,6 +180,16 @@ export class PlanRoutes {
       );
       send(ctx, answer);
     });
+  }
+
+  #upload<S extends AnyObjectSchema | undefined, F extends { digest: string }, R>(
+    tag: string,
+    spec: UploadSpec & { fields?: S },
+    receiver: Receiver<F>,
+    handler: (call: WriteCall<Body<S>> & { file: F }) => Promise<R>,
+  ): void {
+    const operation = this.#declare(tag, 'post', spec, false, { upload: true });
+    this.#mount(operation, uploadRoute(operation, spec, receiver, handler));
   }
 
   #mount(operation: PlanOperation, run: (ctx: Context, deps: Deps, hooks: PlanHooks) => Promise<void>): void {

@@ -1,5 +1,5 @@
 import type { PlanRoutes } from '../../../http/plan/registrar.ts';
-import { CHANNEL_TYPES, listChannels } from './service.ts';
+import { CHANNEL_TYPES, chatAccess, listChannels } from './service.ts';
 
 export function channelRoutes(plan: PlanRoutes): void {
   const r = plan.tagged('Plan: channels and notifications');
@@ -12,8 +12,7 @@ export function channelRoutes(plan: PlanRoutes): void {
       query: [{ name: 'type', description: 'public, private, or channel (the caller\'s personal destination; needs a person)', schema: { enum: [...CHANNEL_TYPES] } }],
     },
     async (call) => {
-      const chat = { box: call.deps.secretBox, http: call.deps.outbound.http, slackApiUrl: call.deps.config.chat.slackApiUrl };
-      const channels = await listChannels(call, chat, call.query.oneOf('type', CHANNEL_TYPES));
+      const channels = await listChannels(call, chatAccess(call.deps), call.query.oneOf('type', CHANNEL_TYPES));
       return { count: channels.length, results: channels.slice(call.page.offset, call.page.offset + call.page.limit) };
     },
   );

@@ -37,6 +37,13 @@ export interface ChatAccess {
   slackApiUrl: string;
 }
 
+/** The chat access of the app's services (a handler hands it to the service). */
+export const chatAccess = (deps: { secretBox: SecretBox; outbound: { http: OutboundHttp }; config: { chat: { slackApiUrl: string } } }): ChatAccess => ({
+  box: deps.secretBox,
+  http: deps.outbound.http,
+  slackApiUrl: deps.config.chat.slackApiUrl,
+});
+
 export async function listChannels(r: PlanRead, chat: ChatAccess, type: ChannelType | undefined): Promise<ChannelItem[]> {
   const { actor } = r;
   const connection = await requireConnection(r.db, chat.box, actor.organization.uuid);

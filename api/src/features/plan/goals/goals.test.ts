@@ -65,7 +65,7 @@ describe('Plan goals (CONTRACT §9; spec goal_name_conflict)', () => {
     const changesOfSecret = () => t.db('plan_changes').where({ object_uuid: secret.body.uuid }).orderBy('id');
     const before = (await changesOfSecret()).length;
     const removed = await call('DELETE', `/v1/plan/goals/${goal.body.uuid}/?dry_run=true`, acme.adminKey);
-    expect(removed.body.result).toEqual({ deleted: { object_kind: 'goal', uuid: goal.body.uuid, name: 'Grow' }, unlinked_projects: 1 });
+    expect(removed.body.result).toEqual({ deleted: { object_kind: 'goal', uuid: goal.body.uuid, name: 'Grow' }, unlinked_projects: 1, attachments: 0 });
     expect((await call('DELETE', `/v1/plan/goals/${goal.body.uuid}/`, acme.adminKey)).status).toBe(204);
     expect((await call('GET', `/v1/plan/projects/${secret.body.uuid}/`, acme.adminKey)).body.goal).toBeNull();
     const after = await changesOfSecret();

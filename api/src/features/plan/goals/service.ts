@@ -7,6 +7,7 @@ import { unlessTaken } from '../frame/db-errors.ts';
 import { nameKey } from '../frame/presenters.ts';
 import { byOrdering, pageOf, whereListed } from '../frame/lists.ts';
 import type { Ordering } from '../frame/lists.ts';
+import { removeAttachmentsOf } from '../files/repository.ts';
 import { presentProject } from '../projects/presenter.ts';
 import { presentGoal } from './presenter.ts';
 import type { CreateGoalInput, UpdateGoalInput } from './schema.ts';
@@ -101,7 +102,8 @@ export async function deleteGoal(w: PlanWrite, uuid: string) {
     await w.db('plan_projects').where({ uuid: project.uuid }).update({ goal_uuid: null, updated_at: updated.updated_at });
     await w.changes.record({ kind: 'project', uuid: project.uuid, change: 'updated', board: null, project: project.uuid, fields: ['goal'], snapshot: presentProject(updated) });
   }
+  const attachments = await removeAttachmentsOf(w, 'goal', [uuid]);
   await w.db('plan_goals').where({ uuid }).delete();
   await w.changes.record({ kind: 'goal', uuid, change: 'deleted', board: null, snapshot: null });
-  return { deleted: { object_kind: 'goal', uuid: goal.uuid, name: goal.name }, unlinked_projects: projects.length };
+  return { deleted: { object_kind: 'goal', uuid: goal.uuid, name: goal.name }, unlinked_projects: projects.length, attachments };
 }

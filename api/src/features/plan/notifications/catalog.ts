@@ -24,6 +24,7 @@ export const NOTIFICATION_CATALOG: readonly NotificationKind[] = [
   { key: 'task.created', name: 'Task created', description: 'A task was created on a board (for channel routes).', object_type: 'task', channels: ['chat'], default_enabled: false },
   { key: 'task.blocked', name: 'Task blocked', description: 'A task you own is now blocked by another.', object_type: 'task', channels: ['inbox', 'email', 'chat'], default_enabled: true },
   { key: 'task.unblocked', name: 'Task unblocked', description: 'The last task blocking one you own was completed.', object_type: 'task', channels: ['inbox', 'email', 'chat'], default_enabled: true },
+  { key: 'task.due', name: 'Due date reached', description: 'A task you own reached its due date (once per due date, in the morning of that day in your time zone).', object_type: 'task', channels: ['inbox', 'email', 'chat'], default_enabled: true },
   { key: 'task.due_soon', name: 'Due soon', description: 'A task you own is due within a day.', object_type: 'task', channels: ['inbox', 'email', 'chat'], default_enabled: true },
   { key: 'task.overdue', name: 'Overdue', description: 'A task you own is past its due date.', object_type: 'task', channels: ['inbox', 'email', 'chat'], default_enabled: true },
   { key: 'comment.reaction', name: 'Reaction', description: 'Someone reacted to your comment.', object_type: 'comment', channels: ['inbox'], default_enabled: false },
@@ -33,5 +34,6 @@ export const NOTIFICATION_CATALOG: readonly NotificationKind[] = [
   { key: 'report.delivered', name: 'Scheduled report', description: 'A scheduled report or briefing was delivered.', object_type: 'report', channels: ['email', 'chat'], default_enabled: true },
 ];
 
-const KEYS = new Set(NOTIFICATION_CATALOG.map((kind) => kind.key));
-export const isNotificationKind = (key: string): boolean => KEYS.has(key);
+const KINDS = new Map(NOTIFICATION_CATALOG.map((kind) => [kind.key, kind]));
+export const isNotificationKind = (key: string): boolean => KINDS.has(key);
+export const notificationKind = (key: string): NotificationKind | undefined => KINDS.get(key);

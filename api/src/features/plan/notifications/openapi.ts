@@ -1,11 +1,33 @@
 import { fields, planOpenApiPart } from '../../../http/plan/openapi.ts';
-import { notificationCatalogRoutes } from './routes.ts';
+import type { PlanRoutes } from '../../../http/plan/registrar.ts';
+import { inboxRoutes, notificationCatalogRoutes } from './routes.ts';
 
-const { str } = fields;
+const { str, uuid, nullableStr, nullableUuid, nullableDateTime, dateTime, person, times } = fields;
 
-export const { operations, schemas } = planOpenApiPart(notificationCatalogRoutes, {
-  PlanNotificationKind: {
-    type: 'object',
-    properties: { key: str, name: str, description: str, object_type: str, channels: { type: 'array', items: { enum: ['inbox', 'email', 'chat'] } }, default_enabled: { type: 'boolean' } },
+export const { operations, schemas } = planOpenApiPart(
+  (plan: PlanRoutes) => {
+    notificationCatalogRoutes(plan);
+    inboxRoutes(plan);
   },
-});
+  {
+    PlanNotificationKind: {
+      type: 'object',
+      properties: { key: str, name: str, description: str, object_type: str, channels: { type: 'array', items: { enum: ['inbox', 'email', 'chat'] } }, default_enabled: { type: 'boolean' } },
+    },
+    PlanNotificationRoute: {
+      type: 'object',
+      properties: {
+        uuid, id: uuid, kind: str, channel: { type: 'string', description: 'a chat channel\'s external_id, or "email"' },
+        scope: { type: ['object', 'null'], properties: { boards: { type: 'array', items: uuid }, projects: { type: 'array', items: uuid } } },
+        created_by: nullableUuid, ...times,
+      },
+    },
+    PlanNotification: {
+      type: 'object',
+      properties: {
+        uuid, id: uuid, kind: str, object_type: str, object_uuid: uuid, board: nullableUuid, project: nullableUuid, title: str, body: str,
+        data: { type: 'object' }, actor: { oneOf: [person, { type: 'null' }] }, agent_name: nullableStr, is_read: { type: 'boolean' }, read_at: nullableDateTime, created_at: dateTime,
+      },
+    },
+  },
+);

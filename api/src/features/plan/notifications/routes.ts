@@ -1,5 +1,12 @@
 import type { PlanRoutes } from '../../../http/plan/registrar.ts';
+import { chatAccess } from '../channels/service.ts';
 import { NOTIFICATION_CATALOG } from './catalog.ts';
+import { ROUTE_LIMIT, checkChannel, createRoute, deleteRoute, getRoute, listRoutes, updateRoute } from './routing.ts';
+import { inboxSummary, listInbox, markAllRead, markNotification } from './inbox.ts';
+import { presentNotification, presentRoute } from './presenter.ts';
+import { createRouteSchema, updateRouteSchema } from './schema.ts';
+
+const KINDS = NOTIFICATION_CATALOG.map((kind) => kind.key);
 
 export function notificationCatalogRoutes(plan: PlanRoutes): void {
   const r = plan.tagged('Plan: channels and notifications');
@@ -7,4 +14,55 @@ export function notificationCatalogRoutes(plan: PlanRoutes): void {
     { path: '/v1/plan/notifications/catalog/', summary: 'The notification kinds (items carry key)', item: 'PlanNotificationKind' },
     async (call) => ({ count: NOTIFICATION_CATALOG.length, results: NOTIFICATION_CATALOG.slice(call.page.offset, call.page.offset + call.page.limit) }),
   );
+
+  const routes = '/v1/plan/notifications/routes/';
+  r.list({ path: routes, summary: 'The organization\'s notification routes', item: 'PlanNotificationRoute' }, async (call) => {
+    const { count, rows } = await listRoutes(call, call.page);
+    return { count, results: rows.map(presentRoute) };
+  });
+  r.write(
+    {
+      method: 'post', path: routes, body: createRouteSchema, status: 201, response: 'PlanNotificationRoute',
+      summary: `Send a kind to a chat channel (its external_id) or to "email" (at most ${ROUTE_LIMIT}: notification_routes_limit_reached)`,
+      prepare: (call) => checkChannel(call, chatAccess(call.deps), call.body.channel, { email: true }),
+    },
+    async (call) => presentRoute(await createRoute(call, call.body)),
+  );
+  r.read({ path: `${routes}:route/`, summary: 'One notification route', response: 'PlanNotificationRoute' }, async (call) => presentRoute(await getRoute(call, call.params.route)));
+  r.write(
+    {
+      method: 'patch', path: `${routes}:route/`, body: updateRouteSchema, response: 'PlanNotificationRoute', summary: 'Change a notification route',
+      prepare: (call) => checkChannel(call, chatAccess(call.deps), call.body.channel, { email: true }),
+    },
+    async (call) => presentRoute(await updateRoute(call, call.params.route, call.body)),
+  );
+  r.write({ method: 'delete', path: `${routes}:route/`, summary: 'Delete a notification route', status: 204 }, (call) => deleteRoute(call, call.params.route));
+}
+
+export function inboxRoutes(plan: PlanRoutes): void {
+  const r = plan.tagged('Plan: inbox');
+  r.list(
+    {
+      path: '/v1/plan/inbox/', person: true, summary: 'Your notifications, newest first', item: 'PlanNotification',
+      query: [{ name: 'unread', description: 'true: unread only; false: read only' }, { name: 'kind', description: 'one kind of the catalogue' }],
+    },
+    async (call) => {
+      const { count, items } = await listInbox(call, { unread: call.query.optionalFlag('unread'), kind: call.query.oneOf('kind', KINDS) }, call.page);
+      return { count, results: items.map(presentNotification) };
+    },
+  );
+  r.read(
+    { path: '/v1/plan/inbox/summary/', person: true, summary: 'How many notifications you have, and how many are unread', response: { type: 'object', properties: { unread: { type: 'integer' }, total: { type: 'integer' } } } },
+    (call) => inboxSummary(call),
+  );
+  r.write(
+    { method: 'post', path: '/v1/plan/inbox/read-all/', person: true, summary: 'Mark every notification read (?kind= one kind)', query: [{ name: 'kind', description: 'only this kind' }], response: { type: 'object', properties: { marked: { type: 'integer' } } } },
+    async (call) => ({ marked: await markAllRead(call, call.query.oneOf('kind', KINDS)) }),
+  );
+  for (const read of [true, false]) {
+    r.write(
+      { method: 'post', path: `/v1/plan/inbox/:notification/${read ? 'read' : 'unread'}/`, person: true, summary: `Mark a notification ${read ? 'read' : 'unread'}`, response: 'PlanNotification' },
+      async (call) => presentNotification(await markNotification(call, call.params.notification, read)),
+    );
+  }
 }

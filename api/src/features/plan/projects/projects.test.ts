@@ -155,7 +155,7 @@ describe('Plan projects, members, milestones and updates (CONTRACT §9; spec pro
     await call('POST', `/v1/plan/projects/${project.body.uuid}/updates/`, acme.adminKey, { body: 'Go.' });
     const { board } = await createBoard(t, acme.adminKey, { project: project.body.uuid });
     const dry = await call('DELETE', `/v1/plan/projects/${project.body.uuid}/?dry_run=true`, acme.adminKey);
-    expect(dry.body.result).toEqual({ deleted: { object_kind: 'project', uuid: project.body.uuid, name: 'Launch' }, cascade: { members: 1, milestones: 1, updates: 1, boards_detached: 1, tasks_detached: 0 } });
+    expect(dry.body.result).toEqual({ deleted: { object_kind: 'project', uuid: project.body.uuid, name: 'Launch' }, cascade: { members: 1, milestones: 1, updates: 1, boards_detached: 1, tasks_detached: 0, attachments: 0 } });
     expect((await call('DELETE', `/v1/plan/projects/${project.body.uuid}/`, acme.adminKey)).status).toBe(204);
     expect((await call('GET', `/v1/plan/boards/${board.uuid}/`, acme.adminKey)).body.project).toBeNull();
     expect(await countRows(t, 'plan_milestones')).toBe(0);

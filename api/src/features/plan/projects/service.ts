@@ -9,6 +9,8 @@ import { unlessTaken } from '../frame/db-errors.ts';
 import { nameKey } from '../frame/presenters.ts';
 import { byOrdering, pageOf, whereListed } from '../frame/lists.ts';
 import { addMember } from '../members/service.ts';
+import { removeAttachmentsOf } from '../files/repository.ts';
+import { removeReactionsOf } from '../emoji/service.ts';
 import { detachMilestones } from '../tasks/repository.ts';
 import { indexProject } from '../search/index.ts';
 import { presentBoard } from '../boards/presenter.ts';
@@ -130,13 +132,16 @@ export async function deleteProject(w: PlanWrite, uuid: string) {
   const { row: project } = await managedProject<ProjectRow>(w.db, w.actor, uuid);
   const count = async (table: string) => Number((await w.db(table).where({ project_uuid: uuid }).count({ count: '*' }))[0].count);
   const milestones: string[] = (await w.db('plan_milestones').where({ project_uuid: uuid }).select('uuid')).map((m: { uuid: string }) => m.uuid);
+  const updates: string[] = (await w.db('plan_project_updates').where({ project_uuid: uuid }).select('uuid')).map((u: { uuid: string }) => u.uuid);
   const cascade = {
     members: await count('plan_project_members'),
     milestones: milestones.length,
     updates: await count('plan_project_updates'),
     boards_detached: await detachBoards(w, uuid),
     tasks_detached: await detachMilestones(w, milestones),
+    attachments: (await removeAttachmentsOf(w, 'project', [uuid])) + (await removeAttachmentsOf(w, 'project_update', updates)),
   };
+  await removeReactionsOf(w, 'project_update', updates);
   await w.db('plan_projects').where({ uuid }).delete();
   await w.changes.record({ kind: 'project', uuid, change: 'deleted', board: null, project: uuid, snapshot: null });
   return { deleted: { object_kind: 'project', uuid, name: project.name }, cascade };

@@ -3,6 +3,7 @@ import { ApiError } from '../../../lib/errors.ts';
 import type { Executor } from '../../../db/connection.ts';
 import { forWrite } from '../../../db/locks.ts';
 import type { PlanWrite } from '../frame/context.ts';
+import { notifyTaskChanges } from './notices.ts';
 import { presentTask } from './presenter.ts';
 import { placeTasks } from '../search/index.ts';
 import type { TaskRow } from '../../../db/tables.ts';
@@ -56,14 +57,21 @@ export type TaskChangeKind = 'created' | 'updated' | 'moved' | 'archived' | 'res
  * Every change of a task goes through here: one change-log row per task, with the task as the API presents it
  * after the change (the delta feed replays these snapshots), numbered on its board's stream; kind `task` makes
  * it a `tasks.<change>` organization event too. `event: false` records without an event (a board move's
- * second row). A hook on task changes (notifications) belongs here.
+ * second row). The people a change concerns are notified here too (notices.ts).
  */
-export async function recordTaskChanges(w: PlanWrite, tasks: TaskRow[], change: TaskChangeKind, fields: string[], options: { event?: boolean } = {}): Promise<PresentedTask[]> {
+export async function recordTaskChanges(
+  w: PlanWrite,
+  tasks: TaskRow[],
+  change: TaskChangeKind,
+  fields: string[],
+  options: { event?: boolean; /** The tasks as they were, where a notice needs it (the owner a task was taken from). */ before?: TaskRow[] } = {},
+): Promise<PresentedTask[]> {
   const presented = await presentTasks(w.db, tasks);
   await placeTasks(w.db, tasks);
   for (const [i, task] of tasks.entries()) {
     await w.changes.record({ kind: 'task', uuid: task.uuid, change, board: task.board_uuid, fields, snapshot: presented[i], event: options.event });
   }
+  await notifyTaskChanges(w, tasks, change, fields, options.before);
   return presented;
 }
 

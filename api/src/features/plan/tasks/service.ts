@@ -9,6 +9,8 @@ import type { TaskAccess } from './access.ts';
 import { allocateTaskNumber } from './keys.ts';
 import { assertColumnRoom, rankBetween, tailRank } from './ranks.ts';
 import { labelsOf, presentTasks, recordTaskChanges } from './repository.ts';
+import { removeCommentsOfTask } from './comment-removal.ts';
+import { removeAttachmentsOf } from '../files/repository.ts';
 import type { PresentedTask } from './repository.ts';
 import { setParticipants } from './people.ts';
 import { recordRelationChange } from './relations.ts';
@@ -139,7 +141,7 @@ export async function updateTask(w: PlanWrite, ref: string, input: UpdateTaskInp
   if (fields.length === 0) return recordNothing(w, task);
   const updated = await saveTask(w, task, next);
   if (next.title !== undefined || next.description !== undefined) await indexTask(w.db, updated);
-  const [presented] = await recordTaskChanges(w, [updated], next.state_uuid !== undefined ? 'moved' : 'updated', fields);
+  const [presented] = await recordTaskChanges(w, [updated], next.state_uuid !== undefined ? 'moved' : 'updated', fields, { before: [task] });
   return presented;
 }
 
@@ -270,7 +272,13 @@ export async function deleteTask(w: PlanWrite, ref: string) {
     const other = await w.db('plan_tasks').where({ uuid: relation.source_task_uuid === task.uuid ? relation.target_task_uuid : relation.source_task_uuid }).first('uuid', 'board_uuid');
     if (other) await recordRelationChange(w, relation, 'deleted', [other]);
   }
+  // Its comments go by cascade; their files and reactions, and the task's own files, are removed here.
+  const comments = await removeCommentsOfTask(w, task);
+  const files = await removeAttachmentsOf(w, 'task', [task.uuid]);
   await w.db('plan_tasks').where({ uuid: task.uuid }).delete();
   await w.changes.record({ kind: 'task', uuid: task.uuid, change: 'deleted', board: task.board_uuid, snapshot: null });
-  return { deleted: { object_kind: 'task', uuid: task.uuid, key: `${board.key}-${task.number}` }, detached_subtasks: detached.length, removed_relations: relations.length };
+  return {
+    deleted: { object_kind: 'task', uuid: task.uuid, key: `${board.key}-${task.number}` },
+    detached_subtasks: detached.length, removed_relations: relations.length, removed_comments: comments, removed_attachments: files,
+  };
 }

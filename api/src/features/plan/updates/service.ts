@@ -7,6 +7,8 @@ import { can } from '../../../auth/policy.ts';
 import type { PlanRead, PlanWrite } from '../frame/context.ts';
 import type { PersonColumns } from '../frame/presenters.ts';
 import { pageOf } from '../frame/lists.ts';
+import { removeAttachmentsOf } from '../files/repository.ts';
+import { removeReactionsOf } from '../emoji/service.ts';
 import { presentUpdate } from './presenter.ts';
 import { UPDATE_BODY_MAX } from './schema.ts';
 import type { CreateUpdateInput, EditUpdateInput } from './schema.ts';
@@ -105,6 +107,8 @@ export async function deleteUpdate(w: PlanWrite, projectUuid: string, uuid: stri
   if (update.author_uuid !== w.actor.user.uuid && !can(w.actor, 'plan.manage_all')) {
     throw forbidden('update_not_author', 'Only the author of a project update or an organization admin can delete it.');
   }
+  await removeAttachmentsOf(w, 'project_update', [uuid]);
+  await removeReactionsOf(w, 'project_update', [uuid]);
   await w.db('plan_project_updates').where({ uuid }).delete();
   await w.changes.record({ kind: 'project_update', uuid, change: 'deleted', board: null, project: projectUuid, snapshot: null });
   return { deleted: { object_kind: 'project_update', uuid } };

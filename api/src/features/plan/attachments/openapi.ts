@@ -1,0 +1,37 @@
+import { fields, planOpenApiPart } from '../../../http/plan/openapi.ts';
+import type { Operation } from '../../../http/openapi/types.ts';
+import { attachmentRoutes } from './routes.ts';
+
+const { str, uuid, nullableStr, nullableUuid, dateTime, nullableDateTime } = fields;
+
+const part = planOpenApiPart(attachmentRoutes, {
+  PlanAttachment: {
+    type: 'object',
+    properties: {
+      uuid, id: uuid, object_type: str, object_uuid: uuid, filename: str, content_type: nullableStr,
+      kind: { type: ['string', 'null'], description: 'png, jpeg, gif, webp, pdf, text, markdown, zip, word, excel or powerpoint: what the content is' },
+      size: { type: ['integer', 'null'] }, sha256: nullableStr, status: { enum: ['pending', 'ready'] }, uploaded_by: nullableUuid, created_at: dateTime, confirmed_at: nullableDateTime,
+    },
+  },
+  PlanPresignedUpload: {
+    type: 'object',
+    properties: { attachment_uuid: uuid, upload_url: { type: 'string', format: 'uri' }, expires_at: dateTime, max_size_bytes: { type: 'integer' } },
+  },
+});
+
+/** The presigned upload's PUT: served beside the Plan routes, with the URL's token as its only credential. */
+const put: Operation = {
+  method: 'put',
+  path: '/v1/uploads/:attachment/',
+  summary: 'PUT the bytes of a presigned upload to its upload_url (the token in the URL is the permission); then confirm',
+  tag: 'Plan: attachments',
+  auth: false,
+  query: [{ name: 'token', description: 'from upload_url' }],
+  rawBody: { contentType: 'application/octet-stream', schema: { type: 'string', contentMediaType: 'application/octet-stream' } },
+  responses: { 200: { type: 'object', properties: { attachment_uuid: uuid, status: { const: 'uploaded' }, size: { type: 'integer' }, sha256: str } } },
+  errors: { 400: '`attachment_too_large` (more bytes than presigned; `extra.max_size_bytes`)', 404: 'Unknown, expired or already confirmed upload URL', 503: '`attachment_storage_unavailable`' },
+  extensions: { 'x-beta': true },
+};
+
+export const operations = [...part.operations, put];
+export const schemas = part.schemas;

@@ -1,0 +1,41 @@
+import type { PlanRoutes } from '../../../http/plan/registrar.ts';
+import { chatAccess } from '../channels/service.ts';
+import { checkChannel } from '../notifications/routing.ts';
+import { presentReport } from './presenter.ts';
+import { createReportSchema, updateReportSchema } from './schema.ts';
+import { REPORT_LIMIT, createReport, deleteReport, getReport, listReports, previewReport, runReportNow, updateReport } from './service.ts';
+
+/** A channel must be one the platform has; a malformed one is invalid_schedule (the service says so). */
+const channelOf = (body: { channel?: unknown }) => (typeof body.channel === 'string' && body.channel !== '' ? body.channel : undefined);
+
+export function reportRoutes(plan: PlanRoutes): void {
+  const r = plan.tagged('Plan: scheduled reports');
+  const base = '/v1/plan/reports/';
+  r.list({ path: base, summary: 'The organization\'s scheduled reports', item: 'PlanReportSchedule' }, async (call) => {
+    const { count, rows } = await listReports(call, call.page);
+    return { count, results: rows.map(presentReport) };
+  });
+  r.write(
+    {
+      method: 'post', path: base, body: createReportSchema, status: 201, response: 'PlanReportSchedule',
+      summary: `Schedule a report (at most ${REPORT_LIMIT}: report_schedules_limit_reached); 400 invalid_schedule names the field in extra.parameter`,
+      prepare: (call) => checkChannel(call, chatAccess(call.deps), channelOf(call.body), { email: false }),
+    },
+    async (call) => presentReport(await createReport(call, call.body)),
+  );
+  r.read({ path: `${base}:report/`, summary: 'One scheduled report', response: 'PlanReportSchedule' }, async (call) => presentReport(await getReport(call, call.params.report)));
+  r.write(
+    {
+      method: 'patch', path: `${base}:report/`, body: updateReportSchema, response: 'PlanReportSchedule', summary: 'Change a scheduled report (its next run is recomputed)',
+      prepare: (call) => checkChannel(call, chatAccess(call.deps), channelOf(call.body), { email: false }),
+    },
+    async (call) => presentReport(await updateReport(call, call.params.report, call.body)),
+  );
+  r.write({ method: 'delete', path: `${base}:report/`, summary: 'Delete a scheduled report', status: 204 }, (call) => deleteReport(call, call.params.report));
+  r.read({ path: `${base}:report/preview/`, summary: 'The report as it would be sent now (nothing is sent)', response: 'PlanReport' }, async (call) =>
+    previewReport(call.db, await getReport(call, call.params.report), call.now),
+  );
+  r.write({ method: 'post', path: `${base}:report/run/`, summary: 'Send the report now (its schedule is unchanged)', response: { type: 'object', properties: { report: { $ref: '#/components/schemas/PlanReport' }, deliveries: { type: 'integer' } } } }, (call) =>
+    runReportNow(call, call.params.report),
+  );
+}

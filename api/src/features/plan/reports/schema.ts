@@ -1,0 +1,25 @@
+import * as yup from 'yup';
+import { nameField } from '../frame/schema.ts';
+import { scopeField } from '../notifications/schema.ts';
+
+/**
+ * A scheduled report (CONTRACT §9). The schedule's own fields (kind, weekdays, time, timezone, channel) are read
+ * loosely here and checked by schedule.ts, which answers 400 invalid_schedule with extra.parameter naming the field.
+ */
+const loose = () => yup.mixed();
+
+export const createReportSchema = yup.object({
+  name: nameField(200).required(),
+  kind: loose(),
+  enabled: yup.boolean(),
+  weekdays: loose(),
+  time: loose(),
+  timezone: loose(),
+  channel: loose(),
+  email_recipients: yup.array(yup.string().email().max(254).required()).max(50).nullable(),
+  scope: scopeField(),
+});
+export type CreateReportInput = yup.InferType<typeof createReportSchema>;
+
+export const updateReportSchema = createReportSchema.shape({ name: nameField(200) });
+export type UpdateReportInput = yup.InferType<typeof updateReportSchema>;

@@ -1,0 +1,56 @@
+import type { PlanRoutes } from '../../../http/plan/registrar.ts';
+import { entityTags } from '../../../lib/etags.ts';
+import { presentView } from './presenter.ts';
+import { createViewSchema, replaceViewSchema, updateViewSchema } from './schema.ts';
+import { changeView, createView, deleteView, getView, listViews, viewEtag } from './service.ts';
+import type { ViewContainer } from './service.ts';
+
+const IF_MATCH = 'Needs If-Match with the ETag of the last read (428 precondition_required without it, 412 precondition_failed when stale).';
+
+export function viewRoutes(plan: PlanRoutes): void {
+  const r = plan.tagged('Plan: saved views');
+  for (const kind of ['board', 'project'] as const) {
+    const path = `/v1/plan/${kind}s/:${kind}/views/`;
+    const container = (params: Record<string, string>): ViewContainer => ({ kind, uuid: params[kind] });
+    r.list(
+      { path, summary: `Saved views of a ${kind} you see: its default, its shared views and your personal ones (answers an ETag)`, item: 'PlanView' },
+      async (call) => {
+        const { count, rows, etag } = await listViews(call, container(call.params), call.page);
+        call.header('ETag', etag);
+        return { count, results: rows.map(presentView) };
+      },
+    );
+    r.write(
+      { method: 'post', path, summary: `Save a view of a ${kind} (shared and board_default: its managers only)`, description: `${IF_MATCH} For a new view, the ETag of the list.`, body: createViewSchema, status: 201, response: 'PlanView' },
+      async (call) => {
+        const row = await createView(call, container(call.params), call.body, entityTags(call.headers['if-match']));
+        call.header('ETag', viewEtag(row));
+        call.header('Location', `/v1/plan/views/${row.uuid}/`);
+        return presentView(row);
+      },
+    );
+  }
+  const one = '/v1/plan/views/:view/';
+  r.read({ path: one, summary: 'One saved view (answers its ETag)', response: 'PlanView' }, async (call) => {
+    const row = await getView(call, call.params.view);
+    call.header('ETag', viewEtag(row));
+    return presentView(row);
+  });
+  for (const method of ['put', 'patch'] as const) {
+    r.write(
+      {
+        method, path: one, response: 'PlanView', description: IF_MATCH,
+        summary: method === 'put' ? 'Replace a saved view (filters and sort are emptied when absent)' : 'Change a saved view',
+        body: method === 'put' ? replaceViewSchema : updateViewSchema,
+      },
+      async (call) => {
+        const row = await changeView(call, call.params.view, call.body, entityTags(call.headers['if-match']), method === 'put');
+        call.header('ETag', viewEtag(row));
+        return presentView(row);
+      },
+    );
+  }
+  r.write({ method: 'delete', path: one, summary: 'Delete a saved view', description: IF_MATCH, status: 204 }, (call) =>
+    deleteView(call, call.params.view, entityTags(call.headers['if-match'])),
+  );
+}
