@@ -1,4 +1,5 @@
 import { startTestApp } from './harness.ts';
+import { startHttpsReceiver, startSmtpSink, TEST_CA } from './receivers.ts';
 import type { TestApp, RequestOptions, TestResponse } from './harness.ts';
 import { generateKeyBetween } from 'fractional-indexing';
 import { uuidv7 } from '../src/lib/ids.ts';
@@ -82,4 +83,25 @@ export async function countRows(t: TestApp, table: string, where: (query: Return
   where(query);
   const [{ n }] = await query.count({ n: '*' });
   return Number(n);
+}
+
+/**
+ * An app whose chat platform is a stand-in Slack workspace (conversations.list answers `channels`; a post
+ * answers ok) and whose e-mail goes to an SMTP sink: what notification routes and scheduled reports send to.
+ */
+export async function startChatAndMailApp(channels: { id: string; name: string; is_private?: boolean }[]) {
+  const rx = await startHttpsReceiver((req) => {
+    if (req.url.startsWith('/api/conversations.list')) return { status: 200, body: { ok: true, channels, response_metadata: { next_cursor: '' } } };
+    return { status: 200, body: { ok: true, ts: '1.2', channel: 'C1' } };
+  });
+  const sink = await startSmtpSink();
+  const t = await startTestApp({}, { SLACK_API_URL: `${rx.url}/api`, SMTP_URL: sink.url, ALLOW_PRIVATE_WEBHOOKS: 'true' }, { ca: TEST_CA });
+  return {
+    t, rx, sink,
+    async close() {
+      await t.close();
+      await rx.close();
+      await sink.close();
+    },
+  };
 }

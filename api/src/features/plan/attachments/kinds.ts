@@ -1,7 +1,8 @@
-import { forbidden, notFound } from '../../../lib/errors.ts';
+import { forbidden } from '../../../lib/errors.ts';
 import { visibleComment } from '../comments/service.ts';
 import { visibleGoal, visibleProject } from '../frame/access.ts';
 import { visibleTask } from '../tasks/access.ts';
+import { visibleUpdate } from '../updates/service.ts';
 import type { AttachableKind } from '../files/kinds.ts';
 
 export const projectAttachments: AttachableKind = {
@@ -35,10 +36,8 @@ export const updateAttachments: AttachableKind = {
   noun: 'project update',
   table: 'plan_project_updates',
   async resolve(r, params) {
-    await visibleProject(r.db, r.actor, params.project);
-    const update = await r.db('plan_project_updates').where({ uuid: params.update }).first('project_uuid', 'author_uuid');
-    if (!update || update.project_uuid !== params.project) throw notFound();
-    return { uuid: params.update, board: null, project: params.project, author: update.author_uuid };
+    const update = await visibleUpdate(r, params.project, params.update);
+    return { uuid: update.uuid, board: null, project: update.project_uuid, author: update.author_uuid };
   },
   assertMayAttach(r, target) {
     if (target.author !== r.actor.user.uuid) throw forbidden('update_not_author', 'Only the author of a project update can attach files to it.');

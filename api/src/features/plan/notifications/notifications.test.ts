@@ -1,8 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startTestApp } from '../../../../test/harness.ts';
 import type { TestApp } from '../../../../test/harness.ts';
-import { startHttpsReceiver, startSmtpSink, TEST_CA } from '../../../../test/receivers.ts';
-import { countRows, createBoard, insertTask, planClient, seedPlanOrg } from '../../../../test/plan-fixtures.ts';
+import type { startHttpsReceiver, startSmtpSink } from '../../../../test/receivers.ts';
+import { countRows, createBoard, insertTask, planClient, seedPlanOrg, startChatAndMailApp } from '../../../../test/plan-fixtures.ts';
 import type { PlanCall, PlanOrg } from '../../../../test/plan-fixtures.ts';
 import { notify } from './notify.ts';
 import type { Notice } from './notify.ts';
@@ -14,21 +13,12 @@ describe('Plan notifications: routes, notify(), the inbox (spec: notification_ro
   let acme: PlanOrg;
   let call: PlanCall;
   const routes = '/v1/plan/notifications/routes/';
+  let app: Awaited<ReturnType<typeof startChatAndMailApp>>;
   beforeAll(async () => {
-    rx = await startHttpsReceiver((req) => {
-      if (req.url.startsWith('/api/conversations.list')) {
-        return { status: 200, body: { ok: true, channels: [{ id: 'C1', name: 'eng' }, { id: 'G2', name: 'leads', is_private: true }], response_metadata: { next_cursor: '' } } };
-      }
-      return { status: 200, body: { ok: true, ts: '1.2', channel: 'C1' } };
-    });
-    sink = await startSmtpSink();
-    t = await startTestApp({}, { SLACK_API_URL: `${rx.url}/api`, SMTP_URL: sink.url, ALLOW_PRIVATE_WEBHOOKS: 'true' }, { ca: TEST_CA });
+    app = await startChatAndMailApp([{ id: 'C1', name: 'eng' }, { id: 'G2', name: 'leads', is_private: true }]);
+    ({ t, rx, sink } = app);
   });
-  afterAll(async () => {
-    await t.close();
-    await rx.close();
-    await sink.close();
-  });
+  afterAll(async () => app.close());
   beforeEach(async () => {
     acme = await seedPlanOrg(t, { name: `Acme ${Math.random()}` });
     call = planClient(t);

@@ -1,7 +1,6 @@
-import { notFound } from '../../../lib/errors.ts';
-import { visibleProject } from '../frame/access.ts';
 import { visibleComment } from '../comments/service.ts';
 import type { ReactableKind } from '../emoji/kinds.ts';
+import { visibleUpdate } from '../updates/service.ts';
 
 export const updateReactions: ReactableKind = {
   kind: 'project_update',
@@ -9,10 +8,8 @@ export const updateReactions: ReactableKind = {
   tag: 'Plan: projects',
   noun: 'project update',
   async resolve(r, params) {
-    await visibleProject(r.db, r.actor, params.project);
-    const update = await r.db('plan_project_updates').where({ uuid: params.update }).first('project_uuid');
-    if (!update || update.project_uuid !== params.project) throw notFound();
-    return { uuid: params.update, board: null, project: params.project };
+    const update = await visibleUpdate(r, params.project, params.update);
+    return { uuid: update.uuid, board: null, project: update.project_uuid };
   },
 };
 

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startTestApp } from '../../../../test/harness.ts';
 import type { TestApp } from '../../../../test/harness.ts';
-import { startHttpsReceiver, startSmtpSink, TEST_CA } from '../../../../test/receivers.ts';
-import { createBoard, insertTask, planClient, seedPlanOrg } from '../../../../test/plan-fixtures.ts';
+import type { startHttpsReceiver, startSmtpSink } from '../../../../test/receivers.ts';
+import { createBoard, insertTask, planClient, seedPlanOrg, startChatAndMailApp } from '../../../../test/plan-fixtures.ts';
 import type { PlanCall, PlanOrg } from '../../../../test/plan-fixtures.ts';
 import { uuidv7 } from '../../../lib/ids.ts';
 import { sendDueReports } from './feature.ts';
@@ -14,19 +13,12 @@ describe('Plan scheduled reports (CONTRACT §9; spec invalid_schedule, report_sc
   let acme: PlanOrg;
   let call: PlanCall;
   const base = '/v1/plan/reports/';
+  let app: Awaited<ReturnType<typeof startChatAndMailApp>>;
   beforeAll(async () => {
-    rx = await startHttpsReceiver((req) => {
-      if (req.url.startsWith('/api/conversations.list')) return { status: 200, body: { ok: true, channels: [{ id: 'C1', name: 'eng' }], response_metadata: { next_cursor: '' } } };
-      return { status: 200, body: { ok: true, ts: '1.2', channel: 'C1' } };
-    });
-    sink = await startSmtpSink();
-    t = await startTestApp({}, { SLACK_API_URL: `${rx.url}/api`, SMTP_URL: sink.url, ALLOW_PRIVATE_WEBHOOKS: 'true' }, { ca: TEST_CA });
+    app = await startChatAndMailApp([{ id: 'C1', name: 'eng' }]);
+    ({ t, rx, sink } = app);
   });
-  afterAll(async () => {
-    await t.close();
-    await rx.close();
-    await sink.close();
-  });
+  afterAll(async () => app.close());
   beforeEach(async () => {
     t.clock.set('2026-03-10T15:00:00.000Z');
     // Reports of earlier tests' organizations are due too; each test starts with none.

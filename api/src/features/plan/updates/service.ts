@@ -54,9 +54,14 @@ async function updateOf(db: Executor, projectUuid: string, uuid: string): Promis
   return row;
 }
 
-export async function getUpdate(r: PlanRead, projectUuid: string, uuid: string): Promise<UpdateView> {
+/** A project update the caller sees, by its project and uuid (404 otherwise): what files and reactions attach to. */
+export async function visibleUpdate(r: PlanRead, projectUuid: string, uuid: string): Promise<ProjectUpdateRow> {
   await visibleProject(r.db, r.actor, projectUuid);
-  return (await withAuthors(r.db, [await updateOf(r.db, projectUuid, uuid)]))[0];
+  return updateOf(r.db, projectUuid, uuid);
+}
+
+export async function getUpdate(r: PlanRead, projectUuid: string, uuid: string): Promise<UpdateView> {
+  return (await withAuthors(r.db, [await visibleUpdate(r, projectUuid, uuid)]))[0];
 }
 
 async function recordUpdate(w: PlanWrite, view: UpdateView, change: 'created' | 'updated', fields: string[] = []): Promise<UpdateView> {
