@@ -189,6 +189,50 @@ describe('API keys (spec "API key", "Secret lifecycle", "Roles"; CONTRACT §4)',
     expect(res.body.code).toBe('insufficient_scope');
   });
 
+  it('never lets a key grant more than it holds: a scoped key creates no key, widens no scopes, regenerates no wider key (403 insufficient_scope)', async () => {
+    await t.db('organizations').where({ uuid: acme.org.uuid }).update({ plan_beta_enabled: true });
+    const make = async (scopes: string[]) => (await t.request('POST', '/v1/api-keys/', { key: member.key, body: { name: scopes.join(' ') || 'full', scopes } })).body;
+    const reader = await make(['tasks:read']);
+    const writer = await make(['tasks:write']);
+    const full = await make([]);
+    const refused = { code: 'insufficient_scope', detail: expect.any(String) };
+    const board = { name: 'Ops', key: 'OPS' };
+
+    // The attack: lift its own scope, then write to the Plan; or mint an unscoped key.
+    for (const scopes of [['tasks:admin'], ['tasks:write'], []]) {
+      const lifted = await t.request('PATCH', `/v1/api-keys/${reader.uuid}/`, { key: reader.key, body: { scopes } });
+      expect([scopes, lifted.status, lifted.body]).toEqual([scopes, 403, refused]);
+    }
+    const minted = await t.request('POST', '/v1/api-keys/', { key: reader.key, body: { name: 'escape' } });
+    expect([minted.status, minted.body]).toEqual([403, refused]);
+    const narrowMint = await t.request('POST', '/v1/api-keys/', { key: writer.key, body: { name: 'narrow', scopes: ['tasks:read'] } });
+    expect([narrowMint.status, narrowMint.body]).toEqual([403, refused]);
+    expect((await t.request('POST', '/v1/plan/boards/', { key: reader.key, body: board })).body.code).toBe('insufficient_scope');
+    expect((await t.request('GET', `/v1/api-keys/${reader.uuid}/`, { key: member.key })).body.scopes).toEqual(['tasks:read']);
+
+    // Nor through a sibling key: widening it, or taking a new secret of a key that holds more.
+    const widened = await t.request('PATCH', `/v1/api-keys/${reader.uuid}/`, { key: writer.key, body: { scopes: ['tasks:admin'] } });
+    expect([widened.status, widened.body]).toEqual([403, refused]);
+    const stolen = await t.request('PATCH', `/v1/api-keys/${full.uuid}/`, { key: writer.key, body: { regenerate: true } });
+    expect([stolen.status, stolen.body]).toEqual([403, refused]);
+    expect((await t.request('GET', '/v1/me/', { key: full.key })).status).toBe(200);
+
+    // What it holds, it may hand on or give up: narrow itself or a sibling, rename, regenerate a key it covers, delete.
+    expect((await t.request('PATCH', `/v1/api-keys/${writer.uuid}/`, { key: writer.key, body: { name: 'renamed' } })).status).toBe(200);
+    const regenerated = await t.request('PATCH', `/v1/api-keys/${reader.uuid}/`, { key: writer.key, body: { regenerate: true } });
+    expect([regenerated.status, regenerated.body.scopes]).toEqual([200, ['tasks:read']]);
+    expect((await t.request('PATCH', `/v1/api-keys/${full.uuid}/`, { key: writer.key, body: { scopes: ['tasks:read'] } })).body.scopes).toEqual(['tasks:read']);
+    const narrowed = await t.request('PATCH', `/v1/api-keys/${writer.uuid}/`, { key: writer.key, body: { scopes: ['tasks:read'] } });
+    expect([narrowed.status, narrowed.body.scopes]).toEqual([200, ['tasks:read']]);
+    expect((await t.request('POST', '/v1/plan/boards/', { key: writer.key, body: board })).body.code).toBe('insufficient_scope');
+    expect((await t.request('DELETE', `/v1/api-keys/${full.uuid}/`, { key: writer.key })).status).toBe(204);
+
+    // The person's unscoped credentials still manage every scope.
+    expect((await t.request('PATCH', `/v1/api-keys/${writer.uuid}/`, { key: member.key, body: { scopes: ['tasks:admin'] } })).body.scopes).toEqual(['tasks:admin']);
+    const token = await t.seedToken(acme.org.uuid, member.user.uuid);
+    expect((await t.request('POST', '/v1/api-keys/', { token, body: { name: 'from the CLI', scopes: ['tasks:write'] } })).status).toBe(201);
+  });
+
   it('stores only a hash: no plain secret in any table or any log line', async () => {
     const created = await t.request('POST', '/v1/api-keys/', { key: acme.adminKey, body: { name: 'secret check' } });
     const regenerated = await t.request('PATCH', `/v1/api-keys/${created.body.uuid}/`, { key: acme.adminKey, body: { regenerate: true } });
