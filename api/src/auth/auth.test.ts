@@ -44,6 +44,20 @@ describe('Authentication (spec "Authentication", CONTRACT §4)', () => {
     expect(expired.body).toEqual({ detail: DETAIL, code: 'credential_expired' });
   });
 
+  it('answers 400 credential_ambiguous to a request with both X-API-KEY and a Bearer token, whichever are valid', async () => {
+    const { org, admin, adminKey } = await t.seedOrganization();
+    const member = await t.seedUser(org.uuid);
+    const token = await t.seedToken(org.uuid, admin.uuid);
+    const ambiguous = { detail: 'Send one credential: X-API-KEY or Authorization: Bearer, not both.', code: 'credential_ambiguous' };
+    for (const [key, bearer] of [[member.key, token], [member.key, adminKey], [adminKey, adminKey], ['not-a-key', token], [member.key, 'short']]) {
+      const res = await t.request('GET', '/v1/me/', { key, token: bearer });
+      expect([key, bearer, res.status, res.body]).toEqual([key, bearer, 400, ambiguous]);
+    }
+    // Another Authorization scheme beside X-API-KEY is not a credential of ours (a gateway's): the key is read.
+    expect((await t.request('GET', '/v1/me/', { key: member.key, headers: { authorization: 'Basic Z2F0ZTp3YXk=' } })).body.id).toBe(member.user.uuid);
+    expect((await t.request('GET', '/v1/me/', { token })).body.id).toBe(admin.uuid);
+  });
+
   it('accepts a CLI Bearer token for 30 days, then answers credential_expired; a revoked token is invalid', async () => {
     const { org, admin } = await t.seedOrganization();
     const token = await t.seedToken(org.uuid, admin.uuid);

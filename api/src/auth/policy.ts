@@ -306,9 +306,11 @@ export const planActorId = (actor: Actor): string => (actsAsPerson(actor) ? acto
 
 /**
  * Why an exchange token may not make this request act as its member, or null when it may: the endpoint must be
- * one of the writes the spec names (kudos, check-in responses), the presenting credential an admin's, the token
- * one of the same organization, which must have exchange tokens on (as stored now), its member active and the
- * token live.
+ * one of the writes the spec names (kudos, check-in responses), the presenting credential one that governs
+ * (a personal key without scopes or a CLI token) of the admin who was issued the token, in an organization that
+ * has exchange tokens on (as stored now), its member active and the token live. A token may be presented any
+ * number of times within its 300 seconds (a check-in answered by proxy is often a POST then a PUT); each use
+ * is audited.
  */
 export function exchangeRefusal(actor: Actor, request: RequestLine, token: PresentedExchangeToken | null, now: Date): ApiError | null {
   if (!takesExchangeToken(request.method, request.path)) {
@@ -316,7 +318,9 @@ export function exchangeRefusal(actor: Actor, request: RequestLine, token: Prese
   }
   const refused = refusal(actor, 'exchange_tokens.use');
   if (refused) return refused;
-  if (!token || token.row.organization_uuid !== actor.organization.uuid) return unauthorized('invalid_credentials');
+  // Only the admin who asked for it presents it (with any credential of theirs that governs); to anyone else it
+  // is as unknown as another organization's.
+  if (!token || token.row.organization_uuid !== actor.organization.uuid || token.row.issued_by_uuid !== actor.user.uuid) return unauthorized('invalid_credentials');
   if (!token.exchangeEnabled) return forbidden('exchange_tokens_disabled', 'Exchange tokens are off for this organization; an operator turns them on.');
   if (!token.member || !bool(token.member.is_active)) return unauthorized('invalid_credentials');
   if (token.row.expires_at <= now.toISOString()) return unauthorized('credential_expired');

@@ -67,6 +67,15 @@ describe('API keys (spec "API key", "Secret lifecycle", "Roles"; CONTRACT §4)',
     expect(list.body.results.find((k: { uuid: string }) => k.uuid === leap.body.uuid).expires_at).toBe('2028-03-01T00:30:00.250Z');
   });
 
+  it('refuses an expires_at that is not in the future (400 naming the field)', async () => {
+    for (const expires_at of ['2026-03-10T15:00:00Z', '2026-03-10T14:59:59.999Z', '2020-01-01T00:00:00Z', '2026-03-10T16:00:00+01:00']) {
+      const res = await t.request('POST', '/v1/api-keys/', { key: member.key, body: { name: 'late', expires_at } });
+      expect([expires_at, res.status, res.body]).toEqual([expires_at, 400, { expires_at: ['Must be in the future.'] }]);
+    }
+    expect((await t.request('POST', '/v1/api-keys/', { key: member.key, body: { name: 'soon', expires_at: '2026-03-10T15:00:01Z' } })).status).toBe(201);
+    expect((await t.request('POST', '/v1/api-keys/', { key: member.key, body: { name: 'never', expires_at: null } })).status).toBe(201);
+  });
+
   it('answers any expires_at with 201 and the instant it names, or with 400 naming the field (property)', async () => {
     const candidates = fc.oneof(
       fc.date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2100-01-01T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString()),
@@ -77,7 +86,8 @@ describe('API keys (spec "API key", "Secret lifecycle", "Roles"; CONTRACT §4)',
       fc.asyncProperty(candidates, async (expires_at) => {
         const res = await t.request('POST', '/v1/api-keys/', { key: member.key, body: { name: 'p', expires_at } });
         const instant = parseDateTime(expires_at);
-        if (instant) expect([expires_at, res.status, res.body.expires_at]).toEqual([expires_at, 201, instant.toISOString()]);
+        if (instant && instant > t.clock.now()) expect([expires_at, res.status, res.body.expires_at]).toEqual([expires_at, 201, instant.toISOString()]);
+        else if (instant) expect([expires_at, res.status, res.body]).toEqual([expires_at, 400, { expires_at: ['Must be in the future.'] }]);
         else expect([expires_at, res.status, Object.keys(res.body)]).toEqual([expires_at, 400, ['expires_at']]);
       }),
       { seed: 4, numRuns: 60 },

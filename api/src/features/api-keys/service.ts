@@ -67,6 +67,8 @@ export async function createKey(
   now: Date,
 ): Promise<{ key: ApiKeyView; secret: string }> {
   assertMayCreateKeys(actor);
+  // A key that would be expired on arrival is a mistake (a clock or a time zone off), not a key.
+  if (input.expires_at && Date.parse(input.expires_at) <= now.getTime()) throw new ValidationFailed({ expires_at: ['Must be in the future.'] });
   const kind: KeyKind = input.is_agent_key ? 'agent' : (input.kind ?? 'personal');
   if (input.is_agent_key === false && input.kind && input.kind !== 'personal') {
     throw new ValidationFailed({ kind: ['Contradicts is_agent_key: false.'] });

@@ -18,6 +18,10 @@ export const CHANGELOG: ChangelogEntry[] = [
     changes: [
       'Fixed (security): a key with explicit Plan scopes could lift its own scopes (PATCH /v1/api-keys/{uuid}/) or mint an unscoped key (POST /v1/api-keys/). Creating a key now takes a personal key without scopes or a CLI token; giving a key scopes, or regenerating one, takes a credential that holds every scope that key will carry; 403 insufficient_scope otherwise.',
       'Agent keys, organization keys and keys with explicit scopes no longer govern the organization, whatever their owner\'s role: PATCH /v1/organization/, /v1/invite-user/, role, activation and other people\'s profiles on PATCH /v1/users/{uuid}/, /v1/api-keys/, /v1/webhook-subscription/, /v1/deliveries/, workflow definitions, company values, kudos settings and /v1/exchange-token/ (issuing, presenting, the audit) answer 403 insufficient_scope. They keep everything else their owner\'s role allows.',
+      'A request that sends both X-API-KEY and Authorization: Bearer answers 400 credential_ambiguous (the key used to win silently).',
+      'POST /v1/api-keys/ refuses an expires_at that is not in the future (400 naming the field; it was accepted and the key was born expired).',
+      'An exchange token is presented only by the admin who asked for it, with a personal key without scopes or a CLI token (another admin: 401 invalid_credentials; an agent, organization or scoped key: 403 insufficient_scope). It stays usable any number of times within its 300 seconds, each use audited.',
+      'Idempotency-Key: the documentation now states the rule the server applies, 8 to 128 printable ASCII characters without spaces (! to ~); the refusal says so too.',
     ],
   },
   {
