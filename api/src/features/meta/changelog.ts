@@ -24,6 +24,8 @@ export const CHANGELOG: ChangelogEntry[] = [
       'Fixed: junk X-Forwarded-Proto or X-Forwarded-Host (X-Forwarded-Proto: 1, X-Forwarded-Host: a b) on a list with a next page answered 500, and X-Forwarded-Host: a/b put another host in next. Forwarded headers are now believed only from the proxies TRUST_PROXY names (off by default: a list of addresses and CIDR ranges, or a hop count), malformed values are ignored, and links come from PUBLIC_URL when it is set.',
       'Fixed: a client could rotate X-Forwarded-For to escape the per-address sign-in budget (20 an hour); without a trusted proxy the address is the connection\'s. A long client address no longer overflows the rate-limit key on PostgreSQL (500).',
       'Operators: with REQUIRE_HTTPS behind a TLS proxy, set TRUST_PROXY to that proxy (its X-Forwarded-Proto is ignored otherwise, and every request answers 403 https_required); the start warns.',
+      'Fixed: a user deactivated by an operator (rollcall admin user deactivate) kept working for up to 60 seconds on SQLite; the server now notices any operator command\'s change within a quarter of a second (a plan, the beta and exchange-token switches too), as it does for changes made through the API.',
+      'Documented: webhook delivery (organization webhooks, agent webhooks, workflow requests) is at least once, with one server process as with several: a delivery may come again with the same webhook-id; deduplicate by it.',
       'Idempotency-Key: the documentation now states the rule the server applies, 8 to 128 printable ASCII characters without spaces (! to ~); the refusal says so too.',
     ],
   },
