@@ -12,6 +12,7 @@ import { parseJsonBodies } from './http/json-body.ts';
 import { createMetrics } from './http/metrics.ts';
 import { makeMiddlewares } from './http/middlewares.ts';
 import { observeRequests, optionalTrailingSlash, requireHttps } from './http/request-context.ts';
+import { forwardedRequest } from './http/forwarded.ts';
 import { dispatchByPathPrefix } from './http/router-dispatch.ts';
 import { serveSite } from './http/site.ts';
 import type { Clock } from './lib/clock.ts';
@@ -66,12 +67,12 @@ export function createApp(dependencies: AppDependencies): { app: Koa; routes: Ro
   const accessLog = new AccessLog(deps.logger);
   const routers = features.flatMap((feature) => feature.routers(deps, middlewares));
 
-  // Behind the TLS proxy the README asks for, the client's address is the last X-Forwarded-For entry (the one
-  // the proxy wrote); earlier entries are the client's own word, and per-address budgets must not trust them.
-  const app = new Koa({ proxy: true, maxIpsCount: 1 });
+  // Koa believes no X-Forwarded-* header: http/forwarded.ts does, from the proxies TRUST_PROXY names only.
+  const app = new Koa({ proxy: false });
   app.silent = true;
   app.use(observeRequests(deps.logger, accessLog, deps.metrics));
   app.use(errorHandler(deps.logger));
+  app.use(forwardedRequest(deps.config.trustProxy));
   if (deps.config.requireHttps) app.use(requireHttps);
   app.use(optionalTrailingSlash);
   if (deps.config.siteDir) app.use(serveSite(deps.config.siteDir));

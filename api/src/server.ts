@@ -63,6 +63,10 @@ export async function startServer(config: Config, options: { clock?: Clock; logg
   const port = typeof address === 'object' && address ? address.port : config.port;
   const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`;
   logger.info({ url, data_dir: config.dataDir, database: displayDatabaseUrl(config.databaseUrl) }, 'listening');
+  if (config.requireHttps && config.trustProxy === null) {
+    // Without a trusted proxy, X-Forwarded-Proto is not believed and this server speaks plain HTTP itself.
+    logger.warn('REQUIRE_HTTPS is on and TRUST_PROXY is not set: every /v1/ request answers 403 https_required. Set TRUST_PROXY to the TLS proxy in front (its address, or 1), or REQUIRE_HTTPS=false');
+  }
 
   let closing: Promise<void> | null = null;
   async function close(): Promise<void> {

@@ -121,6 +121,8 @@ describe('Dockerfile (replayed without a Docker engine)', () => {
     const port = await freePort();
     const runEnv: NodeJS.ProcessEnv = { ...process.env, ...env, DATA_DIR: path.join(root, 'data'), PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' };
     delete runEnv.BOOTSTRAP_API_KEY;
+    // As `docker run -e TRUST_PROXY=…` names the TLS proxy in front; here the test is that proxy, on loopback.
+    runEnv.TRUST_PROXY = 'loopback';
     const [command, ...cmdArgs] = execForm(stepsOf('CMD').at(-1)!.args);
     const server = spawn(command === 'node' ? process.execPath : command, cmdArgs, { cwd: app, env: runEnv });
     let output = '';
@@ -138,7 +140,7 @@ describe('Dockerfile (replayed without a Docker engine)', () => {
       const probe = spawnSync(hcCommand === 'node' ? process.execPath : hcCommand, hcArgs, { cwd: app, env: runEnv });
       expect(probe.status).toBe(0);
 
-      // NODE_ENV=production turns REQUIRE_HTTPS on: the API answers behind a TLS proxy.
+      // NODE_ENV=production turns REQUIRE_HTTPS on: the API answers behind a TLS proxy (TRUST_PROXY).
       const key = /rk_[0-9A-Za-z]{40}/.exec(output)?.[0];
       expect(key, output).toBeDefined();
       const plain = await fetch(`http://127.0.0.1:${port}/v1/me/`, { headers: { 'x-api-key': key! } });

@@ -53,7 +53,7 @@ export async function createOrganizationCommand(db: Db, clock: Clock, opts: { na
 
 /**
  * An organization change that running servers must see: their cached credentials carry the organization, so
- * they are told to forget them (at once on PostgreSQL; on SQLite within AUTH_CACHE_SECONDS).
+ * they are told to forget them (at once: a NOTIFY on PostgreSQL; on SQLite the server sees the file change).
  */
 async function changeOrganization(db: Db, clock: Clock, ref: string | undefined, changes: () => Parameters<typeof updateOrganization>[2]) {
   const org = await organization(db, ref);

@@ -8,8 +8,8 @@ import { makeAuthenticate } from '../http/auth.ts';
 import { errorHandler } from '../http/errors.ts';
 import { startTestApp } from '../../test/harness.ts';
 import type { TestApp } from '../../test/harness.ts';
-import { setPlanCommand } from '../admin/commands.ts';
-import { isSqlite } from '../db/connection.ts';
+import { deactivateUserCommand, setPlanCommand } from '../admin/commands.ts';
+import { createDb, isSqlite } from '../db/connection.ts';
 import { setUserActive } from '../features/users/repository.ts';
 import { revokeCliToken } from './tokens.ts';
 
@@ -42,6 +42,20 @@ describe('Authentication (spec "Authentication", CONTRACT §4)', () => {
     const expired = await t.request('GET', '/v1/me/', { key: member.key });
     expect(expired.status).toBe(401);
     expect(expired.body).toEqual({ detail: DETAIL, code: 'credential_expired' });
+  });
+
+  it('answers 400 credential_ambiguous to a request with both X-API-KEY and a Bearer token, whichever are valid', async () => {
+    const { org, admin, adminKey } = await t.seedOrganization();
+    const member = await t.seedUser(org.uuid);
+    const token = await t.seedToken(org.uuid, admin.uuid);
+    const ambiguous = { detail: 'Send one credential: X-API-KEY or Authorization: Bearer, not both.', code: 'credential_ambiguous' };
+    for (const [key, bearer] of [[member.key, token], [member.key, adminKey], [adminKey, adminKey], ['not-a-key', token], [member.key, 'short']]) {
+      const res = await t.request('GET', '/v1/me/', { key, token: bearer });
+      expect([key, bearer, res.status, res.body]).toEqual([key, bearer, 400, ambiguous]);
+    }
+    // Another Authorization scheme beside X-API-KEY is not a credential of ours (a gateway's): the key is read.
+    expect((await t.request('GET', '/v1/me/', { key: member.key, headers: { authorization: 'Basic Z2F0ZTp3YXk=' } })).body.id).toBe(member.user.uuid);
+    expect((await t.request('GET', '/v1/me/', { token })).body.id).toBe(admin.uuid);
   });
 
   it('accepts a CLI Bearer token for 30 days, then answers credential_expired; a revoked token is invalid', async () => {
@@ -129,7 +143,7 @@ describe('Authentication (spec "Authentication", CONTRACT §4)', () => {
     expect(refused.body).toEqual({ detail: 'This endpoint accepts API keys only.', code: 'credential_not_accepted' });
   });
 
-  it('notices a plan downgrade made by another process: at once on PostgreSQL (it is told), within the 60-second cache on SQLite', async () => {
+  it('notices a plan downgrade: at once on PostgreSQL (it is told); on SQLite a write on the server\'s own connection is not another process\'s, and waits out the 60-second cache', async () => {
     const { org, adminKey } = await t.seedOrganization();
     expect((await t.request('GET', '/v1/me/', { key: adminKey })).status).toBe(200);
     await setPlanCommand(t.db, t.clock, org.uuid, 'free'); // as `rollcall admin org plan` would, from outside the server
@@ -145,6 +159,27 @@ describe('Authentication (spec "Authentication", CONTRACT §4)', () => {
     const after = await t.request('GET', '/v1/me/', { key: adminKey });
     expect(after.status).toBe(403);
     expect(after.body.code).toBe('plan_free_api_keys_forbidden');
+  });
+
+  it('stops a user\'s key and CLI token as soon as an operator deactivates them from another process, as the API does', async () => {
+    const { org } = await t.seedOrganization();
+    const member = await t.seedUser(org.uuid, { email: 'leaver@acme.test' });
+    const token = await t.seedToken(org.uuid, member.user.uuid);
+    expect((await t.request('GET', '/v1/me/', { key: member.key })).status).toBe(200);
+    expect((await t.request('GET', '/v1/me/', { token })).status).toBe(200); // both resolved and cached now
+    // `rollcall admin user deactivate` runs in its own process, on its own connection to the database.
+    const operator = createDb(t.config.databaseUrl);
+    try {
+      await deactivateUserCommand(operator, t.clock, 'leaver@acme.test');
+    } finally {
+      await operator.destroy();
+    }
+    // No clock moves: the 60-second cache is not what ends it. The server is told (PostgreSQL) or sees the file
+    // change (SQLite) within a fraction of a second; the loop only waits for that signal to arrive.
+    const deadline = Date.now() + 5000;
+    while ((await t.request('GET', '/v1/me/', { key: member.key })).status === 200 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
+    expect((await t.request('GET', '/v1/me/', { key: member.key })).body).toEqual({ detail: 'The owner of this API key is deactivated.', code: 'api_key_owner_inactive' });
+    expect((await t.request('GET', '/v1/me/', { token })).body).toEqual({ detail: DETAIL, code: 'invalid_credentials' });
   });
 
   it('answers /v1/me/ with the spec fields and what clients read', async () => {

@@ -31,29 +31,50 @@ export interface PresentedCredential {
   hash: string;
 }
 
+type Headers = Record<string, string | string[] | undefined>;
+/** One place a request may carry a credential: what it holds there, 'malformed', or null when it holds none. */
+type CredentialSource = (headers: Headers) => PresentedCredential | 'malformed' | null;
+
+/** `X-API-KEY: rk_…` (the spec's header). */
+const apiKeyHeader: CredentialSource = (headers) => {
+  const value = headers['x-api-key'];
+  if (value === undefined || value === '') return null;
+  if (typeof value !== 'string') return 'malformed';
+  return API_KEY_PATTERN.test(value.trim()) ? { kind: 'api_key', hash: sha256Hex(value.trim()) } : 'malformed';
+};
+
 /**
- * Reads X-API-KEY or `Authorization: Bearer`; a header that is there but unreadable is malformed. The secret is
- * hashed here, once per request: only its SHA-256 is stored, cached or compared.
+ * `Authorization: Bearer …`: a CLI token, or an API key (some clients send keys that way). Another scheme counts
+ * as a credential only alone (malformed then): beside X-API-KEY it may be a gateway's, and is not read.
  */
-export function presentedCredential(headers: Record<string, string | string[] | undefined>):
-  | PresentedCredential
-  | 'absent'
-  | 'malformed' {
-  const apiKey = headers['x-api-key'];
-  const authorization = headers['authorization'];
-  if (typeof apiKey === 'string' && apiKey !== '') {
-    return API_KEY_PATTERN.test(apiKey.trim()) ? { kind: 'api_key', hash: sha256Hex(apiKey.trim()) } : 'malformed';
+const bearerHeader: CredentialSource = (headers) => {
+  const value = headers['authorization'];
+  if (typeof value !== 'string' || value === '') return null;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(value);
+  if (!match) return /^Bearer(\s|$)/i.test(value) || !headers['x-api-key'] ? 'malformed' : null;
+  const token = match[1];
+  if (CLI_TOKEN_PATTERN.test(token)) return { kind: 'bearer', hash: sha256Hex(token) };
+  if (API_KEY_PATTERN.test(token)) return { kind: 'api_key', hash: sha256Hex(token) };
+  return 'malformed';
+};
+
+/** Every place a credential may come from; a request uses exactly one of them. */
+const SOURCES: readonly CredentialSource[] = [apiKeyHeader, bearerHeader];
+
+/**
+ * The one credential a request presents: 'absent' when none, 'malformed' when it is there but unreadable, and
+ * 'ambiguous' when it presents more than one (X-API-KEY and a Bearer token: which would be meant is not ours to
+ * guess). The secret is hashed here, once per request: only its SHA-256 is stored, cached or compared.
+ */
+export function presentedCredential(headers: Headers): PresentedCredential | 'absent' | 'malformed' | 'ambiguous' {
+  let found: PresentedCredential | 'malformed' | null = null;
+  for (const source of SOURCES) {
+    const presented = source(headers);
+    if (presented === null) continue;
+    if (found !== null) return 'ambiguous';
+    found = presented;
   }
-  if (typeof authorization === 'string' && authorization !== '') {
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
-    if (!match) return 'malformed';
-    const token = match[1];
-    if (CLI_TOKEN_PATTERN.test(token)) return { kind: 'bearer', hash: sha256Hex(token) };
-    // Some clients send API keys as Bearer tokens; treat them as the API key they are.
-    if (API_KEY_PATTERN.test(token)) return { kind: 'api_key', hash: sha256Hex(token) };
-    return 'malformed';
-  }
-  return 'absent';
+  return found ?? 'absent';
 }
 
 function splitJoined(row: Record<string, unknown>): { user: UserRow; organization: OrganizationRow } {

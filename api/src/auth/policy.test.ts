@@ -3,8 +3,8 @@ import type { KeyKind, OrganizationRow, PlanName, Role } from '../db/tables.ts';
 import { ROLES } from '../db/tables.ts';
 import type { Actor, CredentialKind } from './credentials.ts';
 import {
-  ACTIONS, actsAsPerson, admissionRefusal, can, canManagePlanContainer, canSeeEmailOf, canSeePlanContainer, canUpdateUser, hasPlanScope,
-  isAgentKey, planActorId, planScopes, roleRefusal,
+  ACTIONS, GOVERNING_ACTIONS, actsAsPerson, admissionRefusal, assertMayCreateKeys, can, canManagePlanContainer, canSeeEmailOf, canSeePlanContainer,
+  canUpdateUser, governs, hasPlanScope, holdsScopes, isAgentKey, planActorId, planScopes, refusal, roleMay, roleRefusal,
 } from './policy.ts';
 import type { Action, Admission } from './policy.ts';
 
@@ -27,45 +27,81 @@ function actor(role: Role, options: { kind?: CredentialKind; keyKind?: KeyKind |
   };
 }
 
-/** Each rule: the roles that may, in the order admin, manager, member, guest. */
-const RULES: [Action, boolean, boolean, boolean, boolean][] = [
-  ['organization.update', true, false, false, false],
-  ['webhooks.manage', true, false, false, false],
-  ['deliveries.manage', true, false, false, false],
-  ['api_keys.manage_all', true, false, false, false],
-  ['api_keys.create_agent_key', true, false, false, false],
-  ['api_keys.create_organization_key', true, false, false, false],
-  ['api_keys.create_for_others', true, false, false, false],
-  ['users.see_everyone', true, true, false, false],
-  ['users.see_directory', true, true, true, false],
-  ['users.see_any_email', true, false, false, false],
-  ['users.manage', true, false, false, false],
-  ['users.invite', true, true, false, false],
-  ['users.invite_admin', true, false, false, false],
-  ['teams.see_all', true, true, false, false],
-  ['teams.manage', true, true, false, false],
-  ['checkins.see_all', true, true, false, false],
-  ['checkins.manage', true, true, false, false],
-  ['checkins.read_all_responses', true, true, false, false],
-  ['mood.see_summary', true, true, false, false],
-  ['kudos.see_all', true, true, true, false],
-  ['kudos.see_organization', true, false, false, false],
-  ['kudos.manage_settings', true, false, false, false],
-  ['company_values.manage', true, false, false, false],
-  ['forms.create', true, true, false, false],
-  ['forms.manage_all', true, false, false, false],
-  ['forms.transition_as_manager', true, true, false, false],
-  ['workflows.manage', true, false, false, false],
-  ['plan.use', true, true, true, false],
-  ['plan.manage_all', true, false, false, false],
-  ['exchange_tokens.issue', true, false, false, false],
-  ['exchange_tokens.use', true, false, false, false],
-  ['exchange_tokens.read_audit', true, false, false, false],
+/**
+ * Each rule: the roles that may, in the order admin, manager, member, guest; then which credentials may use it:
+ * `any` every credential of such a person, `governs` only a personal key without explicit scopes or a CLI token
+ * (never an agent key, an organization key or a scoped key, whatever the owner's role).
+ */
+const RULES: [Action, boolean, boolean, boolean, boolean, 'any' | 'governs'][] = [
+  ['organization.update', true, false, false, false, 'governs'],
+  ['webhooks.manage', true, false, false, false, 'governs'],
+  ['deliveries.manage', true, false, false, false, 'governs'],
+  ['api_keys.manage_all', true, false, false, false, 'governs'],
+  ['api_keys.create_agent_key', true, false, false, false, 'governs'],
+  ['api_keys.create_organization_key', true, false, false, false, 'governs'],
+  ['api_keys.create_for_others', true, false, false, false, 'governs'],
+  ['users.see_everyone', true, true, false, false, 'any'],
+  ['users.see_directory', true, true, true, false, 'any'],
+  ['users.see_any_email', true, false, false, false, 'any'],
+  ['users.manage', true, false, false, false, 'governs'],
+  ['users.invite', true, true, false, false, 'governs'],
+  ['users.invite_admin', true, false, false, false, 'governs'],
+  ['teams.see_all', true, true, false, false, 'any'],
+  ['teams.manage', true, true, false, false, 'any'],
+  ['checkins.see_all', true, true, false, false, 'any'],
+  ['checkins.manage', true, true, false, false, 'any'],
+  ['checkins.read_all_responses', true, true, false, false, 'any'],
+  ['mood.see_summary', true, true, false, false, 'any'],
+  ['kudos.see_all', true, true, true, false, 'any'],
+  ['kudos.see_organization', true, false, false, false, 'any'],
+  ['kudos.manage_settings', true, false, false, false, 'governs'],
+  ['company_values.manage', true, false, false, false, 'governs'],
+  ['forms.create', true, true, false, false, 'any'],
+  ['forms.manage_all', true, false, false, false, 'any'],
+  ['forms.transition_as_manager', true, true, false, false, 'any'],
+  ['workflows.manage', true, false, false, false, 'governs'],
+  ['plan.use', true, true, true, false, 'any'],
+  ['plan.manage_all', true, false, false, false, 'any'],
+  ['exchange_tokens.issue', true, false, false, false, 'governs'],
+  ['exchange_tokens.use', true, false, false, false, 'governs'],
+  ['exchange_tokens.read_audit', true, false, false, false, 'governs'],
 ];
 
 describe('the authorization policy', () => {
-  it.each(RULES)('%s: admin %s, manager %s, member %s, guest %s', (action, ...expected) => {
-    expect(ROLES.map((role) => can(actor(role), action))).toEqual(expected);
+  it.each(RULES)('%s: admin %s, manager %s, member %s, guest %s; credentials: %s', (action, admin, manager, member, guest, credentials) => {
+    expect(ROLES.map((role) => can(actor(role), action))).toEqual([admin, manager, member, guest]);
+    expect(ROLES.map((role) => can(actor(role, { kind: 'bearer' }), action))).toEqual([admin, manager, member, guest]);
+    const governs = credentials === 'governs';
+    for (const role of ROLES.filter((r) => roleMay(r, action))) {
+      for (const restricted of [actor(role, { keyKind: 'agent' }), actor(role, { keyKind: 'organization' }), actor(role, { scopes: ['tasks:admin'] })]) {
+        expect([action, role, restricted.credential.keyKind, restricted.credential.scopes, can(restricted, action)]).toEqual([action, role, restricted.credential.keyKind, restricted.credential.scopes, !governs]);
+        if (governs) expect(refusal(restricted, action)).toMatchObject({ status: 403, code: 'insufficient_scope' });
+      }
+    }
+    expect([...GOVERNING_ACTIONS].includes(action)).toBe(governs);
+  });
+
+  it('refuses by role first (the spec\'s codes), then by credential', () => {
+    expect(refusal(actor('member', { keyKind: 'agent' }), 'organization.update')).toMatchObject({ status: 403, code: 'org_admin_required' });
+    expect(refusal(actor('admin', { keyKind: 'agent' }), 'organization.update')).toMatchObject({ status: 403, code: 'insufficient_scope' });
+    expect(refusal(actor('admin'), 'organization.update')).toBeNull();
+    expect(refusal(actor('admin', { kind: 'bearer' }), 'organization.update')).toBeNull();
+    expect(governs(actor('admin', { scopes: ['tasks:read'] }))).toBe(false);
+  });
+
+  it('API keys: a credential hands out only the scopes it holds', () => {
+    const holds = (scopes: string[], wanted: string[]) => holdsScopes(actor('member', { scopes }), wanted);
+    expect(holds([], [])).toBe(true);
+    expect(holds([], ['tasks:admin'])).toBe(true);
+    expect(holds(['tasks:read'], [])).toBe(false);
+    expect(holds(['tasks:read'], ['tasks:read'])).toBe(true);
+    expect(holds(['tasks:read'], ['tasks:write'])).toBe(false);
+    expect(holds(['tasks:write'], ['tasks:read'])).toBe(true);
+    expect(holds(['tasks:admin'], [])).toBe(false);
+    expect(holds(['tasks:admin'], ['tasks:read', 'tasks:admin'])).toBe(true);
+    expect(() => assertMayCreateKeys(actor('admin', { scopes: ['tasks:admin'] }))).toThrow(expect.objectContaining({ status: 403, code: 'insufficient_scope' }));
+    expect(() => assertMayCreateKeys(actor('admin', { keyKind: 'agent' }))).toThrow(expect.objectContaining({ status: 403, code: 'insufficient_scope' }));
+    expect(() => assertMayCreateKeys(actor('member'))).not.toThrow();
   });
 
   it('has a row above for every rule it holds', () => {
@@ -101,6 +137,9 @@ describe('the authorization policy', () => {
       expect(canUpdateUser(actor(role), { uuid: SELF }, false)).toBe(true);
       expect(canUpdateUser(actor(role), { uuid: SELF }, true)).toBe(role === 'admin');
       expect(canUpdateUser(actor(role), { uuid: OTHER }, false)).toBe(role === 'admin');
+      // An agent key acts for no person: not even its owner's profile.
+      expect(canUpdateUser(actor(role, { keyKind: 'agent' }), { uuid: SELF }, false)).toBe(false);
+      expect(canUpdateUser(actor(role, { scopes: ['tasks:read'] }), { uuid: SELF }, false)).toBe(true);
     }
   });
 

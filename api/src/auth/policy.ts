@@ -13,95 +13,151 @@ import { accepts, matrixRowOf, onFreePlanAllowList, takesExchangeToken } from '.
  *
  * A new rule is one line in ALLOWED (and one row in the test). Rules that also depend on the object (is it
  * the caller's own?) are named predicates below, built on `can`.
+ *
+ * Each rule names the roles allowed and the credentials that may use them. A credential never grants more than
+ * its owner's role, and some grant less: an agent key and an organization key act for no person, and a key with
+ * explicit Plan scopes is narrowed on purpose. None of them GOVERNS the organization: its settings, who belongs
+ * to it and with which role, its credentials, its exchange tokens, and where its data is sent (webhooks,
+ * workflows, the delivery log). Those take a credential that is the person with nothing taken away: a personal
+ * key without explicit scopes, or a CLI token. Otherwise (ANY) a credential does what its owner's role allows.
  */
 const ADMINS = ['admin'] as const satisfies readonly Role[];
 const MANAGERS = ['admin', 'manager'] as const satisfies readonly Role[];
+/** Every credential whose owner's role allows the action. */
+const ANY = 'any';
+/** Only a personal key without explicit scopes, or a CLI token (`governs`). */
+const GOVERNS = 'governs';
+
+interface Rule {
+  roles: readonly Role[];
+  credential: typeof ANY | typeof GOVERNS;
+}
 
 const ALLOWED = {
   // Organization settings: the organization itself, its webhooks, the log of its outbound deliveries.
-  'organization.update': ADMINS,
-  'webhooks.manage': ADMINS,
-  'deliveries.manage': ADMINS,
+  'organization.update': { roles: ADMINS, credential: GOVERNS },
+  'webhooks.manage': { roles: ADMINS, credential: GOVERNS },
+  'deliveries.manage': { roles: ADMINS, credential: GOVERNS },
   // API keys (spec "Roles"): admins list, regenerate and delete every key of the organization and create agent
   // keys and keys for others; everyone else works with their own personal keys only.
-  'api_keys.manage_all': ADMINS,
-  'api_keys.create_agent_key': ADMINS,
-  'api_keys.create_organization_key': ADMINS,
-  'api_keys.create_for_others': ADMINS,
+  'api_keys.manage_all': { roles: ADMINS, credential: GOVERNS },
+  'api_keys.create_agent_key': { roles: ADMINS, credential: GOVERNS },
+  'api_keys.create_organization_key': { roles: ADMINS, credential: GOVERNS },
+  'api_keys.create_for_others': { roles: ADMINS, credential: GOVERNS },
   // People: admins and managers see everyone (pending invitations too) and invite; members see the directory of
   // active people; guests see only themselves. Admins change other people, roles and activation, see every
   // e-mail address and invite admins.
-  'users.see_everyone': MANAGERS,
-  'users.see_directory': ['admin', 'manager', 'member'],
-  'users.see_any_email': ADMINS,
-  'users.manage': ADMINS,
-  'users.invite': MANAGERS,
-  'users.invite_admin': ADMINS,
+  'users.see_everyone': { roles: MANAGERS, credential: ANY },
+  'users.see_directory': { roles: ['admin', 'manager', 'member'], credential: ANY },
+  'users.see_any_email': { roles: ADMINS, credential: ANY },
+  'users.manage': { roles: ADMINS, credential: GOVERNS },
+  'users.invite': { roles: MANAGERS, credential: GOVERNS },
+  'users.invite_admin': { roles: ADMINS, credential: GOVERNS },
   // Teams and check-ins: admins and managers see and set up all of them; others the ones they belong to.
-  'teams.see_all': MANAGERS,
-  'teams.manage': MANAGERS,
-  'checkins.see_all': MANAGERS,
-  'checkins.manage': MANAGERS,
-  'checkins.read_all_responses': MANAGERS,
-  'mood.see_summary': MANAGERS,
+  'teams.see_all': { roles: MANAGERS, credential: ANY },
+  'teams.manage': { roles: MANAGERS, credential: ANY },
+  'checkins.see_all': { roles: MANAGERS, credential: ANY },
+  'checkins.manage': { roles: MANAGERS, credential: ANY },
+  'checkins.read_all_responses': { roles: MANAGERS, credential: ANY },
+  'mood.see_summary': { roles: MANAGERS, credential: ANY },
   // Kudos: everyone but guests sees the organization's kudos (guests: those they gave or received); admins see
   // the organization list with giver filters, set the daily limit and keep the company values.
-  'kudos.see_all': ['admin', 'manager', 'member'],
-  'kudos.see_organization': ADMINS,
-  'kudos.manage_settings': ADMINS,
-  'company_values.manage': ADMINS,
+  'kudos.see_all': { roles: ['admin', 'manager', 'member'], credential: ANY },
+  'kudos.see_organization': { roles: ADMINS, credential: ANY },
+  'kudos.manage_settings': { roles: ADMINS, credential: GOVERNS },
+  'company_values.manage': { roles: ADMINS, credential: GOVERNS },
   // Forms: admins and managers create them; admins see and edit every form (owners edit theirs). A transition
   // open to "manager" is open to admins and managers.
-  'forms.create': MANAGERS,
-  'forms.manage_all': ADMINS,
-  'forms.transition_as_manager': MANAGERS,
+  'forms.create': { roles: MANAGERS, credential: ANY },
+  'forms.manage_all': { roles: ADMINS, credential: ANY },
+  'forms.transition_as_manager': { roles: MANAGERS, credential: ANY },
   // Workflows: admins define them; everyone reads them and triggers the api_trigger ones.
-  'workflows.manage': ADMINS,
+  'workflows.manage': { roles: ADMINS, credential: GOVERNS },
   // Plan (beta): everyone but guests uses it; admins see and manage every board and project, and delete any
   // project update. Other members manage what they are managers of (canManagePlanContainer).
-  'plan.use': ['admin', 'manager', 'member'],
-  'plan.manage_all': ADMINS,
+  'plan.use': { roles: ['admin', 'manager', 'member'], credential: ANY },
+  'plan.manage_all': { roles: ADMINS, credential: ANY },
   // Exchange tokens (spec "Exchange token"): an admin's credential gets one for a member, and only an admin's
   // credential can present one.
-  'exchange_tokens.issue': ADMINS,
-  'exchange_tokens.use': ADMINS,
-  'exchange_tokens.read_audit': ADMINS,
-} as const satisfies Record<string, readonly Role[]>;
+  'exchange_tokens.issue': { roles: ADMINS, credential: GOVERNS },
+  'exchange_tokens.use': { roles: ADMINS, credential: GOVERNS },
+  'exchange_tokens.read_audit': { roles: ADMINS, credential: GOVERNS },
+} as const satisfies Record<string, Rule>;
 
 export type Action = keyof typeof ALLOWED;
 
-/** Whether the caller's role allows `action`. */
+/** Whether the caller may take `action`: its owner's role allows it, and its credential may use that. */
 export function can(actor: Actor, action: Action): boolean {
-  return roleMay(actor.user.role, action);
+  return roleMay(actor.user.role, action) && credentialMay(actor, action);
 }
 
 /** Whether a role allows `action` (for rules about someone other than the caller). */
 export function roleMay(role: Role, action: Action): boolean {
-  return (ALLOWED[action] as readonly Role[]).includes(role);
+  return (ALLOWED[action].roles as readonly Role[]).includes(role);
 }
+
+/** Whether the kind of credential may use `action` (its owner's role aside). */
+export function credentialMay(actor: Actor, action: Action): boolean {
+  return ALLOWED[action].credential === ANY || governs(actor);
+}
+
+/**
+ * A credential that may govern the organization: it acts as its person (a personal key or a CLI token) and
+ * carries no explicit scopes. An exchange token's request never governs (it acts for a member on two writes).
+ */
+export const governs = (actor: Actor): boolean => actsAsPerson(actor) && actor.credential.scopes.length === 0 && !actor.credential.exchange;
+
+/** The actions a credential that does not govern may not take, whatever its owner's role (policy.test.ts lists them). */
+export const GOVERNING_ACTIONS = (Object.keys(ALLOWED) as Action[]).filter((action) => ALLOWED[action].credential === GOVERNS);
 
 /** Every action the policy knows (its table test covers each). */
 export const ACTIONS = Object.keys(ALLOWED) as Action[];
 
 /** The spec's answer when the role does not allow `action`: who would have been allowed decides the code. */
-export function roleRefusal(action: Action): ApiError {
-  const roles: readonly Role[] = ALLOWED[action];
-  if (!roles.includes('manager')) return forbidden('org_admin_required', 'Only organization admins can do this.');
-  if (!roles.includes('member')) return forbidden('org_manager_required', 'Only organization admins and managers can do this.');
-  return forbidden('guest_not_allowed', 'Guest accounts cannot do this.');
+export function roleRefusal(action: Action, detail?: string): ApiError {
+  const roles: readonly Role[] = ALLOWED[action].roles;
+  if (!roles.includes('manager')) return forbidden('org_admin_required', detail ?? 'Only organization admins can do this.');
+  if (!roles.includes('member')) return forbidden('org_manager_required', detail ?? 'Only organization admins and managers can do this.');
+  return forbidden('guest_not_allowed', detail ?? 'Guest accounts cannot do this.');
 }
 
-/** Throws the spec's refusal unless the caller's role allows `action`. */
-export function assertCan(actor: Actor, action: Action): void {
-  if (!can(actor, action)) throw roleRefusal(action);
+/** 403 `insufficient_scope` (the spec's code for a credential that lacks what the endpoint needs). */
+export const credentialRefusal = (): ApiError =>
+  forbidden(
+    'insufficient_scope',
+    'Agent keys, organization keys and keys with explicit scopes cannot change the organization, its people or its credentials; use a personal key without scopes or the command-line client.',
+  );
+
+/**
+ * Why the caller may not take `action`, or null: the role's refusal first (the spec's code for who would have
+ * been allowed, with `roleDetail` as its text when given), then the credential's.
+ */
+export function refusal(actor: Actor, action: Action, roleDetail?: string): ApiError | null {
+  if (!roleMay(actor.user.role, action)) return roleRefusal(action, roleDetail);
+  if (!credentialMay(actor, action)) return credentialRefusal();
+  return null;
+}
+
+/** Throws the spec's refusal unless the caller may take `action` (see `refusal`). */
+export function assertCan(actor: Actor, action: Action, roleDetail?: string): void {
+  const refused = refusal(actor, action, roleDetail);
+  if (refused) throw refused;
 }
 
 /** E-mail addresses are shown to admins, and to each person their own. */
 export const canSeeEmailOf = (actor: Actor, user: { uuid: string }): boolean => user.uuid === actor.user.uuid || can(actor, 'users.see_any_email');
 
-/** Everyone edits their own profile; only admins change other people, roles and activation. */
-export const canUpdateUser = (actor: Actor, user: { uuid: string }, adminFields: boolean): boolean =>
-  can(actor, 'users.manage') || (user.uuid === actor.user.uuid && !adminFields);
+/**
+ * Why the caller may not change `user`, or null: everyone edits their own profile (with a credential that acts
+ * as them); only admins change other people, roles and activation (with a credential that governs).
+ */
+export function userUpdateRefusal(actor: Actor, user: { uuid: string }, adminFields: boolean): ApiError | null {
+  const self = user.uuid === actor.user.uuid;
+  if (self && !adminFields) return actsAsPerson(actor) ? null : forbidden('insufficient_scope', 'Agent and organization keys do not act as a person; use a personal key.');
+  return refusal(actor, 'users.manage', self ? 'Only organization admins can change roles or deactivate users.' : 'Only organization admins can change another user.');
+}
+
+export const canUpdateUser = (actor: Actor, user: { uuid: string }, adminFields: boolean): boolean => userUpdateRefusal(actor, user, adminFields) === null;
 
 /**
  * Personal keys and CLI tokens act as their owner; agent and organization keys act for no person, so they may
@@ -187,6 +243,37 @@ export function hasPlanScope(actor: Actor, scope: PlanScope): boolean {
   return granted.some((g) => PLAN_SCOPES.indexOf(g as PlanScope) >= needed);
 }
 
+/**
+ * How far a set of scopes reaches, tasks:read 1 … tasks:admin 3. No explicit scope reaches further than any: every
+ * Plan scope, and governing the organization (`governs`), which no scoped key does.
+ */
+const reach = (scopes: readonly string[]): number =>
+  scopes.length === 0 ? PLAN_SCOPES.length + 1 : Math.max(0, ...scopes.map((scope) => PLAN_SCOPES.indexOf(scope as PlanScope) + 1));
+
+/** Whether the caller's credential holds everything `scopes` grants (an empty list grants every scope). */
+export const holdsScopes = (actor: Actor, scopes: readonly string[]): boolean => reach(actor.credential.scopes) >= reach(scopes);
+
+/**
+ * API keys: a credential never hands out more than it holds. Creating a key takes a credential that governs (a
+ * key with explicit scopes, an agent or an organization key mints nothing: the new key would hold more than
+ * it); giving a key scopes, or regenerating a key (its new secret is that key's authority), takes a credential
+ * that holds every scope that key will carry. 403 `insufficient_scope` otherwise.
+ */
+export function assertMayCreateKeys(actor: Actor): void {
+  assertPerson(actor, 'Agent and organization keys cannot manage API keys.');
+  if (!governs(actor)) throw forbidden('insufficient_scope', 'A key with explicit scopes cannot create keys; use a personal key without scopes or the command-line client.');
+}
+
+export function assertHoldsScopes(actor: Actor, scopes: readonly string[], what: 'give' | 'regenerate'): void {
+  if (holdsScopes(actor, scopes)) return;
+  throw forbidden(
+    'insufficient_scope',
+    what === 'give'
+      ? `This key's scopes (${actor.credential.scopes.join(', ')}) do not cover ${scopes.length ? scopes.join(', ') : 'every scope (a key without scopes)'}; a key cannot grant more than it holds.`
+      : `This key's scopes (${actor.credential.scopes.join(', ')}) do not cover the key it would regenerate; a key cannot obtain a secret that holds more than it does.`,
+  );
+}
+
 /** The Plan scopes the credential holds in effect (GET /v1/plan/entitlements/ shows them). */
 export const planScopes = (actor: Actor): PlanScope[] => PLAN_SCOPES.filter((scope) => hasPlanScope(actor, scope));
 
@@ -219,16 +306,21 @@ export const planActorId = (actor: Actor): string => (actsAsPerson(actor) ? acto
 
 /**
  * Why an exchange token may not make this request act as its member, or null when it may: the endpoint must be
- * one of the writes the spec names (kudos, check-in responses), the presenting credential an admin's, the token
- * one of the same organization, which must have exchange tokens on (as stored now), its member active and the
- * token live.
+ * one of the writes the spec names (kudos, check-in responses), the presenting credential one that governs
+ * (a personal key without scopes or a CLI token) of the admin who was issued the token, in an organization that
+ * has exchange tokens on (as stored now), its member active and the token live. A token may be presented any
+ * number of times within its 300 seconds (a check-in answered by proxy is often a POST then a PUT); each use
+ * is audited.
  */
 export function exchangeRefusal(actor: Actor, request: RequestLine, token: PresentedExchangeToken | null, now: Date): ApiError | null {
   if (!takesExchangeToken(request.method, request.path)) {
     return forbidden('exchange_token_not_accepted', 'X-Exchange-Token acts only for giving kudos and for check-in responses.');
   }
-  if (!can(actor, 'exchange_tokens.use')) return roleRefusal('exchange_tokens.use');
-  if (!token || token.row.organization_uuid !== actor.organization.uuid) return unauthorized('invalid_credentials');
+  const refused = refusal(actor, 'exchange_tokens.use');
+  if (refused) return refused;
+  // Only the admin who asked for it presents it (with any credential of theirs that governs); to anyone else it
+  // is as unknown as another organization's.
+  if (!token || token.row.organization_uuid !== actor.organization.uuid || token.row.issued_by_uuid !== actor.user.uuid) return unauthorized('invalid_credentials');
   if (!token.exchangeEnabled) return forbidden('exchange_tokens_disabled', 'Exchange tokens are off for this organization; an operator turns them on.');
   if (!token.member || !bool(token.member.is_active)) return unauthorized('invalid_credentials');
   if (token.row.expires_at <= now.toISOString()) return unauthorized('credential_expired');

@@ -1,3 +1,4 @@
+import { sha256Hex } from '../lib/secrets.ts';
 import type { Db, Executor } from './connection.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { Logger } from '../lib/logger.ts';
@@ -144,13 +145,24 @@ export class Budgets {
   }
 }
 
+/** `rate_limit_counters.bucket` is a varchar(200). */
+const BUCKET_MAX = 200;
+
+/**
+ * The bucket as stored: itself when it fits the column, else its first 120 characters (its scope stays readable)
+ * and the SHA-256 of all of it, so a long part (a client address, an e-mail) neither overflows the column nor
+ * shares a count with another bucket.
+ */
+export const storedBucket = (bucket: string): string =>
+  bucket.length <= BUCKET_MAX ? bucket : `${bucket.slice(0, 120)}#${sha256Hex(bucket)}`;
+
 /**
  * Adds `delta` to a window's stored count and returns the new total: one portable upsert (SQLite ≥ 3.35 and
  * PostgreSQL), atomic on both, so processes sharing the database never lose each other's additions.
  */
 export async function addToCounter(db: Executor, bucket: string, windowStart: number, delta: number): Promise<number> {
   const [row] = await db('rate_limit_counters')
-    .insert({ bucket, window_start: windowStart, count: delta })
+    .insert({ bucket: storedBucket(bucket), window_start: windowStart, count: delta })
     .onConflict(['bucket', 'window_start'])
     .merge({ count: db.raw('?? + ?', ['rate_limit_counters.count', delta]) })
     .returning(['count']);

@@ -14,11 +14,14 @@ export type Topic = (typeof TOPICS)[number];
 
 const CHANNEL = 'rollcall';
 const MAX_RETRY_MS = 10_000;
+/** How often a server on SQLite looks whether another process (an operator command) committed to its file. */
+const FILE_POLL_MS = 250;
 
 /**
  * Sends `topic` to every process listening on this database. On PostgreSQL it is a NOTIFY: inside a transaction
- * it goes out at commit (never for a rolled-back change). On SQLite there are no other processes to tell.
- * The admin commands call this after a change; the app publishes through `Notifications`.
+ * it goes out at commit (never for a rolled-back change). On SQLite there is nothing to send: the server notices
+ * the commit itself (`Notifications` watches the file's data version). The admin commands call this after a
+ * change; the app publishes through `Notifications`.
  */
 export async function notify(db: Executor, topic: Topic, sender = 'operator'): Promise<void> {
   if (isSqlite(db as Db)) return;
@@ -42,8 +45,14 @@ type ListenClientClass = new (config: { connectionString: string; connectionTime
  * On PostgreSQL the process LISTENs on a connection of its own (outside the query pool). When that connection
  * drops, it reconnects with backoff, and on every (re)connection runs every subscriber once: a signal sent
  * while it was away is lost, so whatever it would have cleared is cleared then. Until then each cache falls
- * back on its own time bound (60 s for credentials, 2 s for settings). On SQLite (one process per file)
- * publishing only runs the local subscribers.
+ * back on its own time bound (60 s for credentials, 2 s for settings).
+ *
+ * On SQLite one server owns the file, but operator commands (`rollcall admin user deactivate`, `org plan`, …)
+ * write it from another process. SQLite's `PRAGMA data_version` changes when another connection commits, so the
+ * server reads it every 250 ms and, when it moved, runs every subscriber, as a PostgreSQL server does when told:
+ * a deactivation or a plan change made by the operator reaches the running server within a fraction of a second,
+ * as one made through the API does. Publishing only runs the local subscribers (the server's own writes are
+ * not another connection's).
  */
 export class Notifications {
   readonly #db: Db;
@@ -59,6 +68,7 @@ export class Notifications {
   #closed = false;
   #connected: Promise<void> | null = null;
   #warned = false;
+  #filePoller: NodeJS.Timeout | null = null;
 
   constructor(db: Db, databaseUrl: string, logger: Logger, options: { connectTimeoutMs?: number } = {}) {
     this.#db = db;
@@ -89,15 +99,16 @@ export class Notifications {
 
   /** Starts listening (PostgreSQL); resolves once the first LISTEN is in place or has failed (it then keeps retrying). */
   start(): Promise<void> {
-    if (this.#started || !this.shared) return this.#connected ?? Promise.resolve();
+    if (this.#started) return this.#connected ?? Promise.resolve();
     this.#started = true;
-    this.#connected = this.#listen();
+    this.#connected = this.shared ? this.#listen() : this.#watchFile();
     return this.#connected;
   }
 
   async close(): Promise<void> {
     this.#closed = true;
     if (this.#retryTimer) clearTimeout(this.#retryTimer);
+    if (this.#filePoller) clearInterval(this.#filePoller);
     const client = this.#client;
     this.#client = null;
     if (client) {
@@ -149,6 +160,30 @@ export class Notifications {
     this.#retryMs = 250;
     // Anything signalled while this connection was not listening is lost: act as if every topic had been sent.
     for (const topic of TOPICS) this.#run(topic);
+  }
+
+  /** SQLite: what changed the file's data version since the last look (another connection's commit). */
+  async #watchFile(): Promise<void> {
+    const dataVersion = async (): Promise<number> => {
+      const rows = (await this.#db.raw('PRAGMA data_version')) as { data_version: number }[];
+      return Number(rows[0]?.data_version);
+    };
+    let seen = await dataVersion().catch(() => Number.NaN);
+    let looking = false;
+    this.#filePoller = setInterval(() => {
+      if (looking || this.#closed) return;
+      looking = true;
+      dataVersion()
+        .then((version) => {
+          if (version !== seen && !Number.isNaN(seen)) for (const topic of TOPICS) this.#run(topic);
+          seen = version;
+        })
+        .catch(() => {}) // the file is busy or closing: look again next time (the caches' own time bounds hold)
+        .finally(() => {
+          looking = false;
+        });
+    }, FILE_POLL_MS);
+    this.#filePoller.unref();
   }
 
   #retry(err?: Error): void {

@@ -5,7 +5,7 @@ import { LastUsed } from '../auth/last-used.ts';
 import { lookupExchangeToken, recordAudit, recordAuditStatus } from '../auth/exchange-tokens.ts';
 import { actingAs, admissionRefusal, assertCan, assertPerson, exchangeRefusal } from '../auth/policy.ts';
 import type { Action, Admission } from '../auth/policy.ts';
-import { unauthorized } from '../lib/errors.ts';
+import { badRequest, unauthorized } from '../lib/errors.ts';
 import { EXCHANGE_TOKEN_PATTERN } from '../lib/secrets.ts';
 import type { Deps } from './deps.ts';
 
@@ -72,6 +72,7 @@ export function makeAuthenticate(deps: Pick<Deps, 'db' | 'clock' | 'credentialCa
       const presented = presentedCredential(ctx.headers);
       if (presented === 'absent') throw unauthorized('credential_absent');
       if (presented === 'malformed') throw unauthorized('credential_malformed');
+      if (presented === 'ambiguous') throw badRequest('credential_ambiguous', 'Send one credential: X-API-KEY or Authorization: Bearer, not both.');
 
       const now = deps.clock.now();
       const cached = deps.credentialCache.get(presented.hash, now.getTime());

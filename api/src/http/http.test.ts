@@ -135,18 +135,21 @@ describe('HTTP conventions (CONTRACT §2, §12)', () => {
     }
   });
 
-  it('with REQUIRE_HTTPS, refuses plain HTTP (403 https_required) but trusts X-Forwarded-Proto: https', async () => {
-    const secure = await startTestApp({ requireHttps: true });
-    try {
-      const org = await secure.seedOrganization();
-      const plain = await secure.request('GET', '/v1/me/', { key: org.adminKey });
-      expect(plain.status).toBe(403);
-      expect(plain.body).toEqual({ detail: 'Only HTTPS is accepted.', code: 'https_required' });
-      const proxied = await secure.request('GET', '/v1/me/', { key: org.adminKey, headers: { 'x-forwarded-proto': 'https' } });
-      expect(proxied.status).toBe(200);
-      expect((await secure.request('GET', '/healthz')).status).toBe(200);
-    } finally {
-      await secure.close();
+  it('with REQUIRE_HTTPS, refuses plain HTTP (403 https_required) but trusts X-Forwarded-Proto: https from a trusted proxy', async () => {
+    for (const trusted of [false, true]) {
+      const secure = await startTestApp({ requireHttps: true }, trusted ? { TRUST_PROXY: 'loopback' } : {});
+      try {
+        const org = await secure.seedOrganization();
+        const plain = await secure.request('GET', '/v1/me/', { key: org.adminKey });
+        expect(plain.status).toBe(403);
+        expect(plain.body).toEqual({ detail: 'Only HTTPS is accepted.', code: 'https_required' });
+        // Without TRUST_PROXY the header is the client's own word.
+        const proxied = await secure.request('GET', '/v1/me/', { key: org.adminKey, headers: { 'x-forwarded-proto': 'https' } });
+        expect([trusted, proxied.status]).toEqual([trusted, trusted ? 200 : 403]);
+        expect((await secure.request('GET', '/healthz')).status).toBe(200);
+      } finally {
+        await secure.close();
+      }
     }
   });
 

@@ -1,5 +1,6 @@
 import type { Context } from 'koa';
 import type { PageRequest } from '../lib/page.ts';
+import { publicBase } from './forwarded.ts';
 
 export interface Page<T> {
   count: number;
@@ -8,14 +9,16 @@ export interface Page<T> {
   results: T[];
 }
 
-/** The request's own URL with some query parameters replaced; every other filter is repeated verbatim. */
+/**
+ * The request's own URL with some query parameters replaced; every other filter is repeated verbatim. The scheme
+ * and host are PUBLIC_URL's (its path a prefix), or the request's as http/forwarded.ts settled them: a header
+ * never decides them unless a trusted proxy sent it, and the request's path and query never do.
+ */
 function linkTo(ctx: Context, publicUrl: string | null, changes: Record<string, number | null>): string {
-  const base = publicUrl ?? `${ctx.protocol}://${ctx.host}`;
-  const url = new URL(ctx.originalUrl, `${base}/`);
-  if (publicUrl) {
-    const prefix = new URL(publicUrl).pathname.replace(/\/$/, '');
-    url.pathname = `${prefix}${new URL(ctx.originalUrl, 'http://x').pathname}`;
-  }
+  const url = new URL(publicBase(ctx, publicUrl));
+  const prefix = url.pathname.replace(/\/$/, '');
+  url.pathname = `${prefix}${ctx.originalUrl.split('?', 1)[0]}`;
+  url.search = ctx.querystring;
   for (const [name, value] of Object.entries(changes)) {
     if (value === null) url.searchParams.delete(name);
     else url.searchParams.set(name, String(value));

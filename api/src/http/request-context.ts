@@ -4,6 +4,7 @@ import type { Logger } from '../lib/logger.ts';
 import type { Metrics } from './metrics.ts';
 import type { AccessLog } from './access-log.ts';
 import { forbidden } from '../lib/errors.ts';
+import { requestOrigin } from './forwarded.ts';
 
 const INCOMING_ID = /^[\w.:-]{1,128}$/;
 
@@ -52,7 +53,7 @@ const PLAIN_HTTP_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 
 /** Installed with REQUIRE_HTTPS: a request whose (trusted, proxied) protocol is not https answers 403 `https_required`. */
 export function requireHttps(ctx: Context, next: Next): Promise<void> {
-  if (ctx.protocol !== 'https' && !PLAIN_HTTP_PATHS.has(ctx.path)) {
+  if (requestOrigin(ctx).protocol !== 'https' && !PLAIN_HTTP_PATHS.has(ctx.path)) {
     throw forbidden('https_required', 'Only HTTPS is accepted.');
   }
   return next();

@@ -1,5 +1,7 @@
 import path from 'node:path';
 import { API_KEY_PATTERN } from './secrets.ts';
+import { parseTrustProxy } from './trust-proxy.ts';
+import type { TrustProxy } from './trust-proxy.ts';
 
 /**
  * Every setting comes from the environment, parsed once at start. A bad value throws a ConfigError naming
@@ -82,6 +84,8 @@ export interface Config {
   /** PostgreSQL connections (SQLite has one): pool size, statement timeout (0: none), and how long to wait for a connection. */
   database: DatabaseOptions;
   publicUrl: string | null;
+  /** TRUST_PROXY: the proxies whose X-Forwarded-For, -Proto and -Host are believed (lib/trust-proxy.ts); null: none. */
+  trustProxy: TrustProxy;
   logLevel: string;
   requireHttps: boolean;
   smtpUrl: string | null;
@@ -194,6 +198,14 @@ function url(env: Env, name: string, protocols: string[]): string | null {
   return value;
 }
 
+function trustProxy(env: Env): TrustProxy {
+  try {
+    return parseTrustProxy(text(env, 'TRUST_PROXY'));
+  } catch (err) {
+    throw new ConfigError('TRUST_PROXY', (err as Error).message);
+  }
+}
+
 const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
 /** "5s,5m,30m,2h" → milliseconds; a bare number is seconds. */
@@ -288,6 +300,7 @@ export function loadConfig(env: Env = process.env): Config {
       connectTimeoutMs: integer(env, 'DATABASE_CONNECT_TIMEOUT_MS', DEFAULT_DATABASE_OPTIONS.connectTimeoutMs, 100, 600_000),
     },
     publicUrl: url(env, 'PUBLIC_URL', ['http:', 'https:'])?.replace(/\/+$/, '') ?? null,
+    trustProxy: trustProxy(env),
     logLevel,
     requireHttps: boolean(env, 'REQUIRE_HTTPS', mode === 'production'),
     smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),

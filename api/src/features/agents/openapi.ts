@@ -25,7 +25,7 @@ const tagDescription = [
   '4. E-mail: `POST /v1/agent-email/send/` `{agent_name, to, subject, body_html}` → `{sent_count, total_recipients, reply_to}`;',
   '   replies to `reply_to` arrive as messages with `message_type: email` and `metadata: {from, subject, message_id}`. 50 per agent per hour by default (429 `{detail, limit, current}`).',
   '5. Webhook: `POST /v1/agent-webhook/` `{agent_name, webhook_url, webhook_secret}`; every new message is POSTed as',
-  '   `{event: "agent.message", message}` with `X-Webhook-Secret` (and Standard Webhooks signature headers), delivered on 2xx.',
+  '   `{event: "agent.message", message}` with `X-Webhook-Secret` (and Standard Webhooks signature headers), delivered on 2xx; at least once (a push may come again with the same `webhook-id`: deduplicate by it).',
   '',
   'Free-plan organizations signed in with the CLI may call reports (50 per day), the messages endpoints, `GET /v1/agent/health/` and',
   'registration and claim. Self-registration (`/v1/agent/register/…`) is off unless AGENT_SELF_REGISTRATION=true.',

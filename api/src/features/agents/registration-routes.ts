@@ -5,6 +5,7 @@ import type { Middlewares } from '../../http/middlewares.ts';
 import { actorOf } from '../../http/auth.ts';
 import { notFound } from '../../lib/errors.ts';
 import { enforce } from '../../http/rate-limit.ts';
+import { publicBase } from '../../http/forwarded.ts';
 import { validateBody } from '../../http/validation.ts';
 import { claim, createChallenge, register } from './registration-service.ts';
 import { presentChallenge, presentClaim, presentRegistration } from './presenter.ts';
@@ -26,7 +27,7 @@ export function agentRegistrationRoutes(deps: Deps, { authenticate, rateLimit }:
     await enforce(ctx, deps.db, `agent-register:${ctx.ip}`, window, deps.clock.now());
     await next();
   };
-  const baseUrl = (ctx: Context) => deps.config.publicUrl ?? `${ctx.protocol}://${ctx.host}`;
+  const baseUrl = (ctx: Context) => publicBase(ctx, deps.config.publicUrl);
 
   router.get('/v1/agent/register/challenge/', enabled, perAddress, async (ctx) => {
     ctx.body = presentChallenge(await createChallenge(deps.db, deps.clock.now()));

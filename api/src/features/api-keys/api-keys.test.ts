@@ -67,6 +67,15 @@ describe('API keys (spec "API key", "Secret lifecycle", "Roles"; CONTRACT §4)',
     expect(list.body.results.find((k: { uuid: string }) => k.uuid === leap.body.uuid).expires_at).toBe('2028-03-01T00:30:00.250Z');
   });
 
+  it('refuses an expires_at that is not in the future (400 naming the field)', async () => {
+    for (const expires_at of ['2026-03-10T15:00:00Z', '2026-03-10T14:59:59.999Z', '2020-01-01T00:00:00Z', '2026-03-10T16:00:00+01:00']) {
+      const res = await t.request('POST', '/v1/api-keys/', { key: member.key, body: { name: 'late', expires_at } });
+      expect([expires_at, res.status, res.body]).toEqual([expires_at, 400, { expires_at: ['Must be in the future.'] }]);
+    }
+    expect((await t.request('POST', '/v1/api-keys/', { key: member.key, body: { name: 'soon', expires_at: '2026-03-10T15:00:01Z' } })).status).toBe(201);
+    expect((await t.request('POST', '/v1/api-keys/', { key: member.key, body: { name: 'never', expires_at: null } })).status).toBe(201);
+  });
+
   it('answers any expires_at with 201 and the instant it names, or with 400 naming the field (property)', async () => {
     const candidates = fc.oneof(
       fc.date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2100-01-01T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString()),
@@ -77,7 +86,8 @@ describe('API keys (spec "API key", "Secret lifecycle", "Roles"; CONTRACT §4)',
       fc.asyncProperty(candidates, async (expires_at) => {
         const res = await t.request('POST', '/v1/api-keys/', { key: member.key, body: { name: 'p', expires_at } });
         const instant = parseDateTime(expires_at);
-        if (instant) expect([expires_at, res.status, res.body.expires_at]).toEqual([expires_at, 201, instant.toISOString()]);
+        if (instant && instant > t.clock.now()) expect([expires_at, res.status, res.body.expires_at]).toEqual([expires_at, 201, instant.toISOString()]);
+        else if (instant) expect([expires_at, res.status, res.body]).toEqual([expires_at, 400, { expires_at: ['Must be in the future.'] }]);
         else expect([expires_at, res.status, Object.keys(res.body)]).toEqual([expires_at, 400, ['expires_at']]);
       }),
       { seed: 4, numRuns: 60 },
@@ -187,6 +197,50 @@ describe('API keys (spec "API key", "Secret lifecycle", "Roles"; CONTRACT §4)',
     const res = await t.request('POST', '/v1/api-keys/', { key: agent.key, body: {} });
     expect(res.status).toBe(403);
     expect(res.body.code).toBe('insufficient_scope');
+  });
+
+  it('never lets a key grant more than it holds: a scoped key creates no key, widens no scopes, regenerates no wider key (403 insufficient_scope)', async () => {
+    await t.db('organizations').where({ uuid: acme.org.uuid }).update({ plan_beta_enabled: true });
+    const make = async (scopes: string[]) => (await t.request('POST', '/v1/api-keys/', { key: member.key, body: { name: scopes.join(' ') || 'full', scopes } })).body;
+    const reader = await make(['tasks:read']);
+    const writer = await make(['tasks:write']);
+    const full = await make([]);
+    const refused = { code: 'insufficient_scope', detail: expect.any(String) };
+    const board = { name: 'Ops', key: 'OPS' };
+
+    // The attack: lift its own scope, then write to the Plan; or mint an unscoped key.
+    for (const scopes of [['tasks:admin'], ['tasks:write'], []]) {
+      const lifted = await t.request('PATCH', `/v1/api-keys/${reader.uuid}/`, { key: reader.key, body: { scopes } });
+      expect([scopes, lifted.status, lifted.body]).toEqual([scopes, 403, refused]);
+    }
+    const minted = await t.request('POST', '/v1/api-keys/', { key: reader.key, body: { name: 'escape' } });
+    expect([minted.status, minted.body]).toEqual([403, refused]);
+    const narrowMint = await t.request('POST', '/v1/api-keys/', { key: writer.key, body: { name: 'narrow', scopes: ['tasks:read'] } });
+    expect([narrowMint.status, narrowMint.body]).toEqual([403, refused]);
+    expect((await t.request('POST', '/v1/plan/boards/', { key: reader.key, body: board })).body.code).toBe('insufficient_scope');
+    expect((await t.request('GET', `/v1/api-keys/${reader.uuid}/`, { key: member.key })).body.scopes).toEqual(['tasks:read']);
+
+    // Nor through a sibling key: widening it, or taking a new secret of a key that holds more.
+    const widened = await t.request('PATCH', `/v1/api-keys/${reader.uuid}/`, { key: writer.key, body: { scopes: ['tasks:admin'] } });
+    expect([widened.status, widened.body]).toEqual([403, refused]);
+    const stolen = await t.request('PATCH', `/v1/api-keys/${full.uuid}/`, { key: writer.key, body: { regenerate: true } });
+    expect([stolen.status, stolen.body]).toEqual([403, refused]);
+    expect((await t.request('GET', '/v1/me/', { key: full.key })).status).toBe(200);
+
+    // What it holds, it may hand on or give up: narrow itself or a sibling, rename, regenerate a key it covers, delete.
+    expect((await t.request('PATCH', `/v1/api-keys/${writer.uuid}/`, { key: writer.key, body: { name: 'renamed' } })).status).toBe(200);
+    const regenerated = await t.request('PATCH', `/v1/api-keys/${reader.uuid}/`, { key: writer.key, body: { regenerate: true } });
+    expect([regenerated.status, regenerated.body.scopes]).toEqual([200, ['tasks:read']]);
+    expect((await t.request('PATCH', `/v1/api-keys/${full.uuid}/`, { key: writer.key, body: { scopes: ['tasks:read'] } })).body.scopes).toEqual(['tasks:read']);
+    const narrowed = await t.request('PATCH', `/v1/api-keys/${writer.uuid}/`, { key: writer.key, body: { scopes: ['tasks:read'] } });
+    expect([narrowed.status, narrowed.body.scopes]).toEqual([200, ['tasks:read']]);
+    expect((await t.request('POST', '/v1/plan/boards/', { key: writer.key, body: board })).body.code).toBe('insufficient_scope');
+    expect((await t.request('DELETE', `/v1/api-keys/${full.uuid}/`, { key: writer.key })).status).toBe(204);
+
+    // The person's unscoped credentials still manage every scope.
+    expect((await t.request('PATCH', `/v1/api-keys/${writer.uuid}/`, { key: member.key, body: { scopes: ['tasks:admin'] } })).body.scopes).toEqual(['tasks:admin']);
+    const token = await t.seedToken(acme.org.uuid, member.user.uuid);
+    expect((await t.request('POST', '/v1/api-keys/', { token, body: { name: 'from the CLI', scopes: ['tasks:write'] } })).status).toBe(201);
   });
 
   it('stores only a hash: no plain secret in any table or any log line', async () => {

@@ -1,8 +1,7 @@
 import * as yup from 'yup';
 import { dateTimeField, uuidField } from '../../http/fields.ts';
 import { KEY_KINDS } from '../../db/tables.ts';
-
-export const PLAN_SCOPES = ['tasks:read', 'tasks:write', 'tasks:admin'] as const;
+import { PLAN_SCOPES } from '../../auth/policy.ts';
 
 const scopes = yup.array(yup.string().oneOf(PLAN_SCOPES).required()).max(3);
 

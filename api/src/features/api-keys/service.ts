@@ -1,11 +1,11 @@
 import type { Executor } from '../../db/connection.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import { newApiKeySecret, sha256Hex } from '../../lib/secrets.ts';
-import { writeJson } from '../../lib/json.ts';
+import { readJson, writeJson } from '../../lib/json.ts';
 import { ApiError, ValidationFailed, badRequest, forbidden, notFound } from '../../lib/errors.ts';
 import type { PageRequest } from '../../lib/page.ts';
 import type { Actor } from '../../auth/credentials.ts';
-import { assertPerson, can } from '../../auth/policy.ts';
+import { assertHoldsScopes, assertMayCreateKeys, assertPerson, can } from '../../auth/policy.ts';
 import { findUserInOrganization } from '../users/repository.ts';
 import type { CreateKeyInput, UpdateKeyInput } from './schema.ts';
 import type { ApiKeyRow, KeyKind } from '../../db/tables.ts';
@@ -66,6 +66,9 @@ export async function createKey(
   input: CreateKeyInput,
   now: Date,
 ): Promise<{ key: ApiKeyView; secret: string }> {
+  assertMayCreateKeys(actor);
+  // A key that would be expired on arrival is a mistake (a clock or a time zone off), not a key.
+  if (input.expires_at && Date.parse(input.expires_at) <= now.getTime()) throw new ValidationFailed({ expires_at: ['Must be in the future.'] });
   const kind: KeyKind = input.is_agent_key ? 'agent' : (input.kind ?? 'personal');
   if (input.is_agent_key === false && input.kind && input.kind !== 'personal') {
     throw new ValidationFailed({ kind: ['Contradicts is_agent_key: false.'] });
@@ -107,7 +110,9 @@ export async function updateKey(
   input: UpdateKeyInput,
   now: Date,
 ): Promise<{ key: ApiKeyView; secret: string | null }> {
-  await getKey(db, actor, uuid);
+  const current = await getKey(db, actor, uuid);
+  if (input.scopes !== undefined) assertHoldsScopes(actor, input.scopes, 'give');
+  if (input.regenerate) assertHoldsScopes(actor, input.scopes ?? readJson<string[]>(current.scopes, []), 'regenerate');
   const secret = input.regenerate ? newApiKeySecret() : null;
   const changes: Record<string, unknown> = { updated_at: now.toISOString() };
   if (input.name !== undefined) changes.name = input.name;

@@ -204,7 +204,8 @@ describe('command-line sign-in (spec "CLI Bearer token", CONTRACT §4)', () => {
 
   it('counts the authentication budget per client address and per e-mail address (429 throttled, Retry-After)', async () => {
     await t.close();
-    t = await startTestApp({}, { SMTP_URL: sink.url, RATE_LIMIT_AUTHENTICATION: '3' });
+    // The test's requests come through a trusted proxy on loopback, which names each client in X-Forwarded-For.
+    t = await startTestApp({}, { SMTP_URL: sink.url, RATE_LIMIT_AUTHENTICATION: '3', TRUST_PROXY: 'loopback' });
     await t.seedOrganization();
     // Per e-mail: the fourth request for one address is refused, whatever the client address.
     for (let i = 0; i < 3; i++) {

@@ -141,6 +141,24 @@ describe('exchange tokens (spec "Exchange token", CONTRACT §4)', () => {
     expect(await t.db('audit_events').where({ action: 'exchange_token.used' })).toEqual([]);
   });
 
+  it('is presented only by the admin who asked for it, with a credential that governs; any number of times in its 300 seconds', async () => {
+    await exchange('on');
+    const { token } = (await t.request('POST', '/v1/exchange-token/', { key: p.adminKey, body: { user_uuid: p.member.user.uuid } })).body;
+    const second = await t.seedUser(p.org.uuid, { role: 'admin', email: 'ada2@acme.test' });
+    const agent = await t.seedUser(p.org.uuid, { role: 'admin', kind: 'agent', email: 'bot@acme.test' });
+    const byOtherAdmin = await answer({ 'x-exchange-token': token }, second.key);
+    expect([byOtherAdmin.status, byOtherAdmin.body]).toEqual([401, { detail: DETAIL, code: 'invalid_credentials' }]);
+    const byAgentKey = await answer({ 'x-exchange-token': token }, agent.key);
+    expect([byAgentKey.status, byAgentKey.body.code]).toEqual([403, 'insufficient_scope']);
+    expect((await t.request('POST', '/v1/exchange-token/', { key: agent.key, body: { user_uuid: p.member.user.uuid } })).body.code).toBe('insufficient_scope');
+    // Its own admin, with a key or a CLI token, as often as needed; each use is audited.
+    expect((await answer({ 'x-exchange-token': token })).status).toBe(201);
+    const adminToken = await t.seedToken(p.org.uuid, p.admin.uuid);
+    const again = await t.request('PUT', `/v1/checkins/${checkin.uuid}/responses/`, { token: adminToken, headers: { 'x-exchange-token': token }, body: { responses: [{ uuid: questions[0].uuid, response: 'Again' }] } });
+    expect(again.status).toBe(200);
+    expect((await t.db('audit_events').where({ action: 'exchange_token.used' })).map((e) => e.status)).toEqual([201, 200]);
+  });
+
   it('names nobody outside the organization: unknown members, other organizations\' tokens, junk tokens', async () => {
     await exchange('on');
     const missing = await t.request('POST', '/v1/exchange-token/', { key: p.adminKey, body: { user_uuid: '0190c8f4-0000-7000-8000-000000000000' } });

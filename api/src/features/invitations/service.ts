@@ -1,12 +1,12 @@
 import type { Executor } from '../../db/connection.ts';
-import { ValidationFailed, badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts';
+import { ValidationFailed, badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import { readJson, writeJson, bool } from '../../lib/json.ts';
 import { randomBase62, sha256Hex } from '../../lib/secrets.ts';
 import type { Actor } from '../../auth/credentials.ts';
 import { enqueueEmail } from '../../outbox/deliveries.ts';
 import { recordEvent } from '../webhooks/events.ts';
-import { assertCan, can } from '../../auth/policy.ts';
+import { assertCan } from '../../auth/policy.ts';
 import { createUser, fullName } from '../users/repository.ts';
 import type { InviteUserInput } from './schema.ts';
 import type { InvitationRow, Role, UserRow } from '../../db/tables.ts';
@@ -40,7 +40,7 @@ export async function inviteUser(db: Executor, actor: Actor, input: InviteUserIn
       throw new ValidationFailed({ role: ['Contradicts is_guest: true.'] });
     }
     const role: Role = input.is_guest ? 'guest' : (input.role ?? 'member');
-    if (role === 'admin' && !can(actor, 'users.invite_admin')) throw forbidden('org_admin_required', 'Only organization admins can invite admins.');
+    if (role === 'admin') assertCan(actor, 'users.invite_admin', 'Only organization admins can invite admins.');
 
     const teamUuids = [...new Set(input.team_uuids ?? [])];
     if (teamUuids.length) {

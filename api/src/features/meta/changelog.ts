@@ -12,6 +12,24 @@ export interface ChangelogEntry {
  */
 export const CHANGELOG: ChangelogEntry[] = [
   {
+    version: '1.7.0',
+    date: '2026-11-25',
+    title: 'Security: a credential never grants more than it holds',
+    changes: [
+      'Fixed (security): a key with explicit Plan scopes could lift its own scopes (PATCH /v1/api-keys/{uuid}/) or mint an unscoped key (POST /v1/api-keys/). Creating a key now takes a personal key without scopes or a CLI token; giving a key scopes, or regenerating one, takes a credential that holds every scope that key will carry; 403 insufficient_scope otherwise.',
+      'Agent keys, organization keys and keys with explicit scopes no longer govern the organization, whatever their owner\'s role: PATCH /v1/organization/, /v1/invite-user/, role, activation and other people\'s profiles on PATCH /v1/users/{uuid}/, /v1/api-keys/, /v1/webhook-subscription/, /v1/deliveries/, workflow definitions, company values, kudos settings and /v1/exchange-token/ (issuing, presenting, the audit) answer 403 insufficient_scope. They keep everything else their owner\'s role allows.',
+      'A request that sends both X-API-KEY and Authorization: Bearer answers 400 credential_ambiguous (the key used to win silently).',
+      'POST /v1/api-keys/ refuses an expires_at that is not in the future (400 naming the field; it was accepted and the key was born expired).',
+      'An exchange token is presented only by the admin who asked for it, with a personal key without scopes or a CLI token (another admin: 401 invalid_credentials; an agent, organization or scoped key: 403 insufficient_scope). It stays usable any number of times within its 300 seconds, each use audited.',
+      'Fixed: junk X-Forwarded-Proto or X-Forwarded-Host (X-Forwarded-Proto: 1, X-Forwarded-Host: a b) on a list with a next page answered 500, and X-Forwarded-Host: a/b put another host in next. Forwarded headers are now believed only from the proxies TRUST_PROXY names (off by default: a list of addresses and CIDR ranges, or a hop count), malformed values are ignored, and links come from PUBLIC_URL when it is set.',
+      'Fixed: a client could rotate X-Forwarded-For to escape the per-address sign-in budget (20 an hour); without a trusted proxy the address is the connection\'s. A long client address no longer overflows the rate-limit key on PostgreSQL (500).',
+      'Operators: with REQUIRE_HTTPS behind a TLS proxy, set TRUST_PROXY to that proxy (its X-Forwarded-Proto is ignored otherwise, and every request answers 403 https_required); the start warns.',
+      'Fixed: a user deactivated by an operator (rollcall admin user deactivate) kept working for up to 60 seconds on SQLite; the server now notices any operator command\'s change within a quarter of a second (a plan, the beta and exchange-token switches too), as it does for changes made through the API.',
+      'Documented: webhook delivery (organization webhooks, agent webhooks, workflow requests) is at least once, with one server process as with several: a delivery may come again with the same webhook-id; deduplicate by it.',
+      'Idempotency-Key: the documentation now states the rule the server applies, 8 to 128 printable ASCII characters without spaces (! to ~); the refusal says so too.',
+    ],
+  },
+  {
     version: '1.6.0',
     date: '2026-11-23',
     title: 'Plan (beta): saved views, favorites, notifications, scheduled reports, files and reactions',

@@ -6,6 +6,7 @@ import type { Deps } from '../../http/deps.ts';
 import type { Middlewares } from '../../http/middlewares.ts';
 import { actorOf } from '../../http/auth.ts';
 import { pageEnvelope } from '../../http/pagination.ts';
+import { publicBase } from '../../http/forwarded.ts';
 import { pageRequest } from '../../http/query.ts';
 import { notFound } from '../../lib/errors.ts';
 import { CHANGELOG } from './changelog.ts';
@@ -46,7 +47,7 @@ export function metaRoutes(deps: Deps, { authenticate, rateLimit }: Middlewares)
   // A bare 404 at the root told a newcomer nothing: point at the reference and the document instead.
   for (const path of ['/', '/v1/']) {
     router.get(path, (ctx) => {
-      ctx.body = presentIndex(deps.config.publicUrl ?? `${ctx.protocol}://${ctx.host}`);
+      ctx.body = presentIndex(publicBase(ctx, deps.config.publicUrl));
     });
   }
 

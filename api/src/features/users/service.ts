@@ -1,11 +1,11 @@
 import type { Executor } from '../../db/connection.ts';
-import { badRequest, forbidden, notFound } from '../../lib/errors.ts';
+import { badRequest, notFound } from '../../lib/errors.ts';
 import type { PageRequest } from '../../lib/page.ts';
 import { bool } from '../../lib/json.ts';
 import type { Actor } from '../../auth/credentials.ts';
 import { recordEvent } from '../webhooks/events.ts';
 import { likePattern } from '../../db/sql.ts';
-import { can, canUpdateUser } from '../../auth/policy.ts';
+import { can, userUpdateRefusal } from '../../auth/policy.ts';
 import { fullName } from './repository.ts';
 import type { UpdateUserInput } from './schema.ts';
 import type { UserRow } from '../../db/tables.ts';
@@ -84,11 +84,9 @@ async function activeAdminCount(db: Executor, organizationUuid: string): Promise
 export async function updateUser(db: Executor, actor: Actor, uuid: string, input: UpdateUserInput, now: Date): Promise<UserRow> {
   return db.transaction(async (trx) => {
     const row = await getUser(trx, actor, uuid);
-    const self = row.uuid === actor.user.uuid;
     const touchesAdminFields = input.role !== undefined || input.is_active !== undefined;
-    if (!canUpdateUser(actor, row, touchesAdminFields)) {
-      throw forbidden('org_admin_required', self ? 'Only organization admins can change roles or deactivate users.' : 'Only organization admins can change another user.');
-    }
+    const refused = userUpdateRefusal(actor, row, touchesAdminFields);
+    if (refused) throw refused;
     const losesAdmin = row.role === 'admin' && bool(row.is_active) && ((input.role !== undefined && input.role !== 'admin') || input.is_active === false);
     if (losesAdmin && (await activeAdminCount(trx, actor.organization.uuid)) <= 1) {
       throw badRequest('last_admin', 'An organization keeps at least one active admin.');

@@ -5,9 +5,9 @@ import type { JsonSchema } from './yup-to-json-schema.ts';
 import { yupToJsonSchema } from './yup-to-json-schema.ts';
 
 const STANDARD_ERRORS: Record<number, string> = {
-  400: 'Bad request: `{detail, code, extra?}`, or a field map for body validation',
+  400: 'Bad request: `{detail, code, extra?}`, or a field map for body validation; `credential_ambiguous` when a request sends both X-API-KEY and a Bearer token',
   401: 'Missing or invalid credential (`credential_absent`, `credential_malformed`, `credential_expired`, `invalid_credentials`)',
-  403: 'Refused (role, plan or credential kind)',
+  403: 'Refused (role, plan or credential kind; `insufficient_scope` for an agent, organization or scoped key on what governs the organization)',
   404: 'Absent, or not visible to the caller (same body)',
   429: 'Hourly budget exhausted (`throttled`, with Retry-After)',
 };
@@ -128,7 +128,7 @@ export function buildOpenApi(
     ...(tags.length ? { tags } : {}),
     components: {
       securitySchemes: {
-        ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-KEY' },
+        ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-KEY', description: 'An API key. Send one credential: X-API-KEY and a Bearer token together answer 400 `credential_ambiguous`.' },
         CliBearer: { type: 'http', scheme: 'bearer', description: 'Token from the CLI one-time-password sign-in' },
       },
       schemas: { ...baseSchemas, ...extraSchemas },

@@ -3,6 +3,7 @@ import type { StoredAnswer } from '../../db/idempotency-keys.ts';
 import { notFound, unknownField } from '../../lib/errors.ts';
 import { isUuid } from '../../lib/ids.ts';
 import type { Deps } from '../deps.ts';
+import { publicBase } from '../forwarded.ts';
 import type { Params } from './calls.ts';
 
 /** What every kind of Plan route does with the request and its answer (registrar.ts, upload.ts). */
@@ -16,7 +17,7 @@ export function send(ctx: Context, answer: StoredAnswer, replayed = false): void
   if (answer.status !== 204) ctx.body = answer.body ?? {};
 }
 
-export const baseUrl = (ctx: Context, deps: Deps): string => deps.config.publicUrl ?? `${ctx.protocol}://${ctx.host}`;
+export const baseUrl = (ctx: Context, deps: Deps): string => publicBase(ctx, deps.config.publicUrl);
 
 /** Path parameters: uuids (lower-cased) unless declared otherwise; anything else names nothing (404). */
 export function checkedParams(ctx: Context, keyParams: string[]): Params {

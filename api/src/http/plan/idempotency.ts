@@ -2,13 +2,16 @@ import { KEY_MAX, KEY_MIN } from '../../db/idempotency-keys.ts';
 import { badRequest } from '../../lib/errors.ts';
 import { sha256Hex } from '../../lib/secrets.ts';
 
-/** The Idempotency-Key header, or null when absent; 400 `invalid_idempotency_key` unless 8–128 characters. */
+/** What an Idempotency-Key may be, as the refusal, the OpenAPI document and the docs say it. */
+export const IDEMPOTENCY_KEY_RULE = `${KEY_MIN} to ${KEY_MAX} printable ASCII characters without spaces (! to ~)`;
+
+/** The Idempotency-Key header, or null when absent; 400 `invalid_idempotency_key` unless it follows the rule above. */
 export function parseIdempotencyKey(raw: string | string[] | undefined): string | null {
   if (raw === undefined) return null;
   const key = Array.isArray(raw) ? null : raw;
   // Printable ASCII: the key is compared byte for byte and stored as sent.
   if (key === null || key.length < KEY_MIN || key.length > KEY_MAX || !/^[\x21-\x7e]+$/.test(key)) {
-    throw badRequest('invalid_idempotency_key', `Idempotency-Key must be ${KEY_MIN} to ${KEY_MAX} printable characters without spaces.`);
+    throw badRequest('invalid_idempotency_key', `Idempotency-Key must be ${IDEMPOTENCY_KEY_RULE}.`);
   }
   return key;
 }

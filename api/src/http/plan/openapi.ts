@@ -4,6 +4,7 @@ import type { JsonSchema } from '../openapi/yup-to-json-schema.ts';
 import { yupToJsonSchema } from '../openapi/yup-to-json-schema.ts';
 import type { PlanOperation, QueryDoc } from './declarations.ts';
 import { describePlan } from './registrar.ts';
+import { IDEMPOTENCY_KEY_RULE } from './idempotency.ts';
 import type { PlanResource } from './registrar.ts';
 
 /** The Plan's part of the OpenAPI document, generated from each resource's route declarations. */
@@ -69,7 +70,7 @@ function describe(op: PlanOperation): string {
   const lines = [`Beta. Scope: \`${op.scope}\`; minute ceiling: ${op.ceiling}.`];
   if (op.person) lines.push('Person only: agent and organization keys get 403 `insufficient_scope`.');
   for (const [name, value] of Object.entries(op.personQuery)) lines.push(`\`${name}=${value}\` needs a person (400 \`actor_required\`).`);
-  if (op.idempotency !== 'none') lines.push(`Idempotency-Key ${op.idempotency} (8–128 characters; replays answer \`Idempotency-Replayed: true\`).`);
+  if (op.idempotency !== 'none') lines.push(`Idempotency-Key ${op.idempotency} (${IDEMPOTENCY_KEY_RULE}; replays answer \`Idempotency-Replayed: true\`).`);
   if (op.destructive) lines.push('`?dry_run=true` answers what would happen (PlanDryRun) and changes nothing.');
   return [op.description, ...lines].filter(Boolean).join(' ');
 }
@@ -113,7 +114,7 @@ function toOperation(op: PlanOperation): Operation {
     query: [...op.query, ...(op.destructive ? [{ name: 'dry_run', description: 'true: run, answer, and roll back' }] : [])],
     headers: [
       ...op.headers,
-      ...(op.idempotency === 'none' ? [] : [{ name: 'Idempotency-Key', description: '8–128 characters; the first answer is kept 24 hours and replayed (Idempotency-Replayed: true)', required: op.idempotency === 'required' }]),
+      ...(op.idempotency === 'none' ? [] : [{ name: 'Idempotency-Key', description: `${IDEMPOTENCY_KEY_RULE}; the first answer is kept 24 hours and replayed (Idempotency-Replayed: true)`, required: op.idempotency === 'required' }]),
       { name: 'X-Service-Agent-Name', description: 'The agent acting for the person whose credential is used, percent-encoded UTF-8 (1–128 characters); recorded on every change' },
     ],
     responses,

@@ -19,7 +19,7 @@ import type { FileBody } from './files.ts';
 import { AGENT_HEADER, baseUrl, checkedParams, noBodyFields, send } from './answers.ts';
 import { uploadRoute } from './upload.ts';
 import { gate } from './gate.ts';
-import { parseIdempotencyKey, requestFingerprint } from './idempotency.ts';
+import { IDEMPOTENCY_KEY_RULE, parseIdempotencyKey, requestFingerprint } from './idempotency.ts';
 import { PlanQuery } from './query.ts';
 import { runWrite, settleKey } from './write.ts';
 
@@ -143,7 +143,7 @@ export class PlanRoutes {
       if (dryRun && !operation.destructive) throw invalidFilter('dry_run', 'This operation has no dry run: it is not destructive.');
       const key = parseIdempotencyKey(ctx.headers['idempotency-key']);
       if (key === null && operation.idempotency === 'required') {
-        throw badRequest('idempotency_key_required', 'This call needs an Idempotency-Key header (8 to 128 characters).');
+        throw badRequest('idempotency_key_required', `This call needs an Idempotency-Key header (${IDEMPOTENCY_KEY_RULE}).`);
       }
       const agentName = await hooks.resolveAgentName(deps.db, actor, ctx.headers[AGENT_HEADER]);
       const params = checkedParams(ctx, operation.keyParams);

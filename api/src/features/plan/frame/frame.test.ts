@@ -85,11 +85,16 @@ describe('Plan frame: Idempotency-Key, dry runs, person-only endpoints (CONTRACT
   });
 
   it('refuses keys outside 8–128 characters (400 invalid_idempotency_key) and takes both edges', async () => {
-    for (const key of ['1234567', 'k'.repeat(129), 'with space1']) {
+    const rule = '8 to 128 printable ASCII characters without spaces (! to ~)';
+    for (const key of ['1234567', 'k'.repeat(129), 'with space1', 'clé-0123456']) {
       const res = await call('POST', '/v1/plan/goals/', acme.member.key, { name: `g ${key.length}` }, withKey(key));
       expect(res.status).toBe(400);
-      expect(res.body).toEqual({ detail: 'Idempotency-Key must be 8 to 128 printable characters without spaces.', code: 'invalid_idempotency_key' });
+      expect(res.body).toEqual({ detail: `Idempotency-Key must be ${rule}.`, code: 'invalid_idempotency_key' });
     }
+    // The OpenAPI document states the same rule as the refusal (it said "8–128 characters", and a space is one).
+    const doc = (await t.request('GET', '/v1/openapi.json')).body;
+    const header = doc.paths['/v1/plan/goals/'].post.parameters.find((p: { name: string }) => p.name === 'Idempotency-Key');
+    expect(header.description).toContain(rule);
     expect((await call('POST', '/v1/plan/goals/', acme.member.key, { name: 'eight' }, withKey('12345678'))).status).toBe(201);
     expect((await call('POST', '/v1/plan/goals/', acme.member.key, { name: 'long' }, withKey('k'.repeat(128)))).status).toBe(201);
   });

@@ -77,7 +77,7 @@ describe('Plan bulk task changes', () => {
     const { board } = app;
     const task = await app.tasks.create(board);
     const refused = await bulk({ operation: 'archive', items: [{ task: task.key }] }, null);
-    expect([refused.status, refused.body]).toEqual([400, { detail: 'This call needs an Idempotency-Key header (8 to 128 characters).', code: 'idempotency_key_required' }]);
+    expect([refused.status, refused.body]).toEqual([400, { detail: 'This call needs an Idempotency-Key header (8 to 128 printable ASCII characters without spaces (! to ~)).', code: 'idempotency_key_required' }]);
     const first = await bulk({ operation: 'archive', items: [{ task: task.key }] }, 'bulk-replay-0001');
     const again = await bulk({ operation: 'archive', items: [{ task: task.key }] }, 'bulk-replay-0001');
     expect(again.headers.get('idempotency-replayed')).toBe('true');
