@@ -14,6 +14,7 @@ import { makeMiddlewares } from './http/middlewares.ts';
 import { observeRequests, optionalTrailingSlash, requireHttps } from './http/request-context.ts';
 import { dispatchByPathPrefix } from './http/router-dispatch.ts';
 import { serveSite } from './http/site.ts';
+import { serveWebApp } from './http/web-app.ts';
 import type { Clock } from './lib/clock.ts';
 import type { Config } from './lib/config.ts';
 import type { Logger } from './lib/logger.ts';
@@ -74,6 +75,7 @@ export function createApp(dependencies: AppDependencies): { app: Koa; routes: Ro
   app.use(errorHandler(deps.logger));
   if (deps.config.requireHttps) app.use(requireHttps);
   app.use(optionalTrailingSlash);
+  app.use(serveWebApp(deps.config.appDir));
   if (deps.config.siteDir) app.use(serveSite(deps.config.siteDir));
   app.use(parseJsonBodies());
   app.use(dispatchByPathPrefix(routers));

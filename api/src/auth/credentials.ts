@@ -29,11 +29,28 @@ export type Resolution =
 export interface PresentedCredential {
   kind: CredentialKind;
   hash: string;
+  /** The web app's session: a CLI token the browser holds in the `rollcall_session` cookie (its writes need our Origin). */
+  fromCookie?: true;
+}
+
+/** The web app's session cookie: a CLI token, HttpOnly and SameSite=Strict (http/session-cookie.ts writes it). */
+export const SESSION_COOKIE = 'rollcall_session';
+
+/** The session cookie's value in a Cookie header, or null (a browser sends `name=value` pairs split by `; `). */
+function sessionCookie(header: string | string[] | undefined): string | null {
+  if (typeof header !== 'string') return null;
+  for (const pair of header.split(';')) {
+    const eq = pair.indexOf('=');
+    if (eq > 0 && pair.slice(0, eq).trim() === SESSION_COOKIE) return pair.slice(eq + 1).trim();
+  }
+  return null;
 }
 
 /**
- * Reads X-API-KEY or `Authorization: Bearer`; a header that is there but unreadable is malformed. The secret is
- * hashed here, once per request: only its SHA-256 is stored, cached or compared.
+ * Reads X-API-KEY or `Authorization: Bearer`, else the web app's session cookie (only when neither header is
+ * there: a script's explicit credential always wins over a cookie its HTTP client happens to keep); a header or
+ * cookie that is there but unreadable is malformed. The secret is hashed here, once per request: only its
+ * SHA-256 is stored, cached or compared.
  */
 export function presentedCredential(headers: Record<string, string | string[] | undefined>):
   | PresentedCredential
@@ -53,6 +70,8 @@ export function presentedCredential(headers: Record<string, string | string[] | 
     if (API_KEY_PATTERN.test(token)) return { kind: 'api_key', hash: sha256Hex(token) };
     return 'malformed';
   }
+  const cookie = sessionCookie(headers['cookie']);
+  if (cookie !== null) return CLI_TOKEN_PATTERN.test(cookie) ? { kind: 'bearer', hash: sha256Hex(cookie), fromCookie: true } : 'malformed';
   return 'absent';
 }
 

@@ -12,6 +12,15 @@ export interface ChangelogEntry {
  */
 export const CHANGELOG: ChangelogEntry[] = [
   {
+    version: '1.7.0',
+    date: '2026-11-25',
+    title: 'The web app at /app/ and its browser session',
+    changes: [
+      'POST /v1/cli/auth/session/ {email, code, organization_id?}: the web app\'s sign-in, with the e-mailed code, budgets and refusals of verify-code; the 30-day token is set as the rollcall_session cookie (Path=/v1/; HttpOnly; SameSite=Strict; Secure when HTTPS is required) instead of in the body. The API takes the cookie exactly as that Bearer token when the request carries no X-API-KEY or Authorization header; a write authenticated by it from another Origin, or without one, answers 403 cross_origin_request. POST /v1/cli/auth/logout/ also clears the cookie.',
+      'POST /v1/cli/auth/logout-everywhere/: revokes every CLI token and web session of the caller\'s person ({detail, revoked}).',
+    ],
+  },
+  {
     version: '1.6.0',
     date: '2026-11-23',
     title: 'Plan (beta): saved views, favorites, notifications, scheduled reports, files and reactions',
