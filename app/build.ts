@@ -5,8 +5,8 @@
  * is never older than the checkout. Prints the compressed size of what the first page loads.
  */
 import { build } from 'esbuild';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { gzipSync } from 'node:zlib';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -60,6 +60,14 @@ ${style ? `<link rel="stylesheet" href="/app/assets/${style}">\n` : ''}${preload
 </html>
 `,
 );
+
+// Compressed once here, so the server sends .br or .gz as the browser accepts without compressing per request.
+for (const file of readdirSync(path.join(out, 'assets'))) {
+  if (!/\.(js|css)$/.test(file)) continue;
+  const source = readFileSync(path.join(out, 'assets', file));
+  writeFileSync(path.join(out, 'assets', `${file}.gz`), gzipSync(source, { level: 9 }));
+  writeFileSync(path.join(out, 'assets', `${file}.br`), brotliCompressSync(source, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));
+}
 
 const gz = (file: string) => gzipSync(readFileSync(path.join(out, 'assets', file))).length;
 const first = [script, ...preloads].reduce((sum, f) => sum + gz(f), 0) + (style ? gz(style) : 0);

@@ -29,6 +29,15 @@ const TYPES: Record<string, string> = {
   '.json': 'application/json; charset=utf-8',
 };
 
+/** The .br or .gz copy of `file` the request's Accept-Encoding takes (brotli first), when the build wrote one. */
+function precompressed(file: string, accept: string): { name: string; path: string; size: number } | null {
+  for (const [name, ext] of [['br', '.br'], ['gzip', '.gz']] as const) {
+    if (!new RegExp(`\\b${name}\\b`).test(accept) || !existsSync(file + ext)) continue;
+    return { name, path: file + ext, size: statSync(file + ext).size };
+  }
+  return null;
+}
+
 /**
  * The web app at /app/ (a single-page app built by `npm run build -w app` into `dir`): hashed assets under
  * /app/assets/ are cached for a year; every other address under /app/ is the app's one page (its router reads
@@ -53,8 +62,12 @@ export function serveWebApp(dir: string) {
       }
       ctx.type = TYPES[path.extname(file)] ?? 'application/octet-stream';
       ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
-      ctx.length = stat.size;
-      ctx.body = ctx.method === 'HEAD' ? null : createReadStream(file);
+      // The build writes .br and .gz beside each script and stylesheet: send the smallest the browser takes.
+      const encoding = precompressed(file, ctx.get('Accept-Encoding'));
+      if (encoding) ctx.set('Content-Encoding', encoding.name);
+      if (encoding || existsSync(`${file}.gz`)) ctx.vary('Accept-Encoding');
+      ctx.length = encoding?.size ?? stat.size;
+      ctx.body = ctx.method === 'HEAD' ? null : createReadStream(encoding?.path ?? file);
       return;
     }
     ctx.set('Content-Security-Policy', APP_CSP);
