@@ -74,7 +74,7 @@ export interface Running {
   close(): Promise<void>;
 }
 
-export async function startServer(smtpUrl: string): Promise<Running> {
+export async function startServer(smtpUrl: string, extraEnv: Record<string, string> = {}): Promise<Running> {
   const appDir = process.env.APP_DIR ?? path.join(REPO, 'app/dist');
   if (!existsSync(path.join(appDir, 'index.html'))) throw new Error(`the app is not built in ${appDir}: run npm run build -w app`);
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'rollcall-app-'));
@@ -90,6 +90,7 @@ export async function startServer(smtpUrl: string): Promise<Running> {
     APP_DIR: appDir,
     BOOTSTRAP_ADMIN_EMAIL: ADMIN_EMAIL,
     BOOTSTRAP_API_KEY: ADMIN_KEY,
+    ...extraEnv,
   };
   const child: ChildProcess = spawn(process.execPath, [CLI, 'serve'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';

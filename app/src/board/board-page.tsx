@@ -1,4 +1,5 @@
 import Sortable from 'sortablejs';
+import { memo } from 'preact/compat';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { ApiError, post } from '../api.ts';
 import type { Me } from '../api.ts';
@@ -6,7 +7,7 @@ import { t } from '../i18n.ts';
 import { Link, navigate } from '../router.tsx';
 import { ErrorNote, Loading } from '../ui.tsx';
 import { byRank, LiveBoard } from './live.ts';
-import type { BoardCopy, State, Task } from './live.ts';
+import type { BoardCopy, Label, State, Task } from './live.ts';
 import { Filters, matches, NO_FILTERS } from './filters.tsx';
 import type { FilterValues } from './filters.tsx';
 import { TaskDetail } from './task-detail.tsx';
@@ -33,6 +34,21 @@ export function BoardPage({ boardUuid, taskRef, me, setTitle }: { boardUuid: str
   useEffect(() => {
     if (copy) setTitle(copy.board.name);
   }, [copy?.board.name]);
+
+  // Each column's cards, recomputed only when the board's tasks or the filters change (a re-render of the page for
+  // anything else hands every column the same array, and memo() skips it).
+  const tasks = copy?.tasks;
+  const byColumn = useMemo(() => {
+    const columns = new Map<string, Task[]>();
+    for (const task of tasks ?? []) {
+      if (task.parent_task || !matches(task, filters, me)) continue;
+      const list = columns.get(task.state);
+      if (list) list.push(task);
+      else columns.set(task.state, [task]);
+    }
+    for (const list of columns.values()) list.sort(byRank);
+    return columns;
+  }, [tasks, filters]);
 
   if (error) return <ErrorNote message={error} />;
   if (!copy) return <Loading />;
@@ -69,8 +85,9 @@ export function BoardPage({ boardUuid, taskRef, me, setTitle }: { boardUuid: str
             <Column
               key={state.uuid}
               state={state}
-              tasks={copy.tasks.filter((x) => x.state === state.uuid && !x.parent_task && matches(x, filters, me)).sort(byRank)}
+              tasks={byColumn.get(state.uuid) ?? NONE}
               copy={copy}
+              live={live}
               boardUuid={boardUuid}
               onMove={move}
               neighbours={[states[i - 1], states[i + 1]]}
@@ -94,10 +111,17 @@ export function BoardPage({ boardUuid, taskRef, me, setTitle }: { boardUuid: str
   );
 }
 
-function Column({ state, tasks, copy, boardUuid, onMove, neighbours, onCreated }: {
+const NONE: Task[] = [];
+const FIRST_CARDS = 60;
+
+/** A column re-renders when its cards change, not when another column or the page does. */
+const Column = memo(ColumnView, (a, b) => a.tasks === b.tasks && a.state === b.state && a.copy.labels === b.copy.labels && a.copy.members === b.copy.members && a.neighbours[0] === b.neighbours[0] && a.neighbours[1] === b.neighbours[1]);
+
+function ColumnView({ state, tasks, copy, live, boardUuid, onMove, neighbours, onCreated }: {
   state: State;
   tasks: Task[];
   copy: BoardCopy;
+  live: LiveBoard;
   boardUuid: string;
   onMove: (task: Task, state: string, neighbour: { after?: string; before?: string }) => void;
   neighbours: [State | undefined, State | undefined];
@@ -106,18 +130,33 @@ function Column({ state, tasks, copy, boardUuid, onMove, neighbours, onCreated }
   const list = useRef<HTMLOListElement>(null);
   const latest = useRef({ tasks, onMove, copy });
   latest.current = { tasks, onMove, copy };
+  const big = tasks.length > 100;
+  // A long column shows its first cards at once and the rest when the browser is idle: the board is usable
+  // sooner, and the whole column is there a moment later.
+  const [whole, setWhole] = useState(tasks.length <= FIRST_CARDS);
+  useEffect(() => {
+    if (whole || tasks.length <= FIRST_CARDS) return;
+    const id = setTimeout(() => setWhole(true), 50);
+    return () => clearTimeout(id);
+  }, [whole, tasks.length]);
+  const shown = whole ? tasks : tasks.slice(0, FIRST_CARDS);
   const [title, setTitle] = useState('');
   const [error, setError] = useState<string | null>(null);
 
   useEffect(() => {
     const sortable = Sortable.create(list.current!, {
       group: 'tasks',
-      animation: 120,
+      // Sortable animates by measuring every card of the column on each move: past a hundred cards that costs
+      // whole frames, so big columns move without it.
+      animation: big ? 0 : 120,
       forceFallback: true,
       fallbackTolerance: 4,
       filter: '.no-drag',
       preventOnFilter: false,
+      // The board waits for the drop before applying anyone else's changes: Sortable owns the DOM meanwhile.
+      onStart: () => live.hold(true),
       onEnd(evt) {
+        live.hold(false);
         const { item, from, to, oldIndex } = evt;
         const moved = !(from === to && evt.oldIndex === evt.newIndex);
         // Where it was dropped, read before the DOM is put back: the cards around it in the target column.
@@ -133,7 +172,7 @@ function Column({ state, tasks, copy, boardUuid, onMove, neighbours, onCreated }
       },
     });
     return () => sortable.destroy();
-  }, []);
+  }, [big]);
 
   /** Keyboard moves on a focused card: Alt+↑/↓ within the column, Alt+←/→ to the next column. */
   function onKey(e: KeyboardEvent, task: Task, i: number) {
@@ -160,8 +199,8 @@ function Column({ state, tasks, copy, boardUuid, onMove, neighbours, onCreated }
     }
   }
 
-  const people = new Map(copy.members.map((m) => [m.user.uuid, m.user.full_name]));
-  const labels = new Map(copy.labels.map((l) => [l.uuid, l]));
+  const people = useMemo(() => new Map(copy.members.map((m) => [m.user.uuid, m.user.full_name])), [copy.members]);
+  const labels = useMemo(() => new Map(copy.labels.map((l) => [l.uuid, l])), [copy.labels]);
   const headingId = `col-${state.uuid}`;
   return (
     <li class="column" aria-labelledby={headingId}>
@@ -170,18 +209,8 @@ function Column({ state, tasks, copy, boardUuid, onMove, neighbours, onCreated }
         {state.name} <span class="count">{tasks.length}</span>
       </h2>
       <ol ref={list} class="cards" data-state={state.uuid} aria-labelledby={headingId}>
-        {tasks.map((task, i) => (
-          <li key={task.uuid} class="task-card" data-id={task.uuid} data-key={task.key}>
-            <Link href={`/app/boards/${boardUuid}/tasks/${task.key}/`} aria-describedby="drag-help" onKeyDown={(e: KeyboardEvent) => onKey(e, task, i)}>
-              <span class="key">{task.key}</span> <span class="title">{task.title}</span>
-            </Link>
-            <div class="meta">
-              {task.priority ? <span class={`prio p${task.priority}`}>P{task.priority}</span> : null}
-              {task.labels.map((l) => (labels.get(l) ? <span key={l} class="label">{labels.get(l)!.name}</span> : null))}
-              {task.due_date ? <span class="due">{task.due_date}</span> : null}
-              {task.owner ? <span class="owner">{people.get(task.owner) ?? ''}</span> : null}
-            </div>
-          </li>
+        {shown.map((task, i) => (
+          <TaskCard key={task.uuid} task={task} boardUuid={boardUuid} people={people} labels={labels} onKey={(e) => onKey(e, task, i)} />
         ))}
       </ol>
       <form class="add-task" onSubmit={create}>
@@ -193,3 +222,23 @@ function Column({ state, tasks, copy, boardUuid, onMove, neighbours, onCreated }
     </li>
   );
 }
+
+/** One card; it re-renders only when its task (a new object after any change) or the board's people or labels change. */
+const TaskCard = memo(
+  function TaskCard({ task, boardUuid, people, labels, onKey }: { task: Task; boardUuid: string; people: Map<string, string>; labels: Map<string, Label>; onKey: (e: KeyboardEvent) => void }) {
+    return (
+      <li class="task-card" data-id={task.uuid} data-key={task.key}>
+        <Link href={`/app/boards/${boardUuid}/tasks/${task.key}/`} aria-describedby="drag-help" onKeyDown={onKey}>
+          <span class="key">{task.key}</span> <span class="title">{task.title}</span>
+        </Link>
+        <div class="meta">
+          {task.priority ? <span class={`prio p${task.priority}`}>P{task.priority}</span> : null}
+          {task.labels.map((l) => (labels.get(l) ? <span key={l} class="label">{labels.get(l)!.name}</span> : null))}
+          {task.due_date ? <span class="due">{task.due_date}</span> : null}
+          {task.owner ? <span class="owner">{people.get(task.owner) ?? ''}</span> : null}
+        </div>
+      </li>
+    );
+  },
+  (a, b) => a.task === b.task && a.people === b.people && a.labels === b.labels,
+);

@@ -74,6 +74,7 @@ export class LiveBoard {
   private listeners = new Set<() => void>();
   private timer: ReturnType<typeof setTimeout> | null = null;
   private stopped = false;
+  private held = false;
   constructor(readonly uuid: string, private intervalMs = 1000) {}
 
   subscribe(listener: () => void): () => void {
@@ -102,8 +103,13 @@ export class LiveBoard {
     this.timer = setTimeout(() => void this.poll().finally(() => this.schedule()), document.hidden ? this.intervalMs * 10 : this.intervalMs);
   }
 
+  /** While a card is being dragged, changes wait (the cursor stays where it is, so nothing is missed). */
+  hold(on: boolean): void {
+    this.held = on;
+  }
+
   async poll(): Promise<void> {
-    if (!this.copy) return;
+    if (!this.copy || this.held) return;
     try {
       let more = true;
       let changed = false;
