@@ -14,6 +14,7 @@ import './styles.css';
 
 // The board (drag and drop, live updates, task detail) loads only when a board is opened.
 const BoardPage = lazy(() => import('./board/board-page.tsx').then((m) => ({ default: m.BoardPage })));
+const Admin = lazy(() => import('./pages/admin.tsx').then((m) => ({ default: m.Admin })));
 
 /** null while checking, false when signed out. */
 const me = signal<Me | null | false>(null);
@@ -50,6 +51,7 @@ function Header({ person }: { person: Me }) {
   const nav = [
     { href: '/app/', label: t('nav.today'), active: path === '/app/' },
     { href: '/app/boards/', label: t('nav.boards'), active: path.startsWith('/app/boards/') },
+    ...(person.role === 'admin' ? [{ href: '/app/admin/', label: t('nav.admin'), active: path.startsWith('/app/admin/') }] : []),
   ];
   return (
     <header class="top">
@@ -131,6 +133,10 @@ function App() {
         {board ? (
           <Suspense fallback={<p role="status">{t('loading')}</p>}>
             <BoardPage boardUuid={board[1]} taskRef={board[2] ?? null} me={person} setTitle={setTitle} />
+          </Suspense>
+        ) : path.startsWith('/app/admin/') ? (
+          <Suspense fallback={<p role="status">{t('loading')}</p>}>
+            <Admin me={person} setTitle={setTitle} />
           </Suspense>
         ) : path.startsWith('/app/boards/') ? (
           <Boards setTitle={setTitle} />

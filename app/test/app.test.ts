@@ -250,6 +250,39 @@ describe('the web app', () => {
   });
 });
 
+describe('admin', () => {
+  it('creates an API key shown once, revokes it; invites someone; deactivating a person ends their session', async () => {
+    await adaPage.goto(`${server.url}/app/`);
+    await adaPage.getByRole('link', { name: 'Admin' }).click();
+    await adaPage.getByRole('heading', { name: 'API keys' }).waitFor();
+    await adaPage.getByLabel('New key name').fill('ci deploys');
+    await adaPage.getByRole('button', { name: 'Create key' }).click();
+    const secret = (await adaPage.locator('.fresh-key code').innerText()).trim();
+    expect(secret).toMatch(/^rk_[0-9A-Za-z]{40}$/);
+    expect((await fetch(`${server.url}/v1/me/`, { headers: { 'x-api-key': secret } })).status).toBe(200);
+    expect(await axe(adaPage)).toEqual([]);
+    await shot(adaPage, 'admin-en');
+    // Shown once: after a reload only its last four characters are left.
+    await adaPage.reload();
+    await adaPage.getByRole('cell', { name: 'ci deploys', exact: true }).waitFor();
+    expect(await adaPage.content()).not.toContain(secret);
+    await adaPage.getByRole('cell', { name: `••••••••${secret.slice(-4)}` }).waitFor();
+    adaPage.once('dialog', (dialog) => void dialog.accept());
+    await adaPage.getByRole('button', { name: 'Revoke ci deploys' }).click();
+    await adaPage.getByRole('cell', { name: 'ci deploys', exact: true }).waitFor({ state: 'detached' });
+    expect((await fetch(`${server.url}/v1/me/`, { headers: { 'x-api-key': secret } })).status).toBe(401);
+
+    await adaPage.getByLabel('E-mail', { exact: true }).fill('otto@acme.test');
+    await adaPage.getByRole('button', { name: 'Send invitation' }).click();
+    await adaPage.getByText('Invitation sent to otto@acme.test.').waitFor();
+
+    // Mia is on the board; once deactivated, her next request ends her session and the app asks her to sign in.
+    await adaPage.getByRole('button', { name: 'Deactivate Mia Member' }).click();
+    await adaPage.getByRole('button', { name: 'Reactivate Mia Member' }).waitFor();
+    await miaPage.getByRole('heading', { name: 'Entrar en Rollcall' }).waitFor({ timeout: 15_000 });
+  });
+});
+
 /** Drags with the mouse (the board's Sortable works on pointer events), landing in the target's middle or top. */
 async function drag(page: Page, from: ReturnType<Page['locator']>, to: ReturnType<Page['locator']>, where: 'middle' | 'top' = 'middle') {
   const a = (await from.boundingBox())!;
