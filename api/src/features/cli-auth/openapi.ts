@@ -7,6 +7,32 @@ const tag = 'Command-line sign-in';
 const organizationRef: JsonSchema = { type: 'object', properties: { id: uuid, uuid, name: str } };
 const person: JsonSchema = { type: 'object', properties: { uuid, email: str, full_name: str } };
 
+/**
+ * What a right code answers: the session (its `lead` field first: the token of verify-code, or `authenticated` for
+ * the web session, whose token is in the cookie), or the organizations to choose from.
+ */
+function signInAnswer(lead: Record<string, JsonSchema>): JsonSchema {
+  return {
+    oneOf: [
+      {
+        type: 'object',
+        required: [...Object.keys(lead), 'organization'],
+        properties: {
+          ...lead,
+          expires_at: dateTime,
+          organization: { type: 'object', properties: { id: uuid, uuid, name: str, plan: { enum: ['free', 'basic', 'pro', 'enterprise'] } } },
+          user: person,
+        },
+      },
+      {
+        type: 'object',
+        required: ['requires_organization_selection', 'organizations'],
+        properties: { requires_organization_selection: { const: true }, detail: str, organizations: { type: 'array', items: organizationRef } },
+      },
+    ],
+  };
+}
+
 export const tags = [
   {
     name: tag,
@@ -30,44 +56,8 @@ export const schemas: Record<string, JsonSchema> = {
       organizations: { type: 'array', maxItems: 0, items: organizationRef },
     },
   },
-  CliVerification: {
-    oneOf: [
-      {
-        type: 'object',
-        required: ['token', 'organization'],
-        properties: {
-          token: { type: 'string', description: 'The Bearer token, shown once; `rct_` and 48 letters and digits.' },
-          expires_at: dateTime,
-          organization: { type: 'object', properties: { id: uuid, uuid, name: str, plan: { enum: ['free', 'basic', 'pro', 'enterprise'] } } },
-          user: person,
-        },
-      },
-      {
-        type: 'object',
-        required: ['requires_organization_selection', 'organizations'],
-        properties: { requires_organization_selection: { const: true }, detail: str, organizations: { type: 'array', items: organizationRef } },
-      },
-    ],
-  },
-  CliSession: {
-    oneOf: [
-      {
-        type: 'object',
-        required: ['authenticated', 'organization'],
-        properties: {
-          authenticated: { const: true },
-          expires_at: dateTime,
-          organization: { type: 'object', properties: { id: uuid, uuid, name: str, plan: { enum: ['free', 'basic', 'pro', 'enterprise'] } } },
-          user: person,
-        },
-      },
-      {
-        type: 'object',
-        required: ['requires_organization_selection', 'organizations'],
-        properties: { requires_organization_selection: { const: true }, detail: str, organizations: { type: 'array', items: organizationRef } },
-      },
-    ],
-  },
+  CliVerification: signInAnswer({ token: { type: 'string', description: 'The Bearer token, shown once; `rct_` and 48 letters and digits.' } }),
+  CliSession: signInAnswer({ authenticated: { const: true } }),
   CliSignedOutEverywhere: { type: 'object', properties: { detail: str, revoked: { type: 'integer', description: 'How many tokens and sessions ended.' } } },
   CliAuthStatus: { type: 'object', properties: { authenticated: { type: 'boolean' }, user: person, organization: organizationRef } },
   Detail: { type: 'object', properties: { detail: str } },

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startTestApp } from '../../../test/harness.ts';
 import type { TestApp } from '../../../test/harness.ts';
 import { startSmtpSink } from '../../../test/receivers.ts';
+import { signInCodeFor } from '../../../test/sign-in.ts';
 
 const APP = 'https://rollcall.acme.test';
 
@@ -21,11 +22,7 @@ describe('web session cookie (POST /v1/cli/auth/session/)', () => {
     await sink.close();
   });
 
-  async function codeFor(to: string): Promise<string> {
-    await t.deps.delivery.runDue();
-    const mail = sink.messages.filter((m) => m.envelopeTo.includes(to)).at(-1);
-    return /sign-in code is (\d{6})/.exec(mail?.text ?? '')![1];
-  }
+  const codeFor = (to: string) => signInCodeFor(t, sink, to);
 
   /** Signs in through the code and returns the cookie pair (`rollcall_session=…`) and the whole Set-Cookie line. */
   async function signIn(email: string): Promise<{ cookie: string; setCookie: string; body: unknown }> {
