@@ -53,7 +53,7 @@ async function signIn(page: Page, email: string, labels: { email: RegExp; send: 
 
 beforeAll(async () => {
   sink = await startSmtpSink();
-  server = await startServer(sink.url);
+  server = await startServer(sink.url, { ALLOW_PRIVATE_WEBHOOKS: 'true' });
   const org = await server.api('GET', '/v1/organization/');
   const me = await server.api('GET', '/v1/me/');
   ids.ada = me.uuid;
@@ -251,7 +251,7 @@ describe('the web app', () => {
 });
 
 describe('admin', () => {
-  it('creates an API key shown once, revokes it; invites someone; deactivating a person ends their session', async () => {
+  it('creates an API key shown once and revokes it; a check-in from a template; a webhook; invites someone; deactivating a person ends their session', async () => {
     await adaPage.goto(`${server.url}/app/`);
     await adaPage.getByRole('link', { name: 'Admin' }).click();
     await adaPage.getByRole('heading', { name: 'API keys' }).waitFor();
@@ -271,6 +271,31 @@ describe('admin', () => {
     await adaPage.getByRole('button', { name: 'Revoke ci deploys' }).click();
     await adaPage.getByRole('cell', { name: 'ci deploys', exact: true }).waitFor({ state: 'detached' });
     expect((await fetch(`${server.url}/v1/me/`, { headers: { 'x-api-key': secret } })).status).toBe(401);
+
+    // A check-in from a template, for Ada and Mia, on weekdays at 10:00 in Bogotá.
+    const form = adaPage.getByRole('region', { name: 'New check-in' });
+    await form.getByLabel('Name', { exact: true }).fill('Weekly retro');
+    await form.getByLabel('Template').selectOption({ index: 0 });
+    await form.getByLabel('Time', { exact: true }).fill('10:00');
+    await form.getByLabel('Time zone').fill('America/Bogota');
+    await form.getByRole('group', { name: 'Who takes part' }).getByLabel('Ada Admin').check();
+    await form.getByRole('group', { name: 'Who takes part' }).getByLabel('Mia Member').check();
+    await form.getByRole('button', { name: 'Create check-in' }).click();
+    await form.getByText('Check-in "Weekly retro" created.').waitFor();
+    const retro = (await server.api('GET', '/v1/checkins/')).results.find((c: { name: string }) => c.name === 'Weekly retro');
+    expect(retro).toMatchObject({ participants_count: 2, schedule: { days: [1, 2, 3, 4, 5], time: '10:00', timezone: 'America/Bogota' } });
+    expect((await server.api('GET', `/v1/checkins/${retro.uuid}/detail/`)).questions.length).toBeGreaterThan(0);
+
+    // A webhook, then removed.
+    const hooks = adaPage.getByRole('region', { name: 'Webhooks' });
+    await hooks.getByLabel('HTTPS address').fill('https://127.0.0.1:9/rollcall');
+    await hooks.getByLabel('kudos.posted').check();
+    await hooks.getByRole('button', { name: 'Add webhook' }).click();
+    await hooks.getByText('https://127.0.0.1:9/rollcall').waitFor();
+    expect((await server.api('GET', '/v1/webhook-subscription/')).results[0].subscriptions).toEqual(['followups.response.completed', 'kudos.posted']);
+    expect(await axe(adaPage)).toEqual([]);
+    await hooks.getByRole('button', { name: 'Remove the webhook https://127.0.0.1:9/rollcall' }).click();
+    await hooks.getByText('https://127.0.0.1:9/rollcall').waitFor({ state: 'detached' });
 
     await adaPage.getByLabel('E-mail', { exact: true }).fill('otto@acme.test');
     await adaPage.getByRole('button', { name: 'Send invitation' }).click();

@@ -3,6 +3,7 @@ import { all, api, post } from '../api.ts';
 import type { Me } from '../api.ts';
 import { formatDate, t } from '../i18n.ts';
 import { ErrorNote } from '../ui.tsx';
+import { NewCheckin, Webhooks } from './admin-integrations.tsx';
 
 interface Person {
   uuid: string;
@@ -31,29 +32,38 @@ interface Team {
 const ROLES = ['member', 'manager', 'admin', 'guest'] as const;
 
 /**
- * Admin (admins only, as the API allows): people (invite, deactivate, reactivate), teams, API keys (a new key is
- * shown once, then only its last four characters). Check-ins, webhooks and the chat connection are not here yet.
+ * Admin (admins only, as the API allows): people (invite, deactivate, reactivate), teams, a new check-in from a
+ * template, API keys (a new key is shown once, then only its last four characters), webhooks and deliveries.
+ * The chat platform connection is not here yet.
  */
 export function Admin({ me, setTitle }: { me: Me; setTitle: (title: string) => void }) {
+  const [people, setPeople] = useState<{ uuid: string; name: string }[]>([]);
+  const [teams, setTeams] = useState<{ uuid: string; name: string }[]>([]);
   useEffect(() => setTitle(t('admin.title')), []);
   if (me.role !== 'admin') return <p>{t('admin.only')}</p>;
   return (
     <div>
       <h1>{t('admin.title')}</h1>
-      <People me={me} />
-      <Teams />
+      <People me={me} onPeople={setPeople} />
+      <Teams onTeams={setTeams} />
+      <NewCheckin people={people} teams={teams} />
       <Keys />
+      <Webhooks />
     </div>
   );
 }
 
-function People({ me }: { me: Me }) {
+function People({ me, onPeople }: { me: Me; onPeople: (people: { uuid: string; name: string }[]) => void }) {
   const [people, setPeople] = useState<Person[]>([]);
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<string>('member');
   const [note, setNote] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const load = () => all<Person>('/v1/users/?include_email=true').then(setPeople, (err) => setError(err.message));
+  const load = () =>
+    all<Person>('/v1/users/?include_email=true').then((list) => {
+      setPeople(list);
+      onPeople(list.filter((p) => p.is_active).map((p) => ({ uuid: p.uuid, name: p.full_name })));
+    }, (err) => setError(err.message));
   useEffect(() => void load(), []);
 
   async function invite(e: Event) {
@@ -116,11 +126,11 @@ function People({ me }: { me: Me }) {
   );
 }
 
-function Teams() {
+function Teams({ onTeams }: { onTeams: (teams: { uuid: string; name: string }[]) => void }) {
   const [teams, setTeams] = useState<Team[]>([]);
   const [name, setName] = useState('');
   const [error, setError] = useState<string | null>(null);
-  const load = () => all<Team>('/v1/teams/').then(setTeams, (err) => setError(err.message));
+  const load = () => all<Team>('/v1/teams/').then((list) => (setTeams(list), onTeams(list.map((x) => ({ uuid: x.uuid, name: x.name })))), (err) => setError(err.message));
   useEffect(() => void load(), []);
   async function create(e: Event) {
     e.preventDefault();
