@@ -251,7 +251,7 @@ describe('the web app', () => {
 });
 
 describe('admin', () => {
-  it('creates an API key shown once and revokes it; a check-in from a template; a webhook; invites someone; deactivating a person ends their session', async () => {
+  it('creates an API key shown once and revokes it; a check-in from a template; a webhook; the chat platform; invites someone; deactivating a person ends their session', async () => {
     await adaPage.goto(`${server.url}/app/`);
     await adaPage.getByRole('link', { name: 'Admin' }).click();
     await adaPage.getByRole('heading', { name: 'API keys' }).waitFor();
@@ -296,6 +296,18 @@ describe('admin', () => {
     expect(await axe(adaPage)).toEqual([]);
     await hooks.getByRole('button', { name: 'Remove the webhook https://127.0.0.1:9/rollcall' }).click();
     await hooks.getByText('https://127.0.0.1:9/rollcall').waitFor({ state: 'detached' });
+
+    // The chat platform: connected with a Slack bot token (sealed by the API, never shown again), then disconnected.
+    const chat = adaPage.getByRole('region', { name: 'Chat platform' });
+    await chat.getByText('No chat platform is connected.').waitFor();
+    await chat.getByLabel('Bot token (xoxb-…)').fill('xoxb-app-test-token');
+    await chat.getByRole('button', { name: 'Connect' }).click();
+    await chat.getByText('Connected to Slack.').waitFor();
+    expect((await server.api('GET', '/v1/organization/')).platform).toBe('slack');
+    expect(await chat.getByLabel('Bot token (xoxb-…)').inputValue()).toBe('');
+    await chat.getByRole('button', { name: 'Disconnect' }).click();
+    await chat.getByText('No chat platform is connected.').waitFor();
+    expect((await server.api('GET', '/v1/organization/')).platform).toBeNull();
 
     await adaPage.getByLabel('E-mail', { exact: true }).fill('otto@acme.test');
     await adaPage.getByRole('button', { name: 'Send invitation' }).click();

@@ -3,7 +3,7 @@ import { all, api, post } from '../api.ts';
 import type { Me } from '../api.ts';
 import { formatDate, t } from '../i18n.ts';
 import { ErrorNote } from '../ui.tsx';
-import { NewCheckin, Webhooks } from './admin-integrations.tsx';
+import { ChatConnection, NewCheckin, Webhooks } from './admin-integrations.tsx';
 
 interface Person {
   uuid: string;
@@ -33,8 +33,8 @@ const ROLES = ['member', 'manager', 'admin', 'guest'] as const;
 
 /**
  * Admin (admins only, as the API allows): people (invite, deactivate, reactivate), teams, a new check-in from a
- * template, API keys (a new key is shown once, then only its last four characters), webhooks and deliveries.
- * The chat platform connection is not here yet.
+ * template, API keys (a new key is shown once, then only its last four characters), webhooks and deliveries, the
+ * chat platform connection.
  */
 export function Admin({ me, setTitle }: { me: Me; setTitle: (title: string) => void }) {
   const [people, setPeople] = useState<{ uuid: string; name: string }[]>([]);
@@ -49,6 +49,7 @@ export function Admin({ me, setTitle }: { me: Me; setTitle: (title: string) => v
       <NewCheckin people={people} teams={teams} />
       <Keys />
       <Webhooks />
+      <ChatConnection />
     </div>
   );
 }
