@@ -157,6 +157,18 @@ describe('the web app', () => {
     await kudos.getByText('Thanks for the smoke tests').waitFor();
     const given = await server.api('GET', '/v1/kudos/?filter=kudos_given');
     expect(given.results[0]).toMatchObject({ content: 'Thanks for the smoke tests', receivers: [{ uuid: ids.mia }] });
+
+    // Mia, in Spanish at 390 px, sees it received and gives one back.
+    await miaPage.reload();
+    const hers = miaPage.getByRole('region', { name: 'Reconocimientos' });
+    await hers.getByText('Thanks for the smoke tests').waitFor();
+    await hers.getByLabel('Para').selectOption({ label: 'Ada Admin' });
+    await hers.getByLabel('Valor de la empresa').selectOption({ label: '🦉 Ownership' });
+    await hers.getByLabel('Mensaje').fill('¡Gracias por la revisión!');
+    await hers.getByRole('button', { name: 'Enviar reconocimiento' }).click();
+    await hers.getByText('Reconocimiento enviado.').waitFor();
+    expect((await server.api('GET', '/v1/kudos/?filter=kudos_received')).results[0]).toMatchObject({ content: '¡Gracias por la revisión!' });
+    expect(await axe(miaPage)).toEqual([]);
   });
 
   it('creates a board and tasks; a task dragged to another column moves for the second person through the delta feed', async () => {
@@ -202,6 +214,14 @@ describe('the web app', () => {
     await adaPage.locator('.task-card', { hasText: 'Ship it' }).getByRole('link').focus();
     await adaPage.keyboard.press('Alt+ArrowRight');
     await expect.poll(async () => (await server.api('GET', '/v1/plan/tasks/LNC-2/')).state).toBe(ids.doing);
+
+    // Mia, in Spanish at 390 px, moves a card with the keyboard; Ada sees it move.
+    await miaPage.locator('.task-card', { hasText: 'Tell the team' }).getByRole('link').focus();
+    await miaPage.keyboard.press('Alt+ArrowRight');
+    await adaPage.locator(`ol.cards[data-state="${ids.doing}"] .task-card`, { hasText: 'Tell the team' }).waitFor({ timeout: 5000 });
+    await miaPage.getByRole('textbox', { name: 'Añadir una tarea a Todo' }).fill('Preparar la demo');
+    await miaPage.getByRole('textbox', { name: 'Añadir una tarea a Todo' }).press('Enter');
+    await adaPage.locator('.task-card', { hasText: 'Preparar la demo' }).waitFor({ timeout: 5000 });
   });
 
   it('a version conflict shows the newer task and keeps what the person typed', async () => {
