@@ -246,7 +246,7 @@ describe('the web app', () => {
     expect(await axe(adaPage)).toEqual([]);
   });
 
-  it('renders a stored XSS attempt in a task title and a comment as text: no script runs', async () => {
+  it('renders a stored XSS attempt in a task title and a comment as text: no script runs; attaches a file', async () => {
     const attack = '<img src=x onerror="window.__xss=1"><script>window.__xss=2</script>';
     const task = await server.api('POST', `/v1/plan/boards/${ids.board}/tasks/`, { title: attack });
     await server.api('POST', `/v1/plan/tasks/${task.uuid}/comments/`, {
@@ -267,6 +267,13 @@ describe('the web app', () => {
     await comment.locator('a', { hasText: 'click me' }).click().catch(() => undefined);
     expect(await adaPage.evaluate(() => (window as any).__xss)).toBeUndefined();
     expect(await comment.innerText()).toContain('Look:');
+
+    // A file attached to the task through the app (presign, PUT, confirm), then listed with its download link.
+    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+    await detail.getByLabel('Attach a file').setInputFiles({ name: 'dot.png', mimeType: 'image/png', buffer: png });
+    await detail.getByRole('link', { name: 'dot.png' }).waitFor();
+    const files = await server.api('GET', `/v1/plan/tasks/${task.uuid}/attachments/`);
+    expect(files.results).toMatchObject([{ filename: 'dot.png', status: 'ready', size: png.length }]);
   });
 });
 

@@ -3,7 +3,7 @@ import { memo } from 'preact/compat';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { ApiError, post } from '../api.ts';
 import type { Me } from '../api.ts';
-import { t } from '../i18n.ts';
+import { lang, t } from '../i18n.ts';
 import { Link, navigate } from '../router.tsx';
 import { ErrorNote, Loading } from '../ui.tsx';
 import { byRank, LiveBoard } from './live.ts';
@@ -92,6 +92,7 @@ export function BoardPage({ boardUuid, taskRef, me, setTitle }: { boardUuid: str
               onMove={move}
               neighbours={[states[i - 1], states[i + 1]]}
               onCreated={(task) => live.put(task)}
+              lang={lang.value}
             />
           ))}
         </ol>
@@ -115,9 +116,11 @@ const NONE: Task[] = [];
 const FIRST_CARDS = 60;
 
 /** A column re-renders when its cards change, not when another column or the page does. */
-const Column = memo(ColumnView, (a, b) => a.tasks === b.tasks && a.state === b.state && a.copy.labels === b.copy.labels && a.copy.members === b.copy.members && a.neighbours[0] === b.neighbours[0] && a.neighbours[1] === b.neighbours[1]);
+const Column = memo(ColumnView, (a, b) => a.tasks === b.tasks && a.lang === b.lang && a.state === b.state && a.copy.labels === b.copy.labels && a.copy.members === b.copy.members && a.neighbours[0] === b.neighbours[0] && a.neighbours[1] === b.neighbours[1]);
 
 function ColumnView({ state, tasks, copy, live, boardUuid, onMove, neighbours, onCreated }: {
+  /** The interface language: a change re-renders the column's words. */
+  lang: string;
   state: State;
   tasks: Task[];
   copy: BoardCopy;
