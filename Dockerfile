@@ -9,7 +9,20 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 COPY api/package.json api/package.json
 COPY site/package.json site/package.json
+COPY app/package.json app/package.json
 RUN npm ci --omit=dev --workspace api --include-workspace-root=false --no-audit --no-fund
+
+# The web app at /app/, built here: its build tools and libraries stay out of the image, only app/dist goes in.
+FROM node:24-bookworm-slim AS webapp
+WORKDIR /app
+COPY package.json package-lock.json ./
+COPY api/package.json api/package.json
+COPY site/package.json site/package.json
+COPY app/package.json app/package.json
+RUN npm ci --omit=dev --workspace app --include-workspace-root=false --no-audit --no-fund
+COPY app/build.ts app/build.ts
+COPY app/src app/src
+RUN node app/build.ts
 
 FROM node:24-bookworm-slim AS runtime
 RUN apt-get update \
@@ -28,6 +41,8 @@ COPY api/src api/src
 # The site's static server, for SITE_DIR (serving a built site beside the API).
 COPY site/package.json site/package.json
 COPY site/server site/server
+# The built web app, served at /app/ (APP_DIR defaults to app/dist).
+COPY --from=webapp /app/app/dist app/dist
 # Node's compile cache, filled now: the server starts without type-stripping its source (about 20 MB less
 # resident memory for its whole life, and a faster start and healthcheck).
 RUN node api/bin/rollcall.js precompile

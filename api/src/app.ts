@@ -15,6 +15,7 @@ import { observeRequests, optionalTrailingSlash, requireHttps } from './http/req
 import { forwardedRequest } from './http/forwarded.ts';
 import { dispatchByPathPrefix } from './http/router-dispatch.ts';
 import { serveSite } from './http/site.ts';
+import { serveWebApp } from './http/web-app.ts';
 import type { Clock } from './lib/clock.ts';
 import type { Config } from './lib/config.ts';
 import type { Logger } from './lib/logger.ts';
@@ -75,6 +76,7 @@ export function createApp(dependencies: AppDependencies): { app: Koa; routes: Ro
   app.use(forwardedRequest(deps.config.trustProxy));
   if (deps.config.requireHttps) app.use(requireHttps);
   app.use(optionalTrailingSlash);
+  app.use(serveWebApp(deps.config.appDir));
   if (deps.config.siteDir) app.use(serveSite(deps.config.siteDir));
   app.use(parseJsonBodies());
   app.use(dispatchByPathPrefix(routers));

@@ -26,6 +26,10 @@ describe('the rollcall command', () => {
     expect(await me.json()).toMatchObject({ email: 'admin@localhost', role: 'admin', organization_name: 'My organization' });
     const org = await (await fetch(`${url}/v1/organization/`, { headers: { 'x-api-key': key } })).json();
     expect(org).toMatchObject({ plan: 'enterprise', plan_beta_enabled: true });
+    // The root's npm start builds the web app first: /app/ is served with nothing else to set.
+    const app = await fetch(`${url}/app/`);
+    expect(app.status).toBe(200);
+    expect(await app.text()).toContain('<div id="app">');
     // npm itself dies of the signal; the server under it must shut down gracefully.
     process.kill(-child.pid!, 'SIGTERM');
     await waitFor(child, /"signal":"SIGTERM","msg":"shutting down"[\s\S]*"msg":"stopped"/, 20_000, true);

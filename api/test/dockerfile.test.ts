@@ -147,6 +147,13 @@ describe('Dockerfile (replayed without a Docker engine)', () => {
       expect(plain.status).toBe(403);
       const proxied = await fetch(`http://127.0.0.1:${port}/v1/me/`, { headers: { 'x-api-key': key!, 'x-forwarded-proto': 'https' } });
       expect(proxied.status).toBe(200);
+      // The web app built in its own stage is served at /app/, with its CSP; its build tools are not in the image.
+      const page = await fetch(`http://127.0.0.1:${port}/app/`, { headers: { 'x-forwarded-proto': 'https' } });
+      expect(page.status).toBe(200);
+      expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+      const script = /src="(\/app\/assets\/[^"]+\.js)"/.exec(await page.text())?.[1];
+      expect((await fetch(`http://127.0.0.1:${port}${script}`, { headers: { 'x-forwarded-proto': 'https' } })).status).toBe(200);
+      expect(fs.existsSync(path.join(app, 'node_modules/preact'))).toBe(false);
     } finally {
       server.kill('SIGTERM');
       await new Promise((resolve) => (server.exitCode !== null ? resolve(null) : server.once('exit', resolve)));

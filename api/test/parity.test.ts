@@ -364,7 +364,7 @@ function steps({ ids }: ParityWorld, planWork: ParityRequest[]): ParityRequest[]
   ];
 }
 
-describe('credential parity: an API key and a CLI token of the same user (spec "Versioning" 5)', () => {
+describe('credential parity: an API key, a CLI token and the web session cookie holding it, of the same user (spec "Versioning" 5)', () => {
   let pair: Awaited<ReturnType<typeof startParityPair>>;
   beforeAll(async () => {
     // Every Plan write is one request here: the minute ceilings (tested in the frame's own tests) would cut the walk short.

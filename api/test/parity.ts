@@ -58,12 +58,15 @@ export async function startParityPair(overrides: Partial<Config>, seed: (t: Test
   // Files the seed stored (attachments) live beside the database: each app gets its own copy of them too.
   const files = fs.mkdtempSync(path.join(os.tmpdir(), 'rollcall-parity-files-'));
   fs.cpSync(seeding.config.dataDir, files, { recursive: true, filter: (source) => !/\.(db|sqlite)(-wal|-shm)?$/.test(source) });
-  const [first, second] = await seeding.closeIntoCopies(2);
+  const [first, second, third] = await seeding.closeIntoCopies(3);
   const byKey = await startTestApp(overrides, {}, {}, { database: first });
   const byToken = await startTestApp(overrides, {}, {}, { database: second });
-  for (const app of [byKey, byToken]) fs.cpSync(files, app.config.dataDir, { recursive: true, force: false });
+  const byCookie = await startTestApp(overrides, {}, {}, { database: third });
+  const apps = [byKey, byToken, byCookie];
+  for (const app of apps) fs.cpSync(files, app.config.dataDir, { recursive: true, force: false });
   fs.rmSync(files, { recursive: true, force: true });
-  for (const app of [byKey, byToken]) app.clock.set(new Date(time.getTime() + 1000));
+  for (const app of apps) app.clock.set(new Date(time.getTime() + 1000));
+  const session = { cookie: `rollcall_session=${world.token}`, origin: new URL(byCookie.config.publicUrl ?? byCookie.url).origin };
 
   // Every uuid the seeded database holds is the same object in both apps; any other uuid is new.
   const seeded = new Set<string>();
@@ -71,11 +74,11 @@ export async function startParityPair(overrides: Partial<Config>, seed: (t: Test
     if (table.startsWith('knex_') || table === 'sqlite_sequence') continue;
     for (const match of JSON.stringify(await byKey.db(table).select('*')).matchAll(UUID)) seeded.add(match[0].toLowerCase());
   }
-  const fresh = [new Map<string, string>(), new Map<string, string>()];
+  const fresh = [new Map<string, string>(), new Map<string, string>(), new Map<string, string>()];
   const statuses: string[] = [];
 
   /** The body as text with the app's own address, new ids (numbered in order of appearance) and secrets put aside. */
-  function normalized(res: TestResponse, app: TestApp, side: 0 | 1, differs: string[]): string {
+  function normalized(res: TestResponse, app: TestApp, side: 0 | 1 | 2, differs: string[]): string {
     if (res.body === undefined) return res.text;
     const body = structuredClone(res.body);
     for (const path of differs) drop(body, path.split('.'));
@@ -91,14 +94,16 @@ export async function startParityPair(overrides: Partial<Config>, seed: (t: Test
       });
   }
 
-  /** Sends `req` as the key to one app and as the token to the other; the differences, described (none: []). */
+  /** Sends `req` as the key to one app, as the token to the second and as the session cookie to the third; the differences, described (none: []). */
   async function compare(req: ParityRequest): Promise<string[]> {
-    const options = (credential: { key: string } | { token: string }) => {
+    const options = (credential: { key: string } | { token: string } | { cookie: true }) => {
       const sent = req.raw ? { raw: req.raw } : req.method === 'GET' ? {} : { body: req.body ?? {} };
+      if ('cookie' in credential) return { ...sent, headers: { ...req.headers, ...session } };
       return { ...credential, ...sent, headers: req.headers };
     };
     const a = await byKey.request(req.method, req.path, options({ key: world.key }));
     const b = await byToken.request(req.method, req.path, options({ token: world.token }));
+    const c = await byCookie.request(req.method, req.path, options({ cookie: true }));
     const line = `${req.method} ${req.path}`;
     statuses.push(`${a.status} ${line}${a.status >= 400 ? ` ${a.text.slice(0, 160)}` : ''}`);
     const found: string[] = [];
@@ -108,19 +113,26 @@ export async function startParityPair(overrides: Partial<Config>, seed: (t: Test
     for (const header of HEADERS) {
       if (a.headers.get(header) !== b.headers.get(header)) found.push(`${line}: ${header} ${a.headers.get(header)} with the key, ${b.headers.get(header)} with the token`);
     }
+    // The session cookie is the token: it answers as the Bearer header, status, body and headers alike.
+    if (c.status !== b.status) found.push(`${line}: status ${b.status} with the token, ${c.status} with the session cookie (${c.text.slice(0, 120)})`);
+    const bodyC = normalized(c, byCookie, 2, req.differs ?? []);
+    if (bodyC !== bodyB) found.push(`${line}: bodies differ\n  token:  ${bodyB.slice(0, 600)}\n  cookie: ${bodyC.slice(0, 600)}`);
+    for (const header of HEADERS) {
+      if (c.headers.get(header) !== b.headers.get(header)) found.push(`${line}: ${header} ${b.headers.get(header)} with the token, ${c.headers.get(header)} with the session cookie`);
+    }
     return found;
   }
 
   return {
     byKey,
     byToken,
+    byCookie,
     world,
     compare,
     /** Each request's status with the key, in order: what the comparison covered. */
     statuses,
     close: async () => {
-      await byKey.close();
-      await byToken.close();
+      for (const app of apps) await app.close();
     },
   };
 }

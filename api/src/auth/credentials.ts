@@ -29,6 +29,21 @@ export type Resolution =
 export interface PresentedCredential {
   kind: CredentialKind;
   hash: string;
+  /** The web app's session: a CLI token the browser holds in the `rollcall_session` cookie (its writes need our Origin). */
+  fromCookie?: true;
+}
+
+/** The web app's session cookie: a CLI token, HttpOnly and SameSite=Strict (http/session-cookie.ts writes it). */
+export const SESSION_COOKIE = 'rollcall_session';
+
+/** The session cookie's value in a Cookie header, or null (a browser sends `name=value` pairs split by `; `). */
+function sessionCookie(header: string | string[] | undefined): string | null {
+  if (typeof header !== 'string') return null;
+  for (const pair of header.split(';')) {
+    const eq = pair.indexOf('=');
+    if (eq > 0 && pair.slice(0, eq).trim() === SESSION_COOKIE) return pair.slice(eq + 1).trim();
+  }
+  return null;
 }
 
 type Headers = Record<string, string | string[] | undefined>;
@@ -74,7 +89,12 @@ export function presentedCredential(headers: Headers): PresentedCredential | 'ab
     if (found !== null) return 'ambiguous';
     found = presented;
   }
-  return found ?? 'absent';
+  if (found !== null) return found;
+  // The web app's session cookie counts only when no header carries a credential: a script's explicit credential
+  // always wins over a cookie its HTTP client happens to keep, and a cookie never makes a request ambiguous.
+  const cookie = sessionCookie(headers['cookie']);
+  if (cookie !== null) return CLI_TOKEN_PATTERN.test(cookie) ? { kind: 'bearer', hash: sha256Hex(cookie), fromCookie: true } : 'malformed';
+  return 'absent';
 }
 
 function splitJoined(row: Record<string, unknown>): { user: UserRow; organization: OrganizationRow } {

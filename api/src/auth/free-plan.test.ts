@@ -31,7 +31,7 @@ describe('free-plan organizations with a CLI token', () => {
   });
   afterAll(async () => t.close());
 
-  it.each(FREE_PLAN_CLI_ALLOWED.filter((line) => line !== 'POST /v1/cli/auth/logout/'))('allows %s', async (line) => {
+  it.each(FREE_PLAN_CLI_ALLOWED.filter((line) => !line.startsWith('POST /v1/cli/auth/logout')))('allows %s', async (line) => {
     const [method, path] = line.split(' ');
     const res = await t.request(method, path, method === 'GET' ? { token } : { token, body: BODIES[line] ?? {} });
     expect(res.body?.code).not.toBe('plan_upgrade_required');
@@ -42,6 +42,10 @@ describe('free-plan organizations with a CLI token', () => {
   it('allows logout, which ends the session', async () => {
     const own = await t.seedToken((await t.db('organizations').where({ name: 'Freebies' }).first())!.uuid, (await t.db('users').where({ email: 'admin@freebies.test' }).first())!.uuid);
     expect((await t.request('POST', '/v1/cli/auth/logout/', { token: own })).status).toBe(200);
+    // Sign-out everywhere too, by someone else (it would end the admin's token the other tests use).
+    const freebies = (await t.db('organizations').where({ name: 'Freebies' }).first())!.uuid;
+    const ann = await t.seedUser(freebies, { email: 'ann@freebies.test' });
+    expect((await t.request('POST', '/v1/cli/auth/logout-everywhere/', { token: await t.seedToken(freebies, ann.user.uuid) })).status).toBe(200);
   });
 
   it('refuses everything else with 403 plan_upgrade_required', async () => {

@@ -49,6 +49,8 @@ export const METHOD_MATRIX: readonly MatrixRow[] = [
     apiKey: true, cli: true, oauth2: false, spec: true,
   },
   { group: '/v1/cli/auth/logout/', prefixes: ['/v1/cli/auth/logout/'], apiKey: false, cli: true, oauth2: false, spec: true },
+  // Sign-out everywhere ends CLI tokens and web sessions: like logout, a CLI token (or the web session) asks for it.
+  { group: 'sign out everywhere', prefixes: ['/v1/cli/auth/logout-everywhere/'], apiKey: false, cli: true, oauth2: false, spec: false },
   { group: '/v1/platform/*', prefixes: ['/v1/platform/'], apiKey: true, cli: false, oauth2: false, spec: true },
   {
     group: 'API keys, invitations, mood, organization webhooks, deliveries, exchange tokens',
@@ -117,6 +119,7 @@ export const FREE_PLAN_CLI_ALLOWED: readonly string[] = [
   'GET /v1/cli/status/',
   'GET /v1/cli/auth/status/',
   'POST /v1/cli/auth/logout/',
+  'POST /v1/cli/auth/logout-everywhere/',
 ];
 const FREE_PLAN_SET = new Set(FREE_PLAN_CLI_ALLOWED);
 

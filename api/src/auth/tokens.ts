@@ -29,3 +29,8 @@ export async function issueCliToken(
 export async function revokeCliToken(db: Executor, uuid: string, now: Date): Promise<void> {
   await db('cli_tokens').where({ uuid }).whereNull('revoked_at').update({ revoked_at: now.toISOString() });
 }
+
+/** Sign-out everywhere: every live CLI token of the person (terminals and web-app sessions alike); how many. */
+export async function revokeAllCliTokens(db: Executor, userUuid: string, now: Date): Promise<number> {
+  return db('cli_tokens').where({ user_uuid: userUuid }).whereNull('revoked_at').update({ revoked_at: now.toISOString() });
+}

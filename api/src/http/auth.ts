@@ -8,6 +8,7 @@ import type { Action, Admission } from '../auth/policy.ts';
 import { badRequest, unauthorized } from '../lib/errors.ts';
 import { EXCHANGE_TOKEN_PATTERN } from '../lib/secrets.ts';
 import type { Deps } from './deps.ts';
+import { crossOriginRefusal } from './session-cookie.ts';
 
 export function actorOf(ctx: Context): Actor {
   const actor = ctx.state.actor as Actor | undefined;
@@ -16,12 +17,12 @@ export function actorOf(ctx: Context): Actor {
 }
 
 /**
- * Resolves X-API-KEY or a CLI Bearer token into `ctx.state.actor`, or answers 401/403 with the spec's codes
+ * Resolves X-API-KEY, a CLI Bearer token or the web app's session cookie (the same token) into `ctx.state.actor`, or answers 401/403 with the spec's codes
  * (the rules are auth/policy.ts's; which credentials a path takes is the method matrix's, auth/method-matrix.ts).
  * Resolved credentials are cached for at most `AUTH_CACHE_SECONDS` (≤ 60, the spec's plan-check cache), and
  * forgotten in every process as soon as one of them changes a credential.
  */
-export function makeAuthenticate(deps: Pick<Deps, 'db' | 'clock' | 'credentialCache'>) {
+export function makeAuthenticate(deps: Pick<Deps, 'db' | 'clock' | 'credentialCache' | 'config'>) {
   const lastUsed = new LastUsed(deps.db);
 
   return function authenticate(admission: Admission = {}) {
@@ -73,6 +74,10 @@ export function makeAuthenticate(deps: Pick<Deps, 'db' | 'clock' | 'credentialCa
       if (presented === 'absent') throw unauthorized('credential_absent');
       if (presented === 'malformed') throw unauthorized('credential_malformed');
       if (presented === 'ambiguous') throw badRequest('credential_ambiguous', 'Send one credential: X-API-KEY or Authorization: Bearer, not both.');
+      if (presented.fromCookie) {
+        const refusal = crossOriginRefusal(ctx, deps.config.publicUrl);
+        if (refusal) throw refusal;
+      }
 
       const now = deps.clock.now();
       const cached = deps.credentialCache.get(presented.hash, now.getTime());

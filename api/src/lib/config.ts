@@ -95,6 +95,8 @@ export interface Config {
   inboundEmailSecret: string | null;
   allowPrivateWebhooks: boolean;
   siteDir: string | null;
+  /** The built web app served at /app/ (`APP_DIR`, default `app/dist` of the installation; `npm start` builds it first). */
+  appDir: string;
   llm: { baseUrl: string | null; apiKey: string | null; model: string; timeoutMs: number };
   /** Where people get the `rollcall` command (the update manifest's download_url); null when not set. */
   cliDownloadUrl: string | null;
@@ -310,6 +312,7 @@ export function loadConfig(env: Env = process.env): Config {
     inboundEmailSecret: text(env, 'INBOUND_EMAIL_SECRET'),
     allowPrivateWebhooks: boolean(env, 'ALLOW_PRIVATE_WEBHOOKS', false),
     siteDir: text(env, 'SITE_DIR') ? installPath(text(env, 'SITE_DIR')!) : null,
+    appDir: installPath(text(env, 'APP_DIR') ?? 'app/dist'),
     llm: {
       baseUrl: url(env, 'LLM_BASE_URL', ['http:', 'https:']),
       apiKey: text(env, 'LLM_API_KEY'),

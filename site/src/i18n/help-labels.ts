@@ -24,6 +24,7 @@ export const SECTION_NAMES: Record<string, Translations> = {
   Agents: { es: 'Agentes', pt: 'Agentes' },
   'Command line': { es: 'Línea de comandos', pt: 'Linha de comando' },
   'Self-hosting': { es: 'Autoalojamiento', pt: 'Auto-hospedagem' },
+  'Web app': { es: 'Aplicación web', pt: 'Aplicativo web' },
 };
 
 /** English cluster name → its name in the other languages. */
@@ -39,6 +40,7 @@ export const CLUSTER_NAMES: Record<string, Translations> = {
   'Operator commands': { es: 'Comandos de operador', pt: 'Comandos de operador' },
   Client: { es: 'Cliente', pt: 'Cliente' },
   Operations: { es: 'Operación', pt: 'Operação' },
+  'Using the app': { es: 'Usar la aplicación', pt: 'Usar o aplicativo' },
 };
 
 /** `feature_area` identifier → its label in each language. */

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startTestApp } from '../../../test/harness.ts';
 import type { TestApp } from '../../../test/harness.ts';
 import { startSmtpSink } from '../../../test/receivers.ts';
+import { signInCodeFor } from '../../../test/sign-in.ts';
 import { createOrganization } from '../organization/service.ts';
 import { createUser, setUserActive } from '../users/repository.ts';
 import { pruneSignInCodes } from './service.ts';
@@ -25,14 +26,7 @@ describe('command-line sign-in (spec "CLI Bearer token", CONTRACT §4)', () => {
     await sink.close();
   });
 
-  /** Sends what is due in the outbox and returns the code of the newest e-mail to `to`. */
-  async function codeFor(to: string): Promise<string> {
-    await t.deps.delivery.runDue();
-    const mail = sink.messages.filter((m) => m.envelopeTo.includes(to)).at(-1);
-    const match = /sign-in code is (\d{6})/.exec(mail?.text ?? '');
-    if (!match) throw new Error(`no code e-mailed to ${to}: ${mail?.text}`);
-    return match[1];
-  }
+  const codeFor = (to: string) => signInCodeFor(t, sink, to);
 
   it('e-mails a code through the outbox, signs in with it for 30 days, then answers credential_expired', async () => {
     const acme = await t.seedOrganization();

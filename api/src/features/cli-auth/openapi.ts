@@ -7,6 +7,32 @@ const tag = 'Command-line sign-in';
 const organizationRef: JsonSchema = { type: 'object', properties: { id: uuid, uuid, name: str } };
 const person: JsonSchema = { type: 'object', properties: { uuid, email: str, full_name: str } };
 
+/**
+ * What a right code answers: the session (its `lead` field first: the token of verify-code, or `authenticated` for
+ * the web session, whose token is in the cookie), or the organizations to choose from.
+ */
+function signInAnswer(lead: Record<string, JsonSchema>): JsonSchema {
+  return {
+    oneOf: [
+      {
+        type: 'object',
+        required: [...Object.keys(lead), 'organization'],
+        properties: {
+          ...lead,
+          expires_at: dateTime,
+          organization: { type: 'object', properties: { id: uuid, uuid, name: str, plan: { enum: ['free', 'basic', 'pro', 'enterprise'] } } },
+          user: person,
+        },
+      },
+      {
+        type: 'object',
+        required: ['requires_organization_selection', 'organizations'],
+        properties: { requires_organization_selection: { const: true }, detail: str, organizations: { type: 'array', items: organizationRef } },
+      },
+    ],
+  };
+}
+
 export const tags = [
   {
     name: tag,
@@ -30,25 +56,9 @@ export const schemas: Record<string, JsonSchema> = {
       organizations: { type: 'array', maxItems: 0, items: organizationRef },
     },
   },
-  CliVerification: {
-    oneOf: [
-      {
-        type: 'object',
-        required: ['token', 'organization'],
-        properties: {
-          token: { type: 'string', description: 'The Bearer token, shown once; `rct_` and 48 letters and digits.' },
-          expires_at: dateTime,
-          organization: { type: 'object', properties: { id: uuid, uuid, name: str, plan: { enum: ['free', 'basic', 'pro', 'enterprise'] } } },
-          user: person,
-        },
-      },
-      {
-        type: 'object',
-        required: ['requires_organization_selection', 'organizations'],
-        properties: { requires_organization_selection: { const: true }, detail: str, organizations: { type: 'array', items: organizationRef } },
-      },
-    ],
-  },
+  CliVerification: signInAnswer({ token: { type: 'string', description: 'The Bearer token, shown once; `rct_` and 48 letters and digits.' } }),
+  CliSession: signInAnswer({ authenticated: { const: true } }),
+  CliSignedOutEverywhere: { type: 'object', properties: { detail: str, revoked: { type: 'integer', description: 'How many tokens and sessions ended.' } } },
   CliAuthStatus: { type: 'object', properties: { authenticated: { type: 'boolean' }, user: person, organization: organizationRef } },
   Detail: { type: 'object', properties: { detail: str } },
 };
@@ -66,7 +76,23 @@ export const operations: Operation[] = [
   },
   { method: 'get', path: '/v1/cli/auth/status/', tag, scope: 'reads', summary: 'Who the credential signs in as (API key or CLI token)', responses: { 200: 'CliAuthStatus' } },
   {
-    method: 'post', path: '/v1/cli/auth/logout/', tag, scope: 'authentication', summary: 'Revoke this CLI token at once (CLI tokens only)',
+    method: 'post', path: '/v1/cli/auth/session/', tag, auth: false, scope: 'authentication', body: verifyCodeSchema,
+    summary: 'Trade the code for a web session: the 30-day token in an HttpOnly, SameSite=Strict cookie (the web app at /app/)',
+    description: [
+      'The same code, budgets and refusals as verify-code. The token is not in the body: it is set as the `rollcall_session` cookie',
+      '(`Path=/v1/; HttpOnly; SameSite=Strict`, and `Secure` when the server requires HTTPS), which the API then takes exactly as it takes that',
+      'Bearer token, when the request carries no `X-API-KEY` or `Authorization` header. A write authenticated by the cookie must carry the',
+      "`Origin` of Rollcall's own pages; any other answers 403 `cross_origin_request`. `POST /v1/cli/auth/logout/` ends the session and clears the cookie.",
+    ].join('\n'),
+    responses: { 200: 'CliSession' },
+  },
+  {
+    method: 'post', path: '/v1/cli/auth/logout/', tag, scope: 'authentication', summary: 'Revoke this CLI token or web session at once (CLI tokens only)',
     responses: { 200: 'Detail' },
+  },
+  {
+    method: 'post', path: '/v1/cli/auth/logout-everywhere/', tag, scope: 'authentication',
+    summary: "Sign out everywhere: revoke every CLI token and web session of the caller's person (CLI tokens only)",
+    responses: { 200: 'CliSignedOutEverywhere' },
   },
 ];

@@ -32,6 +32,16 @@ export function presentVerification(result: VerifyResult) {
   };
 }
 
+/**
+ * POST /v1/cli/auth/session/: the verification without the token, which travels only in the HttpOnly cookie.
+ * An address in several organizations gets the same list to choose from as verify-code.
+ */
+export function presentSession(result: VerifyResult) {
+  if (result.kind === 'choose_organization') return presentVerification(result);
+  const { token: _token, ...session } = presentVerification(result) as { token: string };
+  return { authenticated: true, ...session };
+}
+
 /** GET /v1/cli/auth/status/, the same for an API key and a CLI token of the same person. */
 export const presentAuthStatus = ({ user, organization }: Actor) => ({
   authenticated: true,
@@ -40,3 +50,8 @@ export const presentAuthStatus = ({ user, organization }: Actor) => ({
 });
 
 export const presentSignedOut = () => ({ detail: 'Signed out: this token no longer works.' });
+
+export const presentSignedOutEverywhere = (revoked: number) => ({
+  detail: 'Signed out everywhere: every CLI token and web session of this person no longer works.',
+  revoked,
+});

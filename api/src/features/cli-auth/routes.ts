@@ -1,13 +1,14 @@
 import Router from '@koa/router';
 import type { Context, Next } from 'koa';
-import { revokeCliToken } from '../../auth/tokens.ts';
+import { revokeAllCliTokens, revokeCliToken } from '../../auth/tokens.ts';
 import type { Deps } from '../../http/deps.ts';
 import type { Middlewares } from '../../http/middlewares.ts';
 import { actorOf } from '../../http/auth.ts';
 import { authenticationWindow, enforceEach } from '../../http/rate-limit.ts';
 import { noBody, validateBody } from '../../http/validation.ts';
 import { sha256Hex } from '../../lib/secrets.ts';
-import { presentAuthStatus, presentCodeRequested, presentSignedOut, presentVerification } from './presenter.ts';
+import { clearSessionCookie, setSessionCookie } from '../../http/session-cookie.ts';
+import { presentAuthStatus, presentCodeRequested, presentSession, presentSignedOut, presentSignedOutEverywhere, presentVerification } from './presenter.ts';
 import { requestCode, verifyCode } from './service.ts';
 import { requestCodeSchema, verifyCodeSchema } from './schema.ts';
 import type { RequestCodeInput, VerifyCodeInput } from './schema.ts';
@@ -42,6 +43,17 @@ export function cliAuthRoutes(deps: Deps, { authenticate, rateLimit, clearsCrede
     ctx.body = presentVerification(await verifyCode(deps.db, deps.secretBox, input, now));
   });
 
+  // The web app's sign-in: the same code, the same budgets and the same token as verify-code, but the token goes
+  // into an HttpOnly cookie instead of the body (http/session-cookie.ts), so no script of the page can read it.
+  router.post('/v1/cli/auth/session/', byAddress, validateBody(verifyCodeSchema), async (ctx) => {
+    const input = ctx.state.body as VerifyCodeInput;
+    const now = deps.clock.now();
+    await enforceEach(ctx, deps.db, [byEmail(input.email)], authenticationWindow(deps), now);
+    const result = await verifyCode(deps.db, deps.secretBox, input, now);
+    if (result.kind === 'signed_in') setSessionCookie(ctx, result.token, result.expiresAt, now, deps.config.requireHttps);
+    ctx.body = presentSession(result);
+  });
+
   router.get('/v1/cli/auth/status/', authenticate(), rateLimit('reads'), (ctx) => {
     ctx.body = presentAuthStatus(actorOf(ctx));
   });
@@ -49,7 +61,14 @@ export function cliAuthRoutes(deps: Deps, { authenticate, rateLimit, clearsCrede
   // CLI tokens only (the method matrix); the resolved-credential cache forgets it at once.
   router.post('/v1/cli/auth/logout/', authenticate(), rateLimit('authentication'), noBody, clearsCredentialCache, async (ctx) => {
     await revokeCliToken(deps.db, actorOf(ctx).credential.uuid, deps.clock.now());
+    clearSessionCookie(ctx, deps.config.requireHttps);
     ctx.body = presentSignedOut();
+  });
+
+  router.post('/v1/cli/auth/logout-everywhere/', authenticate(), rateLimit('authentication'), noBody, clearsCredentialCache, async (ctx) => {
+    const revoked = await revokeAllCliTokens(deps.db, actorOf(ctx).user.uuid, deps.clock.now());
+    clearSessionCookie(ctx, deps.config.requireHttps);
+    ctx.body = presentSignedOutEverywhere(revoked);
   });
 
   return router;

@@ -1,0 +1,222 @@
+import { useEffect, useState } from 'preact/hooks';
+import { all, api, post } from '../api.ts';
+import type { Me } from '../api.ts';
+import { formatDate, t } from '../i18n.ts';
+import { ErrorNote } from '../ui.tsx';
+import { ChatConnection, NewCheckin, Webhooks } from './admin-integrations.tsx';
+
+interface Person {
+  uuid: string;
+  full_name: string;
+  email?: string;
+  role: string;
+  is_active: boolean;
+}
+
+interface Key {
+  uuid: string;
+  name: string;
+  kind: string;
+  owner: { full_name: string };
+  masked_key: string;
+  created_at: string;
+  last_used_at: string | null;
+}
+
+interface Team {
+  uuid: string;
+  name: string;
+  members_count: number;
+}
+
+const ROLES = ['member', 'manager', 'admin', 'guest'] as const;
+
+/**
+ * Admin (admins only, as the API allows): people (invite, deactivate, reactivate), teams, a new check-in from a
+ * template, API keys (a new key is shown once, then only its last four characters), webhooks and deliveries, the
+ * chat platform connection.
+ */
+export function Admin({ me, setTitle }: { me: Me; setTitle: (title: string) => void }) {
+  const [people, setPeople] = useState<{ uuid: string; name: string }[]>([]);
+  const [teams, setTeams] = useState<{ uuid: string; name: string }[]>([]);
+  useEffect(() => setTitle(t('admin.title')), []);
+  if (me.role !== 'admin') return <p>{t('admin.only')}</p>;
+  return (
+    <div>
+      <h1>{t('admin.title')}</h1>
+      <People me={me} onPeople={setPeople} />
+      <Teams onTeams={setTeams} />
+      <NewCheckin people={people} teams={teams} />
+      <Keys />
+      <Webhooks />
+      <ChatConnection />
+    </div>
+  );
+}
+
+function People({ me, onPeople }: { me: Me; onPeople: (people: { uuid: string; name: string }[]) => void }) {
+  const [people, setPeople] = useState<Person[]>([]);
+  const [email, setEmail] = useState('');
+  const [role, setRole] = useState<string>('member');
+  const [note, setNote] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const load = () =>
+    all<Person>('/v1/users/?include_email=true').then((list) => {
+      setPeople(list);
+      onPeople(list.filter((p) => p.is_active).map((p) => ({ uuid: p.uuid, name: p.full_name })));
+    }, (err) => setError(err.message));
+  useEffect(() => void load(), []);
+
+  async function invite(e: Event) {
+    e.preventDefault();
+    setError(null);
+    try {
+      await post('/v1/invite-user/', { email, role });
+      setNote(t('admin.invited', { email }));
+      setEmail('');
+      await load();
+    } catch (err) {
+      setError((err as Error).message);
+    }
+  }
+  async function setActive(person: Person, active: boolean) {
+    setError(null);
+    try {
+      await api('PATCH', `/v1/users/${person.uuid}/`, { is_active: active });
+      await load();
+    } catch (err) {
+      setError((err as Error).message);
+    }
+  }
+
+  return (
+    <section class="card" aria-labelledby="people-title">
+      <h2 id="people-title">{t('admin.people')}</h2>
+      <table class="table">
+        <thead><tr><th scope="col">{t('admin.name')}</th><th scope="col">{t('admin.email')}</th><th scope="col">{t('admin.role')}</th><th scope="col"><span class="sr-only">{t('admin.actions')}</span></th></tr></thead>
+        <tbody>
+          {people.map((p) => (
+            <tr key={p.uuid} class={p.is_active ? '' : 'inactive'}>
+              <td>{p.full_name}{p.is_active ? '' : ` (${t('admin.inactive')})`}</td>
+              <td>{p.email ?? ''}</td>
+              <td>{p.role}</td>
+              <td>
+                {p.uuid === me.uuid ? null : p.is_active ? (
+                  <button type="button" onClick={() => setActive(p, false)} aria-label={t('admin.deactivate', { name: p.full_name })}>{t('admin.deactivateshort')}</button>
+                ) : (
+                  <button type="button" onClick={() => setActive(p, true)} aria-label={t('admin.reactivate', { name: p.full_name })}>{t('admin.reactivateshort')}</button>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <form onSubmit={invite} class="inline-form">
+        <h3>{t('admin.invite')}</h3>
+        <label for="invite-email">{t('admin.email')}</label>
+        <input id="invite-email" type="email" required value={email} onInput={(e) => setEmail((e.target as HTMLInputElement).value)} />
+        <label for="invite-role">{t('admin.role')}</label>
+        <select id="invite-role" value={role} onChange={(e) => setRole((e.target as HTMLSelectElement).value)}>
+          {ROLES.map((r) => <option key={r} value={r}>{r}</option>)}
+        </select>
+        <button type="submit" class="primary">{t('admin.sendinvite')}</button>
+      </form>
+      {note ? <p class="ok" role="status">{note}</p> : null}
+      <ErrorNote message={error} />
+    </section>
+  );
+}
+
+function Teams({ onTeams }: { onTeams: (teams: { uuid: string; name: string }[]) => void }) {
+  const [teams, setTeams] = useState<Team[]>([]);
+  const [name, setName] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const load = () => all<Team>('/v1/teams/').then((list) => (setTeams(list), onTeams(list.map((x) => ({ uuid: x.uuid, name: x.name })))), (err) => setError(err.message));
+  useEffect(() => void load(), []);
+  async function create(e: Event) {
+    e.preventDefault();
+    setError(null);
+    try {
+      await post('/v1/teams/', { name });
+      setName('');
+      await load();
+    } catch (err) {
+      setError((err as Error).message);
+    }
+  }
+  return (
+    <section class="card" aria-labelledby="teams-title">
+      <h2 id="teams-title">{t('admin.teams')}</h2>
+      <ul class="plain">{teams.map((team) => <li key={team.uuid}>{team.name} <span class="muted">({team.members_count})</span></li>)}</ul>
+      <form onSubmit={create} class="inline-form">
+        <label for="team-name">{t('admin.newteam')}</label>
+        <input id="team-name" required maxLength={200} value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} />
+        <button type="submit">{t('add')}</button>
+      </form>
+      <ErrorNote message={error} />
+    </section>
+  );
+}
+
+function Keys() {
+  const [keys, setKeys] = useState<Key[]>([]);
+  const [name, setName] = useState('');
+  const [fresh, setFresh] = useState<{ name: string; key: string } | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const load = () => all<Key>('/v1/api-keys/').then(setKeys, (err) => setError(err.message));
+  useEffect(() => void load(), []);
+  async function create(e: Event) {
+    e.preventDefault();
+    setError(null);
+    try {
+      const created = await post('/v1/api-keys/', { name });
+      setFresh({ name: created.name, key: created.key });
+      setName('');
+      await load();
+    } catch (err) {
+      setError((err as Error).message);
+    }
+  }
+  async function revoke(key: Key) {
+    if (!confirm(t('admin.revokeconfirm', { name: key.name }))) return;
+    setError(null);
+    try {
+      await api('DELETE', `/v1/api-keys/${key.uuid}/`);
+      await load();
+    } catch (err) {
+      setError((err as Error).message);
+    }
+  }
+  return (
+    <section class="card" aria-labelledby="keys-title">
+      <h2 id="keys-title">{t('admin.keys')}</h2>
+      {fresh ? (
+        <div class="fresh-key" role="alert">
+          <p><strong>{t('admin.keyonce', { name: fresh.name })}</strong></p>
+          <code class="secret">{fresh.key}</code>
+          <button type="button" onClick={() => setFresh(null)}>{t('admin.keydone')}</button>
+        </div>
+      ) : null}
+      <table class="table">
+        <thead><tr><th scope="col">{t('admin.name')}</th><th scope="col">{t('admin.key')}</th><th scope="col">{t('admin.owner')}</th><th scope="col">{t('admin.lastused')}</th><th scope="col"><span class="sr-only">{t('admin.actions')}</span></th></tr></thead>
+        <tbody>
+          {keys.map((k) => (
+            <tr key={k.uuid}>
+              <td>{k.name}</td>
+              <td><code>{k.masked_key}</code></td>
+              <td>{k.owner.full_name}</td>
+              <td>{k.last_used_at ? formatDate(k.last_used_at) : '—'}</td>
+              <td><button type="button" onClick={() => revoke(k)} aria-label={t('admin.revoke', { name: k.name })}>{t('admin.revokeshort')}</button></td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <form onSubmit={create} class="inline-form">
+        <label for="key-name">{t('admin.newkey')}</label>
+        <input id="key-name" required maxLength={200} value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} />
+        <button type="submit" class="primary">{t('admin.createkey')}</button>
+      </form>
+      <ErrorNote message={error} />
+    </section>
+  );
+}

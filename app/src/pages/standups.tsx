@@ -1,0 +1,133 @@
+import { useEffect, useState } from 'preact/hooks';
+import { all, get } from '../api.ts';
+import type { Me } from '../api.ts';
+import { formatDate, t } from '../i18n.ts';
+import { Empty, ErrorNote, Loading, Markdown } from '../ui.tsx';
+import { useAnswered } from './checkin-answer.tsx';
+
+interface Checkin {
+  uuid: string;
+  name: string;
+}
+
+interface Response {
+  uuid: string;
+  user: { uuid: string; full_name: string };
+  response_date: string;
+  has_issue: boolean;
+  responses: { uuid: string; index: number; question: string; response: unknown }[];
+}
+
+const localDay = (d = new Date()) => `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+const shift = (day: string, by: number) => {
+  const d = new Date(`${day}T12:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + by);
+  return d.toISOString().slice(0, 10);
+};
+
+/** My team's stand-ups: a check-in's answers for one day (today by default), with agents' co-authored parts marked. */
+export function Standups({ me }: { me: Me }) {
+  const [checkins, setCheckins] = useState<Checkin[] | null>(null);
+  const [chosen, setChosen] = useState<string>('');
+  const [day, setDay] = useState(localDay());
+  const [answers, setAnswers] = useState<Response[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const saved = useAnswered();
+
+  useEffect(() => {
+    all<Checkin>('/v1/checkins/').then(
+      (list) => {
+        setCheckins(list);
+        if (list[0]) setChosen(list[0].uuid);
+      },
+      (err) => setError(err.message),
+    );
+  }, []);
+  useEffect(() => {
+    if (!chosen) return;
+    setAnswers(null);
+    get(`/v1/checkins/${chosen}/responses/?date_start=${day}&date_end=${day}&page_size=100`).then(
+      (page) => setAnswers(page.results),
+      (err) => setError(err.message),
+    );
+  }, [chosen, day, saved]);
+
+  return (
+    <section aria-labelledby="standups-title" class="card">
+      <h2 id="standups-title">{t('standups.title')}</h2>
+      {me.role === 'member' || me.role === 'guest' ? <p class="muted">{t('standups.ownonly')}</p> : null}
+      {checkins === null && !error ? <Loading /> : null}
+      {checkins?.length === 0 ? <Empty>{t('standups.none')}</Empty> : null}
+      {checkins && checkins.length > 0 ? (
+        <div class="toolbar">
+          <label>
+            {t('standups.checkin')}{' '}
+            <select value={chosen} onChange={(e) => setChosen((e.target as HTMLSelectElement).value)}>
+              {checkins.map((c) => <option key={c.uuid} value={c.uuid}>{c.name}</option>)}
+            </select>
+          </label>
+          <button type="button" onClick={() => setDay(shift(day, -1))} aria-label={t('standups.previous')}>‹</button>
+          <label>
+            <span class="sr-only">{t('standups.day')}</span>
+            <input type="date" value={day} max={localDay()} onChange={(e) => (e.target as HTMLInputElement).value && setDay((e.target as HTMLInputElement).value)} />
+          </label>
+          <button type="button" onClick={() => setDay(shift(day, 1))} disabled={day >= localDay()} aria-label={t('standups.next')}>›</button>
+        </div>
+      ) : null}
+      <ErrorNote message={error} />
+      {answers && answers.length === 0 ? <Empty>{t('standups.nobody', { day: formatDate(day) })}</Empty> : null}
+      <ul class="plain standups">
+        {answers?.map((r) => (
+          <li key={r.uuid} class="standup">
+            <h3>
+              {r.user.full_name}
+              {r.has_issue ? <span class="badge warn">{t('standups.blocked')}</span> : null}
+            </h3>
+            <dl>
+              {r.responses.map((a) => (
+                <div key={a.uuid}>
+                  <dt>{a.question}</dt>
+                  <dd><Answer value={a.response} /></dd>
+                </div>
+              ))}
+            </dl>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+const COAUTHORED = / \(co-authored with (.+)\)$/;
+
+/**
+ * An answer as sanitized Markdown; lines an agent wrote into it (each ends with "(co-authored with <agent>)")
+ * are grouped and marked with the agent's name.
+ */
+export function Answer({ value }: { value: unknown }) {
+  if (value === null || value === undefined || value === '') return <span class="muted">—</span>;
+  if (typeof value !== 'string') return <span>{typeof value === 'boolean' ? t(value ? 'yes' : 'no') : String(value)}</span>;
+  const groups: { agent: string | null; lines: string[] }[] = [];
+  for (const line of value.split('\n')) {
+    const match = COAUTHORED.exec(line);
+    const agent = match ? match[1] : null;
+    const text = match ? line.slice(0, match.index) : line;
+    const last = groups.at(-1);
+    if (last && last.agent === agent) last.lines.push(text);
+    else groups.push({ agent, lines: [text] });
+  }
+  return (
+    <>
+      {groups.map((g, i) =>
+        g.agent ? (
+          <div class="coauthored" key={i}>
+            <span class="badge agent">{t('standups.coauthored', { agent: g.agent })}</span>
+            <Markdown text={g.lines.join('\n')} />
+          </div>
+        ) : (
+          <Markdown key={i} text={g.lines.join('\n')} />
+        ),
+      )}
+    </>
+  );
+}

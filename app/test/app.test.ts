@@ -1,0 +1,360 @@
+/**
+ * The web app in Chromium (Debian's /usr/bin/chromium through playwright-core) against a started server on
+ * SQLite: two people, Ada in English at desktop width and Mia in Spanish at 390 px, each signing in with the
+ * code the local SMTP sink receives. axe-core checks every screen; SCREENSHOTS=1 writes the help articles'
+ * screenshots (site/public/help/app/).
+ */
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_EMAIL, REPO, startServer, startSmtpSink } from './server.ts';
+import type { Running } from './server.ts';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const SHOTS = path.join(REPO, 'site/public/help/app');
+
+let sink: Awaited<ReturnType<typeof startSmtpSink>>;
+let server: Running;
+let browser: Browser;
+let ada: BrowserContext;
+let mia: BrowserContext;
+let adaPage: Page;
+let miaPage: Page;
+const ids: Record<string, string> = {};
+
+async function axe(page: Page): Promise<string[]> {
+  await page.evaluate(AXE);
+  const violations = await page.evaluate(async () => {
+    const result = await (window as any).axe.run(document, { resultTypes: ['violations'] });
+    return result.violations.map((v: any) => `${v.id}: ${v.help} at ${v.nodes.map((n: any) => n.target.join(' ')).join(', ')}`);
+  });
+  return violations;
+}
+
+async function shot(page: Page, name: string): Promise<void> {
+  if (!process.env.SCREENSHOTS) return;
+  mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
+}
+
+/** Signs in through the app's own form with the code the SMTP sink received. */
+async function signIn(page: Page, email: string, labels: { email: RegExp; send: RegExp; code: RegExp; verify: RegExp }) {
+  await page.goto(`${server.url}/app/`);
+  await page.getByLabel(labels.email).fill(email);
+  const before = sink.messages.length;
+  await page.getByRole('button', { name: labels.send }).click();
+  await page.getByLabel(labels.code).fill(await sink.codeFor(email, before));
+  await page.getByRole('button', { name: labels.verify }).click();
+}
+
+beforeAll(async () => {
+  sink = await startSmtpSink();
+  server = await startServer(sink.url, { ALLOW_PRIVATE_WEBHOOKS: 'true' });
+  const org = await server.api('GET', '/v1/organization/');
+  const me = await server.api('GET', '/v1/me/');
+  ids.ada = me.uuid;
+  await server.api('PATCH', `/v1/users/${me.uuid}/`, { first_name: 'Ada', last_name: 'Admin' });
+  ids.mia = server.admin('user', 'create', '--org', org.uuid, '--email', 'mia@acme.test', '--first-name', 'Mia', '--last-name', 'Member').uuid;
+  const checkin = await server.api('POST', '/v1/checkins/create/', {
+    name: 'Daily', schedule: { days: [0, 1, 2, 3, 4, 5, 6], time: '09:00', timezone: 'UTC' }, participants: { user_uuids: [ids.ada, ids.mia] },
+    questions: [{ question_type: 'text', question: 'What did you do?' }, { question_type: 'text', question: 'Anything blocking?', is_blocker: true, required: false }],
+  });
+  ids.checkin = checkin.uuid;
+  ids.value = (await server.api('POST', '/v1/company-values/', { value: 'Ownership', emoji: '🦉' })).uuid;
+  // An agent's report co-authored with Mia lands in her stand-up for today.
+  await server.api('POST', '/v1/agent-reports/', { agent_name: 'deploy-bot', content: 'Deployed v2 to production', co_authors: [ids.mia] });
+
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+  ada = await browser.newContext({ locale: 'en-US', viewport: { width: 1280, height: 860 } });
+  mia = await browser.newContext({ locale: 'es-ES', viewport: { width: 390, height: 844 }, colorScheme: 'dark', isMobile: true, hasTouch: true });
+  adaPage = await ada.newPage();
+  miaPage = await mia.newPage();
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+  await sink?.close();
+});
+
+describe('the web app', () => {
+  it('signs in with the e-mailed code into an HttpOnly, SameSite=Strict cookie no script can read; the page has a strict CSP', async () => {
+    const first = await adaPage.goto(`${server.url}/app/`);
+    const csp = first!.headers()['content-security-policy'];
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toContain('unsafe-inline');
+    expect(await axe(adaPage)).toEqual([]);
+    await shot(adaPage, 'sign-in-en');
+
+    await signIn(adaPage, ADMIN_EMAIL, { email: /Work e-mail/, send: /E-mail me a code/, code: /Six-digit code/, verify: /^Sign in$/ });
+    await adaPage.getByRole('heading', { name: 'Hello, Ada' }).waitFor();
+    const [cookie] = (await ada.cookies()).filter((c) => c.name === 'rollcall_session');
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/v1/', secure: false });
+    expect(cookie.value).toMatch(/^rct_[0-9A-Za-z]{48}$/);
+    const visible = await adaPage.evaluate(() => ({ cookie: document.cookie, storage: JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }) }));
+    expect(visible.cookie).not.toContain('rct_');
+    expect(visible.storage).not.toContain('rct_');
+
+    await signIn(miaPage, 'mia@acme.test', { email: /Correo del trabajo/, send: /Enviarme un código/, code: /Código de seis dígitos/, verify: /^Entrar$/ });
+    await miaPage.getByRole('heading', { name: 'Hola, Mia' }).waitFor();
+    await miaPage.getByRole('link', { name: 'Tableros' }).waitFor();
+  });
+
+  it('refuses a write with the session cookie from another origin (403 cross_origin_request), and takes it from the app', async () => {
+    const foreign = await ada.request.post(`${server.url}/v1/teams/`, { data: { name: 'Evil' }, headers: { origin: 'https://evil.example' } });
+    expect(foreign.status()).toBe(403);
+    expect((await foreign.json()).code).toBe('cross_origin_request');
+    // The same write from the app's own page goes through (the browser sends its Origin).
+    const own = await adaPage.evaluate(async () => {
+      const res = await fetch('/v1/teams/', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Core' }) });
+      return res.status;
+    });
+    expect(own).toBe(201);
+  });
+
+  it("answers today's check-in in place and sees it in the team's stand-up, the agent's co-authored part marked", async () => {
+    const form = adaPage.getByRole('form', { name: 'Daily' });
+    await form.getByLabel('What did you do?').fill('Reviewed the **release** notes');
+    await form.getByLabel(/Anything blocking/).fill('Waiting on the design review');
+    await shot(adaPage, 'today-en');
+    await form.getByRole('button', { name: 'Send my answer' }).click();
+    await adaPage.getByText('Your answer to Daily is saved.').waitFor();
+    const standups = adaPage.getByRole('region', { name: 'Team stand-ups' });
+    const mine = standups.getByRole('listitem').filter({ hasText: 'Ada Admin' });
+    await mine.locator('strong', { hasText: 'release' }).waitFor();
+    await mine.getByText('Blocker').waitFor();
+    const hers = standups.getByRole('listitem').filter({ hasText: 'Mia Member' });
+    await hers.locator('.coauthored', { hasText: 'Deployed v2 to production' }).getByText('Co-authored with deploy-bot').waitFor();
+    const stored = await server.api('GET', `/v1/checkins/${ids.checkin}/responses/?user=${ids.ada}`);
+    expect(stored.results[0].responses.map((r: { response: string }) => r.response)).toEqual(['Reviewed the **release** notes', 'Waiting on the design review']);
+    expect(await axe(adaPage)).toEqual([]);
+
+    // Mia, in Spanish at 390 px: the agent's report already answered her day, marked as its part. A member reads
+    // only her own answers through the API (admins and managers read the team's), and the page says so.
+    await miaPage.reload();
+    await miaPage.getByText('Nada que responder hoy.').waitFor();
+    const herStandups = miaPage.getByRole('region', { name: 'Reuniones diarias del equipo' });
+    await herStandups.getByText('Coescrito con deploy-bot').first().waitFor();
+    await herStandups.getByText('Como miembro, ves tus propias respuestas').waitFor();
+    expect(await herStandups.getByText('Waiting on the design review').count()).toBe(0);
+    expect(await axe(miaPage)).toEqual([]);
+    await shot(miaPage, 'today-es-390');
+  });
+
+  it('gives kudos with a company value', async () => {
+    const kudos = adaPage.getByRole('region', { name: 'Kudos' });
+    await kudos.getByLabel('To').selectOption({ label: 'Mia Member' });
+    await kudos.getByLabel('Company value').selectOption({ label: '🦉 Ownership' });
+    await kudos.getByLabel('Message').fill('Thanks for the smoke tests');
+    await kudos.getByRole('button', { name: 'Send kudos' }).click();
+    await kudos.getByText('Kudos sent.').waitFor();
+    await kudos.getByRole('tab', { name: 'Given', selected: true }).waitFor();
+    await kudos.getByText('Thanks for the smoke tests').waitFor();
+    const given = await server.api('GET', '/v1/kudos/?filter=kudos_given');
+    expect(given.results[0]).toMatchObject({ content: 'Thanks for the smoke tests', receivers: [{ uuid: ids.mia }] });
+
+    // Mia, in Spanish at 390 px, sees it received and gives one back.
+    await miaPage.reload();
+    const hers = miaPage.getByRole('region', { name: 'Reconocimientos' });
+    await hers.getByText('Thanks for the smoke tests').waitFor();
+    await hers.getByLabel('Para').selectOption({ label: 'Ada Admin' });
+    await hers.getByLabel('Valor de la empresa').selectOption({ label: '🦉 Ownership' });
+    await hers.getByLabel('Mensaje').fill('¡Gracias por la revisión!');
+    await hers.getByRole('button', { name: 'Enviar reconocimiento' }).click();
+    await hers.getByText('Reconocimiento enviado.').waitFor();
+    expect((await server.api('GET', '/v1/kudos/?filter=kudos_received')).results[0]).toMatchObject({ content: '¡Gracias por la revisión!' });
+    expect(await axe(miaPage)).toEqual([]);
+  });
+
+  it('creates a board and tasks; a task dragged to another column moves for the second person through the delta feed', async () => {
+    await adaPage.getByRole('link', { name: 'Boards' }).click();
+    await adaPage.getByLabel('Name').fill('Launch');
+    await adaPage.getByLabel('Key', { exact: true }).fill('LNC');
+    await adaPage.getByRole('button', { name: 'Create board' }).click();
+    await adaPage.getByRole('heading', { name: /LNC Launch/ }).waitFor();
+    ids.board = /boards\/([0-9a-f-]{36})\//.exec(adaPage.url())![1];
+    for (const title of ['Write the notes', 'Ship it', 'Tell the team']) {
+      await adaPage.getByRole('textbox', { name: 'Add a task to Todo' }).fill(title);
+      await adaPage.getByRole('textbox', { name: 'Add a task to Todo' }).press('Enter');
+      await adaPage.locator('.task-card', { hasText: title }).waitFor();
+    }
+    const board = await server.api('GET', `/v1/plan/boards/${ids.board}/board/`);
+    const state = (name: string) => board.states.find((s: { name: string }) => s.name === name).uuid;
+    ids.todo = state('Todo');
+    ids.doing = state('In Progress');
+    // Mia is a member of the board (a board's people see it), and opens it on her phone.
+    await server.api('POST', `/v1/plan/boards/${ids.board}/members/`, { user: ids.mia, role: 'member' });
+    await miaPage.goto(`${server.url}/app/boards/${ids.board}/`);
+    await miaPage.locator('.task-card', { hasText: 'Write the notes' }).waitFor();
+    expect(await axe(adaPage)).toEqual([]);
+    expect(await axe(miaPage)).toEqual([]);
+
+    const card = adaPage.locator('.task-card', { hasText: 'Write the notes' });
+    const target = adaPage.locator(`ol.cards[data-state="${ids.doing}"]`);
+    await drag(adaPage, card, target);
+    await adaPage.locator(`ol.cards[data-state="${ids.doing}"] .task-card`, { hasText: 'Write the notes' }).waitFor();
+    // The other person sees it move without reloading (the board polls its delta feed every second).
+    await miaPage.locator(`ol.cards[data-state="${ids.doing}"] .task-card`, { hasText: 'Write the notes' }).waitFor({ timeout: 5000 });
+    const moved = await server.api('GET', '/v1/plan/tasks/LNC-1/');
+    expect(moved.state).toBe(ids.doing);
+    await shot(adaPage, 'board-en');
+    await shot(miaPage, 'board-es-390');
+
+    // Reordering within a column: drop "Tell the team" above "Ship it".
+    await drag(adaPage, adaPage.locator('.task-card', { hasText: 'Tell the team' }), adaPage.locator('.task-card', { hasText: 'Ship it' }), 'top');
+    await expect.poll(async () => (await server.api('GET', `/v1/plan/boards/${ids.board}/tasks/?state=${ids.todo}`)).results.map((x: { key: string }) => x.key)).toEqual(['LNC-3', 'LNC-2']);
+    await expect.poll(() => miaPage.locator(`ol.cards[data-state="${ids.todo}"] .task-card`).evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.key))).toEqual(['LNC-3', 'LNC-2']);
+
+    // Keyboard: Alt+→ moves the focused card to the next column.
+    await adaPage.locator('.task-card', { hasText: 'Ship it' }).getByRole('link').focus();
+    await adaPage.keyboard.press('Alt+ArrowRight');
+    await expect.poll(async () => (await server.api('GET', '/v1/plan/tasks/LNC-2/')).state).toBe(ids.doing);
+
+    // Mia, in Spanish at 390 px, moves a card with the keyboard; Ada sees it move.
+    await miaPage.locator('.task-card', { hasText: 'Tell the team' }).getByRole('link').focus();
+    await miaPage.keyboard.press('Alt+ArrowRight');
+    await adaPage.locator(`ol.cards[data-state="${ids.doing}"] .task-card`, { hasText: 'Tell the team' }).waitFor({ timeout: 5000 });
+    await miaPage.getByRole('textbox', { name: 'Añadir una tarea a Todo' }).fill('Preparar la demo');
+    await miaPage.getByRole('textbox', { name: 'Añadir una tarea a Todo' }).press('Enter');
+    await adaPage.locator('.task-card', { hasText: 'Preparar la demo' }).waitFor({ timeout: 5000 });
+  });
+
+  it('a version conflict shows the newer task and keeps what the person typed', async () => {
+    await adaPage.locator('.task-card', { hasText: 'Ship it' }).getByRole('link').click();
+    const detail = adaPage.getByRole('complementary', { name: /LNC-2/ });
+    await detail.getByLabel('Title').waitFor();
+    // Someone else saves the task meanwhile.
+    await server.api('PATCH', '/v1/plan/tasks/LNC-2/', { title: 'Ship it today' });
+    await detail.getByLabel('Title').fill('Ship it on Friday');
+    await detail.getByLabel('Description (Markdown)').fill('After the notes are out.');
+    await detail.getByRole('button', { name: 'Save', exact: true }).click();
+    const conflict = detail.getByRole('alert');
+    await conflict.getByText(/Someone saved this task while you were editing it/).waitFor();
+    await conflict.getByText('Title: Ship it today').waitFor();
+    expect(await detail.getByLabel('Title').inputValue()).toBe('Ship it on Friday');
+    expect(await detail.getByLabel('Description (Markdown)').inputValue()).toBe('After the notes are out.');
+    await shot(adaPage, 'conflict-en');
+    await conflict.getByRole('button', { name: 'Save mine over theirs' }).click();
+    await detail.getByText('Saved.').waitFor();
+    const saved = await server.api('GET', '/v1/plan/tasks/LNC-2/');
+    expect(saved).toMatchObject({ title: 'Ship it on Friday', description: 'After the notes are out.' });
+    expect(await axe(adaPage)).toEqual([]);
+  });
+
+  it('renders a stored XSS attempt in a task title and a comment as text: no script runs; attaches a file', async () => {
+    const attack = '<img src=x onerror="window.__xss=1"><script>window.__xss=2</script>';
+    const task = await server.api('POST', `/v1/plan/boards/${ids.board}/tasks/`, { title: attack });
+    await server.api('POST', `/v1/plan/tasks/${task.uuid}/comments/`, {
+      body: `Look: ${attack} <svg onload="window.__xss=3"></svg> [click me](javascript:window.__xss=4) <a href="javascript:window.__xss=5">x</a>`,
+    });
+    const violations: string[] = [];
+    adaPage.on('console', (m) => m.text().includes('Content Security Policy') && violations.push(m.text()));
+    await adaPage.goto(`${server.url}/app/boards/${ids.board}/tasks/${task.key}/`);
+    const detail = adaPage.getByRole('complementary');
+    await detail.locator('.comment-body').waitFor();
+    // The title is text, exactly as typed; the comment kept its words and lost every active part.
+    await adaPage.locator('.task-card', { hasText: '<img src=x onerror=' }).waitFor();
+    expect(await detail.getByLabel('Title').inputValue()).toBe(attack);
+    const comment = detail.locator('.comment-body');
+    expect(await comment.locator('img, script, svg, iframe, [onerror], [onload]').count()).toBe(0);
+    const hrefs = await comment.locator('a').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
+    expect(hrefs.filter((h) => h && /^javascript:/i.test(h))).toEqual([]);
+    await comment.locator('a', { hasText: 'click me' }).click().catch(() => undefined);
+    expect(await adaPage.evaluate(() => (window as any).__xss)).toBeUndefined();
+    expect(await comment.innerText()).toContain('Look:');
+
+    // A file attached to the task through the app (presign, PUT, confirm), then listed with its download link.
+    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+    await detail.getByLabel('Attach a file').setInputFiles({ name: 'dot.png', mimeType: 'image/png', buffer: png });
+    await detail.getByRole('link', { name: 'dot.png' }).waitFor();
+    const files = await server.api('GET', `/v1/plan/tasks/${task.uuid}/attachments/`);
+    expect(files.results).toMatchObject([{ filename: 'dot.png', status: 'ready', size: png.length }]);
+  });
+});
+
+describe('admin', () => {
+  it('creates an API key shown once and revokes it; a check-in from a template; a webhook; the chat platform; invites someone; deactivating a person ends their session', async () => {
+    await adaPage.goto(`${server.url}/app/`);
+    await adaPage.getByRole('link', { name: 'Admin' }).click();
+    await adaPage.getByRole('heading', { name: 'API keys' }).waitFor();
+    await adaPage.getByLabel('New key name').fill('ci deploys');
+    await adaPage.getByRole('button', { name: 'Create key' }).click();
+    const secret = (await adaPage.locator('.fresh-key code').innerText()).trim();
+    expect(secret).toMatch(/^rk_[0-9A-Za-z]{40}$/);
+    expect((await fetch(`${server.url}/v1/me/`, { headers: { 'x-api-key': secret } })).status).toBe(200);
+    expect(await axe(adaPage)).toEqual([]);
+    await shot(adaPage, 'admin-en');
+    // Shown once: after a reload only its last four characters are left.
+    await adaPage.reload();
+    await adaPage.getByRole('cell', { name: 'ci deploys', exact: true }).waitFor();
+    expect(await adaPage.content()).not.toContain(secret);
+    await adaPage.getByRole('cell', { name: `••••••••${secret.slice(-4)}` }).waitFor();
+    adaPage.once('dialog', (dialog) => void dialog.accept());
+    await adaPage.getByRole('button', { name: 'Revoke ci deploys' }).click();
+    await adaPage.getByRole('cell', { name: 'ci deploys', exact: true }).waitFor({ state: 'detached' });
+    expect((await fetch(`${server.url}/v1/me/`, { headers: { 'x-api-key': secret } })).status).toBe(401);
+
+    // A check-in from a template, for Ada and Mia, on weekdays at 10:00 in Bogotá.
+    const form = adaPage.getByRole('region', { name: 'New check-in' });
+    await form.getByLabel('Name', { exact: true }).fill('Weekly retro');
+    await form.getByLabel('Template').selectOption({ index: 0 });
+    await form.getByLabel('Time', { exact: true }).fill('10:00');
+    await form.getByLabel('Time zone').fill('America/Bogota');
+    await form.getByRole('group', { name: 'Who takes part' }).getByLabel('Ada Admin').check();
+    await form.getByRole('group', { name: 'Who takes part' }).getByLabel('Mia Member').check();
+    await form.getByRole('button', { name: 'Create check-in' }).click();
+    await form.getByText('Check-in "Weekly retro" created.').waitFor();
+    const retro = (await server.api('GET', '/v1/checkins/')).results.find((c: { name: string }) => c.name === 'Weekly retro');
+    expect(retro).toMatchObject({ participants_count: 2, schedule: { days: [1, 2, 3, 4, 5], time: '10:00', timezone: 'America/Bogota' } });
+    expect((await server.api('GET', `/v1/checkins/${retro.uuid}/detail/`)).questions.length).toBeGreaterThan(0);
+
+    // A webhook, then removed.
+    const hooks = adaPage.getByRole('region', { name: 'Webhooks' });
+    await hooks.getByLabel('HTTPS address').fill('https://127.0.0.1:9/rollcall');
+    await hooks.getByLabel('kudos.posted').check();
+    await hooks.getByRole('button', { name: 'Add webhook' }).click();
+    await hooks.getByText('https://127.0.0.1:9/rollcall').waitFor();
+    expect((await server.api('GET', '/v1/webhook-subscription/')).results[0].subscriptions).toEqual(['followups.response.completed', 'kudos.posted']);
+    expect(await axe(adaPage)).toEqual([]);
+    await hooks.getByRole('button', { name: 'Remove the webhook https://127.0.0.1:9/rollcall' }).click();
+    await hooks.getByText('https://127.0.0.1:9/rollcall').waitFor({ state: 'detached' });
+
+    // The chat platform: connected with a Slack bot token (sealed by the API, never shown again), then disconnected.
+    const chat = adaPage.getByRole('region', { name: 'Chat platform' });
+    await chat.getByText('No chat platform is connected.').waitFor();
+    await chat.getByLabel('Bot token (xoxb-…)').fill('xoxb-app-test-token');
+    await chat.getByRole('button', { name: 'Connect' }).click();
+    await chat.getByText('Connected to Slack.').waitFor();
+    expect((await server.api('GET', '/v1/organization/')).platform).toBe('slack');
+    expect(await chat.getByLabel('Bot token (xoxb-…)').inputValue()).toBe('');
+    await chat.getByRole('button', { name: 'Disconnect' }).click();
+    await chat.getByText('No chat platform is connected.').waitFor();
+    expect((await server.api('GET', '/v1/organization/')).platform).toBeNull();
+
+    await adaPage.getByLabel('E-mail', { exact: true }).fill('otto@acme.test');
+    await adaPage.getByRole('button', { name: 'Send invitation' }).click();
+    await adaPage.getByText('Invitation sent to otto@acme.test.').waitFor();
+
+    // Mia is on the board; once deactivated, her next request ends her session and the app asks her to sign in.
+    await adaPage.getByRole('button', { name: 'Deactivate Mia Member' }).click();
+    await adaPage.getByRole('button', { name: 'Reactivate Mia Member' }).waitFor();
+    await miaPage.getByRole('heading', { name: 'Entrar en Rollcall' }).waitFor({ timeout: 15_000 });
+  });
+});
+
+/** Drags with the mouse (the board's Sortable works on pointer events), landing in the target's middle or top. */
+async function drag(page: Page, from: ReturnType<Page['locator']>, to: ReturnType<Page['locator']>, where: 'middle' | 'top' = 'middle') {
+  const a = (await from.boundingBox())!;
+  const b = (await to.boundingBox())!;
+  await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
+  await page.mouse.down();
+  const y = where === 'top' ? b.y + 4 : b.y + b.height / 2;
+  for (let i = 1; i <= 12; i++) await page.mouse.move(a.x + a.width / 2 + ((b.x + b.width / 2 - a.x - a.width / 2) * i) / 12, a.y + a.height / 2 + ((y - a.y - a.height / 2) * i) / 12);
+  await page.waitForTimeout(100);
+  await page.mouse.up();
+}
