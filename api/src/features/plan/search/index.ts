@@ -88,8 +88,6 @@ export function matching(db: Executor, kind: Indexed, text: string): Knex.QueryB
   return query.whereRaw(`id in (select rowid from ${table}_fts where ${table}_fts match ?)`, [words.map((word) => `"${word}"*`).join(' ')]);
 }
 
-export const matchingTasks = (db: Executor, text: string): Knex.QueryBuilder => matching(db, 'task', text);
-
 /**
  * The uuids of the tasks whose words match `text` among the index entries at a place (a board, a column, live
  * ones only), as a subquery for `whereIn('t.uuid', …)`: the task rows read are then only those at that place.
