@@ -45,7 +45,10 @@ export async function up(db: Knex): Promise<void> {
       await db.raw(`create trigger ${table}_config_version after insert or delete or ${update} on ${table} for each row execute function organization_config_changed()`);
       continue;
     }
-    const bump = (row: 'new' | 'old') => `insert or replace into organization_config_versions (organization_uuid, version) values (${row}.organization_uuid, random());`;
+    // Delete, then insert: in a trigger fired by an upsert (kudos settings are written so), SQLite applies the
+    // outer statement's conflict handling to the trigger's statements, so `insert or replace` would fail.
+    const bump = (row: 'new' | 'old') =>
+      `delete from organization_config_versions where organization_uuid = ${row}.organization_uuid; insert into organization_config_versions (organization_uuid, version) values (${row}.organization_uuid, random());`;
     await db.raw(`create trigger ${table}_config_version_insert after insert on ${table} begin ${bump('new')} end`);
     await db.raw(`create trigger ${table}_config_version_update after ${update} on ${table} begin ${bump('old')} ${bump('new')} end`);
     await db.raw(`create trigger ${table}_config_version_delete after delete on ${table} begin ${bump('old')} end`);

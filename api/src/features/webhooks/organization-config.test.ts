@@ -103,5 +103,10 @@ describe('organization settings read on hot paths follow every change, whoever m
     expect(await kudosSettings(app, org)).toEqual({ dailyLimit: 3, chatAnnouncements: false, chatChannel: '#kudos' });
     await other('kudos_settings').where({ organization_uuid: org }).update({ daily_limit: 5 });
     expect((await kudosSettings(app, org)).dailyLimit).toBe(5);
+    // Written by an upsert, as PATCH /v1/kudos/settings/ does: its trigger runs under the upsert's conflict handling.
+    for (const limit of [6, 7]) {
+      await other('kudos_settings').insert({ organization_uuid: org, daily_limit: limit, chat_announcements: true, chat_channel: null, updated_at: stamp }).onConflict('organization_uuid').merge(['daily_limit']);
+      expect((await kudosSettings(app, org)).dailyLimit).toBe(limit);
+    }
   });
 });
