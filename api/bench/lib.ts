@@ -14,6 +14,7 @@ import { createUser } from '../src/features/users/repository.ts';
 import { issueKey } from '../src/features/api-keys/service.ts';
 import { uuidv7 } from '../src/lib/ids.ts';
 import type { SubscriptionRow } from '../src/db/tables.ts';
+import { testDatabase } from '../test/database.ts';
 
 const API_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -88,6 +89,27 @@ export async function stop(child: ChildProcess): Promise<void> {
   await exited;
 }
 
+/** CPU time a process has used so far (user + system), in seconds (Linux /proc; clock ticks of 1/100 s). */
+export function cpuSeconds(pid: number): number {
+  // Fields after the command name (which may hold spaces, so split after its closing parenthesis): utime is the 12th, stime the 13th.
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/** Starts counting the machine's CPU time; the function returned gives the busy share of all cores since (Linux /proc/stat). */
+export function machineBusy(): () => number {
+  const read = () => {
+    const [, ...ticks] = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).map(Number);
+    const idle = ticks[3] + ticks[4];
+    return { idle, total: ticks.reduce((a, b) => a + b, 0) };
+  };
+  const start = read();
+  return () => {
+    const end = read();
+    return Math.round((1 - (end.idle - start.idle) / Math.max(1, end.total - start.total)) * 100) / 100;
+  };
+}
+
 /** Resident set size of a process, in MB (Linux /proc). */
 export function rssMb(pid: number): number {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -131,18 +153,22 @@ export function runLoadProcess(job: LoadJob): Promise<LoadOutput> {
  * database URL), with every hourly budget and Plan minute ceiling out of the way (benchmarks measure the work,
  * not the throttle; the counters are still kept on every request). Runs
  * `measure` against its URL (and the server's pid, for its memory), then stops the server and removes the directory.
+ * With `engine: 'postgres'`, the database is a fresh one on TEST_DATABASE_URL's server (dropped at the end).
  */
 export async function withSeededServe<S, R>(
   name: string,
   seed: (databaseUrl: string) => Promise<S>,
   measure: (url: string, seeded: S, dir: string, pid: number) => Promise<R>,
+  options: { engine?: 'sqlite' | 'postgres' } = {},
 ): Promise<R> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `rollcall-bench-${name}-`));
+  const database = options.engine === 'postgres' ? await testDatabase(dir, { engine: 'postgres' }) : null;
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     NODE_ENV: 'production',
     REQUIRE_HTTPS: 'false',
     DATA_DIR: dir,
+    ...(database ? { DATABASE_URL: database.url } : {}),
     PORT: '0',
     HOST: '127.0.0.1',
     ...Object.fromEntries(RATE_LIMIT_SCOPES.map((scope) => [`RATE_LIMIT_${scope.toUpperCase()}`, '100000000'])),
@@ -155,6 +181,7 @@ export async function withSeededServe<S, R>(
     return await measure(server.match[1], seeded, dir, server.child.pid!);
   } finally {
     if (server) await stop(server.child);
+    await database?.drop();
     fs.rmSync(dir, { recursive: true, force: true });
   }
 }

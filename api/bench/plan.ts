@@ -19,7 +19,7 @@
 import http from 'node:http';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { round1, runLoadProcess, seedPeople, summarize, withSeededServe } from './lib.ts';
+import { cpuSeconds, machineBusy, round1, runLoadProcess, seedPeople, summarize, withSeededServe } from './lib.ts';
 import type { EndpointResult } from './lib.ts';
 import type { LoadClient, LoadOutput } from './http-load.ts';
 import { startInProcessApp } from './in-process-app.ts';
@@ -47,6 +47,9 @@ export interface PlanBenchResult {
   closedLoop: { operations: EndpointResult[]; writes: EndpointResult; reads: EndpointResult; ratio: number };
   paced: { intervalMs: number; offeredReqPerSec: number; operations: EndpointResult[]; writes: EndpointResult; reads: EndpointResult };
   cost: WriteCost;
+  /** What bounded the closed loop on SQLite, and the same mix on PostgreSQL when TEST_DATABASE_URL is set. */
+  bound: Bound;
+  postgres: EngineFigures | null;
   non2xx: number;
   targets: { writeP99Under50msPaced: boolean; readP99Under20msPaced: boolean; writeP99Under50msClosedLoop: boolean; readP99Under20msClosedLoop: boolean; frameUnder30Percent: boolean };
 }
@@ -88,6 +91,35 @@ async function createBoards(url: string, clients: LoadClient[]): Promise<void> {
       client.board = ((await res.json()) as { uuid: string }).uuid;
     }),
   );
+}
+
+interface EngineFigures {
+  meReqPerSec: number;
+  readsReqPerSec: number;
+  writesReqPerSec: number;
+  readRatio: number;
+  writeRatio: number;
+  closedP99Ms: { reads: number; writes: number };
+  pacedP99Ms: { reads: number; writes: number };
+  bound: Bound;
+}
+
+/** One engine's closed-loop throughput against its own /v1/me/, its p99s, and what bounded it. */
+function engineFigures(runs: { baseline: LoadOutput; closed: LoadOutput; paced: LoadOutput; bound: Bound }): EngineFigures {
+  const me = summarize('me', runs.baseline.latencies.me ?? [], runs.baseline.elapsedSeconds).reqPerSec;
+  const closed = figures(runs.closed);
+  const paced = figures(runs.paced);
+  const ratio = (x: number) => Math.round((x / me) * 1000) / 1000;
+  return {
+    meReqPerSec: me,
+    readsReqPerSec: closed.reads.reqPerSec,
+    writesReqPerSec: closed.writes.reqPerSec,
+    readRatio: ratio(closed.reads.reqPerSec),
+    writeRatio: ratio(closed.writes.reqPerSec),
+    closedP99Ms: { reads: closed.reads.p99Ms, writes: closed.writes.p99Ms },
+    pacedP99Ms: { reads: paced.reads.p99Ms, writes: paced.writes.p99Ms },
+    bound: runs.bound,
+  };
 }
 
 function figures(run: LoadOutput) {
@@ -178,19 +210,40 @@ export async function measureWriteCost(samples = Number(process.env.BENCH_PLAN_C
   }
 }
 
+/** What bounds a closed-loop phase: the server process's CPU (in cores: 1 is its one JavaScript thread busy) and the machine's. */
+interface Bound {
+  serverCores: number;
+  machineBusy: number;
+}
+
+/** The baseline, closed and paced phases against one `rollcall serve` process on `engine`. */
+async function runPhases(engine: 'sqlite' | 'postgres', seconds: number, baselineSeconds: number, intervalMs: number) {
+  return withSeededServe(
+    `plan-${engine}`,
+    seed,
+    async (url, clients, dir, pid) => {
+      await createBoards(url, clients);
+      await runLoadProcess({ url, seconds: 2, mode: 'plan', runId: 'warm', clients });
+      const baseline = await runLoadProcess({ url, seconds: baselineSeconds, mode: 'me', clients });
+      const cpuBefore = cpuSeconds(pid);
+      const busy = machineBusy();
+      const closed = await runLoadProcess({ url, seconds, mode: 'plan', runId: 'closed', clients });
+      const bound: Bound = { serverCores: round1((cpuSeconds(pid) - cpuBefore) / closed.elapsedSeconds), machineBusy: busy() };
+      const paced = await runLoadProcess({ url, seconds, mode: 'plan', runId: 'paced', clients, intervalMs });
+      return { baseline, closed, paced, dir, bound };
+    },
+    { engine },
+  );
+}
+
 export async function benchPlan(options: { seconds?: number; baselineSeconds?: number; print?: boolean } = {}): Promise<PlanBenchResult> {
   const seconds = options.seconds ?? Number(process.env.BENCH_PLAN_SECONDS ?? 20);
   const baselineSeconds = options.baselineSeconds ?? Number(process.env.BENCH_BASELINE_SECONDS ?? 10);
   const intervalMs = Number(process.env.BENCH_PLAN_INTERVAL_MS ?? 250);
   const log = options.print === false ? () => {} : (line: string) => console.log(line);
-  const runs = await withSeededServe('plan', seed, async (url, clients, dir) => {
-    await createBoards(url, clients);
-    await runLoadProcess({ url, seconds: 2, mode: 'plan', runId: 'warm', clients });
-    const baseline = await runLoadProcess({ url, seconds: baselineSeconds, mode: 'me', clients });
-    const closed = await runLoadProcess({ url, seconds, mode: 'plan', runId: 'closed', clients });
-    const paced = await runLoadProcess({ url, seconds, mode: 'plan', runId: 'paced', clients, intervalMs });
-    return { baseline, closed, paced, dir };
-  });
+  const runs = await runPhases('sqlite', seconds, baselineSeconds, intervalMs);
+  // The same mix on PostgreSQL (one process), when a server is given.
+  const postgres = process.env.TEST_DATABASE_URL ? await runPhases('postgres', seconds, baselineSeconds, intervalMs) : null;
   // Measured after the server has stopped, so nothing else runs beside it.
   const cost = await measureWriteCost();
 
@@ -198,6 +251,7 @@ export async function benchPlan(options: { seconds?: number; baselineSeconds?: n
   const closed = figures(runs.closed);
   const paced = figures(runs.paced);
   const ratio = Math.round(((closed.writes.reqPerSec + closed.reads.reqPerSec) / baseline.reqPerSec) * 100) / 100;
+  const pg = postgres ? engineFigures(postgres) : null;
   const result: PlanBenchResult = {
     clients: CLIENTS,
     seconds,
@@ -205,7 +259,9 @@ export async function benchPlan(options: { seconds?: number; baselineSeconds?: n
     closedLoop: { ...closed, ratio },
     paced: { intervalMs, offeredReqPerSec: round1((CLIENTS * 1000) / intervalMs), ...paced },
     cost,
-    non2xx: [runs.baseline, runs.closed, runs.paced].reduce((sum, run) => sum + run.non2xx + run.errors, 0),
+    bound: runs.bound,
+    postgres: pg,
+    non2xx: [runs.baseline, runs.closed, runs.paced, ...(postgres ? [postgres.baseline, postgres.closed, postgres.paced] : [])].reduce((sum, run) => sum + run.non2xx + run.errors, 0),
     targets: {
       writeP99Under50msPaced: paced.writes.p99Ms < 50,
       readP99Under20msPaced: paced.reads.p99Ms < 20,
@@ -222,6 +278,16 @@ export async function benchPlan(options: { seconds?: number; baselineSeconds?: n
   log(`  ratio Plan req/s / baseline req/s: ${ratio}`);
   log(`  open loop (latency), each client every ${intervalMs} ms, ${result.paced.offeredReqPerSec} req/s offered:`);
   [...paced.operations, paced.writes, paced.reads].forEach(line);
+  const sqlite = engineFigures(runs);
+  const row = (name: string, f: EngineFigures) =>
+    log(
+      `  ${name.padEnd(10)} /v1/me/ ${String(f.meReqPerSec).padStart(7)} req/s | reads ${String(f.readsReqPerSec).padStart(6)} req/s (${f.readRatio}), writes ${String(f.writesReqPerSec).padStart(6)} req/s (${f.writeRatio}) | ` +
+        `closed p99 ${f.closedP99Ms.reads} / ${f.closedP99Ms.writes} ms, paced p99 ${f.pacedP99Ms.reads} / ${f.pacedP99Ms.writes} ms (reads / writes) | server ${f.bound.serverCores} cores, machine ${Math.round(f.bound.machineBusy * 100)} % busy`,
+    );
+  log('  by engine (closed loop; in parentheses, each against /v1/me/ of the same run and engine; what bounds it: the server\'s CPU in cores, the machine\'s):');
+  row('SQLite', sqlite);
+  if (pg) row('PostgreSQL', pg);
+  else log('  PostgreSQL: skipped (set TEST_DATABASE_URL to a PostgreSQL server)');
   log(`  non-2xx or errors: ${result.non2xx}`);
   log(`  one label write at a time (medians of ${cost.samples}): with Idempotency-Key ${cost.writeWithKeyUs} µs, without ${cost.writeWithoutKeyUs} µs → the key costs ${cost.idempotencyShare} %`);
   log(`    the service in its transaction: with the change log ${cost.serviceWithLogUs} µs, without its rows ${cost.serviceWithoutLogUs} µs → the change log costs ${cost.changeLogShare} % of the write`);

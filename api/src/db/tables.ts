@@ -11,7 +11,7 @@ import type {
   AttachmentRow, CommentRow, DueNoticeRow, FavoriteRow, FileTrashRow, NotificationRouteRow, NotificationRow, ReactionRow, ReportScheduleRow, ViewRow,
 } from './tables/plan-collab.ts';
 import type {
-  ApiKeyRow, CliTokenRow, InstanceSettingRow, InvitationRow, OrganizationRow, RateLimitCounterRow, TeamMemberRow, TeamRow, UserRow,
+  ApiKeyRow, CliTokenRow, InstanceSettingRow, InvitationRow, OrganizationConfigVersionRow, OrganizationRow, RateLimitCounterRow, TeamMemberRow, TeamRow, UserRow,
 } from './tables/people.ts';
 import type { CompanyValueRow, KudosBoostRow, KudosDailyCountRow, KudosReceiverRow, KudosRow, KudosSettingsRow, KudosTeamRow } from './tables/kudos.ts';
 import type { FormHistoryRow, FormOwnerRow, FormQuestionRow, FormResponseRow, FormRow } from './tables/forms.ts';
@@ -40,6 +40,7 @@ export * from './tables/plan-collab.ts';
 declare module 'knex/types/tables.js' {
   interface Tables {
     organizations: OrganizationRow;
+    organization_config_versions: OrganizationConfigVersionRow;
     users: UserRow;
     teams: TeamRow;
     team_members: TeamMemberRow;

@@ -192,7 +192,10 @@ export class DeliveryWorker {
     const held = this.#o.held?.() ?? [];
     // In-flight rows and busy ordering keys are skipped in memory rather than with NOT IN lists: one SQL
     // text for every round (prepared once) however many rows are on the wire.
-    const candidates: DeliveryRow[] = await this.#o.db('deliveries')
+    // The candidates' keys first, then the payloads of those queued only: rows already in flight come back in
+    // every round's candidates, and reading their payloads again was garbage on every round.
+    const candidates: Pick<DeliveryRow, 'uuid' | 'ordering_key'>[] = await this.#o.db('deliveries')
+      .select('uuid', 'ordering_key')
       .where('status', 'pending')
       .andWhere('next_attempt_at', '<=', now.toISOString())
       .modify((q) => {
@@ -204,18 +207,45 @@ export class DeliveryWorker {
       .orderBy('next_attempt_at')
       .orderBy('uuid')
       .limit(room + this.#inFlight.size + 64);
-    const rows = candidates.filter((row) => !this.#inFlight.has(row.uuid)).slice(0, room);
-    let queued = 0;
-    for (const row of rows) {
+    const chosen: string[] = [];
+    for (const row of candidates.filter((candidate) => !this.#inFlight.has(candidate.uuid)).slice(0, room)) {
       if (row.ordering_key) {
         if (this.#busyKeys.has(row.ordering_key)) continue;
         this.#busyKeys.add(row.ordering_key);
       }
       this.#inFlight.add(row.uuid);
+      chosen.push(row.uuid);
+    }
+    if (chosen.length === 0) return 0;
+    let full: DeliveryRow[];
+    try {
+      full = await this.#o.db('deliveries').whereIn('uuid', chosen); // at most `room`: four times the concurrency
+    } catch (err) {
+      this.#release(chosen, candidates);
+      throw err;
+    }
+    const byUuid = new Map(full.map((row) => [row.uuid, row]));
+    let queued = 0;
+    for (const uuid of chosen) {
+      const row = byUuid.get(uuid);
+      // Gone between the two reads (its organization deleted): let go.
+      if (!row || row.status !== 'pending') {
+        this.#release([uuid], candidates);
+        continue;
+      }
       queued++;
       void this.#queue.add(() => this.#deliver(row));
     }
     return queued;
+  }
+
+  /** Lets go of rows marked in flight that will not be sent this round. */
+  #release(uuids: string[], candidates: Pick<DeliveryRow, 'uuid' | 'ordering_key'>[]): void {
+    for (const uuid of uuids) {
+      this.#inFlight.delete(uuid);
+      const key = candidates.find((c) => c.uuid === uuid)?.ordering_key;
+      if (key) this.#busyKeys.delete(key);
+    }
   }
 
   /**

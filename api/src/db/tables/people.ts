@@ -13,6 +13,12 @@ export type Role = (typeof ROLES)[number];
 export const KEY_KINDS = ['personal', 'agent', 'organization'] as const;
 export type KeyKind = (typeof KEY_KINDS)[number];
 
+/** The version of an organization's hot-path settings (migration 0891: triggers renew it; db/organization-config.ts). */
+export interface OrganizationConfigVersionRow {
+  organization_uuid: string;
+  version: number | string;
+}
+
 export interface OrganizationRow {
   uuid: string;
   name: string;

@@ -46,4 +46,6 @@ export interface TaskSearchRow {
   board_uuid?: string | null;
   live?: boolean | number;
   updated_at?: string | null;
+  /** The task's column (migration 0890), so a board search counts its matches per column from this table alone. */
+  state_uuid?: string | null;
 }

@@ -1,5 +1,7 @@
 import type { Config } from '../../lib/config.ts';
 import type { Executor } from '../../db/connection.ts';
+import { organizationConfig } from '../../db/organization-config.ts';
+import type { OrganizationConfig } from '../../db/organization-config.ts';
 import { ValidationFailed, badRequest } from '../../lib/errors.ts';
 import { readJson, writeJson } from '../../lib/json.ts';
 import type { SecretBox } from '../../outbound/secret-box.ts';
@@ -15,9 +17,12 @@ export interface ChatConnection {
   channelName: string | null;
 }
 
-export async function platformName(db: Executor, organizationUuid: string): Promise<Platform | null> {
-  const row = await db('chat_connections').where({ organization_uuid: organizationUuid }).first('platform');
-  return row?.platform ?? null;
+/** The organization's chat platform, kept under its settings version (db/organization-config.ts): every kudos asks. */
+export async function platformName(db: Executor, organizationUuid: string, config?: OrganizationConfig): Promise<Platform | null> {
+  return (config ?? (await organizationConfig(db, organizationUuid))).part('chat:platform', async () => {
+    const row = await db('chat_connections').where({ organization_uuid: organizationUuid }).first('platform');
+    return row?.platform ?? null;
+  });
 }
 
 export async function getConnection(db: Executor, box: Pick<SecretBox, 'decrypt'>, organizationUuid: string): Promise<ChatConnection | null> {

@@ -1,4 +1,6 @@
 import type { Executor } from '../../db/connection.ts';
+import { organizationConfig } from '../../db/organization-config.ts';
+import type { OrganizationConfig } from '../../db/organization-config.ts';
 import type { GroupCommit } from '../../db/group-commit.ts';
 import { ApiError, ValidationFailed, badRequest, conflict, notFound } from '../../lib/errors.ts';
 import type { PageRequest } from '../../lib/page.ts';
@@ -22,13 +24,17 @@ export interface KudosSettings {
   chatChannel: string | null;
 }
 
-export async function kudosSettings(db: Executor, organizationUuid: string): Promise<KudosSettings> {
-  const row = await db('kudos_settings').where({ organization_uuid: organizationUuid }).first();
-  return {
-    dailyLimit: row?.daily_limit ?? DEFAULT_DAILY_LIMIT,
-    chatAnnouncements: row ? row.chat_announcements === true || row.chat_announcements === 1 : true,
-    chatChannel: row?.chat_channel ?? null,
-  };
+/** The organization's kudos settings, kept under its settings version (db/organization-config.ts): every kudos reads them. */
+export async function kudosSettings(db: Executor, organizationUuid: string, config?: OrganizationConfig): Promise<KudosSettings> {
+  const settings = await (config ?? (await organizationConfig(db, organizationUuid))).part('kudos:settings', async () => {
+    const row = await db('kudos_settings').where({ organization_uuid: organizationUuid }).first();
+    return {
+      dailyLimit: row?.daily_limit ?? DEFAULT_DAILY_LIMIT,
+      chatAnnouncements: row ? row.chat_announcements === true || row.chat_announcements === 1 : true,
+      chatChannel: row?.chat_channel ?? null,
+    };
+  });
+  return { ...settings };
 }
 
 /** Kudos `giverUuid` has given on `day` (the organization's local day). */
@@ -196,7 +202,9 @@ export async function giveKudos(db: Executor, actor: Actor, input: GiveKudosInpu
   if (!content) throw new ValidationFailed({ content: ['This field may not be blank.'] });
   const { receivers, teams } = await resolveReceivers(db, actor, input);
   const value = await companyValue(db, actor, input.company_value);
-  const settings = await kudosSettings(db, actor.organization.uuid);
+  // One read of the organization's settings version for its kudos settings, the event's receivers and the chat platform.
+  const config = await organizationConfig(db, actor.organization.uuid);
+  const settings = await kudosSettings(db, actor.organization.uuid, config);
   await countAgainstDailyLimit(db, actor, settings.dailyLimit, now);
 
   const stamp = now.toISOString();
@@ -217,9 +225,9 @@ export async function giveKudos(db: Executor, actor: Actor, input: GiveKudosInpu
 
   const giver: PersonRef = { uuid: actor.user.uuid, first_name: actor.user.first_name, last_name: actor.user.last_name, email: actor.user.email, image: actor.user.image ?? null };
   const view: KudosView = { row, giver: isAnonymous(row) ? null : giver, receivers, teams, companyValue: value, boosted: false };
-  await recordEvent(db, { organizationUuid: row.organization_uuid, event: 'kudos.posted', payload: kudosEventPayload(view) }, now);
+  await recordEvent(db, { organizationUuid: row.organization_uuid, event: 'kudos.posted', payload: kudosEventPayload(view) }, now, config);
   if (settings.chatAnnouncements) {
-    const platform = await platformName(db, row.organization_uuid);
+    const platform = await platformName(db, row.organization_uuid, config);
     if (platform) {
       const channel = platform === 'slack' ? settings.chatChannel : null;
       await enqueueChatPost(db, { organizationUuid: row.organization_uuid, platform, text: announcement(view), channels: channel ? [channel] : [], users: channel ? [] : receivers, kind: 'kudos.announcement', subjectUuid: row.uuid }, now);

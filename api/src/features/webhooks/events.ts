@@ -1,5 +1,7 @@
 import type { Executor } from '../../db/connection.ts';
 import type { SubscriptionRow } from '../../db/tables.ts';
+import { organizationConfig } from '../../db/organization-config.ts';
+import type { OrganizationConfig } from '../../db/organization-config.ts';
 import { readJson } from '../../lib/json.ts';
 import { eventPayload, recordEvent as recordWantedEvent } from '../../outbox/events.ts';
 import type { EventReceivers, NewEvent } from '../../outbox/events.ts';
@@ -12,10 +14,16 @@ export const matchesEvent = (patterns: string[], event: string) =>
 export const enabledSubscriptions = (db: Executor, organizationUuids: string[]) =>
   db('webhook_subscriptions').whereIn('organization_uuid', organizationUuids).whereNull('disabled_at');
 
-/** Whether an enabled subscription of the organization wants `event` (one receives the events after its creation). */
-export async function isEventWanted(db: Executor, organizationUuid: string, event: string): Promise<boolean> {
-  const rows: Pick<SubscriptionRow, 'subscriptions'>[] = await enabledSubscriptions(db, [organizationUuid]).select('subscriptions');
-  return rows.some((row) => matchesEvent(readJson<string[]>(row.subscriptions, []), event));
+/**
+ * Whether an enabled subscription of the organization wants `event` (one receives the events after its creation).
+ * The event lists are kept under the organization's settings version (db/organization-config.ts).
+ */
+export async function isEventWanted(db: Executor, organizationUuid: string, event: string, config?: OrganizationConfig): Promise<boolean> {
+  const lists = await (config ?? (await organizationConfig(db, organizationUuid))).part('webhooks:events', async () => {
+    const rows: Pick<SubscriptionRow, 'subscriptions'>[] = await enabledSubscriptions(db, [organizationUuid]).select('subscriptions');
+    return rows.map((row) => readJson<string[]>(row.subscriptions, []));
+  });
+  return lists.some((patterns) => matchesEvent(patterns, event));
 }
 
 /**
@@ -24,14 +32,18 @@ export async function isEventWanted(db: Executor, organizationUuid: string, even
  * when a subscription wants it. Every feature that emits events calls this; the Plan's change log reaches it
  * through ORGANIZATION_EVENTS. Returns the stored event's uuid, or null when no webhook wanted it.
  */
-export async function recordEvent(db: Executor, event: NewEvent, now: Date): Promise<string | null> {
+export async function recordEvent(db: Executor, event: NewEvent, now: Date, config?: OrganizationConfig): Promise<string | null> {
   const payload = eventPayload(event);
-  await startEventRuns(db, event.organizationUuid, event.event, payload, now);
-  return recordWantedEvent(db, { ...event, payload }, now, isEventWanted);
+  const receivers = config ?? (await organizationConfig(db, event.organizationUuid));
+  await startEventRuns(db, event.organizationUuid, event.event, payload, now, receivers);
+  return recordWantedEvent(db, { ...event, payload }, now, (trx, organizationUuid, name) => isEventWanted(trx, organizationUuid, name, receivers));
 }
 
 /** The same receivers for code below the features (the Plan's change log in outbox/): webhooks and workflows. */
 export const ORGANIZATION_EVENTS: EventReceivers = {
-  wanted: async (db, organizationUuid, event) => (await isEventWanted(db, organizationUuid, event)) || isEventListened(db, organizationUuid, event),
+  wanted: async (db, organizationUuid, event) => {
+    const config = await organizationConfig(db, organizationUuid);
+    return (await isEventWanted(db, organizationUuid, event, config)) || isEventListened(db, organizationUuid, event, config);
+  },
   record: async (db, event, now) => void (await recordEvent(db, event, now)),
 };

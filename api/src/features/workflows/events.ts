@@ -1,4 +1,6 @@
 import type { Executor } from '../../db/connection.ts';
+import { organizationConfig } from '../../db/organization-config.ts';
+import type { OrganizationConfig } from '../../db/organization-config.ts';
 import { readJson } from '../../lib/json.ts';
 import { withoutAnonymousPeople } from '../../outbox/events.ts';
 import type { TriggerConfig, WorkflowRow } from './repository.ts';
@@ -6,8 +8,17 @@ import { startRun } from './runs.ts';
 
 const covers = (pattern: string, event: string) => pattern === event || (pattern.endsWith('.*') && event.startsWith(pattern.slice(0, -1)));
 
-/** The active event workflows of the organization whose trigger names `event` (or a prefix of it), with their settings. */
-async function listeningWorkflows(db: Executor, organizationUuid: string, event: string): Promise<{ workflow: WorkflowRow; config: TriggerConfig }[]> {
+/**
+ * The active event workflows of the organization whose trigger names `event` (or a prefix of it), with their
+ * settings. The events they listen for are kept under the organization's settings version
+ * (db/organization-config.ts): an event nobody listens for, the usual case, reads no workflow.
+ */
+async function listeningWorkflows(db: Executor, organizationUuid: string, event: string, settings?: OrganizationConfig): Promise<{ workflow: WorkflowRow; config: TriggerConfig }[]> {
+  const listened = await (settings ?? (await organizationConfig(db, organizationUuid))).part('workflows:events', async () => {
+    const rows: Pick<WorkflowRow, 'trigger_config'>[] = await db('workflows').where({ organization_uuid: organizationUuid, trigger_type: 'event', active: true }).select('trigger_config');
+    return rows.map((row) => readJson<TriggerConfig>(row.trigger_config, {}).event).filter((pattern): pattern is string => Boolean(pattern));
+  });
+  if (!listened.some((pattern) => covers(pattern, event))) return [];
   const workflows: WorkflowRow[] = await db('workflows').where({ organization_uuid: organizationUuid, trigger_type: 'event', active: true });
   return workflows
     .map((workflow) => ({ workflow, config: readJson<TriggerConfig>(workflow.trigger_config, {}) }))
@@ -15,8 +26,8 @@ async function listeningWorkflows(db: Executor, organizationUuid: string, event:
 }
 
 /** Whether an active event workflow of the organization listens for `event` (before its `match` is checked). */
-export async function isEventListened(db: Executor, organizationUuid: string, event: string): Promise<boolean> {
-  return (await listeningWorkflows(db, organizationUuid, event)).length > 0;
+export async function isEventListened(db: Executor, organizationUuid: string, event: string, settings?: OrganizationConfig): Promise<boolean> {
+  return (await listeningWorkflows(db, organizationUuid, event, settings)).length > 0;
 }
 
 /**
@@ -26,9 +37,16 @@ export async function isEventListened(db: Executor, organizationUuid: string, ev
  * commit together. The payload is the webhook body, with people removed from anonymous events as webhooks
  * remove them.
  */
-export async function startEventRuns(db: Executor, organizationUuid: string, event: string, payloadOf: () => Promise<Record<string, unknown>>, now: Date): Promise<number> {
+export async function startEventRuns(
+  db: Executor,
+  organizationUuid: string,
+  event: string,
+  payloadOf: () => Promise<Record<string, unknown>>,
+  now: Date,
+  settings?: OrganizationConfig,
+): Promise<number> {
   let started = 0;
-  for (const { workflow, config } of await listeningWorkflows(db, organizationUuid, event)) {
+  for (const { workflow, config } of await listeningWorkflows(db, organizationUuid, event, settings)) {
     // Built only for a workflow that listens: a response's payload holds the whole day's answer.
     const payload = await payloadOf();
     if (Object.entries(config.match ?? {}).some(([key, value]) => payload[key] !== value)) continue;

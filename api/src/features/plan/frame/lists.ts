@@ -22,11 +22,16 @@ export interface ContainerFilters {
 
 /**
  * One page of a Plan list: the total count of `base()` and this page's rows as `arrange` orders (and selects)
- * them. `base` builds the filtered query afresh for each of the two statements.
+ * them (`arrange` must not add or remove rows). `base` builds the filtered query afresh for each statement. The
+ * page is read first: when it holds some rows but fewer than a page, they are the last ones, so the count is
+ * the offset plus them and needs no statement of its own (most lists of labels, states and members fit in one
+ * page: one statement instead of two).
  */
 export async function pageOf<T>(base: () => Knex.QueryBuilder, page: PageRequest, arrange: (query: Knex.QueryBuilder) => Knex.QueryBuilder): Promise<{ count: number; rows: T[] }> {
-  const [{ count }] = await base().count({ count: '*' });
   const rows = (await arrange(base()).limit(page.limit).offset(page.offset)) as T[];
+  if (rows.length > 0 && rows.length < page.limit) return { count: page.offset + rows.length, rows };
+  if (rows.length === 0 && page.offset === 0) return { count: 0, rows };
+  const [{ count }] = await base().count({ count: '*' });
   return { count: Number(count), rows };
 }
 

@@ -61,4 +61,19 @@ describe('Plan labels (CONTRACT §9; spec label_in_use, is_archived)', () => {
     expect((await call('DELETE', `${base}${bug.body.uuid}/`, acme.adminKey)).status).toBe(204);
     expect((await call('GET', `${base}${bug.body.uuid}/`, acme.adminKey)).status).toBe(404);
   });
+  it('counts the whole list on every page: full pages, the last one, and past the end', async () => {
+    for (const name of ['a', 'b', 'c', 'd', 'e']) await call('POST', base, acme.adminKey, { name });
+    const page = async (query: string) => {
+      const { body } = await call('GET', `${base}${query}`, acme.adminKey);
+      return [body.count, body.results.map((l: { name: string }) => l.name)];
+    };
+    expect(await page('')).toEqual([5, ['a', 'b', 'c', 'd', 'e']]);
+    expect(await page('?page_size=2')).toEqual([5, ['a', 'b']]);
+    expect(await page('?page_size=2&page=3')).toEqual([5, ['e']]);
+    expect(await page('?page_size=5')).toEqual([5, ['a', 'b', 'c', 'd', 'e']]);
+    expect(await page('?limit=2&offset=4')).toEqual([5, ['e']]);
+    expect(await page('?limit=2&offset=5')).toEqual([5, []]);
+    expect(await page('?limit=2&offset=9')).toEqual([5, []]);
+    expect(await page('?search=zzz')).toEqual([0, []]);
+  });
 });

@@ -52,17 +52,18 @@ async function index(db: Executor, kind: Indexed, uuid: string, text: string, pl
 interface TaskPlace {
   uuid: string;
   board_uuid: string;
+  state_uuid: string;
   archived_at: string | null;
   updated_at: string;
 }
 
-const placementOf = (task: TaskPlace) => ({ board_uuid: task.board_uuid, live: task.archived_at === null, updated_at: task.updated_at });
+const placementOf = (task: TaskPlace) => ({ board_uuid: task.board_uuid, state_uuid: task.state_uuid, live: task.archived_at === null, updated_at: task.updated_at });
 
 /** Indexes (or re-indexes) a task's words and where it is, in the caller's transaction. */
 export const indexTask = (db: Executor, task: TaskPlace & { title: string; description: string }) =>
   index(db, 'task', task.uuid, `${task.title} ${task.description}`, placementOf(task));
 
-/** Keeps where each task is (board, live, last change) beside its words: every task change calls it (recordTaskChanges). */
+/** Keeps where each task is (board, column, live, last change) beside its words: every task change calls it (recordTaskChanges). */
 export async function placeTasks(db: Executor, tasks: TaskPlace[]): Promise<void> {
   for (const task of tasks) await db('plan_task_search').where({ task_uuid: task.uuid }).update(placementOf(task));
 }
@@ -87,11 +88,21 @@ export function matching(db: Executor, kind: Indexed, text: string): Knex.QueryB
   return query.whereRaw(`id in (select rowid from ${table}_fts where ${table}_fts match ?)`, [words.map((word) => `"${word}"*`).join(' ')]);
 }
 
-export const matchingTasks = (db: Executor, text: string): Knex.QueryBuilder => matching(db, 'task', text);
+/**
+ * The uuids of the tasks whose words match `text` among the index entries at a place (a board, a column, live
+ * ones only), as a subquery for `whereIn('t.uuid', …)`: the task rows read are then only those at that place.
+ */
+export function matchingTasksAt(db: Executor, text: string, place: { board?: string; state?: string; live?: boolean }): Knex.QueryBuilder {
+  const query = whereTaskWordsMatch(db('plan_task_search as s').select('s.task_uuid'), text, db);
+  if (place.board !== undefined) query.where('s.board_uuid', place.board);
+  if (place.state !== undefined) query.where('s.state_uuid', place.state);
+  if (place.live) query.where('s.live', true);
+  return query;
+}
 
 /**
- * Restricts a query on the task index (`plan_task_search as s`: `s.task_uuid`, `s.board_uuid`, `s.live`,
- * `s.updated_at`) to the entries whose words match `text`: filtering and ordering those reads this narrow table
+ * Restricts a query on the task index (`plan_task_search as s`: `s.task_uuid`, `s.board_uuid`, `s.state_uuid`,
+ * `s.live`, `s.updated_at`) to the entries whose words match `text`: filtering and ordering those reads this narrow table
  * only, not the tasks.
  */
 export function whereTaskWordsMatch(query: Knex.QueryBuilder, text: string, engine: Executor): Knex.QueryBuilder {

@@ -139,4 +139,39 @@ describe('Plan task lists', () => {
     expect(await mine('?role=boss')).toEqual({ detail: 'role must be one of: owner, participant, creator, any.', code: 'invalid_filter_value', extra: { parameter: 'role' } });
     expect(await mine('', acme.agentKey)).toEqual({ detail: 'This endpoint acts for a person; agent and organization keys cannot call it.', code: 'insufficient_scope' });
   });
+  it('counts and orders a board search from the search index as its tasks move, archive, restore and change board', async () => {
+    const { call, acme, t } = app;
+    const here = await createBoard(t, acme.adminKey, { name: 'Searched', key: 'SRCH' });
+    const there = await createBoard(t, acme.adminKey, { name: 'Elsewhere', key: 'ELSE' });
+    const made: string[] = [];
+    for (const [i, title] of ['Zeta one', 'Zeta two', 'Other three', 'Zeta four', 'Zeta five'].entries()) {
+      made.push((await app.tasks.create(here.board, { title, state: i % 2 ? here.states['In Progress'] : here.states.Todo })).key);
+    }
+    const path = `/v1/plan/boards/${here.board.uuid}/tasks/`;
+    // What the search must answer: the board's list (same order, same count) keeping the titles with the word.
+    const expectSameAsFiltered = async (query: string) => {
+      const searched = await call('GET', `${path}?search=zeta&${query}`, acme.adminKey);
+      const all = await call('GET', `${path}?page_size=100&${query}`, acme.adminKey);
+      const titles = all.body.results.map((task: { title: string }) => task.title).filter((title: string) => title.startsWith('Zeta'));
+      expect(searched.body.results.map((task: { title: string }) => task.title)).toEqual(titles);
+      expect(searched.body.count).toBe(titles.length);
+      const second = await call('GET', `${path}?search=zeta&page_size=1&page=2&${query}`, acme.adminKey);
+      expect(second.body.results.map((task: { title: string }) => task.title)).toEqual(titles.slice(1, 2));
+    };
+    const steps: [string, string, Record<string, unknown>][] = [
+      ['move', made[0], { state: here.states.Done }],
+      ['move', made[1], { state: here.states.Todo }],
+      ['archive', made[3], {}],
+      ['move-board', made[4], { board: there.board.uuid, state: there.states.Todo }],
+    ];
+    await expectSameAsFiltered('');
+    for (const [action, key, body] of steps) {
+      expect((await call('POST', `/v1/plan/tasks/${key}/${action}/`, acme.adminKey, body)).status).toBe(200);
+      for (const query of ['', 'include=archived', 'sort=-rank', 'sort=key']) await expectSameAsFiltered(query);
+    }
+    expect((await call('POST', `/v1/plan/tasks/${made[3]}/restore/`, acme.adminKey, {})).status).toBe(200);
+    await expectSameAsFiltered('');
+    expect((await call('GET', `${path}?search=zeta`, acme.adminKey)).body.count).toBe(3);
+    expect((await call('GET', `/v1/plan/boards/${there.board.uuid}/tasks/?search=zeta`, acme.adminKey)).body.count).toBe(1);
+  });
 });

@@ -5,7 +5,7 @@ import type { PageRequest } from '../../../lib/page.ts';
 import { visibleBoard, whereVisible } from '../frame/access.ts';
 import type { PlanRead } from '../frame/context.ts';
 import type { Ordering } from '../frame/lists.ts';
-import { matchingTasks } from '../search/index.ts';
+import { matchingTasksAt } from '../search/index.ts';
 import { findTask } from './access.ts';
 import { parseTaskKey, resolveTaskRef } from './keys.ts';
 import { participantsOf } from './people.ts';
@@ -47,15 +47,35 @@ export interface TaskFilters {
 
 export type ListScope = { board: string } | { all: true } | { me: (typeof ME_ROLES)[number] };
 
-/** The filtered tasks, before paging and order; null when a filter names nothing the caller sees. */
-async function filtered(r: PlanRead, scope: ListScope, filters: TaskFilters): Promise<(() => Knex.QueryBuilder) | null> {
+/** One column of one board. */
+interface Column {
+  board: string;
+  state: string;
+}
+
+/**
+ * The filtered tasks, before paging and order (`base`, narrowed to one column when given one); null when a filter
+ * names nothing the caller sees. `searchCounts`, when a board is searched with no other filter: the matches per
+ * column from the search index alone (board, column and liveness beside the words), never reading a task row.
+ */
+interface Filtered {
+  base: (column?: Column) => Knex.QueryBuilder;
+  searchCounts?: () => Knex.QueryBuilder;
+}
+
+const searchIsTheOnlyFilter = (f: TaskFilters) =>
+  [f.states, f.labels, f.owners, f.priorities, f.parent, f.milestone, f.created?.from, f.created?.to, f.due?.from, f.due?.to].every((v) => v === undefined) && !f.open;
+
+async function filtered(r: PlanRead, scope: ListScope, filters: TaskFilters): Promise<Filtered | null> {
   const db = r.db;
   const parent = filters.parent === undefined ? undefined : await findTask(db, r.actor.organization.uuid, filters.parent);
   if (parent === null) return null;
   let keyed: string | null = null;
   if (filters.search && parseTaskKey(filters.search.trim())) keyed = await resolveTaskRef(db, r.actor.organization.uuid, filters.search.trim());
   const archived = filters.include.has('archived');
-  return () => {
+  const search = filters.search;
+  const board = 'board' in scope ? scope.board : undefined;
+  const base = (column?: Column) => {
     const query = db('plan_tasks as t');
     if ('board' in scope) {
       query.where('t.board_uuid', scope.board);
@@ -94,13 +114,19 @@ async function filtered(r: PlanRead, scope: ListScope, filters: TaskFilters): Pr
     if (filters.created?.to) query.where('t.created_at', '<', `${addDays(filters.created.to, 1)}T00:00:00.000Z`);
     if (filters.due?.from) query.where('t.due_date', '>=', filters.due.from);
     if (filters.due?.to) query.where('t.due_date', '<=', filters.due.to);
-    if (filters.search) {
-      const matching = matchingTasks(db, filters.search);
+    if (search) {
+      // Only the index entries at the place listed: a word found in 7,000 tasks of the organization reads the
+      // task rows of the column it is asked for, not those 7,000.
+      const matching = matchingTasksAt(db, search, { board: column?.board ?? board, state: column?.state, live: !archived });
       if (keyed) query.where((q) => q.whereIn('t.uuid', matching).orWhere('t.uuid', keyed));
       else query.whereIn('t.uuid', matching);
     }
     return query;
   };
+  if (!search || keyed || board === undefined || !searchIsTheOnlyFilter(filters)) return { base };
+  const searchCounts = () =>
+    matchingTasksAt(db, search, { board, live: !archived }).clearSelect().select('s.board_uuid', 's.state_uuid').count({ n: '*' }).groupBy('s.board_uuid', 's.state_uuid');
+  return { base, searchCounts };
 }
 
 /** Orders a page by a column of the task (empty values last either way), then uuid, so pages never overlap. */
@@ -115,8 +141,10 @@ function ordered(query: Knex.QueryBuilder, sort: Ordering): Knex.QueryBuilder {
  * tasks each column holds, then only the columns the page reaches are read, each along the (board, state, rank)
  * index. Ordering the whole filtered set by the columns' positions would sort every matching task of the board.
  */
-async function inBoardOrder(r: PlanRead, base: () => Knex.QueryBuilder, sort: Ordering, page: PageRequest): Promise<{ count: number; rows: TaskRow[] }> {
-  const groups: { board_uuid: string; state_uuid: string; n: number | string }[] = await base().select('t.board_uuid', 't.state_uuid').count({ n: '*' }).groupBy('t.board_uuid', 't.state_uuid');
+async function inBoardOrder(r: PlanRead, { base, searchCounts }: Filtered, sort: Ordering, page: PageRequest): Promise<{ count: number; rows: TaskRow[] }> {
+  const groups: { board_uuid: string; state_uuid: string; n: number | string }[] = await (searchCounts
+    ? searchCounts()
+    : base().select('t.board_uuid', 't.state_uuid').count({ n: '*' }).groupBy('t.board_uuid', 't.state_uuid'));
   const count = groups.reduce((sum, g) => sum + Number(g.n), 0);
   if (count === 0 || page.offset >= count) return { count, rows: [] };
   const states: { uuid: string; position: number; archived_at: string | null }[] = await r.db('plan_states').whereIn('uuid', groups.map((g) => g.state_uuid)).select('uuid', 'position', 'archived_at');
@@ -140,7 +168,7 @@ async function inBoardOrder(r: PlanRead, base: () => Knex.QueryBuilder, sort: Or
       skip -= n;
       continue;
     }
-    const column: TaskRow[] = await base()
+    const column: TaskRow[] = await base({ board: group.board_uuid, state: group.state_uuid })
       .where({ 't.board_uuid': group.board_uuid, 't.state_uuid': group.state_uuid })
       .select('t.*')
       .orderBy([{ column: 't.rank', order: sort.order }, { column: 't.uuid', order: sort.order }])
@@ -155,15 +183,16 @@ async function inBoardOrder(r: PlanRead, base: () => Knex.QueryBuilder, sort: Or
 
 export async function listTasks(r: PlanRead, scope: ListScope, filters: TaskFilters, page: PageRequest) {
   if ('board' in scope) await visibleBoard<BoardRow>(r.db, r.actor, scope.board);
-  const base = await filtered(r, scope, filters);
-  if (!base) return { count: 0, results: [] };
+  const list = await filtered(r, scope, filters);
+  if (!list) return { count: 0, results: [] };
+  const { base, searchCounts } = list;
   let count: number;
   let rows: TaskRow[];
   if (filters.sort.column === 'rank') {
-    ({ count, rows } = await inBoardOrder(r, base, filters.sort, page));
+    ({ count, rows } = await inBoardOrder(r, list, filters.sort, page));
   } else {
-    const [total] = await base().count({ count: '*' });
-    count = Number(total.count);
+    const totals: { n: number | string }[] = await (searchCounts ? searchCounts() : base().count({ n: '*' }));
+    count = totals.reduce((sum, g) => sum + Number(g.n), 0);
     rows = count === 0 ? [] : await ordered(base().select('t.*'), filters.sort).limit(page.limit).offset(page.offset);
   }
   return { count, results: await withIncludes(r, rows, filters.include) };
