@@ -54,7 +54,7 @@ describe('web session cookie (POST /v1/cli/auth/session/)', () => {
   });
 
   it('is Secure when the server requires HTTPS', async () => {
-    const secure = await startTestApp({ requireHttps: true }, { SMTP_URL: sink.url, PUBLIC_URL: APP });
+    const secure = await startTestApp({ requireHttps: true }, { SMTP_URL: sink.url, PUBLIC_URL: APP, TRUST_PROXY: 'loopback' });
     try {
       await secure.seedOrganization();
       const proto = { 'x-forwarded-proto': 'https' };
