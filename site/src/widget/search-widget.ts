@@ -12,7 +12,7 @@
  *   - a query that finds nothing says so under the box and offers the help center
  *   - on the search page (/<lang>/search/?q=…, the form marked `data-search-page`) the results are listed in
  *     the page itself, in place of the notice that search needs JavaScript and the list of every article
- *   - inside a <dialog> (the site's header search), Escape is left to the dialog, which closes
+ *   - inside a <dialog> (the site's header search), Escape closes the dialog
  *
  * Elsewhere (embedded with <script src=".../search-widget.js" data-lang="es">), it inserts such a form
  * right before its own script tag, or into the element matched by data-target, and reads the indexes from
@@ -99,7 +99,7 @@ function enhance(form: HTMLFormElement, embedded: boolean): void {
   let seq = 0;
   const href = (hit: Hit) => (embedded ? new URL(hit.path.slice(1), base).href : hit.path);
   const helpHref = embedded ? new URL(`${lang}/help/`, base).href : `/${lang}/help/`;
-  const inDialog = !!form.closest('dialog');
+  const dialog = form.closest('dialog');
 
   function setOpen(open: boolean) {
     listbox.hidden = !open;
@@ -194,7 +194,12 @@ function enhance(form: HTMLFormElement, embedded: boolean): void {
         }
         break;
       case 'Escape':
-        if (inDialog) break;
+        if (dialog) {
+          // A search field would clear itself on Escape and keep the dialog open: close the dialog instead.
+          event.preventDefault();
+          dialog.close();
+          break;
+        }
         if (!listbox.hidden || !empty.hidden) {
           event.preventDefault();
           close();
