@@ -161,7 +161,13 @@ describe('site in Chromium', () => {
   });
 
   it('lists the results of ?q= in the search page, in place of the JavaScript notice', async () => {
-    await page.goto(`${server.url}/pt/search/?q=chave`);
+    // Enter in the dialog without choosing a result submits the query to the search page.
+    await page.goto(`${server.url}/pt/`);
+    await page.keyboard.press('Control+k');
+    await page.keyboard.type('chave');
+    await expect.poll(() => page.getByRole('combobox').getAttribute('aria-expanded')).toBe('true');
+    await page.keyboard.press('Enter');
+    await page.waitForURL('**/pt/search/?q=chave');
     const results = page.locator('[data-search-results]');
     await expect.poll(() => results.isVisible()).toBe(true);
     expect(await results.getByRole('heading', { level: 2 }).textContent()).toBe('Resultados para “chave”');
