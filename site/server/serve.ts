@@ -4,6 +4,9 @@
  *  - serves /<lang>/404.html for unknown addresses under /<lang>/, /404.html elsewhere, with status 404
  *  - directory addresses need their trailing slash (redirect otherwise), like the hosts
  *  - ETag / If-None-Match revalidation
+ *  - with `api` (the preview sets it): the API server's own pages the site links to (/docs, /v1/…) redirect
+ *    there, or, when nothing answers at that address, get a page saying how to start it; in the API
+ *    container the API answers them itself and the site handler never sees them
  *
  * Use: `npm run preview -w site` (PORT, HOST, SITE_DIR), or import { startServer } (tests, API container).
  */
@@ -72,6 +75,43 @@ export interface ServeOptions {
   dir: string;
   port?: number;
   host?: string;
+  /** Address of the Rollcall API for /docs and /v1/… (see apiRedirect). */
+  api?: string;
+}
+
+/** Where the preview and `astro dev` send /docs and /v1/…: API_URL, else the API's default address. */
+export const DEFAULT_API = 'http://localhost:8080';
+
+/** The API server's paths the site links to: the reference (/docs) and everything under /v1/. */
+export const API_PATH = /^\/(docs|v1)(\/|$)/;
+
+/**
+ * A preview serves the site alone, so its links to the API server's pages (/docs, /v1/openapi.json) would
+ * be 404s. This handler sends them to the API at `api` (307, same path and query) when something answers
+ * there, and otherwise answers 503 with a page naming the address, how to start the API and API_URL.
+ */
+export function apiRedirect(api: string) {
+  const base = api.replace(/\/+$/, '');
+  return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const target = `${base}${req.url ?? '/'}`;
+    try {
+      await fetch(target, { method: 'HEAD', redirect: 'manual', signal: AbortSignal.timeout(2000) });
+      res.writeHead(307, { location: target, 'cache-control': 'no-store' }).end();
+    } catch {
+      const body =
+        `<!doctype html><html lang="en"><meta charset="utf-8"><title>The Rollcall API is not running</title>` +
+        `<body style="font:16px/1.6 system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem">` +
+        `<h1>The Rollcall API is not running</h1><p>This preview serves the site alone. <code>${escapeHtml(req.url ?? '/')}</code> ` +
+        `is a page of the Rollcall API server, and nothing answers at <code>${escapeHtml(base)}</code>.</p>` +
+        `<p>Start the API in another terminal with <code>npm start</code>, or point the preview at a running one: ` +
+        `<code>API_URL=https://rollcall.example.com npm run preview -w site</code>.</p></body></html>`;
+      res.writeHead(503, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(req.method === 'HEAD' ? undefined : body);
+    }
+  };
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 export interface RunningServer {
@@ -155,8 +195,15 @@ export function createHandler(dir: string) {
 }
 
 /** Start serving `dir`; port 0 picks a free port. Resolves once listening. */
-export function startServer({ dir, port = 4321, host = '127.0.0.1' }: ServeOptions): Promise<RunningServer> {
-  const server = createServer(createHandler(dir));
+export function startServer({ dir, port = 4321, host = '127.0.0.1', api }: ServeOptions): Promise<RunningServer> {
+  const site = createHandler(dir);
+  const toApi = api ? apiRedirect(api) : null;
+  const server = createServer((req, res) => {
+    const path = new URL(req.url ?? '/', 'http://x').pathname;
+    // Only addresses the build has no file for: a site that ships its own /docs keeps it.
+    if (toApi && API_PATH.test(path) && !existsSync(resolve(dir, `.${path}`))) void toApi(req, res);
+    else site(req, res);
+  });
   return new Promise((resolveStart, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {
@@ -178,6 +225,7 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     console.error(`No built site in ${dir}: run \`npm run build -w site\` first (or set SITE_DIR).`);
     process.exit(1);
   }
-  const running = await startServer({ dir, port: Number(process.env.PORT ?? 4321), host: process.env.HOST ?? '127.0.0.1' });
-  console.log(`Serving ${dir} at ${running.url}/`);
+  const api = process.env.API_URL || DEFAULT_API;
+  const running = await startServer({ dir, port: Number(process.env.PORT ?? 4321), host: process.env.HOST ?? '127.0.0.1', api });
+  console.log(`Serving ${dir} at ${running.url}/ (/docs and /v1/… go to the API at ${api}; set API_URL to change it)`);
 }

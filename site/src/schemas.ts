@@ -38,6 +38,8 @@ export const blogFrontmatter = z.strictObject({
   pubDate,
   tags: z.array(nonEmpty).optional(),
   heroImage: nonEmpty.optional(),
+  /** Who wrote the post, as shown in its byline; not part of the index record. */
+  author: nonEmpty.optional(),
   draft: z.boolean().default(false),
   ...derived,
 });

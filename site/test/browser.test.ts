@@ -38,6 +38,8 @@ describe('site in Chromium', () => {
   it('switches language and keeps the page', async () => {
     await page.goto(`${server.url}/en/help/api-keys/`);
     expect(await page.getAttribute('html', 'lang')).toBe('en');
+    // The language menu is a disclosure in the header: open it, then pick.
+    await page.locator('.lang-menu summary').click();
     await page.getByRole('navigation', { name: 'Language' }).getByRole('link', { name: 'Español' }).click();
     await page.waitForURL('**/es/help/api-keys/');
     expect(await page.getAttribute('html', 'lang')).toBe('es');
@@ -60,12 +62,18 @@ describe('site in Chromium', () => {
 
   it('finds by keyboard despite a typo and missing accents', async () => {
     await page.goto(`${server.url}/es/`);
-    const box = page.getByRole('combobox');
-    expect(await box.getAttribute('aria-expanded')).toBe('false');
-    // Reach the box with the keyboard only: skip link, brand, nav links, language links, then the box.
+    const opener = page.locator('[data-search-open]');
+    // Reach the header's search button with the keyboard only: skip link, brand, section links, then it.
     await page.keyboard.press('Tab');
-    for (let i = 0; i < 10 && !(await box.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press('Tab');
+    for (let i = 0; i < 10 && !(await opener.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press('Tab');
+    expect(await opener.evaluate((el) => el === document.activeElement)).toBe(true);
+    expect(await opener.getAttribute('aria-haspopup')).toBe('dialog');
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog', { name: 'Buscar en el blog y el centro de ayuda' });
+    await expect.poll(() => dialog.isVisible()).toBe(true);
+    const box = dialog.getByRole('combobox');
     expect(await box.evaluate((el) => el === document.activeElement)).toBe(true);
+    expect(await box.getAttribute('aria-expanded')).toBe('false');
 
     // A typo: "webhoks" for "webhooks".
     await page.keyboard.type('webhoks');
@@ -73,13 +81,15 @@ describe('site in Chromium', () => {
     const listbox = page.locator(`#${await box.getAttribute('aria-controls')}`);
     expect(await listbox.getAttribute('role')).toBe('listbox');
     expect(await page.getByRole('option').first().textContent()).toContain('Webhooks de agentes');
-    expect(await page.locator('[role="status"]').textContent()).toMatch(/^\d+ resultados?$/);
+    expect(await dialog.locator('[role="status"]').textContent()).toMatch(/^\d+ resultados?$/);
 
-    // Escape closes the popup, a second Escape clears the box.
+    // Escape closes the dialog; Ctrl-K opens it again, with the query still there.
     await page.keyboard.press('Escape');
-    expect(await box.getAttribute('aria-expanded')).toBe('false');
-    await page.keyboard.press('Escape');
-    expect(await box.inputValue()).toBe('');
+    await expect.poll(() => dialog.isVisible()).toBe(false);
+    await page.keyboard.press('Control+k');
+    await expect.poll(() => dialog.isVisible()).toBe(true);
+    expect(await box.inputValue()).toBe('webhoks');
+    await box.fill('');
 
     // No accent: "configuracion" for "configuración".
     await page.keyboard.type('variables configuracion');
@@ -97,10 +107,23 @@ describe('site in Chromium', () => {
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Variables de configuración');
   });
 
+  it('closes the search dialog with its button and by a click outside it; "/" opens it too', async () => {
+    await page.goto(`${server.url}/en/help/`);
+    const dialog = page.getByRole('dialog');
+    await page.keyboard.press('/');
+    await expect.poll(() => dialog.isVisible()).toBe(true);
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await expect.poll(() => dialog.isVisible()).toBe(false);
+    await page.keyboard.press('Control+k');
+    await expect.poll(() => dialog.isVisible()).toBe(true);
+    await page.mouse.click(10, 700);
+    await expect.poll(() => dialog.isVisible()).toBe(false);
+  });
+
   it('finds typed typos: a letter left out of a plural, a word cut short with a typo', async () => {
     await page.goto(`${server.url}/en/`);
+    await page.keyboard.press('Control+k');
     const box = page.getByRole('combobox');
-    await box.focus();
     await page.keyboard.type('webhok');
     await expect.poll(() => page.getByRole('option').first().textContent()).toContain('webhooks');
     await box.fill('');
@@ -110,7 +133,7 @@ describe('site in Chromium', () => {
 
   it('offers an English article not translated yet, marked as English', async () => {
     await page.goto(`${server.url}/pt/`);
-    await page.getByRole('combobox').focus();
+    await page.locator('[data-search-open]').click();
     await page.keyboard.type('sqlite');
     const option = page.getByRole('option').first();
     await expect.poll(() => option.textContent()).toContain('From one SQLite file to PostgreSQL');
@@ -121,16 +144,15 @@ describe('site in Chromium', () => {
 
   it('says when nothing matches and offers the help center, reachable by keyboard', async () => {
     await page.goto(`${server.url}/en/`);
+    await page.keyboard.press('Control+k');
     const box = page.getByRole('combobox');
-    await box.focus();
     await page.keyboard.type('zebra');
     const message = page.locator('.rc-empty');
     await expect.poll(() => message.isVisible()).toBe(true);
     expect(await message.locator('p').first().textContent()).toBe('No results for “zebra”.');
     expect(await box.getAttribute('aria-expanded')).toBe('false');
     expect(await page.locator('[role="status"]').textContent()).toBe('No results');
-    // Tab passes the search button, then reaches the link; the message stays open on the way.
-    await page.keyboard.press('Tab');
+    // Tab reaches the link; the message stays open on the way.
     await page.keyboard.press('Tab');
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Browse the help center');
     expect(await message.isVisible()).toBe(true);
@@ -139,13 +161,21 @@ describe('site in Chromium', () => {
   });
 
   it('lists the results of ?q= in the search page, in place of the JavaScript notice', async () => {
-    await page.goto(`${server.url}/pt/search/?q=chave`);
+    // Enter in the dialog without choosing a result submits the query to the search page.
+    await page.goto(`${server.url}/pt/`);
+    await page.keyboard.press('Control+k');
+    await page.keyboard.type('chave');
+    await expect.poll(() => page.getByRole('combobox').getAttribute('aria-expanded')).toBe('true');
+    await page.keyboard.press('Enter');
+    await page.waitForURL('**/pt/search/?q=chave');
     const results = page.locator('[data-search-results]');
     await expect.poll(() => results.isVisible()).toBe(true);
     expect(await results.getByRole('heading', { level: 2 }).textContent()).toBe('Resultados para “chave”');
     expect(await results.getByRole('link', { name: 'Chaves de API' }).count()).toBe(1);
-    expect(await page.locator('[data-search-nojs]').isVisible()).toBe(false);
-    expect(await page.getByRole('combobox').inputValue()).toBe('chave');
+    // Every no-JavaScript part goes: the notice and the list of every article.
+    for (const part of await page.locator('[data-search-nojs]').all()) expect(await part.isVisible()).toBe(false);
+    expect(await page.getByRole('heading', { name: 'Todos os artigos' }).count()).toBe(0);
+    expect(await page.getByRole('main').getByRole('combobox').inputValue()).toBe('chave');
 
     await page.goto(`${server.url}/es/search/?q=zzzz`);
     await expect.poll(() => results.isVisible()).toBe(true);
@@ -157,18 +187,53 @@ describe('site in Chromium', () => {
     const context = await browser.newContext({ javaScriptEnabled: false });
     const plain = await context.newPage();
     await plain.goto(`${server.url}/en/search/?q=webhook`);
-    const notice = plain.locator('[data-search-nojs]');
+    const notice = plain.locator('.notice[data-search-nojs]');
     expect(await notice.isVisible()).toBe(true);
     expect(await notice.textContent()).toContain('Search needs JavaScript');
     expect(await notice.getByRole('link', { name: 'Help center' }).getAttribute('href')).toBe('/en/help/');
     expect(await notice.getByRole('link', { name: 'Blog' }).getAttribute('href')).toBe('/en/blog/');
 
-    // The header form still lands there, and every article of the language is listed to find in the page.
+    // The header's search button is a link to that page; its form lands there again, and every article of
+    // the language is listed to find in the page.
     await plain.goto(`${server.url}/es/`);
+    await plain.getByRole('link', { name: 'Buscar…' }).click();
+    await plain.waitForURL('**/es/search/');
     await plain.getByRole('searchbox').fill('claves');
     await plain.getByRole('button', { name: 'Buscar' }).click();
     await plain.waitForURL('**/es/search/?q=claves');
     expect(await plain.getByRole('link', { name: 'Claves de API' }).count()).toBeGreaterThan(0);
+    await context.close();
+  });
+
+  it('copies a code block with its button', async () => {
+    const context = await browser.newContext({ permissions: ['clipboard-read', 'clipboard-write'] });
+    const own = await context.newPage();
+    await own.goto(`${server.url}/pt/help/agent-webhooks/`);
+    const block = own.locator('main .code-block').first();
+    const code = (await block.locator('pre').textContent())!.replace(/\n$/, '');
+    await block.getByRole('button', { name: 'Copiar' }).click();
+    await expect.poll(() => block.getByRole('button').textContent()).toBe('Copiado');
+    expect(await own.evaluate(() => navigator.clipboard.readText())).toBe(code);
+    await context.close();
+  });
+
+  it('sends / to the reader’s language: the remembered choice, else the browser’s, else the chooser stays', async () => {
+    for (const [locale, expected] of [['pt-BR', '/pt/'], ['es-MX', '/es/'], ['en-GB', '/en/'], ['fr-FR', '/']] as const) {
+      const context = await browser.newContext({ locale });
+      const own = await context.newPage();
+      await own.goto(`${server.url}/`);
+      await own.waitForLoadState('load');
+      expect(new URL(own.url()).pathname, locale).toBe(expected);
+      await context.close();
+    }
+    // A French reader picks Español on the chooser; the next visit to / goes straight there.
+    const context = await browser.newContext({ locale: 'fr-FR' });
+    const own = await context.newPage();
+    await own.goto(`${server.url}/`);
+    await own.getByRole('link', { name: 'Español' }).click();
+    await own.waitForURL('**/es/');
+    await own.goto(`${server.url}/`);
+    await own.waitForURL('**/es/');
     await context.close();
   });
 

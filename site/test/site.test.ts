@@ -3,7 +3,9 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, inject, it } from 'vitest';
-import { headersFor, parseHeaders } from '../server/serve.ts';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { headersFor, parseHeaders, startServer } from '../server/serve.ts';
 import { UI_STRINGS } from '../src/i18n/ui.ts';
 import { WIDGET_STRINGS } from '../src/widget/strings.ts';
 import { contentFiles, htmlFiles, LANGS, readText } from './helpers.ts';
@@ -82,17 +84,40 @@ describe('pages', () => {
     expect(readText(dir, 'en/blog/index.html')).not.toContain('data-in-english');
   });
 
-  it('link only to pages that exist (or to the API server beside them)', () => {
-    const api = new Set(['/docs', '/v1/openapi.json']);
-    const broken: string[] = [];
-    for (const page of htmlFiles(dir)) {
-      for (const [, href] of readText(dir, page).matchAll(/\shref="(\/[^"#?]*)/g)) {
-        if (api.has(href!)) continue;
-        const file = join(dir, href!.endsWith('/') ? `${href}index.html` : href!);
-        if (!existsSync(file)) broken.push(`${page} -> ${href}`);
+  it('link only to addresses that answer in the preview (API server pages go to the API)', async () => {
+    // The preview (npm run preview -w site) serves the build alone; /docs and /v1/… are the API server's.
+    // A stand-in API answers those, so a link to them is good when the preview sends it there.
+    const api = createServer((req, res) => res.writeHead(['/docs', '/v1/openapi.json'].includes(req.url!) ? 200 : 404).end());
+    await new Promise<void>((done) => api.listen(0, '127.0.0.1', done));
+    const apiUrl = `http://127.0.0.1:${(api.address() as AddressInfo).port}`;
+    const preview = await startServer({ dir, port: 0, api: apiUrl });
+    try {
+      const links = new Map<string, string>();
+      for (const page of htmlFiles(dir)) {
+        for (const [, href] of readText(dir, page).matchAll(/\s(?:href|src)="(\/[^"#?]*)/g)) if (!links.has(href!)) links.set(href!, page);
       }
+      expect(links.has('/docs') && links.has('/v1/openapi.json')).toBe(true);
+      const broken: string[] = [];
+      for (const [href, page] of links) {
+        const response = await fetch(`${preview.url}${href}`, { redirect: 'manual' });
+        const location = response.headers.get('location');
+        const ok = response.status === 200 || (response.status === 307 && location === `${apiUrl}${href}`);
+        if (!ok) broken.push(`${page} -> ${href}: ${response.status} ${location ?? ''}`);
+        await response.body?.cancel();
+      }
+      expect(broken).toEqual([]);
+
+      // With no API at that address, a preview link says how to start one instead of a bare error.
+      api.close();
+      const down = await fetch(`${preview.url}/docs`, { redirect: 'manual' });
+      expect(down.status).toBe(503);
+      const text = await down.text();
+      expect(text).toContain('npm start');
+      expect(text).toContain('API_URL');
+    } finally {
+      api.close();
+      await preview.close();
     }
-    expect(broken).toEqual([]);
   });
 
   it('all include the search form, which works without JavaScript', () => {
@@ -112,7 +137,7 @@ describe('home page', () => {
     it(`says what Rollcall is and shows it (${lang})`, () => {
       expect(html).toContain(`<h1 id="hero-title">${ui.homeTitle}</h1>`);
       expect(html).toMatch(/<a class="brand" href="\/\w+\/"><svg class="logo"[^>]*aria-hidden="true"/);
-      expect(html).toContain(`<figure class="picture"><svg viewBox="0 0 640 300" role="img" aria-label="${ui.figAlt}"`);
+      expect(html).toContain(`<figure class="picture"><svg viewBox="0 0 360 392" role="img" aria-label="${ui.figAlt}"`);
       expect(html).toContain(`<figcaption>${ui.figureCaption}</figcaption>`);
     });
 
@@ -136,16 +161,56 @@ describe('home page', () => {
   });
 });
 
+describe('help articles and posts', () => {
+  it('a help article shows the sidebar of its section (current article marked) and its table of contents', () => {
+    const html = readText(dir, 'es/help/agent-webhooks/index.html');
+    const sidebar = /<nav class="docs-sidebar"[^>]*>([\s\S]*?)<\/nav>/.exec(html)?.[1] ?? '';
+    expect(sidebar).toContain('>Agentes</h2>');
+    expect(sidebar).toContain('<a href="/es/help/agent-webhooks/" aria-current="page"><span>Webhooks de agentes</span></a>');
+    expect(sidebar).toContain('href="/es/help/agent-health-checks/"');
+    expect(sidebar).not.toContain('href="/es/help/api-keys/"'); // another section
+    const toc = /<nav class="toc toc-aside" aria-label="En esta página">([\s\S]*?)<\/nav>/.exec(html)?.[1] ?? '';
+    for (const [, slug] of toc.matchAll(/href="#([^"]+)"/g)) expect(html, slug).toContain(`id="${slug}"`);
+    expect(toc.match(/href="#/g)?.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('a post has its picture, author and date; every picture exists and carries no words', () => {
+    const html = readText(dir, 'pt/blog/webhooks-for-agents/index.html');
+    expect(html).toMatch(/<img class="post-hero" src="\/blog\/webhooks-for-agents\.svg" alt=""/);
+    expect(html).toMatch(/<span class="author">Daniel Okafor<\/span>/);
+    expect(html).toContain('<time datetime="2025-05-20T09:15:00.000Z">20 de maio de 2025</time>');
+    for (const f of published.filter((p) => p.collection === 'blog')) {
+      const image = f.data.heroImage as string;
+      expect(image, `${f.lang}/${f.slug}`).toMatch(/^\/blog\/[a-z0-9-]+\.svg$/);
+      expect(f.data.author, `${f.lang}/${f.slug}`).toBeTruthy();
+      // Words in a picture could not be translated: pictures with words are inline SVG (StandupPicture).
+      expect(readText(dir, image.slice(1)), image).not.toMatch(/<text\b/);
+    }
+  });
+
+  it('the root page sends a reader to their language, and is a chooser without JavaScript', () => {
+    const html = readText(dir, 'index.html');
+    expect(html).toContain('navigator.languages');
+    expect(html).toContain('location.replace(');
+    for (const l of LANGS) expect(html).toContain(`<a href="/${l}/" hreflang="${l}" lang="${l}" data-lang-switch="${l}">`);
+  });
+});
+
 describe('page weight', () => {
   // Every page links the one stylesheet; counted whole, as a first visit loads it.
   const css = readdirSync(join(dir, '_astro')).filter((f) => f.endsWith('.css'));
   const cssBytes = css.reduce((n, f) => n + gzipSync(readFileSync(join(dir, '_astro', f))).length, 0);
   const widgetBytes = gzipSync(readFileSync(join(dir, 'search-widget.js'))).length;
 
-  it('runs no framework: the only script is the search widget', () => {
+  it('runs no framework: the search widget and the small page script (plus the redirect at /) are all', () => {
     for (const page of htmlFiles(dir)) {
-      const scripts = [...readText(dir, page).matchAll(/<script\b[^>]*>/g)].map((m) => m[0]);
-      expect(scripts, page).toEqual(['<script src="/search-widget.js" defer>']);
+      const html = readText(dir, page);
+      const scripts = [...html.matchAll(/<script\b[^>]*>/g)].map((m) => m[0]);
+      const expected = page === 'index.html' ? ['<script>', '<script src="/search-widget.js" defer>', '<script>'] : ['<script src="/search-widget.js" defer>', '<script type="module">'];
+      expect(scripts, page).toEqual(expected);
+      // src/scripts/site.ts, inlined by Astro: the search dialog, menus, copy buttons, table of contents.
+      const inline = [...html.matchAll(/<script\b[^>]*>([^<]*)<\/script>/g)].reduce((n, m) => n + m[1]!.length, 0);
+      expect(inline, page).toBeLessThan(4096);
     }
     expect(readdirSync(join(dir, '_astro')).filter((f) => f.endsWith('.js'))).toEqual([]);
   });

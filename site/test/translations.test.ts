@@ -5,8 +5,13 @@
  *    name in each language, the one the translated articles use;
  *  - the built pages, in Chromium without JavaScript: no text outside the articles' own content (and outside
  *    elements marked lang="en", like an English post in a Portuguese list) may contain an English interface
- *    string, an English help section or cluster name, or an English month.
+ *    string, an English help section or cluster name, an English month, or the title or description of an
+ *    English entry shown there as a fallback. Pictures get no lang="en" pass: an inline SVG's words must be
+ *    in the page's language, and an SVG image (which nobody can translate) must have no words at all. The
+ *    <title> and description of a fallback copy (which cannot carry lang) must say the text is English.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { UI_STRINGS } from '../src/i18n/ui.ts';
@@ -61,9 +66,22 @@ describe('dictionaries', () => {
   });
 });
 
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const wholeWords = (t: string) => `(?<![\\p{L}\\p{N}])${escape(t).replace(/\\\{\w+\\\}/g, '.+?')}(?![\\p{L}\\p{N}])`;
+
+/** Titles and descriptions of the English entries that stand in for a missing translation in `lang`. */
+function fallbackTexts(lang: Other): string[] {
+  const all = contentFiles().filter((f) => !f.draft);
+  const translated = new Set(all.filter((f) => f.lang === lang).map((f) => `${f.collection}/${f.slug}`));
+  return all
+    .filter((f) => f.lang === 'en' && !translated.has(`${f.collection}/${f.slug}`))
+    .flatMap((f) => [str(f.data.title), str(f.data.description)])
+    .filter(Boolean);
+}
+
 /** English strings that must not appear on a page in `lang`, as regular expressions over whole words. */
 function englishNeedles(lang: Other): string[] {
-  const texts = new Set<string>();
+  const texts = new Set<string>(fallbackTexts(lang));
   for (const dicts of [UI_STRINGS, WIDGET_STRINGS] as const) {
     for (const [key, value] of Object.entries(dicts.en)) if ((dicts[lang] as Record<string, string>)[key] !== value) texts.add(value);
   }
@@ -73,17 +91,21 @@ function englishNeedles(lang: Other): string[] {
   for (const [id, t] of Object.entries(FEATURE_AREA_NAMES)) if (t[lang] !== t.en) texts.add(t.en).add(id.length > 3 ? id : '');
   for (let m = 0; m < 12; m++) texts.add(new Date(Date.UTC(2025, m, 15)).toLocaleDateString('en', { month: 'long', timeZone: 'UTC' }));
   texts.delete('');
-  const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return [...texts].map((t) => `(?<![\\p{L}\\p{N}])${escape(t).replace(/\\\{\w+\\\}/g, '.+?')}(?![\\p{L}\\p{N}])`);
+  return [...texts].map(wholeWords);
 }
 
-/** Text nodes and labelling attributes in the page's own language, outside the article content. */
-function leaks(page: Page, needles: string[]): Promise<string[]> {
-  return page.evaluate((sources) => {
+/**
+ * Text nodes and labelling attributes in the page's own language, outside the article content; the words of
+ * inline SVG whatever their lang; the title and description unless they carry `marker` ("Em inglês").
+ */
+function leaks(page: Page, needles: string[], fallbacks: string[], marker: string): Promise<string[]> {
+  return page.evaluate(([sources, fallbackSources, marker]) => {
     const patterns = sources.map((s) => new RegExp(s, 'u'));
     const pageLang = document.documentElement.lang;
     const skip = (el: Element | null) =>
-      !el || !!el.closest('[data-content], pre, code, script, style') || (el.closest('[lang]')?.getAttribute('lang') ?? pageLang) !== pageLang;
+      !el ||
+      !!el.closest('[data-content], pre, code, script, style') ||
+      (!el.closest('svg') && (el.closest('[lang]')?.getAttribute('lang') ?? pageLang) !== pageLang);
     const found: string[] = [];
     const check = (text: string) => {
       const clean = text.replace(/\s+/g, ' ').trim();
@@ -95,8 +117,15 @@ function leaks(page: Page, needles: string[]): Promise<string[]> {
       if (skip(el)) continue;
       for (const attr of ['aria-label', 'placeholder', 'alt', 'title']) if (el.hasAttribute(attr)) check(el.getAttribute(attr)!);
     }
+    const head = [document.title, document.querySelector('meta[name="description"]')?.getAttribute('content') ?? ''];
+    for (const text of head) {
+      for (const source of fallbackSources) {
+        if (new RegExp(source, 'u').test(text) && !text.includes(marker)) found.push(`<head> "${text}" shows English without saying so`);
+      }
+    }
+    for (const img of document.querySelectorAll<HTMLImageElement>('img[src$=".svg"]')) found.push(`img ${new URL(img.src).pathname}`);
     return found;
-  }, needles);
+  }, [needles, fallbacks, marker] as const);
 }
 
 describe('built Spanish and Portuguese pages', () => {
@@ -112,12 +141,18 @@ describe('built Spanish and Portuguese pages', () => {
       const context = await site.browser.newContext({ javaScriptEnabled: false });
       const page = await context.newPage();
       const needles = englishNeedles(lang);
+      const fallbacks = fallbackTexts(lang).map(wholeWords);
       const pages = htmlFiles(dir).filter((p) => p.startsWith(`${lang}/`));
       expect(pages.length).toBeGreaterThan(10);
       const found: string[] = [];
       for (const path of pages) {
         await page.goto(`${site.server.url}/${path.replace(/index\.html$/, '')}`);
-        for (const leak of await leaks(page, needles)) found.push(`${path}: ${leak}`);
+        for (const leak of await leaks(page, needles, fallbacks, WIDGET_STRINGS[lang].inEnglish)) {
+          // SVG images: their words could not be translated, so they must have none.
+          const image = /^img (\/.+)$/.exec(leak)?.[1];
+          if (!image) found.push(`${path}: ${leak}`);
+          else if (/<text\b/.test(readFileSync(join(dir, image), 'utf8'))) found.push(`${path}: ${image} has words in a picture`);
+        }
       }
       await context.close();
       expect(found).toEqual([]);

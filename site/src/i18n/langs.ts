@@ -18,3 +18,6 @@ export const LANG_TAGS: Record<Lang, string> = { en: 'en', es: 'es', pt: 'pt' };
 export function isLang(value: unknown): value is Lang {
   return typeof value === 'string' && (LANGS as readonly string[]).includes(value);
 }
+
+/** Where the browser remembers the language a reader chose (src/scripts/site.ts writes, / reads it). */
+export const LANG_KEY = 'rollcall:lang';

@@ -66,6 +66,19 @@ const en = {
   searchBrowseAll: 'Every article',
   searchFindHint: 'Use your browser’s find (Ctrl+F or ⌘F) to look for a word in this list.',
   breadcrumb: 'Breadcrumb',
+  searchKeysHint: '↑ ↓ to move · Enter to open',
+  close: 'Close',
+  copy: 'Copy',
+  copied: 'Copied',
+  onThisPage: 'On this page',
+  footerLearn: 'Learn',
+  footerDevelopers: 'Developers',
+  siteIndexes: 'Site search indexes',
+  figCoauthored: '(co-authored with release-bot)',
+  heroEyebrow: 'Self-hosted · Open source',
+  defaultAuthor: 'The Rollcall team',
+  latestPostsLead: 'Releases, guides and the thinking behind them.',
+  helpLead: 'Start here, or jump to a section.',
 } as const;
 
 type Dict = Record<keyof typeof en, string>;
@@ -131,6 +144,19 @@ const es = {
   searchBrowseAll: 'Todos los artículos',
   searchFindHint: 'Usa la búsqueda del navegador (Ctrl+F o ⌘F) para encontrar una palabra en esta lista.',
   breadcrumb: 'Ruta de navegación',
+  searchKeysHint: '↑ ↓ para moverte · Intro para abrir',
+  close: 'Cerrar',
+  copy: 'Copiar',
+  copied: 'Copiado',
+  onThisPage: 'En esta página',
+  footerLearn: 'Aprende',
+  footerDevelopers: 'Desarrolladores',
+  siteIndexes: 'Índices de búsqueda del sitio',
+  figCoauthored: '(coescrito con release-bot)',
+  heroEyebrow: 'Autoalojado · Código abierto',
+  defaultAuthor: 'El equipo de Rollcall',
+  latestPostsLead: 'Versiones, guías y las ideas que hay detrás.',
+  helpLead: 'Empieza aquí o salta a una sección.',
 } as const satisfies Dict;
 
 const pt = {
@@ -194,6 +220,19 @@ const pt = {
   searchBrowseAll: 'Todos os artigos',
   searchFindHint: 'Use a busca do navegador (Ctrl+F ou ⌘F) para encontrar uma palavra nesta lista.',
   breadcrumb: 'Trilha de navegação',
+  searchKeysHint: '↑ ↓ para mover · Enter para abrir',
+  close: 'Fechar',
+  copy: 'Copiar',
+  copied: 'Copiado',
+  onThisPage: 'Nesta página',
+  footerLearn: 'Aprenda',
+  footerDevelopers: 'Desenvolvedores',
+  siteIndexes: 'Índices de pesquisa do site',
+  figCoauthored: '(coautoria com release-bot)',
+  heroEyebrow: 'Auto-hospedado · Código aberto',
+  defaultAuthor: 'A equipe do Rollcall',
+  latestPostsLead: 'Versões, guias e as ideias por trás deles.',
+  helpLead: 'Comece aqui ou vá direto a uma seção.',
 } as const satisfies Dict;
 
 export type UiKey = keyof typeof en;

@@ -1,6 +1,8 @@
 /**
  * Build steps that are not pages:
  *  - bundles src/widget/search-widget.ts into /search-widget.js (esbuild; served on the fly in `astro dev`)
+ *  - in `astro dev`, sends the API server's pages the site links to (/docs, /v1/…) to API_URL or
+ *    localhost:8080, like the preview server does (server/serve.ts apiRedirect)
  *  - writes _headers (Netlify / Cloudflare Pages form): Cache-Control for the two indexes, CORS so the
  *    embeddable widget can read them from other sites
  *  - writes _redirects so Netlify serves /<lang>/404.html for unknown addresses under /<lang>/
@@ -13,6 +15,7 @@ import { copyFile, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { LANGS } from '../i18n/langs.ts';
+import { API_PATH, DEFAULT_API, apiRedirect } from '../../server/serve.ts';
 
 export const WIDGET_ENTRY = fileURLToPath(new URL('../widget/search-widget.ts', import.meta.url));
 export const INDEX_CACHE_CONTROL = 'public, max-age=3600';
@@ -57,6 +60,11 @@ export default function rollcall(): AstroIntegration {
     name: 'rollcall',
     hooks: {
       'astro:server:setup': ({ server }) => {
+        const toApi = apiRedirect(process.env.API_URL || DEFAULT_API);
+        server.middlewares.use((req, res, next) => {
+          if (API_PATH.test(new URL(req.url ?? '/', 'http://x').pathname)) void toApi(req, res);
+          else next();
+        });
         server.middlewares.use('/search-widget.js', (_req, res) => {
           bundleWidget().then(
             (code) => {

@@ -27,7 +27,15 @@ export function sectionAnchor(name: string): string {
 
 const rank = (p: string | number | undefined) => (p === undefined || !Number.isFinite(Number(p)) ? Infinity : Number(p));
 
-export async function helpOutline(lang: Lang): Promise<HelpSection[]> {
+// Every help page shows its section in the sidebar: work the outline out once per language per build.
+const outlines = new Map<Lang, Promise<HelpSection[]>>();
+
+export function helpOutline(lang: Lang): Promise<HelpSection[]> {
+  if (!outlines.has(lang)) outlines.set(lang, buildOutline(lang));
+  return outlines.get(lang)!;
+}
+
+async function buildOutline(lang: Lang): Promise<HelpSection[]> {
   const sections = new Map<string, { label: Label; clusters: Map<string, HelpCluster>; rank: number }>();
   // localizedFor keeps the index order (section, then priority), so clusters and articles come out in order.
   for (const item of await localizedFor('help', lang)) {

@@ -10,8 +10,9 @@
  *     Home/End stay in the text box as usual
  *   - a polite live region announces the number of results
  *   - a query that finds nothing says so under the box and offers the help center
- *   - on the search page (/<lang>/search/?q=…) the results are listed in the page itself, in place of the
- *     notice that search needs JavaScript
+ *   - on the search page (/<lang>/search/?q=…, the form marked `data-search-page`) the results are listed in
+ *     the page itself, in place of the notice that search needs JavaScript and the list of every article
+ *   - inside a <dialog> (the site's header search), Escape closes the dialog
  *
  * Elsewhere (embedded with <script src=".../search-widget.js" data-lang="es">), it inserts such a form
  * right before its own script tag, or into the element matched by data-target, and reads the indexes from
@@ -98,6 +99,7 @@ function enhance(form: HTMLFormElement, embedded: boolean): void {
   let seq = 0;
   const href = (hit: Hit) => (embedded ? new URL(hit.path.slice(1), base).href : hit.path);
   const helpHref = embedded ? new URL(`${lang}/help/`, base).href : `/${lang}/help/`;
+  const dialog = form.closest('dialog');
 
   function setOpen(open: boolean) {
     listbox.hidden = !open;
@@ -192,6 +194,12 @@ function enhance(form: HTMLFormElement, embedded: boolean): void {
         }
         break;
       case 'Escape':
+        if (dialog) {
+          // A search field would clear itself on Escape and keep the dialog open: close the dialog instead.
+          event.preventDefault();
+          dialog.close();
+          break;
+        }
         if (!listbox.hidden || !empty.hidden) {
           event.preventDefault();
           close();
@@ -220,7 +228,7 @@ function enhance(form: HTMLFormElement, embedded: boolean): void {
 
   // The search page (/<lang>/search/?q=…): search works, so the notice saying it needs JavaScript goes, and
   // the submitted query's results go into the page.
-  const results = embedded ? null : document.querySelector<HTMLElement>('[data-search-results]');
+  const results = embedded || !('searchPage' in form.dataset) ? null : document.querySelector<HTMLElement>('[data-search-results]');
   if (!results) return;
   for (const notice of document.querySelectorAll<HTMLElement>('[data-search-nojs]')) notice.hidden = true;
   const q = new URLSearchParams(location.search).get('q');
@@ -248,7 +256,7 @@ function renderPage(container: HTMLElement, query: string, hits: Hit[], lang: Wi
   const heading = el('h2', { id: 'search-results-heading' }, fill(s.resultsFor, { q: query.trim() }));
   const body: HTMLElement[] = [heading];
   if (hits.length) {
-    const list = el('ul', { class: 'cards' });
+    const list = el('ul', { class: 'results-list' });
     for (const hit of hits) {
       const { title, hint } = hitContent(hit, lang, s);
       const link = el('a', { href: hit.path });
