@@ -12,6 +12,19 @@ export interface ChangelogEntry {
  */
 export const CHANGELOG: ChangelogEntry[] = [
   {
+    version: '1.7.0',
+    date: '2026-11-25',
+    title: 'Hardening: concurrency on PostgreSQL, uploads, bad input',
+    changes: [
+      'Identical writes sent at once (reactions, favorites, members, company values, mood, the first report of a new agent name) answer as if sent one after another: the idempotent answer or the refusal, never 500. A write PostgreSQL cancels for a deadlock or a serialization failure is run again; a unique conflict that persists answers 409 concurrent_write.',
+      'Saved-view writes check their ETag atomically: of creations sent at once with one list ETag, one answers 201 and the others 412 precondition_failed.',
+      'Ranks stay unique within a column: a move between two tasks that are no longer adjacent lands right after the first of them.',
+      'An Idempotency-Key is held only while its request\'s transaction runs: after a crash or restart, the retry runs at once instead of answering 409 idempotency_in_progress for up to 120 seconds.',
+      'A presigned upload URL takes one completed upload: a later PUT answers 404 and replaces nothing. A multipart upload cut off before its end answers 400 (was 500).',
+      'A NUL character (%00) in any query parameter answers 400 invalid_filter_value on every route; a message POST /v1/inbound-email/ cannot parse (a 1 MB header line) answers 400 invalid_message, and 554 over SMTP.',
+    ],
+  },
+  {
     version: '1.6.0',
     date: '2026-11-23',
     title: 'Plan (beta): saved views, favorites, notifications, scheduled reports, files and reactions',
