@@ -62,4 +62,29 @@ describe('concurrent writes take their locks in one order (no deadlock, no 503)'
     expect(await t.db('plan_tasks').where({ board_uuid: board.uuid }).count({ n: '*' }).first()).toEqual({ n: isSqlite(t.db) ? 0 : '0' });
     expect(await deadlocks()).toBe(before);
   });
+
+  it('deletes a milestone and a state (migrate_to) while the tasks they touch are edited and moved, dry runs included', async () => {
+    const before = await deadlocks();
+    const project = (await call('POST', '/v1/plan/projects/', acme.adminKey, { name: 'Locks project' })).body.uuid;
+    const { board, states } = await createBoard(t, acme.adminKey, { name: 'Locks two', key: 'LOCKB', project });
+    const milestone = (await call('POST', `/v1/plan/projects/${project}/milestones/`, acme.adminKey, { name: 'M1' })).body.uuid;
+    const tasks: { key: string }[] = [];
+    for (let i = 0; i < 10; i++) {
+      const task = (await call('POST', `/v1/plan/boards/${board.uuid}/tasks/`, acme.adminKey, { title: `T${i}`, state: i % 2 ? states.Todo : states.Backlog })).body;
+      expect((await call('PATCH', `/v1/plan/tasks/${task.key}/`, acme.adminKey, { milestone })).status).toBe(200);
+      tasks.push(task);
+    }
+    const answers = await Promise.all([
+      call('DELETE', `/v1/plan/projects/${project}/milestones/${milestone}/?dry_run=true`, acme.adminKey),
+      ...tasks.map((task, i) => (i % 3 ? call('PATCH', `/v1/plan/tasks/${task.key}/`, acme.adminKey, { title: `Edited ${i}` }) : call('POST', `/v1/plan/tasks/${task.key}/move/`, acme.adminKey, { state: states.Todo }))),
+      call('DELETE', `/v1/plan/boards/${board.uuid}/states/${states.Backlog}/?migrate_to=${states.Todo}&dry_run=true`, acme.adminKey),
+      call('DELETE', `/v1/plan/projects/${project}/milestones/${milestone}/`, acme.adminKey),
+      call('DELETE', `/v1/plan/boards/${board.uuid}/states/${states.Backlog}/?migrate_to=${states.Todo}`, acme.adminKey),
+    ]);
+    noServerErrors(answers);
+    expect(answers.slice(-2).map((a) => a.status)).toEqual([204, 200]); // a state's deletion answers the archived state
+    const ranks = (await t.db('plan_tasks').where({ board_uuid: board.uuid, state_uuid: states.Todo }).select('rank')).map((r) => r.rank);
+    expect(new Set(ranks).size).toBe(10);
+    expect(await deadlocks()).toBe(before);
+  });
 });
