@@ -84,4 +84,22 @@ describe('Plan task order under concurrent moves', () => {
       { numRuns: 15 },
     );
   }, 120_000);
+
+  it('migration 0810 gives tasks that shared a rank ranks of their own, in their listed order, then keeps ranks unique', async () => {
+    const migration = await import('../../../db/migrations/0810_plan_task_rank_unique.ts');
+    await migration.down(app.t.db);
+    const column = app.states['In Progress'];
+    const made = [];
+    for (let i = 0; i < 5; i++) made.push(await app.tasks.create(app.board, { state: column }));
+    // Three of them share the second one's rank, as the bug left them.
+    const shared = made[1].rank;
+    await app.t.db('plan_tasks').whereIn('uuid', [made[2].uuid, made[3].uuid]).update({ rank: shared });
+    await migration.up(app.t.db);
+    const rows: { uuid: string; rank: string }[] = await app.t.db('plan_tasks').where({ state_uuid: column }).select('uuid', 'rank');
+    const byRank = [...rows].sort((a, b) => (a.rank < b.rank ? -1 : 1));
+    expect(new Set(rows.map((r) => r.rank)).size).toBe(5);
+    const twins = [made[1], made[2], made[3]].map((t) => t.uuid).sort();
+    expect(byRank.map((r) => r.uuid)).toEqual([made[0].uuid, ...twins, made[4].uuid]);
+    await expect(app.t.db('plan_tasks').where({ uuid: made[4].uuid }).update({ rank: shared })).rejects.toMatchObject({ code: expect.stringMatching(/^(23505|SQLITE_CONSTRAINT_UNIQUE)$/) });
+  });
 });
