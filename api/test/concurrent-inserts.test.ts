@@ -3,6 +3,9 @@ import type { TestApp, TestResponse } from './harness.ts';
 import { createBoard, startPlanApp } from './plan-fixtures.ts';
 import type { PlanCall, PlanOrg } from './plan-fixtures.ts';
 
+/** Requests waiting their turn hold or wait for a pooled connection: on a loaded test machine 5 s is not always enough. */
+const SLOW_MACHINE = { DATABASE_CONNECT_TIMEOUT_MS: '30000' };
+
 /**
  * Concurrent identical inserts (issue 24, item 6). SQLite runs one transaction at a time, so 20 identical
  * requests sent at once answer as 20 sent one after another: the first creates, the others get the idempotent
@@ -12,13 +15,14 @@ import type { PlanCall, PlanOrg } from './plan-fixtures.ts';
  */
 const N = 20;
 
+
 describe('20 identical writes at once answer as 20 in a row (no 500 from a unique index)', () => {
   let t: TestApp;
   let acme: PlanOrg;
   let call: PlanCall;
   let n = 0;
   beforeAll(async () => {
-    ({ t, acme, call } = await startPlanApp({}, { PLAN_RATE_LIMIT_WRITES: '100000', PLAN_RATE_LIMIT_READS: '100000', RATE_LIMIT_WRITES: '100000', RATE_LIMIT_AGENT: '100000' }));
+    ({ t, acme, call } = await startPlanApp({}, { PLAN_RATE_LIMIT_WRITES: '100000', PLAN_RATE_LIMIT_READS: '100000', RATE_LIMIT_WRITES: '100000', RATE_LIMIT_AGENT: '100000', ...SLOW_MACHINE }));
   });
   afterAll(async () => t.close());
 

@@ -4,9 +4,12 @@ import { createBoard, startPlanApp } from './plan-fixtures.ts';
 import type { PlanCall, PlanOrg } from './plan-fixtures.ts';
 import { isSqlite } from '../src/db/connection.ts';
 
+/** Requests waiting their turn hold or wait for a pooled connection: on a loaded test machine 5 s is not always enough. */
+const SLOW_MACHINE = { DATABASE_CONNECT_TIMEOUT_MS: '30000' };
+
 /**
  * Writes that used to deadlock on PostgreSQL (issue 24, item 7): they take their locks in one order now
- * (docs/architecture.md, "Locks"), and a transaction that still loses a deadlock runs again (db/retry.ts). Each
+ * (docs/architecture.md, "Transactions that lose a race, and the lock order"), and a transaction that still loses a deadlock runs again (db/retry.ts). Each
  * case checks the answers and, on PostgreSQL, that the server saw no deadlock at all (pg_stat_database), so the
  * retry is a safety net here, not what makes the case pass.
  */
@@ -15,7 +18,7 @@ describe('concurrent writes take their locks in one order (no deadlock, no 503)'
   let acme: PlanOrg;
   let call: PlanCall;
   beforeAll(async () => {
-    ({ t, acme, call } = await startPlanApp({}, { PLAN_RATE_LIMIT_WRITES: '100000', PLAN_RATE_LIMIT_READS: '100000', RATE_LIMIT_WRITES: '100000' }));
+    ({ t, acme, call } = await startPlanApp({}, { PLAN_RATE_LIMIT_WRITES: '100000', PLAN_RATE_LIMIT_READS: '100000', RATE_LIMIT_WRITES: '100000', ...SLOW_MACHINE }));
   });
   afterAll(async () => t.close());
 
@@ -26,7 +29,11 @@ describe('concurrent writes take their locks in one order (no deadlock, no 503)'
     const { rows } = await t.db.raw('select deadlocks from pg_stat_database where datname = current_database()');
     return Number(rows[0].deadlocks);
   }
-  const noServerErrors = (answers: TestResponse[]) => expect(answers.filter((a) => a.status >= 500).map((a) => `${a.status} ${a.text}`)).toEqual([]);
+  /** No 5xx; a 503's cause from the log, when there is one (a deadlock left after the retries, a pool that ran dry). */
+  const noServerErrors = (answers: TestResponse[]) => {
+    const causes = answers.some((a) => a.status >= 500) ? t.logs.filter((l) => l.includes('database unavailable')).map((l) => JSON.parse(l).err?.message ?? l) : [];
+    expect([answers.filter((a) => a.status >= 500).map((a) => `${a.status} ${a.text}`), causes]).toEqual([[], []]);
+  };
 
   it('adds questions to one check-in side by side: every one kept, positions 0..n-1', async () => {
     const before = await deadlocks();
