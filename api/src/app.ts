@@ -9,6 +9,7 @@ import { AccessLog } from './http/access-log.ts';
 import type { Deps } from './http/deps.ts';
 import { errorHandler } from './http/errors.ts';
 import { parseJsonBodies } from './http/json-body.ts';
+import { refuseNulInQuery } from './http/query.ts';
 import { createMetrics } from './http/metrics.ts';
 import { makeMiddlewares } from './http/middlewares.ts';
 import { observeRequests, optionalTrailingSlash, requireHttps } from './http/request-context.ts';
@@ -79,6 +80,7 @@ export function createApp(dependencies: AppDependencies): { app: Koa; routes: Ro
   app.use(serveWebApp(deps.config.appDir));
   if (deps.config.siteDir) app.use(serveSite(deps.config.siteDir));
   app.use(parseJsonBodies());
+  app.use(refuseNulInQuery);
   app.use(dispatchByPathPrefix(routers));
   // One check after every router: it reads the routes all of them matched (405 for a known path, wrong method).
   app.use(routers[0].allowedMethods({ throw: true }));

@@ -6,6 +6,7 @@ import type { Knex } from 'knex';
 import { DEFAULT_DATABASE_OPTIONS } from '../lib/config.ts';
 import type { DatabaseOptions } from '../lib/config.ts';
 import type { Logger } from '../lib/logger.ts';
+import { retryTransactions } from './retry.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -33,7 +34,7 @@ function knexLog(logger: Logger) {
 
 export function createDb(databaseUrl: string, options: DatabaseOptions = DEFAULT_DATABASE_OPTIONS, logger?: Logger): Db {
   if (isPostgresUrl(databaseUrl)) {
-    return knex({
+    const db = knex({
       client: 'pg',
       ...(logger ? { log: knexLog(logger) } : {}),
       connection: {
@@ -48,6 +49,9 @@ export function createDb(databaseUrl: string, options: DatabaseOptions = DEFAULT
       acquireConnectionTimeout: options.connectTimeoutMs,
       pool: { min: 0, max: options.poolSize },
     });
+    // A transaction that lost a deadlock, a serialization failure or an insert race runs again (db/retry.ts).
+    retryTransactions(db);
+    return db;
   }
   const filename = sqliteFilename(databaseUrl);
   if (filename !== ':memory:') fs.mkdirSync(path.dirname(filename), { recursive: true });

@@ -75,6 +75,17 @@ describe('bad input: prototype-named keys, deep nesting, unreadable bodies (a 4x
     const search = await t.request('GET', '/v1/teams/?search=ab%00cd', { key });
     expect([search.status, search.body]).toEqual([400, { detail: 'search must not contain the NUL character (%00).', code: 'invalid_filter_value', extra: { parameter: 'search' } }]);
     expect((await t.request('GET', '/v1/teams/%00/', { key })).status).toBe(404);
+    // Every query value on every route, read by http/query.ts or not (the Plan activity's object_kind was not: 500 on PostgreSQL).
+    const nul = (parameter: string) => ({ detail: `${parameter} must not contain the NUL character (%00).`, code: 'invalid_filter_value', extra: { parameter } });
+    for (const [path, parameter] of [
+      ['/v1/plan/activity/?object_kind=%00', 'object_kind'],
+      ['/v1/plan/activity/?object_kind=task&object_kind=a%00', 'object_kind'],
+      ['/v1/me/?anything=x%00y', 'anything'],
+      ['/v1/teams/?a%00b=1', 'ab'],
+    ]) {
+      const res = await t.request('GET', path, { key });
+      expect([path, res.status, res.body]).toEqual([path, 400, nul(parameter)]);
+    }
   });
 
   it('answers the swagger files by name only: /docs/static/__proto__ and its kin are 404, without a credential', async () => {

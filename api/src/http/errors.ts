@@ -1,5 +1,6 @@
 import type { Context, Next } from 'koa';
 import { isDatabaseUnavailable } from '../db/connection.ts';
+import { isUniqueViolation } from '../db/retry.ts';
 import type { Logger } from '../lib/logger.ts';
 import { ApiError, CustomThrottle, ValidationFailed, notFound } from '../lib/errors.ts';
 import { UnreadableSecretError } from '../outbound/secret-box.ts';
@@ -47,6 +48,14 @@ export function errorHandler(logger: Logger) {
         ctx.body = err.status === 405
           ? { detail: `Method "${ctx.method}" not allowed.`, code: 'method_not_allowed' }
           : { detail: 'Not implemented.', code: 'not_implemented' };
+        return;
+      }
+      if (isUniqueViolation(err)) {
+        // A concurrent request inserted the same row first, and running this one's transaction again did not
+        // settle it (db/retry.ts). The client's request was fine: it may send it again.
+        logger.warn({ err, request_id: ctx.state.requestId, method: ctx.method, path: ctx.path }, 'concurrent write');
+        ctx.status = 409;
+        ctx.body = { detail: 'A concurrent request wrote the same thing at the same moment; send this request again.', code: 'concurrent_write' };
         return;
       }
       if (isDatabaseUnavailable(err)) {

@@ -17,6 +17,24 @@ import type { PageRequest } from '../lib/page.ts';
  * - No value holds a NUL character (`%00`): 400 `invalid_filter_value`.
  */
 
+/**
+ * Middleware, before routing: a NUL character (`%00`) in any query value (or name) answers 400
+ * `invalid_filter_value` naming the parameter, on every route, as NUL in a body does (http/json-body.ts): no
+ * reader of `ctx.query` can hand one to PostgreSQL, whose text cannot hold it. Costs a substring test when the
+ * query has no `%00`.
+ */
+export function refuseNulInQuery(ctx: Context, next: () => Promise<unknown>): Promise<unknown> {
+  if (!ctx.querystring.includes('%00')) return next();
+  for (const [name, raw] of Object.entries(ctx.query)) {
+    const values = Array.isArray(raw) ? raw : [raw ?? ''];
+    if (name.includes('\0') || values.some((value) => value.includes('\0'))) {
+      const parameter = name.replaceAll('\0', '');
+      throw invalidFilter(parameter, `${parameter} must not contain the NUL character (%00).`);
+    }
+  }
+  return next();
+}
+
 /** The value of `name` (its last, when repeated), or undefined when absent; never a NUL character (PostgreSQL's text cannot hold one). */
 export function queryText(ctx: Context, name: string): string | undefined {
   const raw = ctx.query[name];

@@ -42,10 +42,21 @@ export function stripQuoted(text: string): string {
   return out.join('\n').trim();
 }
 
+/** The bytes are not a message the parser can read (mailsplit: a header line past its limit, EMAXLEN; and the like). */
+export class UnreadableMessage extends Error {
+  constructor(cause: unknown) {
+    super(`The message could not be read: ${(cause as Error)?.message ?? String(cause)}`, { cause });
+    this.name = 'UnreadableMessage';
+  }
+}
+
+/** The message as the inbound routes see it; `UnreadableMessage` when the parser refuses the bytes (a sender's fault, not ours). */
 export async function parseInbound(raw: Buffer | string, via: 'smtp' | 'http', envelopeTo: string[] = []): Promise<InboundEmail> {
   // Loaded on first use: most instances never receive mail, and the parser is a sizeable share of start-up memory.
   const { simpleParser } = await import('mailparser');
-  const mail = await simpleParser(raw, { skipImageLinks: true, skipTextToHtml: true });
+  const mail = await simpleParser(raw, { skipImageLinks: true, skipTextToHtml: true }).catch((err: unknown) => {
+    throw new UnreadableMessage(err);
+  });
   const fromAddress = mail.from?.value[0];
   const text = (mail.text ?? (typeof mail.html === 'string' ? mail.html.replace(/<[^>]+>/g, ' ') : '')).trim();
   const references = Array.isArray(mail.references) ? mail.references : mail.references ? [mail.references] : [];

@@ -1,6 +1,6 @@
 import type { SMTPServerAddress } from 'smtp-server';
 import type { Logger } from '../lib/logger.ts';
-import { parseInbound } from './parse.ts';
+import { UnreadableMessage, parseInbound } from './parse.ts';
 import type { InboundRoutes } from './registry.ts';
 
 export const MAX_INBOUND_BYTES = 10 * 1024 * 1024;
@@ -50,6 +50,12 @@ export async function startInboundSmtp(options: { port: number; host?: string; d
           .then(
             () => callback(),
             (err) => {
+              if (err instanceof UnreadableMessage) {
+                // Sending it again would fail the same way: a permanent refusal, so the sender bounces it.
+                const refusal = new Error('5.6.0 The message could not be parsed') as Error & { responseCode: number };
+                refusal.responseCode = 554;
+                return callback(refusal);
+              }
               options.logger.error({ err }, 'inbound e-mail could not be handled');
               const failure = new Error('4.3.0 Temporary failure, try again later') as Error & { responseCode: number };
               failure.responseCode = 451;

@@ -67,6 +67,23 @@ describe('E-mail in (CONTRACT §6, §10): SMTP listener and POST /v1/inbound-ema
     expect(received[0].text).toContain('> Deploy finished.');
   });
 
+  it('answers 400 invalid_message for a message the parser cannot read (a 1 MB header line), and SMTP refuses it for good (554)', async () => {
+    const long = `From: bob@example.com\r\nSubject: ${'x'.repeat(1024 * 1024)}\r\n\r\nhi\r\n`;
+    const res = await t.request('POST', '/v1/inbound-email/', { raw: long, headers: { 'content-type': 'message/rfc822', authorization: 'Bearer inbound-secret-1234' } });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ detail: 'The message could not be read: Max header size for a MIME node exceeded', code: 'invalid_message' });
+    expect(received).toHaveLength(0);
+    const smtp = await startInboundSmtp({ port: 0, host: '127.0.0.1', domain: 'inbox.rollcall.test', routes: t.deps.inboundRoutes, logger: t.deps.logger });
+    try {
+      const transport = nodemailer.createTransport({ host: '127.0.0.1', port: smtp.port, secure: false, ignoreTLS: true });
+      const raw = long.replace('From: bob@example.com', 'From: bob@example.com\r\nTo: builder.acme@inbox.rollcall.test');
+      await expect(transport.sendMail({ envelope: { from: 'bob@example.com', to: ['builder.acme@inbox.rollcall.test'] }, raw })).rejects.toMatchObject({ responseCode: 554 });
+      transport.close();
+    } finally {
+      await smtp.close();
+    }
+  });
+
   it('authenticates with INBOUND_EMAIL_SECRET', async () => {
     const none = await t.request('POST', '/v1/inbound-email/', { raw: REPLY, headers: { 'content-type': 'message/rfc822' } });
     expect(none.status).toBe(401);

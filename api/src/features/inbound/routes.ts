@@ -4,7 +4,7 @@ import type { Deps } from '../../http/deps.ts';
 import type { Middlewares } from '../../http/middlewares.ts';
 import { ApiError, unauthorized } from '../../lib/errors.ts';
 import { safeEqual } from '../../lib/secrets.ts';
-import { parseInbound } from '../../inbound/parse.ts';
+import { UnreadableMessage, parseInbound } from '../../inbound/parse.ts';
 import { presentInboundOutcome } from './presenter.ts';
 import { MAX_INBOUND_BYTES } from '../../inbound/smtp-listener.ts';
 
@@ -41,7 +41,9 @@ export function inboundRoutes(deps: Deps, _mw: Middlewares): Router {
     if (ctx.is('application/json')) throw new ApiError(415, 'unsupported_media_type', 'Send the raw MIME message (message/rfc822), not JSON.');
     const raw = await readRaw(ctx);
     if (raw.length === 0) throw new ApiError(400, 'empty_message', 'The request body must be a raw MIME message.');
-    const mail = await parseInbound(raw, 'http');
+    const mail = await parseInbound(raw, 'http').catch((err: unknown) => {
+      throw err instanceof UnreadableMessage ? new ApiError(400, 'invalid_message', err.message) : err;
+    });
     if (!mail.from) throw new ApiError(400, 'invalid_message', 'The message has no From address.');
     const outcome = await deps.inboundRoutes.route(mail);
     ctx.status = 202;

@@ -1,4 +1,4 @@
-import type { Executor } from '../../db/connection.ts';
+import type { Db, Executor } from '../../db/connection.ts';
 import { conflict, notFound } from '../../lib/errors.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import type { Actor } from '../../auth/credentials.ts';
@@ -23,7 +23,12 @@ async function refuseDuplicate(db: Executor, actor: Actor, value: string, except
   if (await query.first('uuid')) throw conflict('company_value_exists', `The company value "${value}" already exists.`);
 }
 
-export async function createCompanyValue(db: Executor, actor: Actor, input: CompanyValueInput, now: Date): Promise<CompanyValueRow> {
+/** In a transaction of its own: on PostgreSQL a concurrent twin that got past the check first makes it run again (db/retry.ts) and answer 409. */
+export function createCompanyValue(db: Db, actor: Actor, input: CompanyValueInput, now: Date): Promise<CompanyValueRow> {
+  return db.transaction((trx) => createCompanyValueInTransaction(trx, actor, input, now));
+}
+
+async function createCompanyValueInTransaction(db: Executor, actor: Actor, input: CompanyValueInput, now: Date): Promise<CompanyValueRow> {
   await refuseDuplicate(db, actor, input.value);
   const row: CompanyValueRow = {
     uuid: uuidv7(now.getTime()),
@@ -38,7 +43,11 @@ export async function createCompanyValue(db: Executor, actor: Actor, input: Comp
   return row;
 }
 
-export async function updateCompanyValue(db: Executor, actor: Actor, uuid: string, input: UpdateCompanyValueInput, now: Date): Promise<CompanyValueRow> {
+export function updateCompanyValue(db: Db, actor: Actor, uuid: string, input: UpdateCompanyValueInput, now: Date): Promise<CompanyValueRow> {
+  return db.transaction((trx) => updateCompanyValueInTransaction(trx, actor, uuid, input, now));
+}
+
+async function updateCompanyValueInTransaction(db: Executor, actor: Actor, uuid: string, input: UpdateCompanyValueInput, now: Date): Promise<CompanyValueRow> {
   const current = await getCompanyValue(db, actor, uuid);
   if (input.value !== undefined) await refuseDuplicate(db, actor, input.value, uuid);
   const changes = {

@@ -14,7 +14,7 @@ export const CHANGELOG: ChangelogEntry[] = [
   {
     version: '1.7.0',
     date: '2026-11-25',
-    title: 'Security fixes, the web app at /app/ and its browser session',
+    title: 'Security and concurrency fixes, the web app at /app/ and its browser session',
     changes: [
       'Fixed (security): a key with explicit Plan scopes could lift its own scopes (PATCH /v1/api-keys/{uuid}/) or mint an unscoped key (POST /v1/api-keys/). Creating a key now takes a personal key without scopes or a CLI token; giving a key scopes, or regenerating one, takes a credential that holds every scope that key will carry; 403 insufficient_scope otherwise.',
       'Agent keys, organization keys and keys with explicit scopes no longer govern the organization, whatever their owner\'s role: PATCH /v1/organization/, /v1/invite-user/, role, activation and other people\'s profiles on PATCH /v1/users/{uuid}/, /v1/api-keys/, /v1/webhook-subscription/, /v1/deliveries/, workflow definitions, company values, kudos settings and /v1/exchange-token/ (issuing, presenting, the audit) answer 403 insufficient_scope. They keep everything else their owner\'s role allows.',
@@ -29,6 +29,12 @@ export const CHANGELOG: ChangelogEntry[] = [
       'Idempotency-Key: the documentation now states the rule the server applies, 8 to 128 printable ASCII characters without spaces (! to ~); the refusal says so too.',
       'POST /v1/cli/auth/session/ {email, code, organization_id?}: the web app\'s sign-in, with the e-mailed code, budgets and refusals of verify-code; the 30-day token is set as the rollcall_session cookie (Path=/v1/; HttpOnly; SameSite=Strict; Secure when HTTPS is required) instead of in the body. The API takes the cookie exactly as that Bearer token when the request carries no X-API-KEY or Authorization header; a write authenticated by it from another Origin, or without one, answers 403 cross_origin_request. POST /v1/cli/auth/logout/ also clears the cookie.',
       'POST /v1/cli/auth/logout-everywhere/: revokes every CLI token and web session of the caller\'s person ({detail, revoked}).',
+      'Identical writes sent at once (reactions, favorites, members, company values, mood, the first report of a new agent name) answer as if sent one after another: the idempotent answer or the refusal, never 500. A write PostgreSQL cancels for a deadlock or a serialization failure is run again; a unique conflict that persists answers 409 concurrent_write.',
+      'Saved-view writes check their ETag atomically: of creations sent at once with one list ETag, one answers 201 and the others 412 precondition_failed.',
+      'Ranks stay unique within a column: a move between two tasks that are no longer adjacent lands right after the first of them.',
+      'An Idempotency-Key is held only while its request\'s transaction runs: after a crash or restart, the retry runs at once instead of answering 409 idempotency_in_progress for up to 120 seconds.',
+      'A presigned upload URL takes one completed upload: a later PUT answers 404 and replaces nothing. A multipart upload cut off before its end answers 400 (was 500).',
+      'A NUL character (%00) in any query parameter answers 400 invalid_filter_value on every route; a message POST /v1/inbound-email/ cannot parse (a 1 MB header line) answers 400 invalid_message, and 554 over SMTP.',
     ],
   },
   {

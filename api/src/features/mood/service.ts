@@ -1,4 +1,4 @@
-import type { Executor } from '../../db/connection.ts';
+import type { Db, Executor } from '../../db/connection.ts';
 import { badRequest } from '../../lib/errors.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import type { Actor } from '../../auth/credentials.ts';
@@ -28,8 +28,15 @@ export async function readMood(db: Executor, actor: Actor, date: string | undefi
   return { date: day, entry: entry ?? null, summary };
 }
 
-/** One mood per person and day; tracking again the same day replaces the score. */
-export async function trackMood(db: Executor, actor: Actor, input: TrackMoodInput, now: Date): Promise<{ row: MoodRow; created: boolean }> {
+/**
+ * One mood per person and day; tracking again the same day replaces the score. In a transaction of its own: on
+ * PostgreSQL a twin sent at the same moment that inserted first makes this one run again and replace (db/retry.ts).
+ */
+export function trackMood(db: Db, actor: Actor, input: TrackMoodInput, now: Date): Promise<{ row: MoodRow; created: boolean }> {
+  return db.transaction((trx) => trackMoodInTransaction(trx, actor, input, now));
+}
+
+async function trackMoodInTransaction(db: Executor, actor: Actor, input: TrackMoodInput, now: Date): Promise<{ row: MoodRow; created: boolean }> {
   const today = personalToday(actor, now);
   const date = input.date ?? today;
   if (date > today) throw badRequest('future_responses_are_not_allowed', 'A mood cannot be tracked for a future day.', { parameter: 'date', today });

@@ -3,7 +3,7 @@ import type { Readable, TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
 import type { Context } from 'koa';
-import { ValidationFailed, unknownField } from '../../lib/errors.ts';
+import { ValidationFailed, badRequest, unknownField } from '../../lib/errors.ts';
 
 /** What a multipart request's file part says of itself (never trusted for its type: the content is checked). */
 export interface IncomingFile {
@@ -21,6 +21,8 @@ export interface FileBody {
 
 const FIELD_LIMIT = 16 * 1024;
 const notMultipart = () => new ValidationFailed({ file: ['Send the file as multipart/form-data, in a part named "file".'] });
+/** A raw body (a presigned PUT) that ended before its Content-Length, or whose connection dropped. */
+const cutOff = () => badRequest('request_incomplete', 'The request body was cut off before its end.');
 
 /** Passes bytes through and fails with `tooLarge()` once more than `max` have come. */
 export class ByteLimit extends Transform {
@@ -48,7 +50,7 @@ export function limitedBody(source: Readable & { complete?: boolean }, max: numb
   limit.on('error', () => source.resume());
   source.on('error', (err) => limit.destroy(err));
   source.on('close', () => {
-    if (source.complete === false && !limit.writableEnded) limit.destroy(new Error('the request broke off'));
+    if (source.complete === false && !limit.writableEnded) limit.destroy(cutOff());
   });
   source.pipe(limit);
   return limit;
@@ -109,13 +111,16 @@ export async function readUpload<T>(
   let broken: Error | null = null;
   try {
     await pipeline(ctx.req, parser);
-  } catch (err) {
-    // The request broke off, or was not valid multipart: the file's receiver sees its stream fail.
-    broken = err instanceof Error && /multipart|boundary|Unexpected end|Malformed/i.test(err.message) ? notMultipart() : (err as Error);
+  } catch {
+    // The request broke off or was not valid multipart (busboy: "Unexpected end of form", a bad boundary): the
+    // client's fault whatever the parser said, and the file's receiver sees its stream fail with the same 400.
+    broken = notMultipart();
     limit?.destroy(broken);
   }
   const outcome: Outcome | null = received ? await received : null;
-  const problem = (outcome && !outcome.ok ? outcome.error : null) ?? refusal ?? broken ?? (outcome ? null : new ValidationFailed({ file: ['This field is required.'] }));
+  // A broken request wins over what its receiver made of the stream that failed under it (busboy fails the file
+  // part with its own error before the pipeline rejects).
+  const problem = broken ?? (outcome && !outcome.ok ? outcome.error : null) ?? refusal ?? (outcome ? null : new ValidationFailed({ file: ['This field is required.'] }));
   if (problem) {
     if (outcome?.ok) await options.discard(outcome.file);
     throw problem;

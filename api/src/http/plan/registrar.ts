@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { AnyObjectSchema } from 'yup';
 import { planActorId } from '../../auth/policy.ts';
-import { claimKey } from '../../db/idempotency-keys.ts';
+import { lookupKey } from '../../db/idempotency-keys.ts';
 import type { ClaimedKey } from '../../db/idempotency-keys.ts';
 import { badRequest, invalidFilter } from '../../lib/errors.ts';
 import { etagMatches } from '../../lib/etags.ts';
@@ -152,7 +152,7 @@ export class PlanRoutes {
       let claimed: ClaimedKey | null = null;
       if (key !== null && !dryRun) {
         const fingerprint = requestFingerprint(ctx.method, ctx.url, ctx.request.body);
-        const claim = await claimKey(deps.db, { actorId: planActorId(actor), key, fingerprint, organizationUuid: actor.organization.uuid }, now);
+        const claim = await lookupKey(deps.db, { actorId: planActorId(actor), key, fingerprint, organizationUuid: actor.organization.uuid }, now);
         if (claim.kind === 'replay') return send(ctx, claim.answer, true);
         claimed = claim.claim;
       }
@@ -178,7 +178,7 @@ export class PlanRoutes {
           }),
         operation.status,
       );
-      send(ctx, answer);
+      send(ctx, answer, answer.replayed);
     });
   }
 

@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
 import type { AnyObjectSchema } from 'yup';
 import { planActorId } from '../../auth/policy.ts';
-import { claimKey } from '../../db/idempotency-keys.ts';
+import { lookupKey } from '../../db/idempotency-keys.ts';
 import type { ClaimedKey, StoredAnswer } from '../../db/idempotency-keys.ts';
 import { invalidFilter } from '../../lib/errors.ts';
 import { actorOf } from '../auth.ts';
@@ -44,12 +44,12 @@ export function uploadRoute<S extends AnyObjectSchema | undefined, F extends { d
       discard: (stored) => receiver.discard(base, stored),
     });
     let claimed: ClaimedKey | null = null;
-    let answer: StoredAnswer;
+    let answer: StoredAnswer & { replayed?: true };
     try {
       const body = (spec.fields ? await parseBody(spec.fields, fields) : noBodyFields(fields)) as Body<S>;
       if (key !== null) {
         const fingerprint = requestFingerprint(ctx.method, ctx.url, { fields, file: file.digest });
-        const claim = await claimKey(deps.db, { actorId: planActorId(actor), key, fingerprint, organizationUuid: actor.organization.uuid }, now);
+        const claim = await lookupKey(deps.db, { actorId: planActorId(actor), key, fingerprint, organizationUuid: actor.organization.uuid }, now);
         if (claim.kind === 'replay') {
           await receiver.discard(base, file);
           return send(ctx, claim.answer, true);
@@ -71,6 +71,8 @@ export function uploadRoute<S extends AnyObjectSchema | undefined, F extends { d
       await receiver.discard(base, file);
       throw err;
     }
-    send(ctx, answer);
+    // A twin of this request stored the key's answer first: this copy of the file is not kept.
+    if (answer.replayed) await receiver.discard(base, file);
+    send(ctx, answer, answer.replayed);
   };
 }

@@ -1,6 +1,6 @@
 import type { Actor } from '../../auth/credentials.ts';
 import type { Db, Trx } from '../../db/connection.ts';
-import { releaseKey, storeAnswer } from '../../db/idempotency-keys.ts';
+import { KEY_REFUSALS, StoredReplay, holdKey, storeAnswer } from '../../db/idempotency-keys.ts';
 import type { ClaimedKey, StoredAnswer } from '../../db/idempotency-keys.ts';
 import { ApiError, ValidationFailed } from '../../lib/errors.ts';
 import type { EventReceivers } from '../../outbox/events.ts';
@@ -42,21 +42,23 @@ export interface WriteRun {
 }
 
 /**
- * Runs one Plan write as one unit: a transaction handed to `work` (with the change log bound to it), whose answer
- * is stored under the request's Idempotency-Key in that same transaction, so an acknowledged write always has its
- * answer and a crash before the commit leaves neither. A dry run builds its answer (what the operation would
- * have answered, and the changes it recorded) and rolls everything back. A refusal (4xx) is then stored as the
- * key's answer; an unexpected error frees the key.
+ * Runs one Plan write as one unit: a transaction handed to `work` (with the change log bound to it) that first
+ * holds the request's Idempotency-Key (db/idempotency-keys.ts `holdKey`) and stores its answer under it, so an
+ * acknowledged write always has its answer, and a crash before the commit leaves neither and frees the key. A dry
+ * run builds its answer (what the operation would have answered, and the changes it recorded) and rolls everything
+ * back. A refusal (4xx) is then stored as the key's answer. `replayed`: the key's answer was stored by a twin of
+ * this request that committed first.
  */
 export async function runWrite(
   db: Db,
   run: WriteRun,
   work: (unit: WriteUnit, answer: { headers: Record<string, string>; status: number }) => Promise<unknown>,
   successStatus: number,
-): Promise<StoredAnswer> {
+): Promise<StoredAnswer & { replayed?: true }> {
   try {
     let eventsRecorded = 0;
     const committed = await db.transaction(async (trx) => {
+      if (run.claimed) await holdKey(trx, run.claimed, run.now);
       const changes = new ChangeLog(trx, run.actor, run.agentName, run.now, run.events);
       const shape = { headers: {} as Record<string, string>, status: successStatus };
       const result = await work({ db: trx, actor: run.actor, now: run.now, changes, agentName: run.agentName, dryRun: run.dryRun }, shape);
@@ -73,22 +75,22 @@ export async function runWrite(
     return committed;
   } catch (err) {
     if (err instanceof DryRunRollback) return err.answer;
+    if (err instanceof StoredReplay) return { ...err.answer, replayed: true };
     if (run.claimed) await settleKey(db, run.claimed, err, run.now);
     throw err;
   }
 }
 
-/** After a failure before or during the operation: the refusal becomes the key's answer, or the key is freed. */
+/** After a failure before or during the operation: a refusal becomes the key's answer; anything else leaves the key free. */
 export async function settleKey(db: Db, claimed: ClaimedKey, err: unknown, now: Date): Promise<void> {
   const refusal = refusalAnswer(err);
   if (refusal) await storeAnswer(db, claimed, refusal, now);
-  else await releaseKey(db, claimed);
 }
 
 /** A refusal as the answer stored under an Idempotency-Key (4xx only; 429 and transient codes are not kept). */
 function refusalAnswer(err: unknown): StoredAnswer | null {
   if (err instanceof ValidationFailed) return { status: 400, headers: {}, body: err.fields };
-  if (err instanceof ApiError && err.status >= 400 && err.status < 500 && err.status !== 429 && !RETRY_WITH_SAME_KEY.has(err.code)) {
+  if (err instanceof ApiError && err.status >= 400 && err.status < 500 && err.status !== 429 && !RETRY_WITH_SAME_KEY.has(err.code) && !KEY_REFUSALS.has(err.code)) {
     return { status: err.status, headers: err.headers ?? {}, body: errorBody(err) };
   }
   return null;

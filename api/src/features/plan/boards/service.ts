@@ -1,4 +1,5 @@
 import { ValidationFailed, conflict } from '../../../lib/errors.ts';
+import { forWrite } from '../../../db/locks.ts';
 import type { PageRequest } from '../../../lib/page.ts';
 import { uuidv7 } from '../../../lib/ids.ts';
 import { assertCeiling } from '../entitlements/ceilings.ts';
@@ -149,6 +150,8 @@ export async function restoreBoard(w: PlanWrite, uuid: string): Promise<BoardRow
  */
 export async function deleteBoard(w: PlanWrite, uuid: string) {
   const { row: board } = await managedBoard<BoardRow>(w.db, w.actor, uuid);
+  // The board's row before its tasks' (the lock order of every Plan write).
+  await forWrite(w.db, w.db('plan_boards').where({ uuid })).first('uuid');
   const count = async (table: string) => Number((await w.db(table).where({ board_uuid: uuid }).count({ count: '*' }))[0].count);
   const cascade = { states: await count('plan_states'), labels: await count('plan_labels'), members: await count('plan_board_members'), tasks: await count('plan_tasks') };
   await w.db('plan_board_keys').where({ board_uuid: uuid }).whereNull('retired_at').update({ retired_at: w.now.toISOString() });

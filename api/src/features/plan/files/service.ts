@@ -165,9 +165,14 @@ export async function presignUpload(w: AttachmentWrite, kind: AttachableKind, in
 }
 
 /**
- * PUT to an upload URL: the bytes of a presigned attachment, streamed to the store. The URL is good until it
- * expires or the attachment is confirmed (a broken upload may be sent again); anything else is 404. More bytes than
+ * PUT to an upload URL: the bytes of a presigned attachment, streamed to the store. The URL is good for one
+ * completed upload, until it expires (a broken upload may be sent again); anything else is 404. More bytes than
  * presigned: 400 attachment_too_large.
+ *
+ * Each PUT writes an object of its own (the row's key and a random suffix), never the key another PUT wrote: the
+ * first PUT to finish claims the row (`uploaded_at` still empty) and names its object there; a PUT that finishes
+ * later lost, its object goes to the trash and it answers 404. So the bytes confirm checks are the bytes that are
+ * served, and nothing replaces them once an upload completed.
  */
 export async function receivePut(
   db: Executor,
@@ -177,13 +182,26 @@ export async function receivePut(
 ): Promise<AttachmentRow> {
   const { uuid, token } = request;
   const row: AttachmentRow | undefined = await db('plan_attachments').where({ uuid }).first();
-  if (!row || row.status !== 'pending' || !row.upload_token_hash || !safeEqual(sha256Hex(token), row.upload_token_hash) || (row.expires_at ?? '') <= now.toISOString()) throw notFound();
+  if (!row || !openForUpload(row, token, now)) throw notFound();
   const max = Number(row.declared_size ?? PRESIGNED_MAX_BYTES);
   if (request.length !== null && request.length > max) throw tooLarge(max);
-  const stored = await files.put(row.storage_key, request.body(max));
-  const uploaded = { ...row, size: stored.size, sha256: stored.sha256, uploaded_at: now.toISOString() };
-  await db('plan_attachments').where({ uuid, status: 'pending' }).update({ size: stored.size, sha256: stored.sha256, uploaded_at: uploaded.uploaded_at });
+  const key = `${row.storage_key}.${randomBase62(16)}`;
+  const stored = await files.put(key, request.body(max));
+  const uploaded = { ...row, storage_key: key, size: stored.size, sha256: stored.sha256, uploaded_at: now.toISOString() };
+  const claimed = await db('plan_attachments')
+    .where({ uuid, status: 'pending', upload_token_hash: row.upload_token_hash })
+    .whereNull('uploaded_at')
+    .update({ storage_key: key, size: stored.size, sha256: stored.sha256, uploaded_at: uploaded.uploaded_at });
+  if (claimed === 0) {
+    await trashKey(db, key, now);
+    throw notFound();
+  }
   return uploaded;
+}
+
+/** A presigned attachment this token may still upload to: pending, not uploaded yet, not expired. */
+function openForUpload(row: AttachmentRow, token: string, now: Date): boolean {
+  return row.status === 'pending' && row.uploaded_at === null && !!row.upload_token_hash && safeEqual(sha256Hex(token), row.upload_token_hash) && (row.expires_at ?? '') > now.toISOString();
 }
 
 /** Before confirm's transaction: the bytes are there, and their content is an accepted type (read back from the store). */
@@ -200,8 +218,8 @@ export async function confirmUpload(w: AttachmentWrite, kind: AttachableKind, ch
   const target = await attachable(w, kind, w.params);
   const row = await attachmentOf(w.db, kind, target, checked.row.uuid);
   if (row.status === 'ready') return row;
-  // Sent again between the check and now: what was checked is no longer what is stored.
-  if (!checked.type || row.uploaded_at !== checked.row.uploaded_at) throw notReady();
+  // The object checked is the one the row names (an upload's object is written once, and the row names it once).
+  if (!checked.type || row.storage_key !== checked.row.storage_key || row.uploaded_at !== checked.row.uploaded_at) throw notReady();
   await assertRoom(w.db, kind, target, w.now, row.uuid);
   return makeReady(w, row, { size: Number(row.size), sha256: row.sha256 ?? '', type: checked.type });
 }

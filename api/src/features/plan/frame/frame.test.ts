@@ -7,7 +7,7 @@ import type { PlanCall, PlanOrg } from '../../../../test/plan-fixtures.ts';
 import { createApp } from '../../../app.ts';
 import { ApiError } from '../../../lib/errors.ts';
 import { planActorId as actorId } from '../../../auth/policy.ts';
-import { claimKey } from '../../../db/idempotency-keys.ts';
+import { isSqlite } from '../../../db/connection.ts';
 import { requestFingerprint } from '../../../http/plan/idempotency.ts';
 import { planFrame } from './feature.ts';
 import { lookupCredential } from '../../../auth/credentials.ts';
@@ -54,19 +54,29 @@ describe('Plan frame: Idempotency-Key, dry runs, person-only endpoints (CONTRACT
     expect(viaCli.headers.get('idempotency-replayed')).toBe('true');
   });
 
-  it('answers 409 idempotency_in_progress while the same key runs (up to 120 s), then frees it', async () => {
-    // What a request killed mid-way leaves behind: a running claim of the same request.
+  it('answers 409 idempotency_in_progress only while the key\'s transaction runs; nothing a dead request left blocks its retry', async () => {
+    // What an older version left of a request killed mid-way: a `running` row. It is no answer and holds nothing.
     const fingerprint = requestFingerprint('POST', '/v1/plan/goals/', { name: 'Slow' });
-    await claimKey(t.db, { actorId: acme.member.user.uuid, key: 'slow-request-1', fingerprint, organizationUuid: acme.org.uuid }, t.clock.now());
-    const busy = await call('POST', '/v1/plan/goals/', acme.member.key, { name: 'Slow' }, withKey('slow-request-1'));
-    expect(busy.status).toBe(409);
-    expect(busy.body).toEqual({ detail: 'A request with this Idempotency-Key is still running; retry later with the same key.', code: 'idempotency_in_progress' });
-    t.clock.advance(119_000);
-    expect((await call('POST', '/v1/plan/goals/', acme.member.key, { name: 'Slow' }, withKey('slow-request-1'))).status).toBe(409);
-    t.clock.advance(1_000);
+    const stamp = t.clock.now().toISOString();
+    await t.db('plan_idempotency_keys').insert({
+      actor_id: acme.member.user.uuid, key: 'slow-request-1', organization_uuid: acme.org.uuid, fingerprint, state: 'running',
+      locked_until: new Date(t.clock.now().getTime() + 120_000).toISOString(), status: null, headers: null, body: null, created_at: stamp, expires_at: stamp.replace('2026', '2027'),
+    });
     const taken = await call('POST', '/v1/plan/goals/', acme.member.key, { name: 'Slow' }, withKey('slow-request-1'));
     expect(taken.status).toBe(201);
     expect((await call('POST', '/v1/plan/goals/', acme.member.key, { name: 'Slow' }, withKey('slow-request-1'))).headers.get('idempotency-replayed')).toBe('true');
+    if (isSqlite(t.db)) return; // one connection: a twin waits for the first request's transaction and replays its answer
+    // PostgreSQL: while a transaction holds the key (here the test's own), the same key answers 409 at once.
+    const held = await t.db.transaction();
+    try {
+      await held.raw('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`idempotency\n${acme.member.user.uuid}\nbusy-request-1`]);
+      const busy = await call('POST', '/v1/plan/goals/', acme.member.key, { name: 'Busy' }, withKey('busy-request-1'));
+      expect(busy.status).toBe(409);
+      expect(busy.body).toEqual({ detail: 'A request with this Idempotency-Key is still running; retry later with the same key.', code: 'idempotency_in_progress' });
+    } finally {
+      await held.rollback();
+    }
+    expect((await call('POST', '/v1/plan/goals/', acme.member.key, { name: 'Busy' }, withKey('busy-request-1'))).status).toBe(201);
   });
 
   it('keeps an answer 24 hours; after that the key is free again', async () => {

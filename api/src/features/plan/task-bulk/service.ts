@@ -30,8 +30,9 @@ const RUNS: Record<BulkOperation, Run> = {
 async function lockAll(w: PlanWrite, refs: string[]): Promise<void> {
   const tasks = (await Promise.all(refs.map((ref) => findTask(w.db, w.actor.organization.uuid, ref)))).filter((t): t is TaskRow => t !== null);
   const uuids = [...new Set(tasks.map((t) => t.uuid))].sort();
-  if (uuids.length > 0) await forWrite(w.db, w.db('plan_tasks').whereIn('uuid', uuids).orderBy('uuid').select('uuid'));
+  // The Plan's lock order: boards (by uuid), then their tasks (by uuid); each item's own locks are then held already.
   for (const board of [...new Set(tasks.map((t) => t.board_uuid))].sort()) await forWrite(w.db, w.db('plan_boards').where({ uuid: board })).first('uuid');
+  if (uuids.length > 0) await forWrite(w.db, w.db('plan_tasks').whereIn('uuid', uuids).orderBy('uuid').select('uuid'));
 }
 
 /**

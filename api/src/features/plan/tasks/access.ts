@@ -47,11 +47,27 @@ export const versionConflict = (current: number) =>
 export async function writableTask(w: PlanWrite, ref: string, expectedVersion?: number): Promise<TaskAccess> {
   const uuid = isUuid(ref) ? ref.toLowerCase() : await resolveTaskRef(w.db, w.actor.organization.uuid, ref);
   if (!uuid) throw notFound();
-  const task: TaskRow | undefined = await forWrite(w.db, w.db('plan_tasks').where({ uuid })).first();
+  const task = await lockTask(w.db, uuid);
   if (!task || task.organization_uuid !== w.actor.organization.uuid) throw notFound();
   const { row: board } = await visibleBoard<BoardRow>(w.db, w.actor, task.board_uuid);
   if (expectedVersion !== undefined && expectedVersion !== Number(task.version)) throw versionConflict(Number(task.version));
   return { task, board };
+}
+
+/**
+ * Locks a task's board, then the task (the lock order of every Plan write: the board's row before its tasks',
+ * docs/architecture.md "Locks"). Every change of a task takes the board's row anyway (its change-log number), so
+ * taking it first costs no concurrency and keeps two writes from each holding what the other waits for. A task
+ * moved to another board between the read and the lock is locked again on its new board.
+ */
+async function lockTask(trx: Trx, uuid: string): Promise<TaskRow | undefined> {
+  for (;;) {
+    const seen: TaskRow | undefined = await trx('plan_tasks').where({ uuid }).first();
+    if (!seen) return undefined;
+    await lockBoard(trx, seen.board_uuid);
+    const task: TaskRow | undefined = await forWrite(trx, trx('plan_tasks').where({ uuid })).first();
+    if (!task || task.board_uuid === seen.board_uuid) return task;
+  }
 }
 
 /** Locks the board's row for the rest of the transaction: what changes a board's columns (placement, creation) runs one at a time. */

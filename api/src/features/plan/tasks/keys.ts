@@ -45,6 +45,22 @@ const allocationFailed = () =>
  * `identifier_allocation_failed`; the frame then frees the request's Idempotency-Key, so a retry with it runs.
  * `alsoLock`: other boards the operation changes (a board move's source), locked within the same wait.
  */
+/**
+ * Locks boards in the Plan's lock order (by uuid) within `lockTimeoutMs`, else 409 `identifier_allocation_failed`:
+ * what a board move takes before its task (the source and the target), so two moves between the same boards in
+ * opposite directions never hold one board each while waiting for the other.
+ */
+export async function lockBoards(trx: Trx, uuids: string[], lockTimeoutMs: number): Promise<void> {
+  try {
+    await withLockTimeout(trx, lockTimeoutMs, async () => {
+      for (const uuid of [...new Set(uuids)].sort()) await forWrite(trx, trx('plan_boards').where({ uuid })).first('uuid');
+    });
+  } catch (err) {
+    if (isLockFailure(err)) throw allocationFailed();
+    throw err;
+  }
+}
+
 export async function allocateTaskNumber(trx: Trx, boardUuid: string, lockTimeoutMs: number, alsoLock: string[] = []): Promise<number> {
   try {
     return await withLockTimeout(trx, lockTimeoutMs, async () => {

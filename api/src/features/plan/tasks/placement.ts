@@ -5,7 +5,7 @@ import { orNull, visibleBoard } from '../frame/access.ts';
 import type { PlanWrite } from '../frame/context.ts';
 import { assertCanAccessBoard, findTask, lockBoard, writableTask } from './access.ts';
 import type { TaskAccess } from './access.ts';
-import { allocateTaskNumber, keepFormerKey } from './keys.ts';
+import { allocateTaskNumber, keepFormerKey, lockBoards } from './keys.ts';
 import { assertColumnRoom, neighbourMissing, rankBetween, tailRank } from './ranks.ts';
 import { labelsOf, presentTasks, recordTaskChanges } from './repository.ts';
 import type { PresentedTask } from './repository.ts';
@@ -87,6 +87,9 @@ async function targetState(w: PlanWrite, task: TaskRow, target: BoardRow, input:
  * same project. Logged as `moved` on both boards' streams (one `tasks.moved` event).
  */
 export async function moveTaskToBoard(w: PlanWrite, ref: string, input: MoveBoardInput, allocation: Allocation, expectedVersion?: number): Promise<PresentedTask> {
+  // Both boards first, in the lock order, then the task (writableTask takes its board again, already held).
+  const seen = await findTask(w.db, w.actor.organization.uuid, ref);
+  if (seen && isUuid(input.board)) await lockBoards(w.db, [seen.board_uuid, input.board.toLowerCase()], allocation.lockTimeoutMs);
   const access = await writableTask(w, ref, expectedVersion);
   const { task, board: source } = access;
   const found = await orNull(visibleBoard<BoardRow>(w.db, w.actor, input.board));

@@ -9,7 +9,8 @@ import { COLUMN_LIMIT, liveTasksInState, recordTaskChanges } from './repository.
  * Order within a column: each task's `rank` is a fractional index (fractional-indexing), so placing a task
  * between two others writes that task alone. Ranks are compared over every task of the column, archived ones
  * too, so a restored task never collides with one placed meanwhile. Callers hold the board's lock (lockBoard),
- * so two placements never compute the same rank.
+ * so two placements never compute the same rank, and a unique index on (board, state, rank) keeps any that would
+ * (migration 0810) from being stored.
  */
 
 /** Ranks longer than this are spread again over their neighbourhood (the column holds 64 characters). */
@@ -74,7 +75,9 @@ export async function rankBetween(w: PlanWrite, column: Column, boardKey: string
   let high: string | null;
   if (after && before) {
     if (after.rank >= before.rank) throw await neighbourMissing(w.db, column, boardKey, 'before');
-    [low, high] = [after.rank, before.rank];
+    // Tasks between the two (placed there since the caller looked): the real gap is right after `after`, which is
+    // still before `before`. Between the two given ranks the task would take the rank of one placed before it.
+    [low, high] = [after.rank, await nextRank(w.db, column, after.rank, 'up', task.uuid)];
   } else if (after) {
     [low, high] = [after.rank, await nextRank(w.db, column, after.rank, 'up', task.uuid)];
   } else if (before) {

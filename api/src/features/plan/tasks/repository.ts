@@ -110,6 +110,9 @@ export async function moveLiveTasks(w: PlanWrite, from: { uuid: string }, to: { 
 /** Tasks lose a deleted milestone (one change each). */
 export async function detachMilestones(w: PlanWrite, milestoneUuids: string[]): Promise<number> {
   if (milestoneUuids.length === 0) return 0;
+  const found: TaskRow[] = await w.db('plan_tasks').whereIn('milestone_uuid', milestoneUuids).select('board_uuid');
+  // The lock order: their boards (by uuid), then the tasks, read again under the boards' locks.
+  for (const board of [...new Set(found.map((t) => t.board_uuid))].sort()) await forWrite(w.db, w.db('plan_boards').where({ uuid: board })).first('uuid');
   const tasks: TaskRow[] = await w.db('plan_tasks').whereIn('milestone_uuid', milestoneUuids);
   const detached = tasks.map((task) => ({ ...task, milestone_uuid: null, version: Number(task.version) + 1, updated_at: w.now.toISOString() }));
   for (const task of detached) {

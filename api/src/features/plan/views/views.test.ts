@@ -15,6 +15,19 @@ describe('Plan saved views (spec: visibility personal | shared | board_default; 
   const ifMatch = (etag: string) => ({ 'if-match': etag });
   const listTag = async (key: string) => (await call('GET', base, key)).headers.get('etag')!;
 
+  it('checks the list ETag atomically: 20 creations at once with one ETag make one view (201) and 19 × 412; so do deletions with one view ETag', async () => {
+    const etag = await listTag(acme.adminKey);
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => call('POST', base, acme.adminKey, { name: `Shared ${i}`, visibility: 'shared' }, ifMatch(etag))),
+    );
+    expect(answers.map((a) => a.status).sort()).toEqual([201, ...Array(19).fill(412)]);
+    expect(answers.filter((a) => a.status === 412).every((a) => a.body.code === 'precondition_failed')).toBe(true);
+    expect(await countRows(t, 'plan_views')).toBe(1);
+    const view = answers.find((a) => a.status === 201)!;
+    const deletions = await Promise.all(Array.from({ length: 5 }, () => call('DELETE', `/v1/plan/views/${view.body.uuid}/`, acme.adminKey, undefined, ifMatch(view.headers.get('etag')!))));
+    expect(deletions.map((a) => a.status).sort()).toEqual([204, 404, 404, 404, 404]);
+  });
+
   it('round-trips ETags: GET answers one, writes need it (428 without, 412 when stale), 304 for a current copy', async () => {
     const list = await call('GET', base, acme.member.key);
     expect(list.status).toBe(200);
