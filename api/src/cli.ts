@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import module from 'node:module';
 import { parseArgs } from 'node:util';
-import { ConfigError, displayDatabaseUrl, loadConfig } from './lib/config.ts';
+import { ConfigError, StartupError, displayDatabaseUrl, loadConfig } from './lib/config.ts';
 import type { Config } from './lib/config.ts';
 import fs from 'node:fs';
 import { systemClock } from './lib/clock.ts';
@@ -62,6 +62,7 @@ async function serve(): Promise<void> {
   const settings = config();
   const server = await startServer(settings);
   process.stdout.write(startBanner(server, settings));
+  if (server.bootstrap?.generatedApiKey) await server.bootstrapKeyShown();
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
@@ -89,7 +90,9 @@ function startBanner(server: RunningServer, settings: Config): string {
   let text = `\nRollcall is ready at ${server.url}\n  data directory  ${settings.dataDir}\n  database        ${displayDatabaseUrl(settings.databaseUrl)}\n`;
   const first = server.bootstrap;
   if (first) {
-    text += `\nFirst start: created organization ${first.organizationUuid} and admin ${first.adminEmail}.\n`;
+    text += first.reissued
+      ? `\nThe admin key of the first start was never shown (that start did not finish): it has a new secret now.\n`
+      : `\nFirst start: created organization ${first.organizationUuid} and admin ${first.adminEmail}.\n`;
     text += first.generatedApiKey
       ? `Admin API key (shown once, store it now):\n\n  ${first.generatedApiKey}\n\nTry: curl -H "X-API-KEY: ${first.generatedApiKey}" ${server.url}/v1/me/\n`
       : 'Its API key is the one BOOTSTRAP_API_KEY sets.\n';
@@ -127,10 +130,11 @@ async function precompile(): Promise<void> {
 /** Creates or upgrades the configured database, checks its encryption key (as a start would), and exits. */
 async function migrate(): Promise<void> {
   const settings = config();
-  const [{ createDb }, { migrateLatest, withStartupLock }, { checkEncryptionKey }] = await Promise.all([
+  const [{ createDb }, { migrateLatest, withStartupLock }, { checkEncryptionKey }, { explainStartError }] = await Promise.all([
     import('./db/connection.ts'),
     import('./db/migrate.ts'),
     import('./outbound/encryption-key.ts'),
+    import('./db/start-errors.ts'),
   ]);
   const db = createDb(settings.databaseUrl, settings.database);
   try {
@@ -139,6 +143,8 @@ async function migrate(): Promise<void> {
       key: await checkEncryptionKey(db, settings, systemClock.now()),
     }));
     print({ database: displayDatabaseUrl(settings.databaseUrl), migrations_applied: applied.length, encryption_key_fingerprint: key.fingerprint }, false);
+  } catch (err) {
+    throw explainStartError(err, settings.databaseUrl);
   } finally {
     await db.destroy();
   }
@@ -177,13 +183,14 @@ async function runAdmin(args: string[]): Promise<void> {
     },
   });
   const settings = config();
-  const [{ createDb, sqliteFilename }, { migrateLatest, withStartupLock }, admin, { backupCommand, restoreCommand }, { forgetSecretsCommand }, { loadSecretBox }] = await Promise.all([
+  const [{ createDb, sqliteFilename }, { migrateLatest, withStartupLock }, admin, { backupCommand, restoreCommand }, { forgetSecretsCommand }, { loadSecretBox }, { explainStartError }] = await Promise.all([
     import('./db/connection.ts'),
     import('./db/migrate.ts'),
     import('./admin/commands.ts'),
     import('./admin/backup.ts'),
     import('./admin/forget-secrets.ts'),
     import('./outbound/encryption-key.ts'),
+    import('./db/start-errors.ts'),
   ]);
   const clock = systemClock;
   const [group, action, ...rest] = positionals;
@@ -194,7 +201,9 @@ async function runAdmin(args: string[]): Promise<void> {
     if (missing) throw new admin.CommandError(missing);
     const db = createDb(settings.databaseUrl, settings.database);
     try {
-      await withStartupLock(db, settings.databaseUrl, () => migrateLatest(db));
+      await withStartupLock(db, settings.databaseUrl, () => migrateLatest(db)).catch((err: unknown) => {
+        throw explainStartError(err, settings.databaseUrl);
+      });
       const command = `${group ?? ''} ${['read-only', 'backup', 'forget-secrets'].includes(group) ? '' : (action ?? '')}`.trim();
       let result: unknown;
       switch (command) {
@@ -261,6 +270,7 @@ async function main(argv: string[]): Promise<void> {
 
 main(process.argv.slice(2)).catch((err) => {
   if (err instanceof ConfigError) fail(`configuration error: ${err.message}`);
+  if (err instanceof StartupError) fail(err.message);
   // By name: the module that defines it is loaded only by the commands that open a database.
   if (err instanceof Error && err.name === 'EncryptionKeyError') fail(`cannot open the database: ${err.message}`);
   fail(err instanceof Error ? (err.stack ?? err.message) : String(err));

@@ -82,6 +82,8 @@ describe('docs/agents.md works as written, webhooks included', () => {
 
     const after = await run(blocks.slice(serverIndex + 1).filter((b) => b.meta.includes('runnable')));
     expect(after.code, after.output).toBe(0);
+    // Step 1's answer as the page shows it: the admin is a co-author, the address nobody's is named as such.
+    expect(after.output).toMatch(/"co_authors":\[\{"uuid":"[0-9a-f-]{36}","name":"Admin","full_name":"Admin"\}\],"co_authors_unresolved":\["mia@example\.com"\]/);
     // The receiver printed the push, with the secret the agent registered.
     expect(after.output).toContain('POST /rollcall X-Webhook-Secret: a-long-random-secret');
     expect(after.output).toMatch(/\{"event":"agent\.message","message":\{[^\n]*"content":"Deploy v3\?"/);

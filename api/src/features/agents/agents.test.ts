@@ -48,6 +48,8 @@ describe('Agents: reports, co-author merge, health, messages (spec "Agent endpoi
         { uuid: p.member.user.uuid, name: 'Mia Member', full_name: 'Mia Member' },
         { uuid: p.other.user.uuid, name: 'Otto Member', full_name: 'Otto Member' },
       ],
+      // Ignored as the spec says, and named so the caller sees which (as sent).
+      co_authors_unresolved: ['ghost@nowhere.test', '0190c8f4-0000-7000-8000-000000000000', 'not-an-id'],
       created_at: '2026-03-10T15:00:00.000Z',
       pending_messages: [],
     });

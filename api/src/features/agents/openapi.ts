@@ -68,7 +68,22 @@ export const schemas: Record<string, JsonSchema> = {
   AgentMessage: message,
   AgentCoAuthor: coAuthor,
   AgentReport: report,
-  AgentReportCreated: { allOf: [ref('AgentReport'), { type: 'object', properties: { pending_messages: { type: 'array', items: ref('AgentMessage') } } }] },
+  AgentReportCreated: {
+    allOf: [
+      ref('AgentReport'),
+      {
+        type: 'object',
+        properties: {
+          co_authors_unresolved: {
+            type: 'array',
+            items: str,
+            description: 'The `co_authors` identifiers, as sent, that named no active member of the organization: ignored (added in 1.7.0).',
+          },
+          pending_messages: { type: 'array', items: ref('AgentMessage') },
+        },
+      },
+    ],
+  },
   AgentHealth: health({ pending_messages: { type: 'array', items: ref('AgentMessage') } }),
   AgentHealthDetail: health({
     pending_messages: { type: 'array', items: ref('AgentMessage') },

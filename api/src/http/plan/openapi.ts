@@ -16,6 +16,14 @@ const PLAN_ERRORS: Record<number, string> = {
   503: '`feature_temporarily_read_only`: Plan writes are refused during an incident; reads continue',
 };
 
+const BETA_EXEMPT_ERRORS: Record<number, string> = { 402: 'Never: this endpoint answers whether or not Plan is enabled' };
+
+/** What a file download adds: the store's answers about the bytes. */
+const DOWNLOAD_ERRORS: Record<number, string> = {
+  410: '`attachment_content_missing`: the attachment is listed but its bytes are gone from storage (a disk restored without them, an object removed from the bucket); permanent: upload the file again',
+  503: '`attachment_storage_unavailable` (Retry-After): the store did not answer; retry later. `feature_temporarily_read_only` never applies: this is a read',
+};
+
 const uuid = { type: 'string', format: 'uuid' };
 const str = { type: 'string' };
 const nullableDateTime = { type: ['string', 'null'], format: 'date-time' };
@@ -118,7 +126,7 @@ function toOperation(op: PlanOperation): Operation {
     ],
     responses,
     description: describe(op),
-    errors: op.betaExempt ? { ...PLAN_ERRORS, 402: 'Never: this endpoint answers whether or not Plan is enabled' } : PLAN_ERRORS,
+    errors: { ...PLAN_ERRORS, ...(op.betaExempt ? BETA_EXEMPT_ERRORS : {}), ...(op.download ? DOWNLOAD_ERRORS : {}) },
     extensions: {
       'x-beta': true,
       'x-plan-scope': op.scope,
