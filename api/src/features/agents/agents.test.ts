@@ -72,7 +72,7 @@ describe('Agents: reports, co-author merge, health, messages (spec "Agent endpoi
     const list = await t.request('GET', `/v1/agent-reports/?agent_name=${encodeURIComponent('Deploy Bot (v2)')}`, { key: p.member.key });
     expect(list.status).toBe(200);
     expect(list.body).toMatchObject({ count: 1, next: null, previous: null });
-    const { pending_messages: _pending, ...stored } = res.body;
+    const { pending_messages: _pending, co_authors_unresolved: _unresolved, ...stored } = res.body;
     expect(list.body.results).toEqual([stored]);
     expect((await t.request('GET', '/v1/agent-reports/?agent_name=other', { key: p.member.key })).body.count).toBe(0);
   });
