@@ -145,6 +145,20 @@ export const operations: Operation[] = [
     responses: { 201: { type: 'object', properties: { agent_name: str, agent_email: str, org_name: str, api_key: str, claim_url: str, claim_token: str } } },
   },
   {
+    method: 'get', path: '/v1/agent/claim/', tag, auth: false, scope: 'agent',
+    summary: 'What a claim_url names, and how to claim it (an HTML page for a browser, JSON otherwise); 404 once claimed',
+    query: [{ name: 'claim_token', description: 'Required: from the registration answer (claim_url carries it)' }],
+    responses: {
+      200: {
+        type: 'object',
+        properties: {
+          agent_name: str, org_name: str, detail: str,
+          claim: { type: 'object', properties: { method: { const: 'POST' }, url: str, body: { type: 'object', properties: { claim_token: str } } } },
+        },
+      },
+    },
+  },
+  {
     method: 'post', path: '/v1/agent/claim/', tag, scope: 'agent', body: claimSchema,
     summary: 'Claim a self-registered agent into the caller\'s organization',
     responses: { 200: { type: 'object', properties: { agent_name: str, organization: { type: 'object', properties: { uuid: str, name: str } }, claimed_at: dateTime } } },

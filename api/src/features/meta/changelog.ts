@@ -12,6 +12,18 @@ export interface ChangelogEntry {
  */
 export const CHANGELOG: ChangelogEntry[] = [
   {
+    version: '1.7.0',
+    date: '2026-11-25',
+    title: 'What a newcomer found: clearer answers for lost files, co-authors and claim links',
+    changes: [
+      'GET /v1/agent/claim/?claim_token=: the claim_url of a self-registration now opens. A browser gets a page naming the agent and the one request that claims it; a script gets {agent_name, org_name, detail, claim: {method, url, body}}; 404 once claimed (the claim itself stays POST /v1/agent/claim/).',
+      'POST /v1/agent-reports/ answers co_authors_unresolved: the co_authors identifiers, as sent, that named no active member of the organization (they are still ignored; co_authors keeps its shape).',
+      'An attachment whose bytes are gone from storage (a data directory restored without them, an object removed from the bucket) answers 410 attachment_content_missing, permanent, instead of 503 attachment_storage_unavailable ("retry later") for ever.',
+      'rollcall admin backup copies the Plan files of the disk store (attachments/, each file\'s SHA-256 in the manifest) and rollcall admin restore checks and restores them; with ATTACHMENT_STORAGE=s3 the backup says the bucket is backed up on its own side.',
+      'rollcall serve: a busy PORT, a second server on the same SQLite DATA_DIR and a PostgreSQL that refuses (unreachable, wrong password, unknown user, missing database) each stop the start with one line naming the variable to fix, before anything is created; a generated admin key that was never shown gets a new secret, printed on the next start. rollcall health takes --unhealthy (--degraded still works).',
+    ],
+  },
+  {
     version: '1.6.0',
     date: '2026-11-23',
     title: 'Plan (beta): saved views, favorites, notifications, scheduled reports, files and reactions',
