@@ -162,20 +162,29 @@ export function planScopeTable(operations: Operation[]): string {
   return ['| Method | Path | Scope | Minute ceiling | Notes |', '|---|---|---|---|---|', ...rows].join('\n');
 }
 
-/** Appended to the document's description: what every Plan operation shares, and the scope table. */
+const PLAN_RULES =
+  'Everything under `/v1/plan/` is in beta and may change before general availability. Every Plan call passes, in order: ' +
+  'the credential (401), the beta (402 `plan_upgrade_required`, except entitlements), `guest_not_allowed`, person-only checks, ' +
+  'the key\'s explicit scopes (403 `insufficient_scope`), the read-only switch on writes (503), and the per-actor minute ceiling (429). ' +
+  'Writes take `Idempotency-Key` and `X-Service-Agent-Name`; destructive calls take `?dry_run=true`. ' +
+  'A key with no explicit scopes may call everything its owner may; `tasks:admin` covers `tasks:write`, which covers `tasks:read`.';
+
+const isPlan = (op: Operation) => Boolean(op.extensions?.['x-plan-scope']);
+
+/**
+ * Appended to the document's description: what every Plan operation shares, in one paragraph, and where the scope
+ * table is. The table itself (about 130 rows) is in the description of the first Plan section (planTags): at the
+ * top of the document it pushed Authorize and the first operation thousands of pixels down.
+ */
 export function planDescription(operations: Operation[]): string {
-  if (!operations.some((op) => op.extensions?.['x-plan-scope'])) return '';
-  return [
-    '',
-    '',
-    '## Plan (beta)',
-    '',
-    'Everything under `/v1/plan/` is in beta and may change before general availability. Every Plan call passes, in order: ' +
-      'the credential (401), the beta (402 `plan_upgrade_required`, except entitlements), `guest_not_allowed`, person-only checks, ' +
-      'the key\'s explicit scopes (403 `insufficient_scope`), the read-only switch on writes (503), and the per-actor minute ceiling (429). ' +
-      'Writes take `Idempotency-Key` and `X-Service-Agent-Name`; destructive calls take `?dry_run=true`. ' +
-      'A key with no explicit scopes may call everything its owner may; `tasks:admin` covers `tasks:write`, which covers `tasks:read`.',
-    '',
-    planScopeTable(operations),
-  ].join('\n');
+  const first = operations.find(isPlan);
+  if (!first) return '';
+  return `\n\n## Plan (beta)\n\n${PLAN_RULES} Every operation's scope opens its description; the table of them all is in the *${first.tag}* section.`;
+}
+
+/** The first Plan section's description: the rules again, and the scope table. */
+export function planTags(operations: Operation[]): { name: string; description: string }[] {
+  const first = operations.find(isPlan);
+  if (!first?.tag) return [];
+  return [{ name: first.tag, description: `**Plan (beta).** ${PLAN_RULES}\n\n${planScopeTable(operations)}` }];
 }
