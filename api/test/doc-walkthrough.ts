@@ -2,7 +2,8 @@ import { spawn } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { fencedBlocks } from './doc-blocks.ts';
 import type { DocBlock } from './doc-blocks.ts';
-import { REPO_DIR, cleanEnv, exitOf, freePort, outputOf, waitFor } from './processes.ts';
+import fs from 'node:fs';
+import { REPO_DIR, cleanEnv, exitOf, freePort, outputOf, tempDir, waitFor } from './processes.ts';
 
 /**
  * Follows a docs page that starts its own server, as a reader would: its `runnable` blocks before the one `server`
@@ -50,4 +51,24 @@ export async function followPage(page: string, options: { key: string; work: str
       await exitOf(server);
     },
   };
+}
+
+/** A page's receiver directory, data directory and processes, and the clean-up for afterAll. */
+export function walkthroughPlace(name: string) {
+  const work = tempDir(`rollcall-${name}-doc-`);
+  const dataDir = tempDir(`rollcall-${name}-data-`);
+  const children: ChildProcessWithoutNullStreams[] = [];
+  const cleanUp = () => {
+    // The page starts a receiver in the background: end the whole group of every shell it ran in.
+    for (const child of children) {
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+    fs.rmSync(work, { recursive: true, force: true });
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+  return { work, dataDir, children, cleanUp };
 }

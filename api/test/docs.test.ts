@@ -1,11 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fencedBlocks } from './doc-blocks.ts';
-import { followPage } from './doc-walkthrough.ts';
-import { REPO_DIR, tempDir } from './processes.ts';
+import { followPage, walkthroughPlace } from './doc-walkthrough.ts';
+import { REPO_DIR } from './processes.ts';
 
 const KEY = `rk_${'AgentsDoc0'.repeat(4)}`;
 const AGENTS = 'docs/agents.md';
@@ -17,21 +16,8 @@ const NOT_RUN: Record<string, string> = {
 };
 
 describe('docs/agents.md works as written, webhooks included', () => {
-  const work = tempDir('rollcall-agents-doc-');
-  const dataDir = tempDir('rollcall-agents-data-');
-  const children: ChildProcessWithoutNullStreams[] = [];
-  afterAll(() => {
-    // The page starts a receiver in the background: end the whole group of every shell it ran in.
-    for (const child of children) {
-      try {
-        process.kill(-child.pid!, 'SIGKILL');
-      } catch {
-        // already gone
-      }
-    }
-    fs.rmSync(work, { recursive: true, force: true });
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  });
+  const { work, dataDir, children, cleanUp } = walkthroughPlace('agents');
+  afterAll(cleanUp);
 
   it('marks every shell block: runnable, the server start, or a known exception', () => {
     const shell = fencedBlocks(AGENTS).filter((b) => b.lang === 'sh');
@@ -63,20 +49,8 @@ describe('docs/agents.md works as written, webhooks included', () => {
 
 describe('docs/workflows.md works as written, its endpoint a local receiver', () => {
   const PAGE = 'docs/workflows.md';
-  const work = tempDir('rollcall-workflows-doc-');
-  const dataDir = tempDir('rollcall-workflows-data-');
-  const children: ChildProcessWithoutNullStreams[] = [];
-  afterAll(() => {
-    for (const child of children) {
-      try {
-        process.kill(-child.pid!, 'SIGKILL');
-      } catch {
-        // already gone
-      }
-    }
-    fs.rmSync(work, { recursive: true, force: true });
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  });
+  const { work, dataDir, children, cleanUp } = walkthroughPlace('workflows');
+  afterAll(cleanUp);
 
   it('runs every shell block in order: the run succeeds at the receiver, and nothing is left in the checkout', async () => {
     const shell = fencedBlocks(PAGE).filter((b) => b.lang === 'sh');
