@@ -58,8 +58,9 @@ function config(): Config {
 }
 
 async function serve(): Promise<void> {
-  const { startServer } = await import('./server.ts');
+  // The configuration first: a bad variable is reported before the server's modules load.
   const settings = config();
+  const { startServer } = await import('./server.ts');
   const server = await startServer(settings);
   process.stdout.write(startBanner(server, settings));
   if (server.bootstrap?.generatedApiKey) await server.bootstrapKeyShown();
