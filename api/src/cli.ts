@@ -6,6 +6,7 @@ import type { Config } from './lib/config.ts';
 import fs from 'node:fs';
 import { systemClock } from './lib/clock.ts';
 import type { RunningServer } from './server.ts';
+import type { BootstrapResult } from './bootstrap.ts';
 
 // The server, the database and the operator commands are imported by the commands that use them: a client
 // command (rollcall status, …) then starts in a fraction of the time and memory.
@@ -61,9 +62,8 @@ async function serve(): Promise<void> {
   // The configuration first: a bad variable is reported before the server's modules load.
   const settings = config();
   const { startServer } = await import('./server.ts');
-  const server = await startServer(settings);
-  process.stdout.write(startBanner(server, settings));
-  if (server.bootstrap?.generatedApiKey) await server.bootstrapKeyShown();
+  const server = await startServer(settings, { announce: (first, url) => process.stdout.write(firstStartBanner(first, url)) });
+  process.stdout.write(readyBanner(server, settings));
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
@@ -83,22 +83,25 @@ async function serve(): Promise<void> {
 
 /**
  * What a person starting the server needs to see: where it listens, which data directory and database it uses
- * (so `rollcall admin …` can be pointed at the same), and on the first start the admin key, only when Rollcall
- * generated it: a key supplied with BOOTSTRAP_API_KEY is the operator's already and would only leak into logs.
- * Printed on the terminal, never through the logger.
+ * (so `rollcall admin …` can be pointed at the same). Printed on the terminal, never through the logger.
  */
-function startBanner(server: RunningServer, settings: Config): string {
-  let text = `\nRollcall is ready at ${server.url}\n  data directory  ${settings.dataDir}\n  database        ${displayDatabaseUrl(settings.databaseUrl)}\n`;
-  const first = server.bootstrap;
-  if (first) {
-    text += first.reissued
-      ? `\nThe admin key of the first start was never shown (that start did not finish): it has a new secret now.\n`
-      : `\nFirst start: created organization ${first.organizationUuid} and admin ${first.adminEmail}.\n`;
-    text += first.generatedApiKey
-      ? `Admin API key (shown once, store it now):\n\n  ${first.generatedApiKey}\n\nTry: curl -H "X-API-KEY: ${first.generatedApiKey}" ${server.url}/v1/me/\n`
-      : 'Its API key is the one BOOTSTRAP_API_KEY sets.\n';
-  }
-  return `${text}\n`;
+function readyBanner(server: RunningServer, settings: Config): string {
+  return `\nRollcall is ready at ${server.url}\n  data directory  ${settings.dataDir}\n  database        ${displayDatabaseUrl(settings.databaseUrl)}\n\n`;
+}
+
+/**
+ * On the first start, what was created and the admin key, only when Rollcall generated it: a key supplied with
+ * BOOTSTRAP_API_KEY is the operator's already and would only leak into logs. Printed while the start still holds
+ * its startup lock (server.ts), before the key counts as shown.
+ */
+function firstStartBanner(first: BootstrapResult, url: string): string {
+  let text = first.reissued
+    ? `\nThe admin key of the first start was never shown (that start did not finish): it has a new secret now.\n`
+    : `\nFirst start: created organization ${first.organizationUuid} and admin ${first.adminEmail}.\n`;
+  text += first.generatedApiKey
+    ? `Admin API key (shown once, store it now):\n\n  ${first.generatedApiKey}\n\nTry: curl -H "X-API-KEY: ${first.generatedApiKey}" ${url}/v1/me/\n`
+    : 'Its API key is the one BOOTSTRAP_API_KEY sets.\n';
+  return text;
 }
 
 async function healthcheck(): Promise<void> {

@@ -24,8 +24,6 @@ export interface RunningServer {
   logger: Logger;
   /** What the first start created (or a new secret for a key an earlier start never showed); null otherwise. */
   bootstrap: BootstrapResult | null;
-  /** Call once the generated admin key has been shown: later starts then print none. */
-  bootstrapKeyShown(): Promise<void>;
   /** Stops accepting, lets in-flight requests finish (up to SHUTDOWN_TIMEOUT_MS), stops jobs, closes the db. */
   close(): Promise<void>;
 }
@@ -36,7 +34,18 @@ export interface RunningServer {
  * requests that arrive meanwhile answer 503. Then it migrates, checks the encryption key against the database
  * (an EncryptionKeyError when it cannot open the stored secrets), bootstraps, starts the jobs and serves.
  */
-export async function startServer(config: Config, options: { clock?: Clock; logger?: Logger } = {}): Promise<RunningServer> {
+export interface StartOptions {
+  clock?: Clock;
+  logger?: Logger;
+  /**
+   * Shows what the first start created, the generated admin key with it (the command prints it on the terminal).
+   * Called under the startup lock, and the key counts as shown once it returns: a process started beside this one
+   * waits, and a start that dies before showing it leaves the key to be given a new secret by the next start.
+   */
+  announce?: (first: BootstrapResult, url: string) => void;
+}
+
+export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? createLogger(config.logLevel);
   const owner = holdDatabase(config);
@@ -54,6 +63,9 @@ export async function startServer(config: Config, options: { clock?: Clock; logg
     owner.release();
     throw err;
   }
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`;
 
   const abandon: (err: unknown) => never = (err) => {
     server.close();
@@ -71,7 +83,12 @@ export async function startServer(config: Config, options: { clock?: Clock; logg
   const { applied, bootstrap } = await withStartupLock(db, config.databaseUrl, async () => {
     const applied = await migrateLatest(db);
     await checkEncryptionKey(db, config, clock.now());
-    return { applied, bootstrap: (await bootstrapIfEmpty(db, config, clock)) ?? (await reissueUnshownKey(db, clock)) };
+    const bootstrap = (await bootstrapIfEmpty(db, config, clock)) ?? (await reissueUnshownKey(db, clock));
+    if (bootstrap && options.announce) {
+      options.announce(bootstrap, url);
+      if (bootstrap.generatedApiKey) await markKeyShown(db);
+    }
+    return { applied, bootstrap };
   }).catch(async (err: unknown) => {
     await db.destroy();
     return abandon(err);
@@ -82,9 +99,6 @@ export async function startServer(config: Config, options: { clock?: Clock; logg
   const { app, deps, close: closeApp } = createApp({ db, clock, config, logger });
   const jobs = startJobs(deps);
   handle = app.callback();
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : config.port;
-  const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`;
   logger.info({ url, data_dir: config.dataDir, database: displayDatabaseUrl(config.databaseUrl) }, 'listening');
 
   let closing: Promise<void> | null = null;
@@ -109,7 +123,7 @@ export async function startServer(config: Config, options: { clock?: Clock; logg
     return closing;
   }
 
-  return { url, port, db, logger, bootstrap, bootstrapKeyShown: () => markKeyShown(db), close };
+  return { url, port, db, logger, bootstrap, close };
 }
 
 /** What answers while the server migrates and bootstraps, on a port it already holds. */
