@@ -182,9 +182,10 @@ export function planDescription(operations: Operation[]): string {
   return `\n\n## Plan (beta)\n\n${PLAN_RULES} Every operation's scope opens its description; the table of them all is in the *${first.tag}* section.`;
 }
 
-/** The first Plan section's description: the rules again, and the scope table. */
+/** The first Plan section's description: the scope table. */
 export function planTags(operations: Operation[]): { name: string; description: string }[] {
   const first = operations.find(isPlan);
   if (!first?.tag) return [];
-  return [{ name: first.tag, description: `**Plan (beta).** ${PLAN_RULES}\n\n${planScopeTable(operations)}` }];
+  const intro = '**Plan (beta)**: the scope and minute ceiling of every Plan operation (the rules they share open this reference).';
+  return [{ name: first.tag, description: `${intro}\n\n${planScopeTable(operations)}` }];
 }
