@@ -144,7 +144,7 @@ export function planOpenApiPart(resource: PlanResource, schemas: Record<string, 
   return { operations: describePlan(resource).map(toOperation), schemas: { ...SHARED_SCHEMAS, ...schemas } };
 }
 
-/** The scope table, from the documented Plan operations (the OpenAPI description and docs/plan.md print it). */
+/** The scope table, from the documented Plan operations (the first Plan section of the OpenAPI document and docs/plan.md print it). */
 export function planScopeTable(operations: Operation[]): string {
   const rows = operations
     .filter((op) => op.extensions?.['x-plan-scope'])
