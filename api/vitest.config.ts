@@ -24,7 +24,7 @@ export default defineConfig({
               test: {
                 name: 'postgres',
                 include,
-                exclude: ['test/cli.test.ts', 'test/cli-client.test.ts', 'src/client/terminal.test.ts', 'test/backup.test.ts', 'test/docs.test.ts', 'test/node-version.test.ts', 'test/crash.test.ts', 'test/attachment-streaming.test.ts', 'test/dockerfile.test.ts', 'src/db/connection.test.ts'],
+                exclude: ['test/cli.test.ts', 'test/cli-client.test.ts', 'src/client/terminal.test.ts', 'test/backup.test.ts', 'test/docs.test.ts', 'test/node-version.test.ts', 'test/crash.test.ts', 'test/attachment-streaming.test.ts', 'test/dockerfile.test.ts', 'test/startup.test.ts', 'src/db/connection.test.ts'],
                 env: { ROLLCALL_TEST_ENGINE: 'postgres' },
               },
             },

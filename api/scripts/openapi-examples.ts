@@ -6,7 +6,9 @@
  * named by its operationId. For each operation it takes the exchange a test marked with `{ example: true }`, else
  * the first one, in test-file order, whose answer is not empty. An example already there is kept while its shape
  * (keys and types) is still what the tests show, so unrelated changes do not rewrite it; `--all` rewrites every
- * one. Examples of operations that no longer exist are removed. Operations no test reaches are listed.
+ * one. Examples of operations that no longer exist are removed. Operations no test reaches are listed. Every
+ * example is written in documentation values (src/openapi/example-values.ts: example.com hosts, lower-case
+ * addresses).
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -14,6 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { EXAMPLES_DIR, loadExamples, loadParts } from '../src/openapi/catalog.ts';
+import { documentationValues } from '../src/openapi/example-values.ts';
 import { operationId, operationName } from '../src/http/openapi/document.ts';
 import type { Operation, OperationExample } from '../src/http/openapi/types.ts';
 import type { RecordedExchange } from '../test/exchanges.ts';
@@ -93,9 +96,20 @@ function choose(op: Operation, exchanges: RecordedExchange[]): OperationExample 
   return {
     operation: operationName(op),
     source: `${best.file} › ${best.test}`,
-    ...(takesBody && best.request ? { request: { content_type: best.request.content_type, body: trim(best.request.body) } } : {}),
-    response: { status: best.response.status, content_type: best.response.content_type, body: trim(best.response.body) },
+    ...(takesBody && best.request ? { request: { content_type: best.request.content_type, body: documentationValues(trim(best.request.body)) } } : {}),
+    response: { status: best.response.status, content_type: best.response.content_type, body: documentationValues(trim(best.response.body)) },
   };
+}
+
+/** An example kept as it is, in documentation values (one recorded before they were normalised is rewritten once). */
+function keep(id: string, existing: OperationExample): void {
+  const tidy = documentationValues(existing);
+  if (JSON.stringify(tidy) === JSON.stringify(existing)) {
+    counts.kept++;
+    return;
+  }
+  fs.writeFileSync(path.join(EXAMPLES_DIR, `${id}.json`), `${JSON.stringify(tidy, null, 2)}\n`);
+  counts.written++;
 }
 
 const operations = (await loadParts()).flatMap((part) => part.operations);
@@ -111,11 +125,12 @@ for (const op of operations) {
   const found = choose(op, exchanges);
   const existing = Object.hasOwn(current, id) ? current[id] : null;
   if (!found) {
-    if (!existing && needsExample(op)) unreached.push(operationName(op));
+    if (existing) keep(id, existing);
+    else if (needsExample(op)) unreached.push(operationName(op));
     continue;
   }
   if (existing && !rewriteAll && sameShape(existing, found)) {
-    counts.kept++;
+    keep(id, existing);
     continue;
   }
   fs.writeFileSync(path.join(EXAMPLES_DIR, `${id}.json`), `${JSON.stringify(found, null, 2)}\n`);

@@ -1,11 +1,12 @@
 #!/usr/bin/env node
 import module from 'node:module';
 import { parseArgs } from 'node:util';
-import { ConfigError, displayDatabaseUrl, loadConfig } from './lib/config.ts';
+import { ConfigError, StartupError, displayDatabaseUrl, loadConfig } from './lib/config.ts';
 import type { Config } from './lib/config.ts';
 import fs from 'node:fs';
 import { systemClock } from './lib/clock.ts';
 import type { RunningServer } from './server.ts';
+import type { BootstrapResult } from './bootstrap.ts';
 
 // The server, the database and the operator commands are imported by the commands that use them: a client
 // command (rollcall status, …) then starts in a fraction of the time and memory.
@@ -58,10 +59,11 @@ function config(): Config {
 }
 
 async function serve(): Promise<void> {
-  const { startServer } = await import('./server.ts');
+  // The configuration first: a bad variable is reported before the server's modules load.
   const settings = config();
-  const server = await startServer(settings);
-  process.stdout.write(startBanner(server, settings));
+  const { startServer } = await import('./server.ts');
+  const server = await startServer(settings, { announce: (first, url) => process.stdout.write(firstStartBanner(first, url)) });
+  process.stdout.write(readyBanner(server, settings));
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
@@ -81,20 +83,25 @@ async function serve(): Promise<void> {
 
 /**
  * What a person starting the server needs to see: where it listens, which data directory and database it uses
- * (so `rollcall admin …` can be pointed at the same), and on the first start the admin key, only when Rollcall
- * generated it: a key supplied with BOOTSTRAP_API_KEY is the operator's already and would only leak into logs.
- * Printed on the terminal, never through the logger.
+ * (so `rollcall admin …` can be pointed at the same). Printed on the terminal, never through the logger.
  */
-function startBanner(server: RunningServer, settings: Config): string {
-  let text = `\nRollcall is ready at ${server.url}\n  data directory  ${settings.dataDir}\n  database        ${displayDatabaseUrl(settings.databaseUrl)}\n`;
-  const first = server.bootstrap;
-  if (first) {
-    text += `\nFirst start: created organization ${first.organizationUuid} and admin ${first.adminEmail}.\n`;
-    text += first.generatedApiKey
-      ? `Admin API key (shown once, store it now):\n\n  ${first.generatedApiKey}\n\nTry: curl -H "X-API-KEY: ${first.generatedApiKey}" ${server.url}/v1/me/\n`
-      : 'Its API key is the one BOOTSTRAP_API_KEY sets.\n';
-  }
-  return `${text}\n`;
+function readyBanner(server: RunningServer, settings: Config): string {
+  return `\nRollcall is ready at ${server.url}\n  data directory  ${settings.dataDir}\n  database        ${displayDatabaseUrl(settings.databaseUrl)}\n\n`;
+}
+
+/**
+ * On the first start, what was created and the admin key, only when Rollcall generated it: a key supplied with
+ * BOOTSTRAP_API_KEY is the operator's already and would only leak into logs. Printed while the start still holds
+ * its startup lock (server.ts), before the key counts as shown.
+ */
+function firstStartBanner(first: BootstrapResult, url: string): string {
+  let text = first.reissued
+    ? `\nThe admin key of the first start was never shown (that start did not finish): it has a new secret now.\n`
+    : `\nFirst start: created organization ${first.organizationUuid} and admin ${first.adminEmail}.\n`;
+  text += first.generatedApiKey
+    ? `Admin API key (shown once, store it now):\n\n  ${first.generatedApiKey}\n\nTry: curl -H "X-API-KEY: ${first.generatedApiKey}" ${url}/v1/me/\n`
+    : 'Its API key is the one BOOTSTRAP_API_KEY sets.\n';
+  return text;
 }
 
 async function healthcheck(): Promise<void> {
@@ -127,10 +134,11 @@ async function precompile(): Promise<void> {
 /** Creates or upgrades the configured database, checks its encryption key (as a start would), and exits. */
 async function migrate(): Promise<void> {
   const settings = config();
-  const [{ createDb }, { migrateLatest, withStartupLock }, { checkEncryptionKey }] = await Promise.all([
+  const [{ createDb }, { migrateLatest, withStartupLock }, { checkEncryptionKey }, { explainStartError }] = await Promise.all([
     import('./db/connection.ts'),
     import('./db/migrate.ts'),
     import('./outbound/encryption-key.ts'),
+    import('./db/start-errors.ts'),
   ]);
   const db = createDb(settings.databaseUrl, settings.database);
   try {
@@ -139,6 +147,8 @@ async function migrate(): Promise<void> {
       key: await checkEncryptionKey(db, settings, systemClock.now()),
     }));
     print({ database: displayDatabaseUrl(settings.databaseUrl), migrations_applied: applied.length, encryption_key_fingerprint: key.fingerprint }, false);
+  } catch (err) {
+    throw explainStartError(err, settings.databaseUrl);
   } finally {
     await db.destroy();
   }
@@ -177,13 +187,14 @@ async function runAdmin(args: string[]): Promise<void> {
     },
   });
   const settings = config();
-  const [{ createDb, sqliteFilename }, { migrateLatest, withStartupLock }, admin, { backupCommand, restoreCommand }, { forgetSecretsCommand }, { loadSecretBox }] = await Promise.all([
+  const [{ createDb, sqliteFilename }, { migrateLatest, withStartupLock }, admin, { backupCommand, restoreCommand }, { forgetSecretsCommand }, { loadSecretBox }, { explainStartError }] = await Promise.all([
     import('./db/connection.ts'),
     import('./db/migrate.ts'),
     import('./admin/commands.ts'),
     import('./admin/backup.ts'),
     import('./admin/forget-secrets.ts'),
     import('./outbound/encryption-key.ts'),
+    import('./db/start-errors.ts'),
   ]);
   const clock = systemClock;
   const [group, action, ...rest] = positionals;
@@ -194,7 +205,9 @@ async function runAdmin(args: string[]): Promise<void> {
     if (missing) throw new admin.CommandError(missing);
     const db = createDb(settings.databaseUrl, settings.database);
     try {
-      await withStartupLock(db, settings.databaseUrl, () => migrateLatest(db));
+      await withStartupLock(db, settings.databaseUrl, () => migrateLatest(db)).catch((err: unknown) => {
+        throw explainStartError(err, settings.databaseUrl);
+      });
       const command = `${group ?? ''} ${['read-only', 'backup', 'forget-secrets'].includes(group) ? '' : (action ?? '')}`.trim();
       let result: unknown;
       switch (command) {
@@ -261,6 +274,7 @@ async function main(argv: string[]): Promise<void> {
 
 main(process.argv.slice(2)).catch((err) => {
   if (err instanceof ConfigError) fail(`configuration error: ${err.message}`);
+  if (err instanceof StartupError) fail(err.message);
   // By name: the module that defines it is loaded only by the commands that open a database.
   if (err instanceof Error && err.name === 'EncryptionKeyError') fail(`cannot open the database: ${err.message}`);
   fail(err instanceof Error ? (err.stack ?? err.message) : String(err));

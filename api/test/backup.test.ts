@@ -2,7 +2,9 @@ import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
 import { CERT_FILE, startHttpsReceiver } from './receivers.ts';
+import { PNG, form } from './files.ts';
 import type { HttpsReceiver } from './receivers.ts';
 import { runBlock, runnableBlocks } from './doc-blocks.ts';
 import { REPO_DIR, admin, rollcall, serve, stop, tempDir } from './processes.ts';
@@ -61,16 +63,27 @@ describe('backup and restore (the database with its encryption key)', () => {
     const first = tempDir('rollcall-data-');
     const a = await serve(serverEnv(first), children);
     expect((await api(a.url, 'POST', '/v1/agent-webhook/', { agent_name: 'builder', webhook_url: `${rx.url}/hook`, webhook_secret: 'agent-secret-123' })).status).toBe(201);
+    // A Plan file on the disk store: its bytes live beside the database, and travel with it.
+    const project = (await api(a.url, 'POST', '/v1/plan/projects/', { name: 'Launch' })).body.uuid;
+    const files = `/v1/plan/projects/${project}/attachments/`;
+    const uploaded = await fetch(`${a.url}${files}`, { method: 'POST', headers: { 'x-api-key': KEY }, body: form({ name: 'screenshot.png', type: 'image/png', bytes: PNG }) });
+    expect(uploaded.status).toBe(201);
+    const attachment = ((await uploaded.json()) as { uuid: string }).uuid;
     for (const block of [backupBlock, tarBlock]) {
       const ran = runBlock(block, { HOME: home, DATA_DIR: first });
       expect(ran.status, `${PAGE}:${block.line}\n${ran.stderr}`).toBe(0);
     }
     const [day] = fs.readdirSync(path.join(home, 'rollcall-backups')).filter((name) => !name.endsWith('.tar.gz'));
     backup = path.join(home, 'rollcall-backups', day);
-    expect(fs.readdirSync(backup).sort()).toEqual(['encryption.key', 'manifest.json', 'rollcall.db']);
+    expect(fs.readdirSync(backup).sort()).toEqual(['attachments', 'encryption.key', 'manifest.json', 'rollcall.db']);
     for (const file of ['encryption.key', 'rollcall.db']) expect(fs.statSync(path.join(backup, file)).mode & 0o777, file).toBe(0o600);
     const manifest = JSON.parse(fs.readFileSync(path.join(backup, 'manifest.json'), 'utf8'));
     expect(manifest).toMatchObject({ format: 'rollcall-backup', version: 1, database: { file: 'rollcall.db' }, encryption_key: { file: 'encryption.key' } });
+    expect(manifest.attachments).toEqual({
+      storage: 'disk',
+      directory: 'attachments',
+      files: [{ path: expect.stringMatching(new RegExp(`^[0-9a-f-]{36}/${attachment}$`)), sha256: createHash('sha256').update(PNG).digest('hex'), bytes: PNG.length }],
+    });
     fingerprint = manifest.encryption_key.fingerprint;
     expect(fingerprint).toMatch(/^[0-9a-f]{16}$/);
     expect(fs.existsSync(path.join(home, 'rollcall-backups', `rollcall-${day}.tar.gz`))).toBe(true);
@@ -86,6 +99,9 @@ describe('backup and restore (the database with its encryption key)', () => {
     await rx.waitFor(1);
     expect(rx.received[0].headers['x-webhook-secret']).toBe('agent-secret-123');
     expect(rx.received[0].json.message.id).toBe(sent.body.id);
+    const content = await fetch(`${b.url}${files}${attachment}/content/`, { headers: { 'x-api-key': KEY } });
+    expect(content.status).toBe(200);
+    expect(Buffer.from(await content.arrayBuffer())).toEqual(PNG);
 
     // A running server's database is not replaced under it.
     const busy = admin(second, 'restore', backup, '--force');
@@ -117,9 +133,14 @@ describe('backup and restore (the database with its encryption key)', () => {
     expect(admin(target, 'restore', target).stderr).toBe(`rollcall: ${target} is not a complete backup: it has no manifest.json\n`);
 
     const damaged = tempDir('rollcall-backup-');
-    for (const file of fs.readdirSync(backup)) fs.copyFileSync(path.join(backup, file), path.join(damaged, file));
+    fs.cpSync(backup, damaged, { recursive: true });
     fs.appendFileSync(path.join(damaged, 'rollcall.db'), 'x');
     expect(admin(target, 'restore', damaged).stderr).toBe(`rollcall: ${damaged}/rollcall.db is missing or damaged: its SHA-256 is not the manifest's\n`);
+    // An attachment's copy is checked as the database is.
+    fs.copyFileSync(path.join(backup, 'rollcall.db'), path.join(damaged, 'rollcall.db'));
+    const [file] = JSON.parse(fs.readFileSync(path.join(backup, 'manifest.json'), 'utf8')).attachments.files;
+    fs.writeFileSync(path.join(damaged, 'attachments', file.path), 'not the picture');
+    expect(admin(target, 'restore', damaged).stderr).toBe(`rollcall: ${damaged}/attachments/${file.path} is missing or damaged: its SHA-256 is not the manifest's\n`);
 
     const wrongKey = rollcall(['admin', 'restore', backup], { DATA_DIR: target, ENCRYPTION_KEY: 'ab'.repeat(32) });
     expect(wrongKey.status).toBe(2);
@@ -131,6 +152,7 @@ describe('backup and restore (the database with its encryption key)', () => {
       from: backup,
       encryption_key_fingerprint: fingerprint,
       encryption_key: `${target}/encryption.key (from the backup)`,
+      attachments: `1 file(s) into ${target}/attachments`,
     });
     const again = admin(target, 'restore', backup);
     expect(again.stderr).toBe(`rollcall: ${target}/rollcall.db exists: stop the server and add --force to replace it with the backup\n`);

@@ -178,6 +178,8 @@ describe('the rollcall command as a client', () => {
     const unread = await rollcall(['messages', '--mark-read', '--json'], { env });
     expect(JSON.parse(unread.stdout)).toMatchObject({ messages: [{ content: 'Roll back 1.2' }], marked_read: 1 });
     expect((await rollcall(['messages'], { env })).stdout).toBe('No unread messages for deploy-bot.\n');
+    // The flag says what the server records and the command prints.
+    expect((await rollcall(['health', '--unhealthy', '--agent', 'other-bot'], { env })).stdout).toBe('other-bot: unhealthy. No messages.\n');
     expect(JSON.parse((await rollcall(['health', '--degraded', '--json', '--agent', 'other-bot'], { env })).stdout)).toMatchObject({ agent_name: 'other-bot', status: 'unhealthy' });
   }, 120_000);
 

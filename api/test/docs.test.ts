@@ -1,11 +1,10 @@
-import { spawn } from 'node:child_process';
-import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fencedBlocks } from './doc-blocks.ts';
-import type { DocBlock } from './doc-blocks.ts';
-import { REPO_DIR, cleanEnv, exitOf, freePort, outputOf, tempDir, waitFor } from './processes.ts';
+import { followPage, walkthroughPlace } from './doc-walkthrough.ts';
+import { REPO_DIR } from './processes.ts';
 
 const KEY = `rk_${'AgentsDoc0'.repeat(4)}`;
 const AGENTS = 'docs/agents.md';
@@ -17,21 +16,8 @@ const NOT_RUN: Record<string, string> = {
 };
 
 describe('docs/agents.md works as written, webhooks included', () => {
-  const work = tempDir('rollcall-agents-doc-');
-  const dataDir = tempDir('rollcall-agents-data-');
-  const children: ChildProcessWithoutNullStreams[] = [];
-  afterAll(() => {
-    // The page starts a receiver in the background: end the whole group of every shell it ran in.
-    for (const child of children) {
-      try {
-        process.kill(-child.pid!, 'SIGKILL');
-      } catch {
-        // already gone
-      }
-    }
-    fs.rmSync(work, { recursive: true, force: true });
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  });
+  const { work, dataDir, children, cleanUp } = walkthroughPlace('agents');
+  afterAll(cleanUp);
 
   it('marks every shell block: runnable, the server start, or a known exception', () => {
     const shell = fencedBlocks(AGENTS).filter((b) => b.lang === 'sh');
@@ -42,46 +28,12 @@ describe('docs/agents.md works as written, webhooks included', () => {
   });
 
   it('runs every runnable block in order against the server the page starts', async () => {
-    const blocks = fencedBlocks(AGENTS);
-    const serverIndex = blocks.findIndex((b) => b.meta.includes('server'));
-    const receiverPort = await freePort();
-    let serverUrl = '';
-    // What a reader keeps or fills in: the receiver's directory and port, the server's address, the key.
-    const placeholders = (code: string) =>
-      code
-        .replaceAll('/tmp/rollcall-receiver', work)
-        .replaceAll('8443', String(receiverPort))
-        .replaceAll('http://localhost:8080', serverUrl)
-        .replaceAll('rk_...', KEY);
-    const shell = (code: string) => {
-      // curl answers 4xx and 5xx with exit 0: here every request of the page must succeed.
-      const script = `set -e -o pipefail\ncurl() { command curl --fail-with-body --show-error "$@"; }\n${code}\n`;
-      const child = spawn('bash', ['-c', script], { cwd: REPO_DIR, env: cleanEnv({}), detached: true });
-      children.push(child);
-      outputOf(child); // collect from the first byte
-      return child;
-    };
-    const run = async (part: DocBlock[]) => {
-      const child = shell(part.map((b) => `# ${AGENTS}:${b.line}\n${placeholders(b.code)}`).join('\n'));
-      const code = await exitOf(child);
-      return { code, output: outputOf(child).text };
-    };
-
-    const before = await run(blocks.slice(0, serverIndex).filter((b) => b.meta.includes('runnable')));
-    expect(before.code, before.output).toBe(0);
+    const after = await followPage(AGENTS, { key: KEY, work, dataDir, children });
     expect(fs.existsSync(path.join(work, 'cert.pem'))).toBe(true);
-
-    // The page's own start line: its variables, npm start, in the repository.
-    const [, assignments] = /^((?:[A-Z_]+=\S+ )+)npm start$/.exec(placeholders(blocks[serverIndex].code).trim()) ?? [];
-    expect(assignments, 'the server block is VARIABLE=value … npm start').toBeDefined();
-    const env = Object.fromEntries(assignments.trim().split(/\s+/).map((pair) => pair.split('=', 2) as [string, string]));
-    const server = spawn('npm', ['start', '--silent'], { cwd: REPO_DIR, env: cleanEnv({ ...env, DATA_DIR: dataDir, BOOTSTRAP_API_KEY: KEY }), detached: true });
-    children.push(server);
-    const [, url] = await waitFor(server, /ready at (http:\/\/[\d.:]+)/);
-    serverUrl = url;
-
-    const after = await run(blocks.slice(serverIndex + 1).filter((b) => b.meta.includes('runnable')));
+    const url = after.url;
     expect(after.code, after.output).toBe(0);
+    // Step 1's answer as the page shows it: the admin is a co-author, the address nobody's is named as such.
+    expect(after.output).toMatch(/"co_authors":\[\{"uuid":"[0-9a-f-]{36}","name":"Admin","full_name":"Admin"\}\],"co_authors_unresolved":\["mia@example\.com"\]/);
     // The receiver printed the push, with the secret the agent registered.
     expect(after.output).toContain('POST /rollcall X-Webhook-Secret: a-long-random-secret');
     expect(after.output).toMatch(/\{"event":"agent\.message","message":\{[^\n]*"content":"Deploy v3\?"/);
@@ -91,9 +43,30 @@ describe('docs/agents.md works as written, webhooks included', () => {
       (await (await fetch(`${url}/v1/agent-messages/?agent_name=${agent}&delivered=false`, { headers: { 'x-api-key': KEY } })).json()) as { sender_name: string; content: string }[];
     expect((await pending('review-bot')).map((m) => [m.sender_name, m.content])).toEqual([['deploy-bot', 'v2 is rolled back; please run the checks again']]);
     expect((await pending('deploy-bot')).filter((m) => m.sender_name === 'deploy-bot')).toEqual([]);
-    process.kill(-server.pid!, 'SIGTERM');
-    await exitOf(server);
-  }, 90_000);
+    await after.stop();
+  }, 120_000);
+});
+
+describe('docs/workflows.md works as written, its endpoint a local receiver', () => {
+  const PAGE = 'docs/workflows.md';
+  const { work, dataDir, children, cleanUp } = walkthroughPlace('workflows');
+  afterAll(cleanUp);
+
+  it('runs every shell block in order: the run succeeds at the receiver, and nothing is left in the checkout', async () => {
+    const shell = fencedBlocks(PAGE).filter((b) => b.lang === 'sh');
+    expect(shell.filter((b) => !b.meta.includes('runnable') && !b.meta.includes('server')).map((b) => `${PAGE}:${b.line}`)).toEqual([]);
+    const untracked = () => spawnSync('git', ['status', '--porcelain', '--untracked-files=all'], { cwd: REPO_DIR, encoding: 'utf8' }).stdout;
+    const before = untracked();
+
+    const after = await followPage(PAGE, { key: KEY, work, dataDir, children });
+    expect(after.code, after.output).toBe(0);
+    // The receiver got the rendered body; the listing, taken once the run was done, says it succeeded.
+    expect(after.output).toMatch(/POST \/rollcall webhook-id: msg_[\w-]+\n\{"text": "billing 2\.4\.0 is live", "run": "[0-9a-f-]{36}"\}/);
+    expect(after.output).toMatch(/"results":\[\{[^\n]*"status":"succeeded","trigger":"api_trigger"[^\n]*"last_status_code":200/);
+    expect(after.output).toContain('{\n  "name": "Deploy notice",\n  "active": false\n}\n204\n');
+    expect(untracked()).toBe(before);
+    await after.stop();
+  }, 120_000);
 });
 
 /** Every page a reader of the repository opens: the READMEs, docs/, and the site's content. */
@@ -106,6 +79,20 @@ function pages(): string[] {
     });
   return ['README.md', 'site/README.md', ...walk('docs', '.md'), ...walk('content', '.mdx')];
 }
+
+describe('the pages read cleanly', () => {
+  it('no doubled comma or semicolon in prose (outside code blocks)', () => {
+    const problems: string[] = [];
+    for (const file of pages()) {
+      let inCode = false;
+      fs.readFileSync(path.join(REPO_DIR, file), 'utf8').split('\n').forEach((line, index) => {
+        if (/^\s*```/.test(line)) inCode = !inCode;
+        else if (!inCode && /,\s*,|;\s*;/.test(line.replace(/`[^`]*`/g, 'code'))) problems.push(`${file}:${index + 1}: ${line.trim()}`);
+      });
+    }
+    expect(problems).toEqual([]);
+  });
+});
 
 describe('the repository stands alone', () => {
   it('README, docs and content neither link outside the repository nor cite sections a reader cannot open', () => {

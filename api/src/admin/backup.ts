@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { createHash } from 'node:crypto';
 import type { Db } from '../db/connection.ts';
 import { isSqlite, sqliteFilename } from '../db/connection.ts';
 import { DatabaseInUseError, backupSqlite, checkSqliteFile, openSqliteReadOnly, restoreSqliteFile } from '../db/sqlite-files.ts';
@@ -10,11 +9,14 @@ import { VERSION } from '../lib/version.ts';
 import { KEY_FILE, configuredKey, keyFilePath, keyFingerprint, keyMismatch, parseKeyFile, requiredKey } from '../outbound/encryption-key.ts';
 import type { ConfiguredKey } from '../outbound/encryption-key.ts';
 import { CommandError } from './commands.ts';
+import { backupAttachments, checkBackupAttachments, fileSha256, restoreAttachments } from './backup-files.ts';
+import type { AttachmentsManifest } from './backup-files.ts';
 
 /**
  * A backup is a directory that restores on its own: the database as one SQLite file, the encryption key that
- * opens its stored secrets (unless the key comes from ENCRYPTION_KEY, which the operator keeps), and a manifest
- * written last, naming both with the key's fingerprint and the database's SHA-256.
+ * opens its stored secrets (unless the key comes from ENCRYPTION_KEY, which the operator keeps), the Plan
+ * attachments of the disk store (backup-files.ts), and a manifest written last, naming them all with the key's
+ * fingerprint and every file's SHA-256.
  */
 export const MANIFEST = 'manifest.json';
 const DATABASE_FILE = 'rollcall.db';
@@ -27,9 +29,9 @@ export interface Manifest {
   database: { file: string; sha256: string; bytes: number };
   /** Null when the database holds no secret and no key existed yet. */
   encryption_key: { fingerprint: string; file: string | null } | null;
+  /** Absent in backups made before 1.7.0 (their attachments were not copied). */
+  attachments?: AttachmentsManifest;
 }
-
-const sha256 = (file: string) => createHash('sha256').update(fs.readFileSync(file)).digest('hex');
 
 function sqliteOnly(config: Config, what: string): string {
   if (/^postgres(ql)?:/.test(config.databaseUrl)) {
@@ -63,13 +65,16 @@ export async function backupCommand(db: Db, config: Config, clock: Clock, dir?: 
     fs.copyFileSync(keyFilePath(config.dataDir), path.join(target, KEY_FILE));
     fs.chmodSync(path.join(target, KEY_FILE), 0o600);
   }
+  // After the database: a file uploaded meanwhile is copied too (its row is simply not in this backup).
+  const attachments = await backupAttachments(config, target);
   const manifest: Manifest = {
     format: 'rollcall-backup',
     version: 1,
     created_at: clock.now().toISOString(),
     rollcall_version: VERSION,
-    database: { file: DATABASE_FILE, sha256: sha256(databaseFile), bytes: fs.statSync(databaseFile).size },
+    database: { file: DATABASE_FILE, sha256: await fileSha256(databaseFile), bytes: fs.statSync(databaseFile).size },
     encryption_key: key ? { fingerprint: key.fingerprint, file: keyIncluded ? KEY_FILE : null } : null,
+    attachments,
   };
   fs.writeFileSync(path.join(target, `${MANIFEST}.partial`), `${JSON.stringify(manifest, null, 2)}\n`, { mode: 0o600 });
   fs.renameSync(path.join(target, `${MANIFEST}.partial`), path.join(target, MANIFEST));
@@ -82,11 +87,15 @@ export async function backupCommand(db: Db, config: Config, clock: Clock, dir?: 
       : keyIncluded
         ? `included (${KEY_FILE}): keep this directory as private as the key itself`
         : 'NOT included: it comes from ENCRYPTION_KEY; keep that value with this backup, a restore needs it',
+    attachments:
+      attachments.storage === 'disk'
+        ? `${attachments.files.length} file(s) included (${attachments.directory}/)`
+        : `NOT included: they are in the S3 bucket ${attachments.bucket}; back the bucket up on its side (versioning or replication)`,
   };
 }
 
 /** The backup at `source`: a directory with a manifest, or a bare database file (a backup without its key). */
-function readBackup(source: string): { databaseFile: string; manifest: Manifest | null } {
+async function readBackup(source: string): Promise<{ databaseFile: string; manifest: Manifest | null }> {
   const from = path.resolve(source);
   if (!fs.existsSync(from)) throw new CommandError(`no backup at ${from}`);
   if (fs.statSync(from).isFile()) return { databaseFile: from, manifest: null };
@@ -100,9 +109,10 @@ function readBackup(source: string): { databaseFile: string; manifest: Manifest 
   }
   if (manifest.format !== 'rollcall-backup' || manifest.version !== 1) throw new CommandError(`${manifestFile} is not a Rollcall backup manifest (version 1)`);
   const databaseFile = path.join(from, manifest.database.file);
-  if (!fs.existsSync(databaseFile) || sha256(databaseFile) !== manifest.database.sha256) {
+  if (!fs.existsSync(databaseFile) || (await fileSha256(databaseFile)) !== manifest.database.sha256) {
     throw new CommandError(`${databaseFile} is missing or damaged: its SHA-256 is not the manifest's`);
   }
+  await checkBackupAttachments(from, manifest.attachments);
   return { databaseFile, manifest };
 }
 
@@ -138,7 +148,7 @@ function chooseKey(config: Config, from: string, manifest: Manifest | null, requ
 export async function restoreCommand(config: Config, clock: Clock, source: string | undefined, force: boolean) {
   if (!source) throw new CommandError('name the backup to restore (a directory made by `rollcall admin backup`)');
   const target = sqliteOnly(config, 'rollcall admin restore');
-  const { databaseFile, manifest } = readBackup(source);
+  const { databaseFile, manifest } = await readBackup(source);
   const problem = checkSqliteFile(databaseFile);
   if (problem) throw new CommandError(`${databaseFile} is not a sound SQLite database: ${problem}`);
   const backupDb = openSqliteReadOnly(databaseFile);
@@ -164,10 +174,12 @@ export async function restoreCommand(config: Config, clock: Clock, source: strin
     if (err instanceof DatabaseInUseError) throw new CommandError(`nothing restored: ${err.message}; stop it first`);
     throw err;
   }
+  const stamp = clock.now().toISOString().replace(/[:.]/g, '-');
+  const attachments = manifest ? restoreAttachments(config, path.resolve(source), manifest.attachments, stamp) : 'not in a bare database file: DATA_DIR/attachments left as it was';
   if (backupKeyFile) {
     fs.mkdirSync(config.dataDir, { recursive: true });
     const keyFile = keyFilePath(config.dataDir);
-    if (fs.existsSync(keyFile)) fs.renameSync(keyFile, `${keyFile}.replaced-${clock.now().toISOString().replace(/[:.]/g, '-')}`);
+    if (fs.existsSync(keyFile)) fs.renameSync(keyFile, `${keyFile}.replaced-${stamp}`);
     fs.copyFileSync(backupKeyFile, keyFile);
     fs.chmodSync(keyFile, 0o600);
   }
@@ -176,5 +188,6 @@ export async function restoreCommand(config: Config, clock: Clock, source: strin
     from: path.resolve(source),
     encryption_key_fingerprint: candidate?.fingerprint ?? null,
     encryption_key: backupKeyFile ? `${keyFilePath(config.dataDir)} (from the backup)` : keySource,
+    attachments,
   };
 }

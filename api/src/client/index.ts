@@ -17,7 +17,7 @@ export const CLIENT_USAGE = `Client commands (a Rollcall server at --api-url, RO
   rollcall me                             your user
   rollcall update [--done T]… [--doing T]… [--blocked T]… [TEXT]   a stand-up update into today's check-ins
   rollcall report --agent NAME [--done T]… [--doing T]… [--blocked T]… [--milestone] [TEXT]
-  rollcall health --agent NAME [--degraded] [--message M]
+  rollcall health --agent NAME [--unhealthy] [--message M]
   rollcall messages --agent NAME [--all] [--mark-read]
 Every client command takes --json. ROLLCALL_API_KEY (an API key) is used instead of a session when set;
 ROLLCALL_AGENT_NAME stands in for --agent. Exit codes: 0 done, 1 refused by the server, 2 usage, 3 not signed
@@ -34,7 +34,7 @@ const COMMANDS: Record<string, { options: Options; positionals: boolean }> = {
   me: { options: {}, positionals: false },
   update: { options: { ...LINES, message: { type: 'string', short: 'm' } }, positionals: true },
   report: { options: { ...LINES, agent: { type: 'string' }, milestone: { type: 'boolean' } }, positionals: true },
-  health: { options: { agent: { type: 'string' }, degraded: { type: 'boolean' }, message: { type: 'string', short: 'm' } }, positionals: false },
+  health: { options: { agent: { type: 'string' }, unhealthy: { type: 'boolean' }, degraded: { type: 'boolean' }, message: { type: 'string', short: 'm' } }, positionals: false },
   messages: { options: { agent: { type: 'string' }, all: { type: 'boolean' }, 'mark-read': { type: 'boolean' } }, positionals: false },
 };
 

@@ -55,9 +55,12 @@ export async function report(ctx: CommandContext, flags: { agent?: string; done?
   }
 }
 
-/** `rollcall health`: a health check (POST /v1/agent-health/); prints the messages it hands over. */
-export async function health(ctx: CommandContext, flags: { agent?: string; degraded?: boolean; message?: string }): Promise<void> {
-  const body = { agent_name: agentName(flags), ok: !flags.degraded, ...(flags.message ? { message: flags.message } : {}) };
+/**
+ * `rollcall health`: a health check (POST /v1/agent-health/); prints the messages it hands over. `--unhealthy`
+ * names the status the server records (`ok: false`); `--degraded`, its first name, still works.
+ */
+export async function health(ctx: CommandContext, flags: { agent?: string; unhealthy?: boolean; degraded?: boolean; message?: string }): Promise<void> {
+  const body = { agent_name: agentName(flags), ok: !(flags.unhealthy || flags.degraded), ...(flags.message ? { message: flags.message } : {}) };
   const answer = await ctx.terminal.spin('Checking in', () => ctx.api().call<{ agent_name: string; status: string; pending_messages: AgentMessage[] }>('POST', '/v1/agent-health/', body));
   if (ctx.json) return ctx.terminal.json(answer);
   const state = answer.status === 'healthy' ? ctx.terminal.style('green', 'healthy') : ctx.terminal.style('yellow', answer.status);

@@ -107,3 +107,25 @@ export async function restoreSqliteFile(source: string, target: string): Promise
   for (const suffix of ['-wal', '-shm', '-journal']) fs.rmSync(`${target}${suffix}`, { force: true });
   fs.renameSync(staging, target);
 }
+
+/**
+ * Makes this process the one server of the SQLite database `file` until it exits: an exclusive lock on a small
+ * file beside it (`<file>.lock`), taken through SQLite so the operating system releases it when the process
+ * ends, however it ends. Throws DatabaseInUseError when another server holds it. `rollcall admin` commands do
+ * not take it: they may run beside the server (the busy timeout orders their writes).
+ */
+export function holdSqliteServer(file: string): { release(): void } {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const lock = openFile(`${file}.lock`, { timeout: 0 });
+  try {
+    lock.exec('PRAGMA locking_mode = EXCLUSIVE');
+    // A write takes the exclusive lock, which EXCLUSIVE locking mode then keeps until the connection closes.
+    lock.exec('BEGIN EXCLUSIVE; CREATE TABLE IF NOT EXISTS server (pid INTEGER); DELETE FROM server; COMMIT');
+    lock.exec(`INSERT INTO server (pid) VALUES (${process.pid})`);
+  } catch (err) {
+    lock.close();
+    if ((err as { code?: string }).code === 'SQLITE_BUSY') throw new DatabaseInUseError(`another rollcall server is using ${file}`);
+    throw err;
+  }
+  return { release: () => lock.close() };
+}

@@ -16,6 +16,19 @@ export class ConfigError extends Error {
 }
 
 /**
+ * The environment is well formed but the server cannot start with it (the port is taken, the database refuses
+ * the connection, another process owns the SQLite file): one line naming the variable and what to do.
+ */
+export class StartupError extends Error {
+  readonly variable: string;
+  constructor(variable: string, message: string, options?: { cause?: unknown }) {
+    super(`${variable}: ${message}`, options);
+    this.name = 'StartupError';
+    this.variable = variable;
+  }
+}
+
+/**
  * The directory holding the repository's package.json (`/app` in the image). Relative paths in the configuration
  * (`DATA_DIR`, `SITE_DIR`, a `sqlite:` path) are relative to it, whatever directory a command starts in: `npm start`
  * runs in `api/`, `npx rollcall` wherever it is typed, and both must find the same database.

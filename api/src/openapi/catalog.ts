@@ -9,7 +9,7 @@ import path from 'node:path';
 import { features } from '../features/index.ts';
 import type { OpenApiPart } from '../http/feature.ts';
 import { buildOpenApi } from '../http/openapi/document.ts';
-import { planDescription } from '../http/plan/openapi.ts';
+import { planDescription, planTags } from '../http/plan/openapi.ts';
 import { CHANGELOG } from '../features/meta/changelog.ts';
 import type { OperationExample } from '../http/openapi/types.ts';
 
@@ -38,7 +38,7 @@ export async function buildDocument(publicUrl: string | null): Promise<unknown> 
     Object.assign({}, ...parts.map((part) => part.schemas ?? {})),
     `${publicUrl ?? ''}/`,
     {
-      tags: parts.flatMap((part) => part.tags ?? []),
+      tags: [...parts.flatMap((part) => part.tags ?? []), ...planTags(operations)],
       examples: loadExamples(),
       moreDescription: planDescription(operations),
       version: CHANGELOG[0].version,

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp } from '../../test/harness.ts';
 import type { TestApp } from '../../test/harness.ts';
 import { loadExamples } from './catalog.ts';
+import { documentationValues } from './example-values.ts';
 import { CHANGELOG } from '../features/meta/changelog.ts';
 
 type DocumentOperation = {
@@ -50,6 +51,20 @@ describe('OpenAPI document and service endpoints', () => {
     }
     const refs = JSON.stringify(body).match(/#\/components\/schemas\/(\w+)/g) ?? [];
     for (const ref of refs) expect(body.components.schemas).toHaveProperty(ref.split('/').pop()!);
+  });
+
+  it('shows documentation values in its examples: example.com hosts, lower-case addresses, never the test run\'s ports', () => {
+    const leaks = Object.entries(loadExamples()).flatMap(([id, example]) => {
+      const { source: _source, ...shown } = example as { source?: string };
+      const text = JSON.stringify(shown);
+      return JSON.stringify(documentationValues(shown)) === text ? [] : [`${id}: ${text.match(/https?:\/\/127\.0\.0\.1:\d+|[\w.+-]*[A-Z][\w.+-]*@[\w.-]+|[\w.+-]+@[\w.-]+\.test\b/)?.[0]}`];
+    });
+    expect(leaks).toEqual([]);
+    expect(documentationValues({ url: 'https://127.0.0.1:32953/hook', next: 'http://127.0.0.1:41357/v1/x/?page=2', to: ['OTTO@acme.test', 'mia@acme-0-5218952233259092.test'] })).toEqual({
+      url: 'https://hooks.example.com/hook',
+      next: 'https://rollcall.example.com/v1/x/?page=2',
+      to: ['otto@acme.example.com', 'mia@acme.example.com'],
+    });
   });
 
   it('gives every operation a request example (when it takes a body) and a response example, recorded from the tests', async () => {

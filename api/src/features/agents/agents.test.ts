@@ -48,6 +48,8 @@ describe('Agents: reports, co-author merge, health, messages (spec "Agent endpoi
         { uuid: p.member.user.uuid, name: 'Mia Member', full_name: 'Mia Member' },
         { uuid: p.other.user.uuid, name: 'Otto Member', full_name: 'Otto Member' },
       ],
+      // Ignored as the spec says, and named so the caller sees which (as sent).
+      co_authors_unresolved: ['ghost@nowhere.test', '0190c8f4-0000-7000-8000-000000000000', 'not-an-id'],
       created_at: '2026-03-10T15:00:00.000Z',
       pending_messages: [],
     });
@@ -70,7 +72,7 @@ describe('Agents: reports, co-author merge, health, messages (spec "Agent endpoi
     const list = await t.request('GET', `/v1/agent-reports/?agent_name=${encodeURIComponent('Deploy Bot (v2)')}`, { key: p.member.key });
     expect(list.status).toBe(200);
     expect(list.body).toMatchObject({ count: 1, next: null, previous: null });
-    const { pending_messages: _pending, ...stored } = res.body;
+    const { pending_messages: _pending, co_authors_unresolved: _unresolved, ...stored } = res.body;
     expect(list.body.results).toEqual([stored]);
     expect((await t.request('GET', '/v1/agent-reports/?agent_name=other', { key: p.member.key })).body.count).toBe(0);
   });

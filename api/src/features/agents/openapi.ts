@@ -68,7 +68,22 @@ export const schemas: Record<string, JsonSchema> = {
   AgentMessage: message,
   AgentCoAuthor: coAuthor,
   AgentReport: report,
-  AgentReportCreated: { allOf: [ref('AgentReport'), { type: 'object', properties: { pending_messages: { type: 'array', items: ref('AgentMessage') } } }] },
+  AgentReportCreated: {
+    allOf: [
+      ref('AgentReport'),
+      {
+        type: 'object',
+        properties: {
+          co_authors_unresolved: {
+            type: 'array',
+            items: str,
+            description: 'The `co_authors` identifiers, as sent, that named no active member of the organization: ignored (added in 1.7.0).',
+          },
+          pending_messages: { type: 'array', items: ref('AgentMessage') },
+        },
+      },
+    ],
+  },
   AgentHealth: health({ pending_messages: { type: 'array', items: ref('AgentMessage') } }),
   AgentHealthDetail: health({
     pending_messages: { type: 'array', items: ref('AgentMessage') },
@@ -128,6 +143,20 @@ export const operations: Operation[] = [
     summary: 'Register an agent: a new free-plan organization with an unclaimed agent key',
     description: 'An expired challenge answers 400 `challenge_expired`; a wrong answer 400 `challenge_failed`. The api_key and claim_token are shown once.',
     responses: { 201: { type: 'object', properties: { agent_name: str, agent_email: str, org_name: str, api_key: str, claim_url: str, claim_token: str } } },
+  },
+  {
+    method: 'get', path: '/v1/agent/claim/', tag, auth: false, scope: 'agent',
+    summary: 'What a claim_url names, and how to claim it (an HTML page for a browser, JSON otherwise); 404 once claimed',
+    query: [{ name: 'claim_token', description: 'Required: from the registration answer (claim_url carries it)' }],
+    responses: {
+      200: {
+        type: 'object',
+        properties: {
+          agent_name: str, org_name: str, detail: str,
+          claim: { type: 'object', properties: { method: { const: 'POST' }, url: str, body: { type: 'object', properties: { claim_token: str } } } },
+        },
+      },
+    },
   },
   {
     method: 'post', path: '/v1/agent/claim/', tag, scope: 'agent', body: claimSchema,

@@ -73,8 +73,10 @@ export function presentAgentStatus({ agent, pendingCount }: { agent: AgentRow; p
 }
 
 /** POST /v1/agent-reports/: the report and the agent's pending messages (CONTRACT §12: always an array). */
-export function presentReportAnswer({ report, agentName, pending }: { report: ReportRow; agentName: string; pending: MessageRow[] }) {
-  return { ...presentReport(report, agentName), pending_messages: pending.map((m) => presentMessage(m, agentName)) };
+/** The create answer: the report, the agent's pending messages, and which co_authors named nobody (ignored). */
+export function presentReportAnswer({ report, agentName, pending, unresolvedCoAuthors }: { report: ReportRow; agentName: string; pending: MessageRow[]; unresolvedCoAuthors: string[] }) {
+  const { created_at, ...shown } = presentReport(report, agentName);
+  return { ...shown, co_authors_unresolved: unresolvedCoAuthors, created_at, pending_messages: pending.map((m) => presentMessage(m, agentName)) };
 }
 
 /** POST|PATCH /v1/agent-messages/read/: how many messages this call marked read. */

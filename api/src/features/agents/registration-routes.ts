@@ -3,11 +3,13 @@ import type { Context, Next } from 'koa';
 import type { Deps } from '../../http/deps.ts';
 import type { Middlewares } from '../../http/middlewares.ts';
 import { actorOf } from '../../http/auth.ts';
-import { notFound } from '../../lib/errors.ts';
+import { ValidationFailed, notFound } from '../../lib/errors.ts';
 import { enforce } from '../../http/rate-limit.ts';
 import { publicBase } from '../../http/forwarded.ts';
 import { validateBody } from '../../http/validation.ts';
-import { claim, createChallenge, register } from './registration-service.ts';
+import { claim, claimable, createChallenge, register } from './registration-service.ts';
+import { claimPage, presentClaimLink } from './claim-page.ts';
+import { queryText } from '../../http/query.ts';
 import { presentChallenge, presentClaim, presentRegistration } from './presenter.ts';
 import { claimSchema, registerSchema } from './schema.ts';
 import type { ClaimInput, RegisterInput } from './schema.ts';
@@ -37,6 +39,23 @@ export function agentRegistrationRoutes(deps: Deps, { authenticate, rateLimit }:
     const registered = await register(deps.db, ctx.state.body as RegisterInput, { inboundDomain: deps.config.inboundEmailDomain }, deps.clock.now());
     ctx.status = 201;
     ctx.body = presentRegistration(registered, baseUrl(ctx));
+  });
+
+  // The claim_url handed out at registration: opened in a browser (a GET), it says what the link is and how to
+  // claim (the claim is a POST by a signed-in person); HTML for a browser, JSON otherwise.
+  router.get('/v1/agent/claim/', enabled, perAddress, async (ctx) => {
+    const token = queryText(ctx, 'claim_token');
+    if (!token) throw new ValidationFailed({ claim_token: ['This query parameter is required.'] });
+    const link = { ...(await claimable(deps.db, token)), token: token.trim(), baseUrl: baseUrl(ctx) };
+    ctx.set('Cache-Control', 'no-store');
+    ctx.set('Referrer-Policy', 'no-referrer');
+    if (ctx.accepts('json', 'html') === 'html') {
+      ctx.set('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'");
+      ctx.type = 'html';
+      ctx.body = claimPage(link);
+    } else {
+      ctx.body = presentClaimLink(link);
+    }
   });
 
   router.post('/v1/agent/claim/', enabled, authenticate(), rateLimit('agent'), validateBody(claimSchema), async (ctx) => {

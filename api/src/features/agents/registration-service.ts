@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import type { Db } from '../../db/connection.ts';
+import type { Db, Executor } from '../../db/connection.ts';
 import { ValidationFailed, badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import { randomBase62, sha256Hex } from '../../lib/secrets.ts';
@@ -71,6 +71,16 @@ export async function register(db: Db, input: RegisterInput, options: { inboundD
  * POST /v1/agent/claim/ : a person attaches a self-registered agent to their organization. The agent, its
  * reports, messages and e-mails, and its agent keys move over; the keys are owned by the claimer from then on.
  */
+/** What an unclaimed agent's claim link names (its agent and the organization it made); 404 for any other token. */
+export async function claimable(db: Executor, token: string): Promise<{ agentName: string; orgName: string }> {
+  const agent = await db('agents as a')
+    .join('organizations as o', 'o.uuid', 'a.organization_uuid')
+    .where('a.claim_token_hash', sha256Hex(token.trim()))
+    .first('a.name as agent_name', 'o.name as org_name');
+  if (!agent) throw notFound();
+  return { agentName: agent.agent_name, orgName: agent.org_name };
+}
+
 export async function claim(db: Db, actor: Actor, input: ClaimInput, now: Date) {
   assertActor(actor, 'Claiming an agent needs a person: sign in, or use a personal API key.');
   return db.transaction(async (trx) => {

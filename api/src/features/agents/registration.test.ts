@@ -36,11 +36,32 @@ describe('Agent self-registration and claim (CONTRACT §6, §12)', () => {
     expect(report.status).toBe(201);
     expect((await t.request('POST', '/v1/agent-health/', { key: reg.body.api_key, body: { agent_name: 'Night Builder', ok: true } })).body.code).toBe('plan_free_api_keys_forbidden');
 
+    // The claim_url opens: a browser gets a page that says what to do, a script the same as JSON.
+    const claimPath = new URL(reg.body.claim_url).pathname + new URL(reg.body.claim_url).search;
+    const page = await fetch(`${t.url}${claimPath}`, { headers: { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' } });
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(page.headers.get('referrer-policy')).toBe('no-referrer');
+    const html = await page.text();
+    expect(html).toContain('<h1>Claim the agent Night Builder</h1>');
+    expect(html).toContain(`-d &#39;{&#34;claim_token&#34;:&#34;${reg.body.claim_token}&#34;}&#39;`);
+    const link = await t.request('GET', claimPath);
+    expect(link.status).toBe(200);
+    expect(link.body).toEqual({
+      agent_name: 'Night Builder',
+      org_name: 'Bot Works',
+      detail: expect.stringContaining('send the claim request below signed in as a person of your organization'),
+      claim: { method: 'POST', url: `${new URL(reg.body.claim_url).origin}/v1/agent/claim/`, body: { claim_token: reg.body.claim_token } },
+    });
+    expect((await t.request('GET', '/v1/agent/claim/?claim_token=nope')).status).toBe(404);
+    expect((await t.request('GET', '/v1/agent/claim/')).body).toEqual({ claim_token: ['This query parameter is required.'] });
+
     const acme = await t.seedOrganization();
     const claimed = await t.request('POST', '/v1/agent/claim/', { key: acme.adminKey, body: { claim_token: reg.body.claim_token } });
     expect(claimed.status).toBe(200);
     expect(claimed.body).toEqual({ agent_name: 'Night Builder', organization: { uuid: acme.org.uuid, name: 'Acme' }, claimed_at: '2026-03-10T15:00:00.000Z' });
     expect((await t.request('POST', '/v1/agent/claim/', { key: acme.adminKey, body: { claim_token: reg.body.claim_token } })).status).toBe(404);
+    expect((await t.request('GET', claimPath)).status).toBe(404);
     const reports = await t.request('GET', '/v1/agent-reports/?agent_name=Night%20Builder', { key: acme.adminKey });
     expect(reports.body.results.map((r: { content: string }) => r.content)).toEqual(['Built']);
     // The agent key now belongs to the claiming organization (pro plan): every agent endpoint works.

@@ -20,27 +20,37 @@ const looksLikeUuid = (value: string): boolean => isUuid(value);
  * Co-authors by uuid or e-mail, mixed (spec "Agent report"): active members of the caller's organization, in
  * the order given, each once. Identifiers that resolve to nobody are silently ignored.
  */
-export async function resolveCoAuthors(db: Executor, organizationUuid: string, identifiers: string[]): Promise<UserRow[]> {
-  const uuids = identifiers.filter((id) => looksLikeUuid(id)).map((id) => id.toLowerCase());
-  const emails = identifiers.filter((id) => !looksLikeUuid(id) && id.includes('@')).map((id) => id.trim().toLowerCase());
-  if (uuids.length === 0 && emails.length === 0) return [];
-  const users: UserRow[] = await db('users')
-    .where({ organization_uuid: organizationUuid, is_active: true })
-    .andWhere((q) => {
-      if (uuids.length) q.orWhereIn('uuid', uuids);
-      if (emails.length) q.orWhereIn('email', emails);
-    });
+/**
+ * The organization's active users the identifiers name (uuids and e-mail addresses, mixed), in the order given,
+ * each once; and the identifiers that named nobody, as sent, so the answer can say which were not resolved.
+ */
+export async function resolveCoAuthors(db: Executor, organizationUuid: string, identifiers: string[]): Promise<{ users: UserRow[]; unresolved: string[] }> {
+  const keyOf = (id: string) => (looksLikeUuid(id) ? id.toLowerCase() : id.trim().toLowerCase());
+  const uuids = identifiers.filter((id) => looksLikeUuid(id)).map(keyOf);
+  const emails = identifiers.filter((id) => !looksLikeUuid(id) && id.includes('@')).map(keyOf);
+  const users: UserRow[] =
+    uuids.length === 0 && emails.length === 0
+      ? []
+      : await db('users')
+          .where({ organization_uuid: organizationUuid, is_active: true })
+          .andWhere((q) => {
+            if (uuids.length) q.orWhereIn('uuid', uuids);
+            if (emails.length) q.orWhereIn('email', emails);
+          });
   const seen = new Set<string>();
   const ordered: UserRow[] = [];
+  const unresolved: string[] = [];
   for (const id of identifiers) {
-    const key = looksLikeUuid(id) ? id.toLowerCase() : id.trim().toLowerCase();
+    const key = keyOf(id);
     const user = users.find((u) => u.uuid === key || u.email === key);
-    if (user && !seen.has(user.uuid)) {
+    if (!user) {
+      if (!unresolved.includes(id)) unresolved.push(id);
+    } else if (!seen.has(user.uuid)) {
       seen.add(user.uuid);
       ordered.push(user);
     }
   }
-  return ordered;
+  return { users: ordered, unresolved };
 }
 
 function mergeLines(input: ReportInput): MergeLines {
@@ -66,11 +76,13 @@ export interface ReportResult {
   report: ReportRow;
   agentName: string;
   pending: MessageRow[];
+  /** The co_authors identifiers that named no active member of the organization (ignored, as the spec says). */
+  unresolvedCoAuthors: string[];
 }
 
 async function createReportIn(trx: Trx, actor: Actor, input: ReportInput, now: Date): Promise<ReportResult> {
   const agent = await ensureAgent(trx, actor.organization.uuid, input.agent_name, now);
-  const users = await resolveCoAuthors(trx, actor.organization.uuid, input.co_authors ?? []);
+  const { users, unresolved } = await resolveCoAuthors(trx, actor.organization.uuid, input.co_authors ?? []);
   const coAuthors: CoAuthor[] = users.map((u) => ({ uuid: u.uuid, name: fullName(u), full_name: fullName(u) }));
   const row: ReportRow = {
     uuid: uuidv7(now.getTime()),
@@ -91,7 +103,7 @@ async function createReportIn(trx: Trx, actor: Actor, input: ReportInput, now: D
     const standup = await activeDailyStandup(trx, user, now);
     if (standup) await mergeIntoTodaysResponse(trx, { userUuid: user.uuid, checkin: standup, lines, suffix, now, author: user });
   }
-  return { report: row, agentName: agent.name, pending: await pendingMessages(trx, agent.uuid, now) };
+  return { report: row, agentName: agent.name, pending: await pendingMessages(trx, agent.uuid, now), unresolvedCoAuthors: unresolved };
 }
 
 /** GET /v1/agent-reports/?agent_name= : newest first; every agent of the organization without the filter. */

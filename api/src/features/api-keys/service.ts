@@ -127,6 +127,13 @@ export async function deleteKey(db: Executor, actor: Actor, uuid: string): Promi
   await db('api_keys').where({ uuid }).delete();
 }
 
+/** Gives the key `uuid` a new secret (the old one stops working) and answers it. */
+export async function regenerateKeySecret(db: Executor, uuid: string, now: Date): Promise<string> {
+  const secret = newApiKeySecret();
+  await db('api_keys').where({ uuid }).update({ ...secretColumns(secret), updated_at: now.toISOString() });
+  return secret;
+}
+
 /** Creates a key with a given secret (operator bootstrap with BOOTSTRAP_API_KEY), or a fresh one. */
 export async function issueKey(
   db: Executor,

@@ -14,7 +14,7 @@ export const CHANGELOG: ChangelogEntry[] = [
   {
     version: '1.7.0',
     date: '2026-11-25',
-    title: 'Security and concurrency fixes, the web app at /app/ and its browser session',
+    title: 'Security and concurrency fixes, the web app at /app/, and what a newcomer found',
     changes: [
       'Fixed (security): a key with explicit Plan scopes could lift its own scopes (PATCH /v1/api-keys/{uuid}/) or mint an unscoped key (POST /v1/api-keys/). Creating a key now takes a personal key without scopes or a CLI token; giving a key scopes, or regenerating one, takes a credential that holds every scope that key will carry; 403 insufficient_scope otherwise.',
       'Agent keys, organization keys and keys with explicit scopes no longer govern the organization, whatever their owner\'s role: PATCH /v1/organization/, /v1/invite-user/, role, activation and other people\'s profiles on PATCH /v1/users/{uuid}/, /v1/api-keys/, /v1/webhook-subscription/, /v1/deliveries/, workflow definitions, company values, kudos settings and /v1/exchange-token/ (issuing, presenting, the audit) answer 403 insufficient_scope. They keep everything else their owner\'s role allows.',
@@ -35,6 +35,11 @@ export const CHANGELOG: ChangelogEntry[] = [
       'An Idempotency-Key is held only while its request\'s transaction runs: after a crash or restart, the retry runs at once instead of answering 409 idempotency_in_progress for up to 120 seconds.',
       'A presigned upload URL takes one completed upload: a later PUT answers 404 and replaces nothing. A multipart upload cut off before its end answers 400 (was 500).',
       'A NUL character (%00) in any query parameter answers 400 invalid_filter_value on every route; a message POST /v1/inbound-email/ cannot parse (a 1 MB header line) answers 400 invalid_message, and 554 over SMTP.',
+      'GET /v1/agent/claim/?claim_token=: the claim_url of a self-registration now opens. A browser gets a page naming the agent and the one request that claims it; a script gets {agent_name, org_name, detail, claim: {method, url, body}}; 404 once claimed (the claim itself stays POST /v1/agent/claim/).',
+      'POST /v1/agent-reports/ answers co_authors_unresolved: the co_authors identifiers, as sent, that named no active member of the organization (they are still ignored; co_authors keeps its shape).',
+      'An attachment whose bytes are gone from storage (a data directory restored without them, an object removed from the bucket) answers 410 attachment_content_missing, permanent, instead of 503 attachment_storage_unavailable ("retry later") for ever.',
+      'rollcall admin backup copies the Plan files of the disk store (attachments/, each file\'s SHA-256 in the manifest) and rollcall admin restore checks and restores them; with ATTACHMENT_STORAGE=s3 the backup says the bucket is backed up on its own side.',
+      'rollcall serve: a busy PORT, a second server on the same SQLite DATA_DIR and a PostgreSQL that refuses (unreachable, wrong password, unknown user, missing database) each stop the start with one line naming the variable to fix, before anything is created; a generated admin key that was never shown gets a new secret, printed on the next start. rollcall health takes --unhealthy (--degraded still works).',
     ],
   },
   {

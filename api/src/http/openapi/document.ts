@@ -125,7 +125,7 @@ export function buildOpenApi(
         moreDescription,
     },
     servers: [{ url: serverUrl }],
-    ...(tags.length ? { tags } : {}),
+    ...(tags.length ? { tags: inOperationOrder(operations, tags) } : {}),
     components: {
       securitySchemes: {
         ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-KEY', description: 'An API key. Send one credential: X-API-KEY and a Bearer token together answer 400 `credential_ambiguous`.' },
@@ -136,4 +136,13 @@ export function buildOpenApi(
     security: [{ ApiKey: [] }, { CliBearer: [] }],
     paths,
   };
+}
+
+/**
+ * Every tag, in the order of the operations (Swagger UI lists the declared tags first, in their order): a
+ * section's description no longer pulls it to the top of the reference.
+ */
+function inOperationOrder(operations: Operation[], described: { name: string; description: string }[]): { name: string; description?: string }[] {
+  const names = [...new Set([...operations.flatMap((op) => (op.tag ? [op.tag] : [])), ...described.map((tag) => tag.name)])];
+  return names.map((name) => described.find((tag) => tag.name === name) ?? { name });
 }

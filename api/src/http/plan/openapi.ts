@@ -17,6 +17,14 @@ const PLAN_ERRORS: Record<number, string> = {
   503: '`feature_temporarily_read_only`: Plan writes are refused during an incident; reads continue',
 };
 
+const BETA_EXEMPT_ERRORS: Record<number, string> = { 402: 'Never: this endpoint answers whether or not Plan is enabled' };
+
+/** What a file download adds: the store's answers about the bytes. */
+const DOWNLOAD_ERRORS: Record<number, string> = {
+  410: '`attachment_content_missing`: the attachment is listed but its bytes are gone from storage (a disk restored without them, an object removed from the bucket); permanent: upload the file again',
+  503: '`attachment_storage_unavailable` (Retry-After): the store did not answer; retry later. `feature_temporarily_read_only` never applies: this is a read',
+};
+
 const uuid = { type: 'string', format: 'uuid' };
 const str = { type: 'string' };
 const nullableDateTime = { type: ['string', 'null'], format: 'date-time' };
@@ -119,7 +127,7 @@ function toOperation(op: PlanOperation): Operation {
     ],
     responses,
     description: describe(op),
-    errors: op.betaExempt ? { ...PLAN_ERRORS, 402: 'Never: this endpoint answers whether or not Plan is enabled' } : PLAN_ERRORS,
+    errors: { ...PLAN_ERRORS, ...(op.betaExempt ? BETA_EXEMPT_ERRORS : {}), ...(op.download ? DOWNLOAD_ERRORS : {}) },
     extensions: {
       'x-beta': true,
       'x-plan-scope': op.scope,
@@ -137,7 +145,7 @@ export function planOpenApiPart(resource: PlanResource, schemas: Record<string, 
   return { operations: describePlan(resource).map(toOperation), schemas: { ...SHARED_SCHEMAS, ...schemas } };
 }
 
-/** The scope table, from the documented Plan operations (the OpenAPI description and docs/plan.md print it). */
+/** The scope table, from the documented Plan operations (the first Plan section of the OpenAPI document and docs/plan.md print it). */
 export function planScopeTable(operations: Operation[]): string {
   const rows = operations
     .filter((op) => op.extensions?.['x-plan-scope'])
@@ -155,20 +163,30 @@ export function planScopeTable(operations: Operation[]): string {
   return ['| Method | Path | Scope | Minute ceiling | Notes |', '|---|---|---|---|---|', ...rows].join('\n');
 }
 
-/** Appended to the document's description: what every Plan operation shares, and the scope table. */
+const PLAN_RULES =
+  'Everything under `/v1/plan/` is in beta and may change before general availability. Every Plan call passes, in order: ' +
+  'the credential (401), the beta (402 `plan_upgrade_required`, except entitlements), `guest_not_allowed`, person-only checks, ' +
+  'the key\'s explicit scopes (403 `insufficient_scope`), the read-only switch on writes (503), and the per-actor minute ceiling (429). ' +
+  'Writes take `Idempotency-Key` and `X-Service-Agent-Name`; destructive calls take `?dry_run=true`. ' +
+  'A key with no explicit scopes may call everything its owner may; `tasks:admin` covers `tasks:write`, which covers `tasks:read`.';
+
+const isPlan = (op: Operation) => Boolean(op.extensions?.['x-plan-scope']);
+
+/**
+ * Appended to the document's description: what every Plan operation shares, in one paragraph, and where the scope
+ * table is. The table itself (about 130 rows) is in the description of the first Plan section (planTags): at the
+ * top of the document it pushed Authorize and the first operation thousands of pixels down.
+ */
 export function planDescription(operations: Operation[]): string {
-  if (!operations.some((op) => op.extensions?.['x-plan-scope'])) return '';
-  return [
-    '',
-    '',
-    '## Plan (beta)',
-    '',
-    'Everything under `/v1/plan/` is in beta and may change before general availability. Every Plan call passes, in order: ' +
-      'the credential (401), the beta (402 `plan_upgrade_required`, except entitlements), `guest_not_allowed`, person-only checks, ' +
-      'the key\'s explicit scopes (403 `insufficient_scope`), the read-only switch on writes (503), and the per-actor minute ceiling (429). ' +
-      'Writes take `Idempotency-Key` and `X-Service-Agent-Name`; destructive calls take `?dry_run=true`. ' +
-      'A key with no explicit scopes may call everything its owner may; `tasks:admin` covers `tasks:write`, which covers `tasks:read`.',
-    '',
-    planScopeTable(operations),
-  ].join('\n');
+  const first = operations.find(isPlan);
+  if (!first) return '';
+  return `\n\n## Plan (beta)\n\n${PLAN_RULES} Every operation's scope opens its description; the table of them all is in the *${first.tag}* section.`;
+}
+
+/** The first Plan section's description: the scope table. */
+export function planTags(operations: Operation[]): { name: string; description: string }[] {
+  const first = operations.find(isPlan);
+  if (!first?.tag) return [];
+  const intro = '**Plan (beta)**: the scope and minute ceiling of every Plan operation (the rules they share open this reference).';
+  return [{ name: first.tag, description: `${intro}\n\n${planScopeTable(operations)}` }];
 }

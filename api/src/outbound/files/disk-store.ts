@@ -3,7 +3,7 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { Fingerprint, outgoing, storageUnavailable } from './store.ts';
+import { Fingerprint, contentMissing, outgoing, storageUnavailable } from './store.ts';
 import type { FileStore, StoredFile } from './store.ts';
 
 /**
@@ -41,18 +41,13 @@ export class DiskStore implements FileStore {
   }
 
   async open(key: string): Promise<{ stream: Readable; size: number }> {
-    const file = this.#path(key);
-    const handle = await fs.promises.open(file, 'r').catch((err: unknown) => {
-      throw isDiskFailure(err) ? storageUnavailable() : err;
-    });
+    const handle = await this.#openStored(key);
     const { size } = await handle.stat();
     return { stream: outgoing(handle.createReadStream()), size };
   }
 
   async head(key: string, bytes: number): Promise<Buffer> {
-    const handle = await fs.promises.open(this.#path(key), 'r').catch((err: unknown) => {
-      throw isDiskFailure(err) ? storageUnavailable() : err;
-    });
+    const handle = await this.#openStored(key);
     try {
       const buffer = Buffer.alloc(bytes);
       const { bytesRead } = await handle.read(buffer, 0, bytes, 0);
@@ -62,12 +57,20 @@ export class DiskStore implements FileStore {
     }
   }
 
+  /** A stored file for reading: gone for good (410) when absent, unavailable (503) when the disk fails. */
+  #openStored(key: string): Promise<fs.promises.FileHandle> {
+    return fs.promises.open(this.#path(key), 'r').catch((err: unknown) => {
+      if ((err as { code?: string }).code === 'ENOENT') throw contentMissing();
+      throw isDiskFailure(err) ? storageUnavailable() : err;
+    });
+  }
+
   async remove(key: string): Promise<void> {
     await fs.promises.rm(this.#path(key), { force: true });
   }
 }
 
-/** Errors of the disk itself (full, read-only, failing, the file missing), as opposed to a stream that failed on the way in. */
+/** Errors of the disk itself (full, read-only, failing, a directory missing), as opposed to a stream that failed on the way in. */
 function isDiskFailure(err: unknown): boolean {
   return ['ENOSPC', 'EROFS', 'EIO', 'EACCES', 'EDQUOT', 'ENOENT'].includes((err as { code?: string }).code ?? '');
 }

@@ -45,7 +45,9 @@ describe('S3-compatible attachment store (ATTACHMENT_STORAGE=s3)', () => {
     expect(size).toBe(200_000);
     expect(Buffer.concat(chunks)).toEqual(bytes);
     await store.remove('org/one');
-    await expect(store.open('org/one')).rejects.toMatchObject({ status: 503, code: 'attachment_storage_unavailable' });
+    // Gone from the bucket is permanent (410), not the store being down (503, retry later).
+    await expect(store.open('org/one')).rejects.toMatchObject({ status: 410, code: 'attachment_content_missing' });
+    await expect(store.head('org/one', 10)).rejects.toMatchObject({ status: 410, code: 'attachment_content_missing' });
     expect(fs.readdirSync(spool)).toEqual([]);
   });
 

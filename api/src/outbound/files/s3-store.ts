@@ -6,7 +6,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { S3Settings } from '../../lib/config.ts';
-import { Fingerprint, outgoing, storageUnavailable } from './store.ts';
+import { Fingerprint, contentMissing, outgoing, storageUnavailable } from './store.ts';
 import type { FileStore, StoredFile } from './store.ts';
 
 type Sdk = typeof import('@aws-sdk/client-s3');
@@ -51,6 +51,8 @@ export class S3Store implements FileStore {
     try {
       return await run(sdk, client);
     } catch (err) {
+      // The bucket answered that the object is not there: gone for good, not a failure to retry.
+      if ((err as { name?: string }).name === 'NoSuchKey') throw Object.assign(contentMissing(), { cause: err });
       // Unreachable, timed out, refused or misconfigured: the store is not serving this file now.
       throw Object.assign(storageUnavailable(), { cause: err });
     }

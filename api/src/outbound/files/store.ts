@@ -33,6 +33,13 @@ export const HEAD_BYTES = 64 * 1024;
 export const storageUnavailable = () =>
   new ApiError(503, 'attachment_storage_unavailable', 'File storage is temporarily unavailable; retry later.', { headers: { 'Retry-After': '30' } });
 
+/**
+ * 410 attachment_content_missing: the attachment is listed but its bytes are gone from the store (a disk restored
+ * without them, an object removed from the bucket). Permanent: retrying cannot help; upload the file again.
+ */
+export const contentMissing = () =>
+  new ApiError(410, 'attachment_content_missing', "This file's content is no longer in storage (removed from the disk or the bucket); upload it again.");
+
 /** Passes a stored file's bytes on their way out, returning the read buffers' memory as it goes (lib/young-garbage.ts). */
 export class Outgoing extends Transform {
   override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {

@@ -185,6 +185,18 @@ describe('Plan attachments in one multipart request: projects, goals, project up
     expect(stored()).toEqual([first.body.uuid]);
   });
 
+  it('answers 410 attachment_content_missing, without Retry-After, when the bytes are gone from the disk for good', async () => {
+    const created = await upload(base, acme.member.key, form({ name: 'a.png', type: 'image/png', bytes: PNG }));
+    // A data directory restored without its attachments: the row is ready, the file is not there.
+    fs.rmSync(path.join(t.config.dataDir, 'attachments', acme.org.uuid, created.body.uuid));
+    const gone = await call('GET', `${base}${created.body.uuid}/content/`, acme.member.key);
+    expect(gone.status).toBe(410);
+    expect(gone.body).toEqual({ detail: "This file's content is no longer in storage (removed from the disk or the bucket); upload it again.", code: 'attachment_content_missing' });
+    expect(gone.headers.get('retry-after')).toBeNull();
+    // Still listed and removable, so it can be replaced.
+    expect((await call('DELETE', `${base}${created.body.uuid}/`, acme.member.key)).status).toBe(204);
+  });
+
   it('answers 503 attachment_storage_unavailable while the store is down', async () => {
     const created = await upload(base, acme.member.key, form({ name: 'a.png', type: 'image/png', bytes: PNG }));
     const working = t.deps.files;
