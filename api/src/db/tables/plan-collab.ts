@@ -112,6 +112,7 @@ export interface AttachmentRow {
   uploaded_at: string | null;
   created_at: string;
   confirmed_at: string | null;
+  caption?: string | null;
 }
 
 export interface FileTrashRow {

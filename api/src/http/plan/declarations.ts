@@ -10,6 +10,8 @@ export type QueryDoc = { name: string; description: string; schema?: JsonSchema 
 /** What a Plan route declares; the gate, the OpenAPI document and the scope table read it. */
 export interface RouteSpec {
   path: string;
+  /** Other paths of the same operation (the DailyBot client's): served by the same handler, named in the OpenAPI description. */
+  aliases?: string[];
   summary: string;
   description?: string;
   /** Defaults: GET tasks:read, DELETE tasks:admin, other writes tasks:write (defaultScope). */
@@ -66,6 +68,7 @@ export interface UploadSpec extends RouteSpec {
 export interface PlanOperation {
   method: 'get' | WriteMethod;
   path: string;
+  aliases: string[];
   tag: string;
   summary: string;
   description?: string;
@@ -108,9 +111,10 @@ export function resolveOperation(
   return {
     method,
     path: spec.path,
+    aliases: spec.aliases ?? [],
     tag,
     summary: spec.summary,
-    description: spec.description,
+    description: spec.aliases?.length ? [spec.description, `Also at ${spec.aliases.map((a) => `\`${a}\``).join(', ')}.`].filter(Boolean).join(' ') : spec.description,
     scope: spec.scope ?? defaultScope(method),
     ceiling: spec.ceiling ?? (method === 'get' ? 'reads' : 'writes'),
     person: spec.person ?? false,

@@ -16,8 +16,9 @@ import { resolveOperation } from './declarations.ts';
 import type { ListSpec, PlanOperation, ReadSpec, UploadSpec, WriteMethod, WriteSpec } from './declarations.ts';
 import { sendFile } from './files.ts';
 import type { FileBody } from './files.ts';
-import { AGENT_HEADER, baseUrl, checkedParams, noBodyFields, send } from './answers.ts';
+import { agentNameInput, baseUrl, checkedParams, noBodyFields, send } from './answers.ts';
 import { uploadRoute } from './upload.ts';
+import { foldAliases } from './aliases.ts';
 import { gate } from './gate.ts';
 import { parseIdempotencyKey, requestFingerprint } from './idempotency.ts';
 import { PlanQuery } from './query.ts';
@@ -125,7 +126,7 @@ export class PlanRoutes {
   async #readCall(ctx: Context, deps: Deps, hooks: PlanHooks, operation: PlanOperation): Promise<ReadCall> {
     const actor = actorOf(ctx);
     // A bad attribution header is refused on reads too: an agent learns of it on its first call.
-    await hooks.resolveAgentName(deps.db, actor, ctx.headers[AGENT_HEADER]);
+    await hooks.resolveAgentName(deps.db, actor, agentNameInput(ctx));
     const query = new PlanQuery(ctx, actor.user.uuid);
     return {
       db: deps.db, actor, now: deps.clock.now(), deps, params: checkedParams(ctx, operation.keyParams), query, page: pageRequest(ctx), headers: ctx.headers,
@@ -142,10 +143,11 @@ export class PlanRoutes {
       const dryRun = query.flag('dry_run');
       if (dryRun && !operation.destructive) throw invalidFilter('dry_run', 'This operation has no dry run: it is not destructive.');
       const key = parseIdempotencyKey(ctx.headers['idempotency-key']);
-      if (key === null && operation.idempotency === 'required') {
+      // A dry run writes nothing, so it needs no key (the DailyBot client never sends one on a dry run).
+      if (key === null && operation.idempotency === 'required' && !dryRun) {
         throw badRequest('idempotency_key_required', 'This call needs an Idempotency-Key header (8 to 128 characters).');
       }
-      const agentName = await hooks.resolveAgentName(deps.db, actor, ctx.headers[AGENT_HEADER]);
+      const agentName = await hooks.resolveAgentName(deps.db, actor, agentNameInput(ctx));
       const params = checkedParams(ctx, operation.keyParams);
 
       // Dry runs are never stored under a key: the same key may then run the operation for real.
@@ -160,7 +162,7 @@ export class PlanRoutes {
       let body: Body<S>;
       let prepared: P;
       try {
-        body = (spec.body ? await parseBody(spec.body, ctx.request.body ?? {}) : noBodyFields(ctx.request.body)) as Body<S>;
+        body = (spec.body ? foldAliases(spec.body, await parseBody(spec.body, ctx.request.body ?? {})) : noBodyFields(ctx.request.body)) as Body<S>;
         const call = { db: deps.db, actor, now, deps, params, query, page: pageRequest(ctx), headers: ctx.headers, baseUrl: baseUrl(ctx, deps), body };
         prepared = (spec.prepare ? await spec.prepare(call) : undefined) as P;
       } catch (err) {
@@ -197,7 +199,7 @@ export class PlanRoutes {
     const deps = this.#deps;
     const hooks = this.#hooks;
     const methods = operation.method === 'get' ? ['HEAD', 'GET'] : [operation.method.toUpperCase()];
-    this.#router.register(operation.path, methods, [this.#authenticate, gate(operation, deps, actorOf), (ctx: Context) => run(ctx, deps, hooks)]);
+    this.#router.register([operation.path, ...operation.aliases], methods, [this.#authenticate, gate(operation, deps, actorOf), (ctx: Context) => run(ctx, deps, hooks)]);
   }
 }
 

@@ -6,14 +6,19 @@ import { queryText } from '../../../http/query.ts';
 import { notFound } from '../../../lib/errors.ts';
 import { isUuid } from '../../../lib/ids.ts';
 import { attachmentResource } from './kind-routes.ts';
-import { commentAttachments, goalAttachments, projectAttachments, taskAttachments, updateAttachments } from './kinds.ts';
+import { boardAttachments, commentAttachments, goalAttachments, milestoneAttachments, projectAttachments, taskAttachments, updateAttachments } from './kinds.ts';
 import { presentUpload } from '../files/presenter.ts';
 import { receivePut, tooLarge } from '../files/service.ts';
 
-/** Goals, projects, project updates and comments take files in one multipart request each; tasks by presign → PUT → confirm. */
+/**
+ * Goals, projects, milestones, boards, project updates and comments take files in one multipart request each;
+ * tasks by presign → PUT → confirm (up to 25 MiB), or in one multipart request (up to 5 MiB) as the DailyBot client sends them.
+ */
 export function attachmentRoutes(plan: PlanRoutes): void {
-  for (const kind of [projectAttachments, goalAttachments, updateAttachments, commentAttachments]) attachmentResource(kind, { multipart: true })(plan);
-  attachmentResource(taskAttachments, { presign: true })(plan);
+  for (const kind of [projectAttachments, goalAttachments, updateAttachments, commentAttachments, milestoneAttachments, boardAttachments]) {
+    attachmentResource(kind, { multipart: true })(plan);
+  }
+  attachmentResource(taskAttachments, { presign: true, multipart: true })(plan);
 }
 
 /**
@@ -23,7 +28,9 @@ export function attachmentRoutes(plan: PlanRoutes): void {
  */
 export function uploadRoutes(deps: Deps): Router {
   const router = new Router();
-  router.put('/v1/uploads/:attachment/', async (ctx) => {
+  // `/v1/uploads/{a}/` was the first form of upload_url; presign now answers the task's content path, which the
+  // DailyBot client accepts (same token rule; the task in the path is not consulted: the token names the upload).
+  router.register(['/v1/uploads/:attachment/', '/v1/plan/tasks/:task/attachments/:attachment/content/'], ['PUT', 'POST'], async (ctx) => {
     const token = queryText(ctx, 'token') ?? '';
     if (!isUuid(ctx.params.attachment) || token === '') throw notFound();
     const length = ctx.get('content-length') === '' ? null : Number(ctx.get('content-length'));

@@ -15,7 +15,7 @@ import type { FileKind } from './content.ts';
 import type { AttachableKind, AttachTarget } from './kinds.ts';
 import { presentAttachment } from './presenter.ts';
 import { attachmentsHeld, dropAttachments, trashKey } from './repository.ts';
-import type { PresignInput } from './schema.ts';
+import type { PresignInput, RenameInput } from './schema.ts';
 
 /**
  * Attachments of Plan objects. Two ways in: one multipart request (comments, goals, projects, project updates;
@@ -144,11 +144,12 @@ async function makeReady(w: PlanWrite, row: AttachmentRow, content: { size: numb
 }
 
 /** The multipart upload's transaction: still allowed, still room, then the attachment is ready. */
-export async function finishUpload(w: AttachmentWrite, kind: AttachableKind, received: ReceivedFile, filename: string | undefined): Promise<AttachmentRow> {
+export async function finishUpload(w: AttachmentWrite, kind: AttachableKind, received: ReceivedFile, fields: { filename?: string; caption?: string }): Promise<AttachmentRow> {
   const target = await attachable(w, kind, w.params);
   await assertRoom(w.db, kind, target, w.now, received.row.uuid);
-  const row = filename ? { ...received.row, filename } : received.row;
-  if (filename) await w.db('plan_attachments').where({ uuid: row.uuid }).update({ filename });
+  const named = { ...(fields.filename ? { filename: fields.filename } : {}), ...(fields.caption ? { caption: fields.caption } : {}) };
+  const row = { ...received.row, ...named };
+  if (Object.keys(named).length > 0) await w.db('plan_attachments').where({ uuid: row.uuid }).update(named);
   return makeReady(w, row, { size: received.stored.size, sha256: received.stored.sha256, type: received.type });
 }
 
@@ -161,7 +162,9 @@ export async function presignUpload(w: AttachmentWrite, kind: AttachableKind, in
   const token = randomBase62(43);
   const row = { ...pendingRow(w, kind, target, { filename: input.filename, declaredType: input.content_type, declaredSize: input.size }, PRESIGN_TTL_MS), upload_token_hash: sha256Hex(token) };
   await w.db('plan_attachments').insert(row);
-  return { attachment_uuid: row.uuid, upload_url: `${baseUrl}/v1/uploads/${row.uuid}/?token=${token}`, expires_at: row.expires_at!, max_size_bytes: input.size };
+  // Under the task's own content path: the DailyBot client sends its bytes to this server only there (PUT or POST).
+  const url = `${baseUrl}/v1/plan/tasks/${target.uuid}/attachments/${row.uuid}/content/?token=${token}`;
+  return { attachment_uuid: row.uuid, upload_url: url, method: 'PUT', headers: {}, expires_at: row.expires_at!, max_size_bytes: input.size };
 }
 
 /**
@@ -224,4 +227,23 @@ export async function deleteAttachment(w: AttachmentWrite, kind: AttachableKind,
   }
   await dropAttachments(w, [row]);
   return { deleted: { object_kind: 'attachment', uuid, filename: row.filename } };
+}
+
+/** Renames an attachment or changes its caption: whoever may remove it (its uploader, the object's author, an admin). */
+export async function renameAttachment(w: AttachmentWrite, kind: AttachableKind, uuid: string, input: RenameInput): Promise<AttachmentRow> {
+  const target = await kind.resolve(w, w.params);
+  const row = await attachmentOf(w.db, kind, target, uuid);
+  const me = w.actor.user.uuid;
+  if (row.uploader_uuid !== me && target.author !== me && !can(w.actor, 'plan.manage_all')) {
+    throw forbidden('attachment_delete_forbidden', 'Only who uploaded an attachment, the author of what it is attached to, or an organization admin can change it.');
+  }
+  const changes = {
+    ...(input.filename !== undefined ? { filename: input.filename } : {}),
+    ...(input.caption !== undefined ? { caption: input.caption === '' ? null : input.caption } : {}),
+  };
+  if (Object.keys(changes).length === 0) return row;
+  const renamed = { ...row, ...changes };
+  await w.db('plan_attachments').where({ uuid }).update(changes);
+  await w.changes.record({ kind: 'attachment', uuid, change: 'updated', board: row.board_uuid, project: row.project_uuid, fields: Object.keys(changes), snapshot: presentAttachment(renamed) });
+  return renamed;
 }

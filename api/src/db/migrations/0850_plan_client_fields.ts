@@ -1,0 +1,63 @@
+import type { Knex } from 'knex';
+
+/**
+ * What the DailyBot command-line client reads and writes beyond CONTRACT §9: a caption on a file, a project's
+ * dates and health, a goal's period and declared status, a milestone completed or retired, the boards a person
+ * visited (their recents), and a person's Plan settings (how far they read the activity feed, their daily briefing).
+ */
+export async function up(db: Knex): Promise<void> {
+  await db.schema.alterTable('plan_attachments', (t) => {
+    t.text('caption').nullable();
+  });
+  await db.schema.alterTable('plan_projects', (t) => {
+    t.string('start_date', 10).nullable();
+    t.string('target_date', 10).nullable();
+    t.string('health', 16).nullable();
+  });
+  await db.schema.alterTable('plan_goals', (t) => {
+    t.string('period_start', 10).nullable();
+    t.string('period_end', 10).nullable();
+    t.string('status', 16).nullable();
+  });
+  await db.schema.alterTable('plan_milestones', (t) => {
+    t.string('completed_at', 32).nullable();
+    t.string('archived_at', 32).nullable();
+  });
+  await db.schema.createTable('plan_board_visits', (t) => {
+    t.string('user_uuid', 36).notNullable();
+    t.string('board_uuid', 36).notNullable();
+    t.string('organization_uuid', 36).notNullable();
+    t.string('visited_at', 32).notNullable();
+    t.primary(['user_uuid', 'board_uuid']);
+    t.index(['user_uuid', 'visited_at'], 'plan_board_visits_recent');
+  });
+  await db.schema.createTable('plan_person_settings', (t) => {
+    t.string('user_uuid', 36).primary();
+    t.string('organization_uuid', 36).notNullable();
+    t.string('activity_seen_at', 32).nullable();
+    t.text('briefing').nullable();
+    t.string('updated_at', 32).notNullable();
+  });
+}
+
+export async function down(db: Knex): Promise<void> {
+  await db.schema.dropTable('plan_person_settings');
+  await db.schema.dropTable('plan_board_visits');
+  await db.schema.alterTable('plan_milestones', (t) => {
+    t.dropColumn('completed_at');
+    t.dropColumn('archived_at');
+  });
+  await db.schema.alterTable('plan_goals', (t) => {
+    t.dropColumn('period_start');
+    t.dropColumn('period_end');
+    t.dropColumn('status');
+  });
+  await db.schema.alterTable('plan_projects', (t) => {
+    t.dropColumn('start_date');
+    t.dropColumn('target_date');
+    t.dropColumn('health');
+  });
+  await db.schema.alterTable('plan_attachments', (t) => {
+    t.dropColumn('caption');
+  });
+}
