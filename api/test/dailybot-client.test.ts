@@ -71,8 +71,7 @@ describe('the DailyBot CLI: every Plan call it makes reaches a door', () => {
     ids.update = (await must(as('POST', `${P}/projects/${ids.project}/updates/`, { body: 'Kick-off' }), 'update')).uuid;
     ids.milestone = (await must(as('POST', `${P}/projects/${ids.project}/milestones/`, { name: 'Alpha' }), 'milestone')).uuid;
     ids.goal = (await must(as('POST', `${P}/goals/`, { name: 'Ship it' }), 'goal')).uuid;
-    const routes = await as('POST', `${P}/notification-routes/`, { name: 'Ops', channel: { type: 'email', address: 'ops@acme.test' }, kinds: ['task_created'] });
-    ids.route = routes.status === 201 ? routes.body.uuid : (await must(as('POST', `${P}/notifications/routes/`, { kind: 'task_created', channel: 'ops' }), 'route').catch(() => ({ uuid: crypto.randomUUID() }))).uuid;
+    ids.route = (await must(as('POST', `${P}/notifications/routes/`, { kind: 'task.assigned', channel: 'email' }), 'route')).uuid;
     ids.report = (await must(as('POST', `${P}/reports/`, { name: 'Daily', kind: 'week_start', weekdays: [1], time: '09:00', email_recipients: [acme.admin.email] }), 'report')).uuid;
     ids.taskFile = await attach(`${P}/tasks/${ids.task}/`);
     ids.commentFile = await attach(`${P}/tasks/${ids.task}/comments/${ids.comment}/`);

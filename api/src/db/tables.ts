@@ -7,6 +7,7 @@ import type {
   ProjectRow, ProjectUpdateRow, StateRow, TaskLabelRow, TaskRow,
   BoardVisitRow,
   PersonSettingsRow,
+  ReportRunRow,
 } from './tables/plan.ts';
 import type { TaskKeyRow, TaskParticipantRow, TaskRelationRow, TaskSearchRow, TaskSubscriptionRow } from './tables/plan-tasks.ts';
 import type {
@@ -94,6 +95,7 @@ declare module 'knex/types/tables.js' {
     plan_milestones: MilestoneRow;
     plan_board_visits: BoardVisitRow;
     plan_person_settings: PersonSettingsRow;
+    plan_report_runs: ReportRunRow;
     plan_project_updates: ProjectUpdateRow;
     plan_boards: BoardRow;
     plan_board_keys: BoardKeyRow;

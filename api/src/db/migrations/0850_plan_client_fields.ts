@@ -3,7 +3,8 @@ import type { Knex } from 'knex';
 /**
  * What the DailyBot command-line client reads and writes beyond CONTRACT §9: a caption on a file, a project's
  * dates and health, a goal's period and declared status, a milestone completed or retired, the boards a person
- * visited (their recents), and a person's Plan settings (how far they read the activity feed, their daily briefing).
+ * visited (their recents), a person's Plan settings (how far they read the activity feed, their daily briefing,
+ * the notification kinds they turned off), and each run of a scheduled report.
  */
 export async function up(db: Knex): Promise<void> {
   await db.schema.alterTable('plan_attachments', (t) => {
@@ -36,11 +37,22 @@ export async function up(db: Knex): Promise<void> {
     t.string('organization_uuid', 36).notNullable();
     t.string('activity_seen_at', 32).nullable();
     t.text('briefing').nullable();
+    t.text('notifications').nullable();
     t.string('updated_at', 32).notNullable();
+  });
+  await db.schema.createTable('plan_report_runs', (t) => {
+    t.string('uuid', 36).primary();
+    t.string('report_uuid', 36).notNullable();
+    t.string('organization_uuid', 36).notNullable();
+    t.string('trigger', 16).notNullable();
+    t.integer('deliveries').notNullable();
+    t.string('ran_at', 32).notNullable();
+    t.index(['report_uuid', 'ran_at'], 'plan_report_runs_recent');
   });
 }
 
 export async function down(db: Knex): Promise<void> {
+  await db.schema.dropTable('plan_report_runs');
   await db.schema.dropTable('plan_person_settings');
   await db.schema.dropTable('plan_board_visits');
   await db.schema.alterTable('plan_milestones', (t) => {

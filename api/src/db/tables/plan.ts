@@ -135,7 +135,18 @@ export interface PersonSettingsRow {
   organization_uuid: string;
   activity_seen_at: string | null;
   briefing: string | null;
+  notifications: string | null;
   updated_at: string;
+}
+
+/** One sending of a scheduled report: by its schedule, or asked for (run/, send-test/). */
+export interface ReportRunRow {
+  uuid: string;
+  report_uuid: string;
+  organization_uuid: string;
+  trigger: 'schedule' | 'manual';
+  deliveries: number;
+  ran_at: string;
 }
 
 export interface ProjectUpdateRow {

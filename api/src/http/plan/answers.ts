@@ -21,7 +21,7 @@ export function agentNameInput(ctx: Context): string | string[] | undefined {
   const body = ctx.request.body as Record<string, unknown> | undefined;
   if (!body || typeof body !== 'object' || Array.isArray(body) || !Object.hasOwn(body, 'agent_name')) return header;
   const { agent_name: named, ...rest } = body;
-  ctx.request.body = rest;
+  ctx.request.body = rest as typeof ctx.request.body;
   if (header !== undefined) return header;
   if (typeof named !== 'string') throw badRequest('invalid_agent_attribution', 'agent_name must be text.', { parameter: 'agent_name' });
   return encodeURIComponent(named);

@@ -1,4 +1,4 @@
-import { conflict } from '../../../lib/errors.ts';
+import { conflict, invalidFilter } from '../../../lib/errors.ts';
 import { visibleGoal } from '../frame/access.ts';
 import { uuidv7 } from '../../../lib/ids.ts';
 import type { PageRequest } from '../../../lib/page.ts';

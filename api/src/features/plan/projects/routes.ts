@@ -1,6 +1,8 @@
 import type { PlanRoutes } from '../../../http/plan/registrar.ts';
 import { containerFilterDocs } from '../../../http/plan/openapi.ts';
 import { presentProject } from './presenter.ts';
+import { presentUpdate } from '../updates/presenter.ts';
+import { listAllUpdates } from '../updates/service.ts';
 import { archiveProject, createProject, deleteProject, getProject, listProjects, restoreProject, updateProject } from './service.ts';
 import { createProjectSchema, updateProjectSchema } from './schema.ts';
 
@@ -8,6 +10,11 @@ const ORDERING = { name: 'name_key', created_at: 'created_at', updated_at: 'upda
 
 export function projectRoutes(plan: PlanRoutes): void {
   const r = plan.tagged('Plan: projects');
+  // Before `projects/:project/`, which would take `updates` for a project id.
+  r.list({ path: '/v1/plan/projects/updates/', summary: 'Updates of every project you see (archived projects left out), newest first', item: 'PlanProjectUpdate' }, async (call) => {
+    const { count, views } = await listAllUpdates(call, call.page);
+    return { count, results: views.map((v) => presentUpdate(v.row, v.author)) };
+  });
   r.list(
     {
       path: '/v1/plan/projects/',
