@@ -48,7 +48,7 @@ export const CLIENT_CALLS: ClientCall[] = [
   { method: 'POST', path: `${P}/inbox/read-all/` },
   // Notification routes and scheduled reports (organization admins).
   { method: 'GET', path: `${P}/notification-routes/` },
-  { method: 'POST', path: `${P}/notification-routes/`, body: { name: 'Launch news', channel: { type: 'email', address: 'launch@acme.test' }, kinds: ['task_created'], enabled: true } },
+  { method: 'POST', path: `${P}/notification-routes/`, body: { name: 'Launch news', channel: { type: 'email', address: 'launch@acme.test' }, kinds: ['task.assigned'], enabled: true } },
   { method: 'GET', path: `${P}/notification-routes/{route}/` },
   { method: 'PATCH', path: `${P}/notification-routes/{route}/`, body: { name: 'Launch updates' } },
   { method: 'POST', path: `${P}/notification-routes/{route}/send-test/`, query: 'dry_run=true' },
@@ -85,9 +85,9 @@ export const CLIENT_CALLS: ClientCall[] = [
   { method: 'POST', path: `${P}/boards/{board}/labels/`, body: { name: 'ops', color: '#cc3300' } },
   { method: 'PATCH', path: `${P}/labels/{label}/`, body: { color: '#aa5500' } },
   { method: 'GET', path: `${P}/boards/{board}/views/` },
-  { method: 'PUT', path: `${P}/boards/{board}/views/`, body: [{ name: 'Mine', view_mode: 'list', group_by: 'state', filters: {} }], ifMatchFrom: `${P}/boards/{board}/views/` },
+  { method: 'PUT', path: `${P}/boards/{board}/views/`, body: [{ uuid: '{view}', name: 'Mine', view_mode: 'list', group_by: 'state', filters: {} }, { name: 'Bugs', view_mode: 'board', filters: { label: ['{label}'] } }], ifMatchFrom: `${P}/boards/{board}/views/` },
   { method: 'GET', path: `${P}/views/{view}/` },
-  { method: 'PATCH', path: `${P}/views/{view}/`, body: { name: 'Mine, by state' }, ifMatchFrom: `${P}/views/{view}/` },
+  { method: 'PATCH', path: `${P}/views/{view}/`, body: { name: 'Mine, by state' } },
   { method: 'GET', path: `${P}/me/favorites/` },
   { method: 'POST', path: `${P}/me/favorites/`, body: { target_type: 'board', target_uuid: '{board}' } },
   // Tasks.

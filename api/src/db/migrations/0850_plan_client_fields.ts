@@ -24,6 +24,14 @@ export async function up(db: Knex): Promise<void> {
     t.string('completed_at', 32).nullable();
     t.string('archived_at', 32).nullable();
   });
+  await db.schema.alterTable('plan_notification_routes', (t) => {
+    t.string('name', 200).nullable();
+    t.boolean('enabled').notNullable().defaultTo(true);
+  });
+  await db.schema.alterTable('plan_views', (t) => {
+    t.string('view_mode', 16).nullable();
+    t.string('group_by', 64).nullable();
+  });
   await db.schema.createTable('plan_board_visits', (t) => {
     t.string('user_uuid', 36).notNullable();
     t.string('board_uuid', 36).notNullable();
@@ -55,6 +63,14 @@ export async function down(db: Knex): Promise<void> {
   await db.schema.dropTable('plan_report_runs');
   await db.schema.dropTable('plan_person_settings');
   await db.schema.dropTable('plan_board_visits');
+  await db.schema.alterTable('plan_notification_routes', (t) => {
+    t.dropColumn('name');
+    t.dropColumn('enabled');
+  });
+  await db.schema.alterTable('plan_views', (t) => {
+    t.dropColumn('view_mode');
+    t.dropColumn('group_by');
+  });
   await db.schema.alterTable('plan_milestones', (t) => {
     t.dropColumn('completed_at');
     t.dropColumn('archived_at');

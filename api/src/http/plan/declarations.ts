@@ -49,6 +49,8 @@ export interface WriteSpec<S extends AnyObjectSchema | undefined> extends RouteS
    * its transaction, answers, and is rolled back.
    */
   destructive?: boolean;
+  /** A body that is a JSON array of at most `max` objects, each checked against `schema` (instead of `body`). */
+  items?: { schema: AnyObjectSchema; max: number };
   /** Bulk calls refuse a request without Idempotency-Key (`idempotency_key_required`). */
   idempotencyRequired?: boolean;
 }
@@ -80,6 +82,7 @@ export interface PlanOperation {
   destructive: boolean;
   idempotency: 'none' | 'optional' | 'required';
   body?: AnyObjectSchema;
+  items?: { schema: AnyObjectSchema; max: number };
   status: number;
   response: string | JsonSchema | null;
   list: boolean;
@@ -123,6 +126,7 @@ export function resolveOperation(
     destructive: spec.destructive ?? method === 'delete',
     idempotency: method === 'get' ? 'none' : spec.idempotencyRequired ? 'required' : 'optional',
     body: spec.body,
+    items: spec.items,
     status: spec.status ?? 200,
     response: list ? { $ref: `#/components/schemas/${(spec as ListSpec).item}` } : spec.response === undefined ? null : spec.response,
     list,

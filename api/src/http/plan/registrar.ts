@@ -4,7 +4,7 @@ import type { AnyObjectSchema } from 'yup';
 import { planActorId } from '../../auth/policy.ts';
 import { claimKey } from '../../db/idempotency-keys.ts';
 import type { ClaimedKey } from '../../db/idempotency-keys.ts';
-import { badRequest, invalidFilter } from '../../lib/errors.ts';
+import { ValidationFailed, badRequest, invalidFilter } from '../../lib/errors.ts';
 import { etagMatches } from '../../lib/etags.ts';
 import { actorOf } from '../auth.ts';
 import type { Deps } from '../deps.ts';
@@ -160,9 +160,12 @@ export class PlanRoutes {
       }
 
       let body: Body<S>;
+      let items: unknown[] | undefined;
       let prepared: P;
       try {
-        body = (spec.body ? foldAliases(spec.body, await parseBody(spec.body, ctx.request.body ?? {})) : noBodyFields(ctx.request.body)) as Body<S>;
+        if (spec.items) items = await parseItems(spec.items, ctx.request.body);
+        else body = (spec.body ? foldAliases(spec.body, await parseBody(spec.body, ctx.request.body ?? {})) : noBodyFields(ctx.request.body)) as Body<S>;
+        body ??= {} as Body<S>;
         const call = { db: deps.db, actor, now, deps, params, query, page: pageRequest(ctx), headers: ctx.headers, baseUrl: baseUrl(ctx, deps), body };
         prepared = (spec.prepare ? await spec.prepare(call) : undefined) as P;
       } catch (err) {
@@ -174,7 +177,7 @@ export class PlanRoutes {
         { actor, now, agentName, dryRun, claimed, events: hooks.events, afterEvents: () => deps.delivery.kick() },
         (unit, answer) =>
           handler({
-            ...unit, deps, params, query, body, prepared, headers: ctx.headers, baseUrl: baseUrl(ctx, deps),
+            ...unit, deps, params, query, body, items, prepared, headers: ctx.headers, baseUrl: baseUrl(ctx, deps),
             header: (name, value) => void (answer.headers[name] = value),
             status: (code) => void (answer.status = code),
           }),
@@ -216,4 +219,20 @@ export function describePlan(...resources: PlanResource[]): PlanOperation[] {
   const plan = PlanRoutes.describe();
   for (const resource of resources) resource(plan);
   return plan.operations;
+}
+
+/** A JSON array body: at most `max` items, each an object its schema accepts; problems are reported by index ("0.name"). */
+async function parseItems(spec: { schema: AnyObjectSchema; max: number }, input: unknown): Promise<unknown[]> {
+  if (!Array.isArray(input)) throw new ValidationFailed({ non_field_errors: ['Expected a JSON array.'] });
+  if (input.length > spec.max) throw new ValidationFailed({ non_field_errors: [`Ensure this list has no more than ${spec.max} items.`] });
+  const items: unknown[] = [];
+  for (const [index, item] of input.entries()) {
+    try {
+      items.push(await parseBody(spec.schema, item));
+    } catch (err) {
+      if (err instanceof ValidationFailed) throw new ValidationFailed(Object.fromEntries(Object.entries(err.fields).map(([field, messages]) => [`${index}.${field}`, messages])));
+      throw err;
+    }
+  }
+  return items;
 }

@@ -10,6 +10,7 @@ import { HEAD_BYTES } from '../../../outbound/files/index.ts';
 import type { FileStore, StoredFile } from '../../../outbound/files/index.ts';
 import type { PlanRead, PlanWrite } from '../frame/context.ts';
 import { pageOf } from '../frame/lists.ts';
+import { orNull, visibleBoard, visibleProject } from '../frame/access.ts';
 import { ACCEPTED_TYPES, invalidType, sniff } from './content.ts';
 import type { FileKind } from './content.ts';
 import type { AttachableKind, AttachTarget } from './kinds.ts';
@@ -246,4 +247,39 @@ export async function renameAttachment(w: AttachmentWrite, kind: AttachableKind,
   await w.db('plan_attachments').where({ uuid }).update(changes);
   await w.changes.record({ kind: 'attachment', uuid, change: 'updated', board: row.board_uuid, project: row.project_uuid, fields: Object.keys(changes), snapshot: presentAttachment(renamed) });
   return renamed;
+}
+
+/** Where an attachment's object lives, as the path under /v1/plan/ its doors hang on (null when it is gone). */
+async function objectPath(db: Executor, row: AttachmentRow): Promise<string | null> {
+  switch (row.object_kind) {
+    case 'task': return `tasks/${row.object_uuid}`;
+    case 'board': return `boards/${row.object_uuid}`;
+    case 'goal': return `goals/${row.object_uuid}`;
+    case 'project': return `projects/${row.object_uuid}`;
+    case 'project_update': return row.project_uuid ? `projects/${row.project_uuid}/updates/${row.object_uuid}` : null;
+    case 'milestone': return row.project_uuid ? `projects/${row.project_uuid}/milestones/${row.object_uuid}` : null;
+    case 'comment': {
+      const comment = await db('plan_comments').where({ uuid: row.object_uuid }).first('task_uuid');
+      return comment ? `tasks/${comment.task_uuid}/comments/${row.object_uuid}` : null;
+    }
+    default: return null;
+  }
+}
+
+/**
+ * `attachments/resolve/?ids=`: the current address of each ready attachment the caller may see (what an
+ * `attachment:<uuid>` reference in a text points at); the others are listed in `missing`, the same whether absent,
+ * of another organization or not visible.
+ */
+export async function resolveAttachments(r: PlanRead, ids: string[], baseUrl: string) {
+  const wanted = [...new Set(ids.map((id) => id.toLowerCase()))];
+  const rows: AttachmentRow[] = await r.db('plan_attachments').whereIn('uuid', wanted).where({ organization_uuid: r.actor.organization.uuid, status: 'ready' });
+  const results = [];
+  for (const row of rows) {
+    const seen = row.board_uuid ? await orNull(visibleBoard(r.db, r.actor, row.board_uuid)) : row.project_uuid ? await orNull(visibleProject(r.db, r.actor, row.project_uuid)) : true;
+    const path = seen ? await objectPath(r.db, row) : null;
+    if (path) results.push({ ...presentAttachment(row), url: `${baseUrl}/v1/plan/${path}/attachments/${row.uuid}/content/` });
+  }
+  const found = new Set(results.map((a) => a.uuid));
+  return { count: results.length, results, missing: wanted.filter((id) => !found.has(id)) };
 }

@@ -1,7 +1,7 @@
 import type { Executor } from '../../../db/connection.ts';
 import type { NotificationRouteRow, NotificationRow } from '../../../db/tables.ts';
 import { uuidv7 } from '../../../lib/ids.ts';
-import { readJson, writeJson } from '../../../lib/json.ts';
+import { bool, readJson, writeJson } from '../../../lib/json.ts';
 import { enqueueEmail } from '../../../outbox/deliveries.ts';
 import { platformName } from '../../chat/connection.ts';
 import { enqueueChatPost } from '../../chat/service.ts';
@@ -135,7 +135,7 @@ export async function notify(db: Executor, notice: Notice, now: Date): Promise<N
   }
 
   const routes: NotificationRouteRow[] = await db('plan_notification_routes').where({ organization_uuid: notice.organizationUuid, kind: notice.kind });
-  const matching = routes.filter((route) => covers(readJson<RouteScope | null>(route.scope, null), place));
+  const matching = routes.filter((route) => bool(route.enabled ?? true) && covers(readJson<RouteScope | null>(route.scope, null), place));
   let deliveries = 0;
   const channels = [...new Set(matching.filter((r) => r.channel !== 'email').map((r) => r.channel))];
   if (channels.length && kind.channels.includes('chat') && place.visibility === 'org') {

@@ -1,10 +1,11 @@
 import type { PlanRoutes, ReadCall } from '../../../http/plan/registrar.ts';
 import { chatAccess } from '../channels/service.ts';
 import { NOTIFICATION_CATALOG } from './catalog.ts';
-import { ROUTE_LIMIT, checkChannel, createRoute, deleteRoute, getRoute, listRoutes, updateRoute } from './routing.ts';
+import { ROUTE_LIMIT, checkChannel, createRoute, deleteRoute, getRoute, listRouteDeliveries, listRoutes, sendRouteTest, updateRoute } from './routing.ts';
+import { presentDelivery } from '../../deliveries/presenter.ts';
 import { inboxSummary, listInbox, markAllRead, markNotification, unreadCount } from './inbox.ts';
 import { presentNotification, presentRoute } from './presenter.ts';
-import { createRouteSchema, updateRouteSchema } from './schema.ts';
+import { channelOf, createRouteSchema, updateRouteSchema } from './schema.ts';
 
 const KINDS = NOTIFICATION_CATALOG.map((kind) => kind.key);
 
@@ -36,7 +37,7 @@ export function notificationCatalogRoutes(plan: PlanRoutes): void {
     {
       method: 'post', path: routes, ...alias(), body: createRouteSchema, status: 201, response: 'PlanNotificationRoute',
       summary: `Send a kind to a chat channel (its external_id) or to "email" (at most ${ROUTE_LIMIT}: notification_routes_limit_reached)`,
-      prepare: (call) => checkChannel(call, chatAccess(call.deps), call.body.channel, { email: true }),
+      prepare: (call) => checkChannel(call, chatAccess(call.deps), channelOf(call.body.channel) ?? undefined, { email: true }),
     },
     async (call) => presentRoute(await createRoute(call, call.body)),
   );
@@ -44,10 +45,21 @@ export function notificationCatalogRoutes(plan: PlanRoutes): void {
   r.write(
     {
       method: 'patch', path: `${routes}:route/`, ...alias(':route/'), body: updateRouteSchema, response: 'PlanNotificationRoute', summary: 'Change a notification route',
-      prepare: (call) => checkChannel(call, chatAccess(call.deps), call.body.channel, { email: true }),
+      prepare: (call) => checkChannel(call, chatAccess(call.deps), channelOf(call.body.channel) ?? undefined, { email: true }),
     },
     async (call) => presentRoute(await updateRoute(call, call.params.route, call.body)),
   );
+  r.write(
+    {
+      method: 'post', path: `${routes}:route/send-test/`, ...alias(':route/send-test/'), destructive: true, response: 'PlanRouteTest',
+      summary: 'Send a test message through the route (an email route: to you); ?dry_run=true builds it and sends nothing',
+    },
+    (call) => sendRouteTest(call, call.params.route),
+  );
+  r.list({ path: `${routes}:route/deliveries/`, ...alias(':route/deliveries/'), summary: 'What the route sent lately, newest first', item: 'Delivery' }, async (call) => {
+    const { count, rows } = await listRouteDeliveries(call, call.params.route, call.page);
+    return { count, results: rows.map((row) => presentDelivery(row)) };
+  });
   r.write({ method: 'delete', path: `${routes}:route/`, ...alias(':route/'), summary: 'Delete a notification route', status: 204 }, (call) => deleteRoute(call, call.params.route));
 }
 
