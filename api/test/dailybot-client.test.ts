@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp, TestResponse } from './harness.ts';
 import { createBoard, seedPlanOrg } from './plan-fixtures.ts';
 import type { PlanOrg } from './plan-fixtures.ts';
-import { NO_CEILINGS } from './task-fixtures.ts';
 import { startTestApp } from './harness.ts';
 import { PNG, encodeForm, form } from './files.ts';
 import { CLIENT_CALLS } from './dailybot-client.ts';
@@ -11,7 +10,9 @@ import type { ClientCall } from './dailybot-client.ts';
 /**
  * The contract with the DailyBot command-line client: every (method, path) of its Plan calls (test/dailybot-client.ts)
  * is made in order, as its signed-in user (a CLI token, the client's first credential), with its own field names,
- * against one seeded organization. A 404 or 405 means a door the client knocks on is missing; a 5xx is a defect.
+ * against one seeded organization, at the default minute ceilings and about a call a second (one person, one
+ * command at a time). A 404 or 405 means a door the client knocks on is missing; a 429 a ceiling too low for it; a
+ * 5xx is a defect.
  * The test prints how many calls answered and how many succeeded (2xx), the figure the issue tracks.
  */
 /** The doors the client writes without its agent stamp (settings, saved views). */
@@ -40,7 +41,8 @@ describe('the DailyBot CLI: every Plan call it makes reaches a door', () => {
   };
 
   beforeAll(async () => {
-    t = await startTestApp(NO_CEILINGS);
+    // The default minute ceilings: one person running the client's commands one at a time must get through.
+    t = await startTestApp();
     acme = await seedPlanOrg(t);
     token = await t.seedToken(acme.org.uuid, acme.admin.uuid);
     const P = '/v1/plan';
@@ -79,6 +81,8 @@ describe('the DailyBot CLI: every Plan call it makes reaches a door', () => {
     ids.updateFile = await attach(`${P}/projects/${ids.project}/updates/${ids.update}/`);
     ids.milestoneFile = await attach(`${P}/projects/${ids.project}/milestones/${ids.milestone}/`);
     ids.goalFile = await attach(`${P}/goals/${ids.goal}/`);
+    // The session starts in a fresh minute.
+    t.clock.advance(60_000);
   });
   afterAll(async () => t?.close());
 
@@ -111,7 +115,10 @@ describe('the DailyBot CLI: every Plan call it makes reaches a door', () => {
     const failures: string[] = [];
     let succeeded = 0;
     for (const c of CLIENT_CALLS) {
+      // One command at a time: about a call a second.
+      t.clock.advance(1_000);
       const res = await make(c);
+      if (res.status === 429) failures.push(`${c.method} ${c.path} → 429 at the default minute ceilings`);
       const name = `${c.method} ${c.path}${c.query ? `?${c.query}` : ''}`;
       if (res.status === 404 || res.status === 405 || res.status >= 500) failures.push(`${name} → ${res.status} ${res.text.slice(0, 160)}`);
       if (res.status < 300) succeeded++;

@@ -18,6 +18,11 @@ export interface RouteSpec {
   scope?: PlanScope;
   /** Person-only endpoint (me/*, inbox, favorites, personal views): agent and organization keys get 403. */
   person?: boolean;
+  /**
+   * A structure change (boards, states, projects, goals, memberships, goal links): it needs `tasks:admin`, which
+   * only a person holds; agent and organization keys get 403 insufficient_scope with extra.required_scope.
+   */
+  structure?: boolean;
   /** Query values that need a person, e.g. `{ member: 'me' }`: 400 `actor_required` for agent and organization keys. */
   personQuery?: Record<string, string>;
   /** The minute ceiling counted (default: reads for GET, writes otherwise). */
@@ -77,6 +82,7 @@ export interface PlanOperation {
   scope: PlanScope;
   ceiling: CeilingKind;
   person: boolean;
+  structure: boolean;
   personQuery: Record<string, string>;
   betaExempt: boolean;
   destructive: boolean;
@@ -121,6 +127,7 @@ export function resolveOperation(
     scope: spec.scope ?? defaultScope(method),
     ceiling: spec.ceiling ?? (method === 'get' ? 'reads' : 'writes'),
     person: spec.person ?? false,
+    structure: spec.structure ?? false,
     personQuery: spec.personQuery ?? {},
     betaExempt: spec.betaExempt ?? false,
     destructive: spec.destructive ?? method === 'delete',

@@ -68,6 +68,7 @@ export const SCOPE_DOCS: QueryDoc[] = [
 function describe(op: PlanOperation): string {
   const lines = [`Beta. Scope: \`${op.scope}\`; minute ceiling: ${op.ceiling}.`];
   if (op.person) lines.push('Person only: agent and organization keys get 403 `insufficient_scope`.');
+  if (op.structure) lines.push('A structure change: agent and organization keys get 403 `insufficient_scope` (`extra.required_scope`: `tasks:admin`).');
   for (const [name, value] of Object.entries(op.personQuery)) lines.push(`\`${name}=${value}\` needs a person (400 \`actor_required\`).`);
   if (op.idempotency !== 'none') lines.push(`Idempotency-Key ${op.idempotency} (8–128 characters; replays answer \`Idempotency-Replayed: true\`).`);
   if (op.destructive) lines.push('`?dry_run=true` answers what would happen (PlanDryRun) and changes nothing.');

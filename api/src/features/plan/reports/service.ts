@@ -2,7 +2,7 @@ import type { Actor } from '../../../auth/credentials.ts';
 import type { Db, Executor } from '../../../db/connection.ts';
 import type { ReportRunRow, ReportScheduleRow } from '../../../db/tables.ts';
 import { badRequest, notFound } from '../../../lib/errors.ts';
-import { uuidv7 } from '../../../lib/ids.ts';
+import { isUuid, uuidv7 } from '../../../lib/ids.ts';
 import { bool, readJson, writeJson } from '../../../lib/json.ts';
 import type { PageRequest } from '../../../lib/page.ts';
 import { enqueueEmail } from '../../../outbox/deliveries.ts';
@@ -45,9 +45,17 @@ export async function listReports(r: PlanRead, page: PageRequest): Promise<{ cou
   return { count: rows.length, rows: rows.slice(page.offset, page.offset + page.limit) };
 }
 
-/** E-mail recipients are people of the organization (reports never leave it): 400 invalid_schedule otherwise. */
-async function checkRecipients(db: Executor, actor: Actor, emails: string[] | null | undefined): Promise<string[] | null> {
-  if (!emails || emails.length === 0) return null;
+/**
+ * E-mail recipients are people of the organization (reports never leave it): 400 invalid_schedule otherwise. Each is
+ * named by address or, as the DailyBot client does, by user uuid (stored as the person's address).
+ */
+async function checkRecipients(db: Executor, actor: Actor, given: string[] | null | undefined): Promise<string[] | null> {
+  if (!given || given.length === 0) return null;
+  const uuids = given.filter(isUuid).map((u) => u.toLowerCase());
+  const people: { uuid: string; email: string }[] = uuids.length ? await db('users').where({ organization_uuid: actor.organization.uuid }).whereIn('uuid', uuids).select('uuid', 'email') : [];
+  const unknown = uuids.filter((u) => !people.some((p) => p.uuid === u));
+  if (unknown.length) throw badRequest('invalid_schedule', `Reports go to people of the organization only; not one: ${unknown.join(', ')}.`, { parameter: 'email_recipients' });
+  const emails = [...given.filter((e) => !isUuid(e)), ...people.map((p) => p.email)];
   const wanted = [...new Set(emails.map((e) => e.trim().toLowerCase()))];
   const found = new Set((await db('users').where({ organization_uuid: actor.organization.uuid }).whereIn(db.raw('lower(email)') as unknown as string, wanted).select('email')).map((u: { email: string }) => u.email.toLowerCase()));
   const strangers = wanted.filter((e) => !found.has(e));
