@@ -49,6 +49,7 @@ import { planAttachments } from './plan/attachments/feature.ts';
 import { planReactions } from './plan/reactions/feature.ts';
 import { planComments } from './plan/comments/feature.ts';
 import { planMe } from './plan/me/feature.ts';
+import { planTaskDetail } from './plan/task-detail/feature.ts';
 
 /**
  * Every feature of the API, in routing order. The app mounts their routers, the OpenAPI catalogue reads their
@@ -99,6 +100,7 @@ export const features: Feature[] = [
   planViews,
   planFavorites,
   planMe,
+  planTaskDetail,
   planReports,
   planAttachments,
   planReactions,
