@@ -12,6 +12,20 @@ export interface ChangelogEntry {
  */
 export const CHANGELOG: ChangelogEntry[] = [
   {
+    version: '1.7.0',
+    date: '2026-11-25',
+    title: 'Plan (beta): every call of the DailyBot command-line client works unchanged',
+    changes: [
+      'The DailyBot client\'s field names beside ours (aliases, one service each): members and participants {user_uuid}, task labels {mode, label_uuids}, comment replies {parent_comment}, favorites {target_type, target_uuid}, milestones {date}; projects take start_date, target_date and health, goals period_start, period_end and status; saved views view_mode and group_by; attachments a caption (multipart) and a rename (PATCH …/attachments/{attachment}/ {filename, caption}); scheduled-report recipients by user uuid.',
+      'The agent a write is made for may be named by X-Dailybot-Agent-Name (as X-Service-Agent-Name) or by a JSON body\'s agent_name. A dry run needs no Idempotency-Key (bulk included). /v1/plan/tasks/bulk/ takes create (on board) and the client\'s operation names (set_priority, set_owner, assign, set_due_date, set_state, labels).',
+      'New doors: /v1/plan/me/activity-cursor/ (GET, PUT), /v1/plan/me/recents/ with POST /v1/plan/boards/{board}/visit/, /v1/plan/me/tasks/counts/, /v1/plan/me/briefing/ (GET, PUT) with …/preview/ and …/send-test/, /v1/plan/me/notifications/ (GET, PUT: kinds on or off, honoured by every notification), /v1/plan/inbox/unread-count/ (and the inbox\'s mentioned and type filters), /v1/plan/labels/{label}/ (GET, PATCH, DELETE), /v1/plan/milestones/, /v1/plan/projects/updates/, /v1/plan/attachments/resolve/?ids=.',
+      'Milestones: POST …/milestones/{milestone}/complete/, reopen/, archive/ and restore/; files on milestones and on boards (…/attachments/, as on projects); task files in one multipart request too (5 MiB). Presign answers an upload_url on the task\'s own content path (PUT or POST /v1/plan/tasks/{task}/attachments/{attachment}/content/?token=); /v1/uploads/{attachment}/ still takes the bytes.',
+      'Notification routes also at /v1/plan/notification-routes/ (the client\'s path), with a name, enabled (a disabled route sends nothing), kinds (one kind, as a list) and a channel given as an object; …/send-test/ (dry run: nothing sent) and …/deliveries/. Scheduled reports: …/runs/ (each run recorded) and …/send-test/ (run/ under the client\'s name, with a dry run).',
+      'Saved views: PUT /v1/plan/boards/{board}/views/ and /v1/plan/projects/{project}/views/ replace your personal views with an array (If-Match: the list\'s ETag); PATCH and DELETE of /v1/plan/views/{view}/ check If-Match when it is sent. POST and DELETE /v1/plan/tasks/{task}/subscription/ follow and stop following. GET /v1/plan/tasks/{task}/?include= adds attachments, comments and activity (first 20, as list envelopes) and comment_count. GET …/delta/ takes updated_since (a time within 7 days, or a cursor).',
+      'Structure changes (boards, states, projects, goals, memberships, goal links) need tasks:admin: agent and organization keys get 403 insufficient_scope with extra.required_scope. Every 429 and 503 carries a numeric Retry-After.',
+    ],
+  },
+  {
     version: '1.6.0',
     date: '2026-11-23',
     title: 'Plan (beta): saved views, favorites, notifications, scheduled reports, files and reactions',
