@@ -97,6 +97,7 @@ describe('Plan: the DailyBot client\'s names, headers and doors', () => {
     expect((await ex('PATCH', `/v1/plan/labels/${label}/`, acme.adminKey, { color: '#112233' })).body.color).toBe('#112233');
     const globex = await seedPlanOrg(t, { name: 'Globex' });
     expect((await call('GET', `/v1/plan/labels/${label}/`, globex.adminKey)).body).toEqual({ detail: 'Not found.', code: 'not_found' });
+    expect((await ex('DELETE', `/v1/plan/labels/${label}/?dry_run=true`, acme.adminKey)).body).toMatchObject({ dry_run: true, status: 204 });
     expect((await ex('DELETE', `/v1/plan/labels/${label}/`, acme.adminKey)).status).toBe(204);
 
     const route = await ex('POST', '/v1/plan/notification-routes/', acme.adminKey, { name: 'Mail', channel: { type: 'email' }, kinds: ['task.assigned'], enabled: true });
@@ -108,12 +109,16 @@ describe('Plan: the DailyBot client\'s names, headers and doors', () => {
     const dry = await call('POST', `/v1/plan/notification-routes/${r}/send-test/?dry_run=true`, acme.adminKey);
     expect(dry.body).toMatchObject({ dry_run: true, result: { route: r, channel: 'email', deliveries: 1 } });
     expect((await ex('POST', `/v1/plan/notification-routes/${r}/send-test/`, acme.adminKey)).body).toMatchObject({ route: r, deliveries: 1 });
-    const sent = await ex('GET', `/v1/plan/notification-routes/${r}/deliveries/`, acme.adminKey);
+    // The same doors under our path.
+    expect((await ex('POST', `/v1/plan/notifications/routes/${r}/send-test/`, acme.adminKey)).body.deliveries).toBe(1);
+    expect((await ex('GET', `/v1/plan/notifications/routes/${r}/deliveries/`, acme.adminKey)).body.count).toBe(2);
+    const sent = await ex('GET', `/v1/plan/notification-routes/${r}/deliveries/?page_size=1`, acme.adminKey);
     expect(sent.body.results.map((d: { channel: string; destination: string }) => `${d.channel} ${d.destination}`)).toEqual([`email ${acme.admin.email}`]);
     // Turned off, it sends nothing.
     await ex('PATCH', `/v1/plan/notification-routes/${r}/`, acme.adminKey, { enabled: false });
     await call('POST', `/v1/plan/boards/${board.uuid}/tasks/`, acme.adminKey, { title: 'Quiet', owner: acme.member.user.uuid });
-    expect((await call('GET', `/v1/plan/notification-routes/${r}/deliveries/`, acme.adminKey)).body.count).toBe(1);
+    expect((await call('GET', `/v1/plan/notification-routes/${r}/deliveries/`, acme.adminKey)).body.count).toBe(2);
+    expect((await ex('DELETE', `/v1/plan/notification-routes/${r}/?dry_run=true`, acme.adminKey)).body).toMatchObject({ dry_run: true, status: 204 });
     expect((await ex('DELETE', `/v1/plan/notification-routes/${r}/`, acme.adminKey)).status).toBe(204);
   });
 
@@ -165,8 +170,11 @@ describe('Plan: the DailyBot client\'s names, headers and doors', () => {
     expect(onMilestone.body.object_type).toBe('milestone');
     const onBoard = await upload(`/v1/plan/boards/${board.uuid}/attachments/`);
     expect(onBoard.body.object_type).toBe('board');
-    for (const path of [`/v1/plan/projects/${project}/milestones/${m}/attachments/`, `/v1/plan/boards/${board.uuid}/attachments/`]) {
+    for (const [path, made] of [[`/v1/plan/projects/${project}/milestones/${m}/attachments/`, onMilestone], [`/v1/plan/boards/${board.uuid}/attachments/`, onBoard]] as const) {
       expect((await ex('GET', path, acme.member.key)).body.count).toBe(1);
+      expect((await ex('GET', `${path}${made.body.uuid}/`, acme.member.key)).body.uuid).toBe(made.body.uuid);
+      expect((await ex('GET', `${path}${made.body.uuid}/content/`, acme.member.key)).status).toBe(200);
+      expect((await ex('PATCH', `${path}${made.body.uuid}/`, acme.adminKey, { caption: 'Where it stands' })).body.caption).toBe('Where it stands');
     }
     const missing = '0190c8f4-0000-7000-8000-000000000000';
     const resolved = await ex('GET', `/v1/plan/attachments/resolve/?ids=${file.body.uuid},${onBoard.body.uuid},${missing}`, acme.member.key);
@@ -174,6 +182,10 @@ describe('Plan: the DailyBot client\'s names, headers and doors', () => {
       `${t.url}/v1/plan/tasks/${a.uuid}/attachments/${file.body.uuid}/content/`, `${t.url}/v1/plan/boards/${board.uuid}/attachments/${onBoard.body.uuid}/content/`,
     ]);
     expect(resolved.body.missing).toEqual([missing]);
+    for (const path of [`/v1/plan/boards/${board.uuid}/attachments/${onBoard.body.uuid}/`, `/v1/plan/projects/${project}/milestones/${m}/attachments/${onMilestone.body.uuid}/`]) {
+      expect((await ex('DELETE', `${path}?dry_run=true`, acme.adminKey)).body).toMatchObject({ dry_run: true, status: 204 });
+      expect((await ex('DELETE', path, acme.adminKey)).status).toBe(204);
+    }
     expect((await call('GET', '/v1/plan/attachments/resolve/?ids=nope', acme.member.key)).body.code).toBe('invalid_filter_value');
 
     // Presign, then POST the bytes to the task's content path (the client's other method), then confirm.
