@@ -24,12 +24,15 @@ export async function seedPlanWork(t: TestApp, key: string, ids: Record<string, 
   const favorite = await post('/me/favorites/', { object_type: 'project', object_uuid: ids.project });
   const report = await post('/reports/', { name: 'Standup', kind: 'daily', email_recipients: ['mia@acme.test'] });
   const route = await post('/notifications/routes/', { kind: 'task.assigned', channel: 'email' });
+  const clientRoute = await post('/notification-routes/', { name: 'Mentions', kinds: ['task.mentioned'], channel: { type: 'email' } });
   const subject = { type: 'task' as const, uuid: task.uuid, board: ids.board, project: ids.project, title: task.title, key: task.key };
   const notice = { kind: 'task.assigned', organizationUuid: people.organization, recipients: [people.admin], subject, actor: { uuid: people.mia }, text: 'Mia assigned a task to you' };
   const [notification] = (await notify(t.db, notice, t.clock.now())).inbox;
   const projectFile = await upload(`/projects/${ids.project}/attachments/`);
   const goalFile = await upload(`/goals/${ids.goal}/attachments/`);
   const updateFile = await upload(`/projects/${ids.project}/updates/${ids.update}/attachments/`);
+  const milestoneFile = await upload(`/projects/${ids.project}/milestones/${ids.milestone}/attachments/`);
+  const boardFile = await upload(`/boards/${ids.board}/attachments/`);
   await post(`/projects/${ids.project}/updates/${ids.update}/reactions/`, { emoji: '👀' }, people.miaKey);
   const comment = await post(`/tasks/${task.uuid}/comments/`, { body: `<@${people.mia}> can you look?` });
   const doomedComment = await post(`/tasks/${task.uuid}/comments/`, { body: 'Old news' });
@@ -47,8 +50,8 @@ export async function seedPlanWork(t: TestApp, key: string, ids: Record<string, 
   await post(`/tasks/${task.uuid}/attachments/${taskFile}/confirm/`, {});
   return {
     comment: comment.uuid, doomedComment: doomedComment.uuid, commentFile: commentFile.uuid, uploadedTaskFile, taskFile,
-    view: view.uuid, favorite: favorite.uuid, report: report.uuid, route: route.uuid, notification,
-    projectFile: projectFile.uuid, goalFile: goalFile.uuid, updateFile: updateFile.uuid,
+    view: view.uuid, favorite: favorite.uuid, report: report.uuid, route: route.uuid, clientRoute: clientRoute.uuid, notification,
+    projectFile: projectFile.uuid, goalFile: goalFile.uuid, updateFile: updateFile.uuid, milestoneFile: milestoneFile.uuid, boardFile: boardFile.uuid,
   };
 }
 
@@ -65,7 +68,11 @@ export async function planWorkSteps(ids: Record<string, string>): Promise<Parity
     [`${p}/goals/${ids.goal}/attachments/`, ids.goalFile],
     [`${update}/attachments/`, ids.updateFile],
     [`${comment}/attachments/`, ids.commentFile],
+    [`${project}/milestones/${ids.milestone}/attachments/`, ids.milestoneFile],
+    [`${board}/attachments/`, ids.boardFile],
   ];
+  const routes = [`${p}/notifications/routes/`, `${p}/notification-routes/`];
+  const milestone = `${project}/milestones/${ids.milestone}`;
   const { raw, contentType } = await encodeForm(form({ name: 'plan.txt', type: 'text/plain', bytes: Buffer.from('Ship on Friday.\n') }));
   const anyVersion = { 'if-match': '*' };
   return [
@@ -98,7 +105,47 @@ export async function planWorkSteps(ids: Record<string, string>): Promise<Parity
       { method: 'POST', path: base, raw, headers: { 'content-type': contentType } },
       { method: 'GET', path: `${base}${file}/` },
       { method: 'GET', path: `${base}${file}/content/` },
+      { method: 'PATCH', path: `${base}${file}/`, body: { caption: 'The notes' } },
     ]),
+    // The DailyBot client's names and doors.
+    { method: 'GET', path: `${p}/notification-routes/` },
+    { method: 'POST', path: `${p}/notification-routes/`, body: { name: 'Due', kinds: ['task.due'], channel: { type: 'email' }, enabled: false } },
+    { method: 'GET', path: `${p}/notification-routes/${ids.clientRoute}/` },
+    { method: 'PATCH', path: `${p}/notification-routes/${ids.clientRoute}/`, body: { name: 'Mentions of me' } },
+    ...routes.flatMap((base): ParityRequest[] => [
+      { method: 'POST', path: `${base}${ids.route}/send-test/?dry_run=true` },
+      { method: 'GET', path: `${base}${ids.route}/deliveries/` },
+    ]),
+    { method: 'GET', path: `${p}/reports/${ids.report}/runs/` },
+    { method: 'POST', path: `${p}/reports/${ids.report}/send-test/?dry_run=true` },
+    { method: 'GET', path: `${p}/inbox/unread-count/?mentioned=false` },
+    { method: 'GET', path: `${p}/projects/updates/` },
+    { method: 'GET', path: `${p}/milestones/` },
+    { method: 'POST', path: `${milestone}/complete/` },
+    { method: 'POST', path: `${milestone}/reopen/` },
+    { method: 'POST', path: `${milestone}/archive/` },
+    { method: 'POST', path: `${milestone}/restore/` },
+    { method: 'GET', path: `${p}/labels/${ids.label}/` },
+    { method: 'PATCH', path: `${p}/labels/${ids.label}/`, body: { color: '#336699' } },
+    { method: 'DELETE', path: `${p}/labels/${ids.label}/?dry_run=true` },
+    { method: 'POST', path: `${task}/subscription/` },
+    { method: 'DELETE', path: `${task}/subscription/` },
+    { method: 'POST', path: `${task}/attachments/`, raw, headers: { 'content-type': contentType } },
+    { method: 'PATCH', path: `${task}/attachments/${ids.taskFile}/`, body: { filename: 'trace-1.txt' } },
+    { method: 'GET', path: `${p}/attachments/resolve/?ids=${ids.projectFile},${ids.goalFile}` },
+    { method: 'GET', path: `${p}/me/activity-cursor/` },
+    { method: 'PUT', path: `${p}/me/activity-cursor/`, body: { last_seen_at: '2026-03-10T10:00:00Z' } },
+    { method: 'POST', path: `${board}/visit/` },
+    { method: 'GET', path: `${p}/me/recents/` },
+    { method: 'GET', path: `${p}/me/tasks/counts/` },
+    { method: 'GET', path: `${p}/me/briefing/` },
+    { method: 'PUT', path: `${p}/me/briefing/`, body: { enabled: true, time: '07:30' } },
+    { method: 'GET', path: `${p}/me/briefing/preview/` },
+    { method: 'POST', path: `${p}/me/briefing/send-test/?dry_run=true` },
+    { method: 'GET', path: `${p}/me/notifications/` },
+    { method: 'PUT', path: `${p}/me/notifications/`, body: { items: [{ kind: 'comment.reaction', enabled: true }] } },
+    { method: 'PUT', path: `${board}/views/`, body: [{ uuid: ids.view, name: 'Mine' }, { name: 'Everything', view_mode: 'table' }], headers: anyVersion },
+    { method: 'PUT', path: `${project}/views/`, body: [{ name: 'Roadmap', view_mode: 'timeline' }], headers: anyVersion },
     { method: 'GET', path: `${task}/comments/` },
     { method: 'POST', path: `${task}/comments/`, body: { body: 'Reproduced on staging.', parent: ids.comment } },
     { method: 'GET', path: `${comment}/` },
@@ -122,6 +169,7 @@ export async function planWorkSteps(ids: Record<string, string>): Promise<Parity
     { method: 'DELETE', path: `${task}/comments/${ids.doomedComment}/` },
     { method: 'DELETE', path: `${p}/reports/${ids.report}/` },
     { method: 'DELETE', path: `${p}/notifications/routes/${ids.route}/` },
+    { method: 'DELETE', path: `${p}/notification-routes/${ids.clientRoute}/` },
     { method: 'DELETE', path: `${p}/me/favorites/${ids.favorite}/` },
     { method: 'DELETE', path: `${p}/views/${ids.view}/`, headers: anyVersion },
   ];

@@ -5,6 +5,9 @@ import type { ChatConnectionRow, ChatMessageRow, DeliveryAttemptRow, DeliveryRow
 import type {
   BoardKeyRow, BoardMemberRow, BoardRow, GoalRow, IdempotencyKeyRow, LabelRow, MilestoneRow, PlanChangeRow, PlanOrganizationRow, ProjectMemberRow,
   ProjectRow, ProjectUpdateRow, StateRow, TaskLabelRow, TaskRow,
+  BoardVisitRow,
+  PersonSettingsRow,
+  ReportRunRow,
 } from './tables/plan.ts';
 import type { TaskKeyRow, TaskParticipantRow, TaskRelationRow, TaskSearchRow, TaskSubscriptionRow } from './tables/plan-tasks.ts';
 import type {
@@ -91,6 +94,9 @@ declare module 'knex/types/tables.js' {
     plan_projects: ProjectRow;
     plan_project_members: ProjectMemberRow;
     plan_milestones: MilestoneRow;
+    plan_board_visits: BoardVisitRow;
+    plan_person_settings: PersonSettingsRow;
+    plan_report_runs: ReportRunRow;
     plan_project_updates: ProjectUpdateRow;
     plan_boards: BoardRow;
     plan_board_keys: BoardKeyRow;

@@ -48,6 +48,8 @@ import { planReports } from './plan/reports/feature.ts';
 import { planAttachments } from './plan/attachments/feature.ts';
 import { planReactions } from './plan/reactions/feature.ts';
 import { planComments } from './plan/comments/feature.ts';
+import { planMe } from './plan/me/feature.ts';
+import { planTaskDetail } from './plan/task-detail/feature.ts';
 
 /**
  * Every feature of the API, in routing order. The app mounts their routers, the OpenAPI catalogue reads their
@@ -97,6 +99,8 @@ export const features: Feature[] = [
   planTimeline,
   planViews,
   planFavorites,
+  planMe,
+  planTaskDetail,
   planReports,
   planAttachments,
   planReactions,

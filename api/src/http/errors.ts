@@ -10,6 +10,9 @@ export const errorBody = (err: ApiError) => (err.extra ? { detail: err.message, 
 
 const DATABASE_RETRY_AFTER_SECONDS = 5;
 
+/** Retry-After of a 429 or 503 that names no time of its own. */
+const DEFAULT_RETRY_AFTER_SECONDS = 60;
+
 export function errorHandler(logger: Logger) {
   return async function handleErrors(ctx: Context, next: Next): Promise<void> {
     try {
@@ -32,6 +35,8 @@ export function errorHandler(logger: Logger) {
       if (known) {
         ctx.status = known.status;
         for (const [name, value] of Object.entries(known.headers ?? {})) ctx.set(name, value);
+        // Every 429 and 503 says when to come back, in seconds (clients such as the DailyBot CLI back off by it).
+        if ((known.status === 429 || known.status === 503) && !ctx.response.get('Retry-After')) ctx.set('Retry-After', String(DEFAULT_RETRY_AFTER_SECONDS));
         ctx.body = errorBody(known);
         return;
       }
@@ -40,6 +45,7 @@ export function errorHandler(logger: Logger) {
         // cannot do it until an operator gives it back the key, which the start-time check normally ensures.
         logger.error({ err, request_id: ctx.state.requestId, method: ctx.method, path: ctx.path }, 'stored secret unreadable');
         ctx.status = 503;
+        ctx.set('Retry-After', String(DEFAULT_RETRY_AFTER_SECONDS));
         ctx.body = { detail: 'A stored secret cannot be decrypted with this server\'s encryption key (ENCRYPTION_KEY); an operator must restore the key it was stored with.', code: 'stored_secret_unreadable' };
         return;
       }

@@ -16,6 +16,9 @@ export interface ViewRow {
   version: number;
   created_at: string;
   updated_at: string;
+  /** How the client lays the view out (list, board, table, timeline, calendar) and what it groups by. */
+  view_mode?: string | null;
+  group_by?: string | null;
 }
 
 export const FAVORITE_TYPES = ['task', 'board', 'project'] as const;
@@ -57,6 +60,9 @@ export interface NotificationRouteRow {
   created_by_uuid: string | null;
   created_at: string;
   updated_at: string;
+  /** A label for people (the DailyBot client names its routes), and whether it sends (a disabled route is kept, silent). */
+  name?: string | null;
+  enabled?: boolean | number;
 }
 
 export interface DueNoticeRow {
@@ -112,6 +118,7 @@ export interface AttachmentRow {
   uploaded_at: string | null;
   created_at: string;
   confirmed_at: string | null;
+  caption?: string | null;
 }
 
 export interface FileTrashRow {

@@ -86,6 +86,9 @@ export interface GoalRow {
   archived_at: string | null;
   created_at: string;
   updated_at: string;
+  period_start?: string | null;
+  period_end?: string | null;
+  status?: string | null;
 }
 
 export interface ProjectRow {
@@ -100,6 +103,9 @@ export interface ProjectRow {
   archived_at: string | null;
   created_at: string;
   updated_at: string;
+  start_date?: string | null;
+  target_date?: string | null;
+  health?: string | null;
 }
 
 export interface MilestoneRow {
@@ -111,6 +117,36 @@ export interface MilestoneRow {
   target_date: string | null;
   created_at: string;
   updated_at: string;
+  completed_at?: string | null;
+  archived_at?: string | null;
+}
+
+/** A person's last visit of a board (their recents). */
+export interface BoardVisitRow {
+  user_uuid: string;
+  board_uuid: string;
+  organization_uuid: string;
+  visited_at: string;
+}
+
+/** A person's Plan settings: how far they have read the activity feed, and their daily briefing (JSON). */
+export interface PersonSettingsRow {
+  user_uuid: string;
+  organization_uuid: string;
+  activity_seen_at: string | null;
+  briefing: string | null;
+  notifications: string | null;
+  updated_at: string;
+}
+
+/** One sending of a scheduled report: by its schedule, or asked for (run/, send-test/). */
+export interface ReportRunRow {
+  uuid: string;
+  report_uuid: string;
+  organization_uuid: string;
+  trigger: 'schedule' | 'manual';
+  deliveries: number;
+  ran_at: string;
 }
 
 export interface ProjectUpdateRow {

@@ -42,6 +42,8 @@ export interface WriteCall<B, P = undefined> extends WriteUnit {
   params: Params;
   query: PlanQuery;
   body: B;
+  /** A route taking a JSON array (`items` in its declaration): its items, each checked against the item schema. */
+  items?: unknown[];
   deps: Deps;
   headers: IncomingHttpHeaders;
   baseUrl: string;

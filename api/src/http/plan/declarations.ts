@@ -10,12 +10,19 @@ export type QueryDoc = { name: string; description: string; schema?: JsonSchema 
 /** What a Plan route declares; the gate, the OpenAPI document and the scope table read it. */
 export interface RouteSpec {
   path: string;
+  /** Other paths of the same operation (the DailyBot client's): served by the same handler, named in the OpenAPI description. */
+  aliases?: string[];
   summary: string;
   description?: string;
   /** Defaults: GET tasks:read, DELETE tasks:admin, other writes tasks:write (defaultScope). */
   scope?: PlanScope;
   /** Person-only endpoint (me/*, inbox, favorites, personal views): agent and organization keys get 403. */
   person?: boolean;
+  /**
+   * A structure change (boards, states, projects, goals, memberships, goal links): it needs `tasks:admin`, which
+   * only a person holds; agent and organization keys get 403 insufficient_scope with extra.required_scope.
+   */
+  structure?: boolean;
   /** Query values that need a person, e.g. `{ member: 'me' }`: 400 `actor_required` for agent and organization keys. */
   personQuery?: Record<string, string>;
   /** The minute ceiling counted (default: reads for GET, writes otherwise). */
@@ -47,6 +54,8 @@ export interface WriteSpec<S extends AnyObjectSchema | undefined> extends RouteS
    * its transaction, answers, and is rolled back.
    */
   destructive?: boolean;
+  /** A body that is a JSON array of at most `max` objects, each checked against `schema` (instead of `body`). */
+  items?: { schema: AnyObjectSchema; max: number };
   /** Bulk calls refuse a request without Idempotency-Key (`idempotency_key_required`). */
   idempotencyRequired?: boolean;
 }
@@ -66,17 +75,20 @@ export interface UploadSpec extends RouteSpec {
 export interface PlanOperation {
   method: 'get' | WriteMethod;
   path: string;
+  aliases: string[];
   tag: string;
   summary: string;
   description?: string;
   scope: PlanScope;
   ceiling: CeilingKind;
   person: boolean;
+  structure: boolean;
   personQuery: Record<string, string>;
   betaExempt: boolean;
   destructive: boolean;
   idempotency: 'none' | 'optional' | 'required';
   body?: AnyObjectSchema;
+  items?: { schema: AnyObjectSchema; max: number };
   status: number;
   response: string | JsonSchema | null;
   list: boolean;
@@ -108,17 +120,20 @@ export function resolveOperation(
   return {
     method,
     path: spec.path,
+    aliases: spec.aliases ?? [],
     tag,
     summary: spec.summary,
-    description: spec.description,
+    description: spec.aliases?.length ? [spec.description, `Also at ${spec.aliases.map((a) => `\`${a}\``).join(', ')}.`].filter(Boolean).join(' ') : spec.description,
     scope: spec.scope ?? defaultScope(method),
     ceiling: spec.ceiling ?? (method === 'get' ? 'reads' : 'writes'),
     person: spec.person ?? false,
+    structure: spec.structure ?? false,
     personQuery: spec.personQuery ?? {},
     betaExempt: spec.betaExempt ?? false,
     destructive: spec.destructive ?? method === 'delete',
     idempotency: method === 'get' ? 'none' : spec.idempotencyRequired ? 'required' : 'optional',
     body: spec.body,
+    items: spec.items,
     status: spec.status ?? 200,
     response: list ? { $ref: `#/components/schemas/${(spec as ListSpec).item}` } : spec.response === undefined ? null : spec.response,
     list,

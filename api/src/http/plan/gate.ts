@@ -13,6 +13,8 @@ const planUpgradeRequired = () =>
   new ApiError(402, 'plan_upgrade_required', 'Plan is not enabled for this organization. GET /v1/plan/entitlements/ shows what it may use.');
 const guestNotAllowed = () => forbidden('guest_not_allowed', 'Guest accounts cannot use Plan.');
 const personOnly = () => forbidden('insufficient_scope', 'This endpoint acts for a person; agent and organization keys cannot call it.');
+const structureNeedsPerson = () =>
+  new ApiError(403, 'insufficient_scope', 'Changing the structure (boards, states, projects, goals, memberships) needs tasks:admin, which only a person holds; agent and organization keys cannot.', { extra: { required_scope: 'tasks:admin' } });
 const missingScope = (scope: string) => forbidden('insufficient_scope', `This key's scopes do not include ${scope}.`);
 const actorRequired = (parameter: string) => badRequest('actor_required', `${parameter}=me needs a person; agent and organization keys act for no one.`, { parameter });
 const readOnly = () =>
@@ -28,6 +30,7 @@ export function admit(operation: PlanOperation, actor: Actor, query: Record<stri
   if (!can(actor, 'plan.use')) throw guestNotAllowed();
   if (!actsAsPerson(actor)) {
     if (operation.person) throw personOnly();
+    if (operation.structure) throw structureNeedsPerson();
     for (const [name, value] of Object.entries(operation.personQuery)) {
       const given = query[name];
       if ((Array.isArray(given) ? given[given.length - 1] : given) === value) throw actorRequired(name);

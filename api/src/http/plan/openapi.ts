@@ -77,6 +77,7 @@ export const SCOPE_DOCS: QueryDoc[] = [
 function describe(op: PlanOperation): string {
   const lines = [`Beta. Scope: \`${op.scope}\`; minute ceiling: ${op.ceiling}.`];
   if (op.person) lines.push('Person only: agent and organization keys get 403 `insufficient_scope`.');
+  if (op.structure) lines.push('A structure change: agent and organization keys get 403 `insufficient_scope` (`extra.required_scope`: `tasks:admin`).');
   for (const [name, value] of Object.entries(op.personQuery)) lines.push(`\`${name}=${value}\` needs a person (400 \`actor_required\`).`);
   if (op.idempotency !== 'none') lines.push(`Idempotency-Key ${op.idempotency} (${IDEMPOTENCY_KEY_RULE}; replays answer \`Idempotency-Replayed: true\`).`);
   if (op.destructive) lines.push('`?dry_run=true` answers what would happen (PlanDryRun) and changes nothing.');
@@ -118,12 +119,13 @@ function toOperation(op: PlanOperation): Operation {
     scope: `plan-${op.ceiling}`,
     body: op.body,
     ...(op.upload ? { rawBody: { contentType: 'multipart/form-data', schema: uploadForm(op.upload) } } : {}),
+    ...(op.items ? { rawBody: { contentType: 'application/json', schema: { type: 'array', maxItems: op.items.max, items: yupToJsonSchema(op.items.schema) } } } : {}),
     ...(op.download ? { responseType: 'application/octet-stream' } : {}),
     query: [...op.query, ...(op.destructive ? [{ name: 'dry_run', description: 'true: run, answer, and roll back' }] : [])],
     headers: [
       ...op.headers,
       ...(op.idempotency === 'none' ? [] : [{ name: 'Idempotency-Key', description: `${IDEMPOTENCY_KEY_RULE}; the first answer is kept 24 hours and replayed (Idempotency-Replayed: true)`, required: op.idempotency === 'required' }]),
-      { name: 'X-Service-Agent-Name', description: 'The agent acting for the person whose credential is used, percent-encoded UTF-8 (1–128 characters); recorded on every change' },
+      { name: 'X-Service-Agent-Name', description: 'The agent acting for the person whose credential is used, percent-encoded UTF-8 (1–128 characters); recorded on every change. X-Dailybot-Agent-Name is the same header; a JSON body may name it as agent_name instead' },
     ],
     responses,
     description: describe(op),
@@ -142,7 +144,12 @@ function toOperation(op: PlanOperation): Operation {
 
 /** A Plan feature's openapi.ts: its operations, as its routes declare them, and the schemas they name. */
 export function planOpenApiPart(resource: PlanResource, schemas: Record<string, JsonSchema>): OpenApiPart {
-  return { operations: describePlan(resource).map(toOperation), schemas: { ...SHARED_SCHEMAS, ...schemas } };
+  // An alias path is documented as the operation it serves, under its own path (the routers serve it).
+  const operations = describePlan(resource).flatMap((op) => {
+    const main = toOperation(op);
+    return [main, ...op.aliases.map((path) => ({ ...main, path, summary: `${op.summary} (also at ${op.path.replace(/:(\w+)/g, '{$1}')})` }))];
+  });
+  return { operations, schemas: { ...SHARED_SCHEMAS, ...schemas } };
 }
 
 /** The scope table, from the documented Plan operations (the first Plan section of the OpenAPI document and docs/plan.md print it). */

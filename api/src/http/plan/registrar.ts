@@ -4,7 +4,7 @@ import type { AnyObjectSchema } from 'yup';
 import { planActorId } from '../../auth/policy.ts';
 import { lookupKey } from '../../db/idempotency-keys.ts';
 import type { ClaimedKey } from '../../db/idempotency-keys.ts';
-import { badRequest, invalidFilter } from '../../lib/errors.ts';
+import { ValidationFailed, badRequest, invalidFilter } from '../../lib/errors.ts';
 import { etagMatches } from '../../lib/etags.ts';
 import { actorOf } from '../auth.ts';
 import type { Deps } from '../deps.ts';
@@ -16,8 +16,9 @@ import { resolveOperation } from './declarations.ts';
 import type { ListSpec, PlanOperation, ReadSpec, UploadSpec, WriteMethod, WriteSpec } from './declarations.ts';
 import { sendFile } from './files.ts';
 import type { FileBody } from './files.ts';
-import { AGENT_HEADER, baseUrl, checkedParams, noBodyFields, send } from './answers.ts';
+import { agentNameInput, baseUrl, checkedParams, noBodyFields, send } from './answers.ts';
 import { uploadRoute } from './upload.ts';
+import { foldAliases } from './aliases.ts';
 import { gate } from './gate.ts';
 import { IDEMPOTENCY_KEY_RULE, parseIdempotencyKey, requestFingerprint } from './idempotency.ts';
 import { PlanQuery } from './query.ts';
@@ -125,7 +126,7 @@ export class PlanRoutes {
   async #readCall(ctx: Context, deps: Deps, hooks: PlanHooks, operation: PlanOperation): Promise<ReadCall> {
     const actor = actorOf(ctx);
     // A bad attribution header is refused on reads too: an agent learns of it on its first call.
-    await hooks.resolveAgentName(deps.db, actor, ctx.headers[AGENT_HEADER]);
+    await hooks.resolveAgentName(deps.db, actor, agentNameInput(ctx));
     const query = new PlanQuery(ctx, actor.user.uuid);
     return {
       db: deps.db, actor, now: deps.clock.now(), deps, params: checkedParams(ctx, operation.keyParams), query, page: pageRequest(ctx), headers: ctx.headers,
@@ -142,10 +143,11 @@ export class PlanRoutes {
       const dryRun = query.flag('dry_run');
       if (dryRun && !operation.destructive) throw invalidFilter('dry_run', 'This operation has no dry run: it is not destructive.');
       const key = parseIdempotencyKey(ctx.headers['idempotency-key']);
-      if (key === null && operation.idempotency === 'required') {
+      // A dry run writes nothing, so it needs no key (the DailyBot client never sends one on a dry run).
+      if (key === null && operation.idempotency === 'required' && !dryRun) {
         throw badRequest('idempotency_key_required', `This call needs an Idempotency-Key header (${IDEMPOTENCY_KEY_RULE}).`);
       }
-      const agentName = await hooks.resolveAgentName(deps.db, actor, ctx.headers[AGENT_HEADER]);
+      const agentName = await hooks.resolveAgentName(deps.db, actor, agentNameInput(ctx));
       const params = checkedParams(ctx, operation.keyParams);
 
       // Dry runs are never stored under a key: the same key may then run the operation for real.
@@ -158,9 +160,12 @@ export class PlanRoutes {
       }
 
       let body: Body<S>;
+      let items: unknown[] | undefined;
       let prepared: P;
       try {
-        body = (spec.body ? await parseBody(spec.body, ctx.request.body ?? {}) : noBodyFields(ctx.request.body)) as Body<S>;
+        if (spec.items) items = await parseItems(spec.items, ctx.request.body);
+        else body = (spec.body ? foldAliases(spec.body, await parseBody(spec.body, ctx.request.body ?? {})) : noBodyFields(ctx.request.body)) as Body<S>;
+        body ??= {} as Body<S>;
         const call = { db: deps.db, actor, now, deps, params, query, page: pageRequest(ctx), headers: ctx.headers, baseUrl: baseUrl(ctx, deps), body };
         prepared = (spec.prepare ? await spec.prepare(call) : undefined) as P;
       } catch (err) {
@@ -172,7 +177,7 @@ export class PlanRoutes {
         { actor, now, agentName, dryRun, claimed, events: hooks.events, afterEvents: () => deps.delivery.kick() },
         (unit, answer) =>
           handler({
-            ...unit, deps, params, query, body, prepared, headers: ctx.headers, baseUrl: baseUrl(ctx, deps),
+            ...unit, deps, params, query, body, items, prepared, headers: ctx.headers, baseUrl: baseUrl(ctx, deps),
             header: (name, value) => void (answer.headers[name] = value),
             status: (code) => void (answer.status = code),
           }),
@@ -197,7 +202,7 @@ export class PlanRoutes {
     const deps = this.#deps;
     const hooks = this.#hooks;
     const methods = operation.method === 'get' ? ['HEAD', 'GET'] : [operation.method.toUpperCase()];
-    this.#router.register(operation.path, methods, [this.#authenticate, gate(operation, deps, actorOf), (ctx: Context) => run(ctx, deps, hooks)]);
+    this.#router.register([operation.path, ...operation.aliases], methods, [this.#authenticate, gate(operation, deps, actorOf), (ctx: Context) => run(ctx, deps, hooks)]);
   }
 }
 
@@ -214,4 +219,20 @@ export function describePlan(...resources: PlanResource[]): PlanOperation[] {
   const plan = PlanRoutes.describe();
   for (const resource of resources) resource(plan);
   return plan.operations;
+}
+
+/** A JSON array body: at most `max` items, each an object its schema accepts; problems are reported by index ("0.name"). */
+async function parseItems(spec: { schema: AnyObjectSchema; max: number }, input: unknown): Promise<unknown[]> {
+  if (!Array.isArray(input)) throw new ValidationFailed({ non_field_errors: ['Expected a JSON array.'] });
+  if (input.length > spec.max) throw new ValidationFailed({ non_field_errors: [`Ensure this list has no more than ${spec.max} items.`] });
+  const items: unknown[] = [];
+  for (const [index, item] of input.entries()) {
+    try {
+      items.push(await parseBody(spec.schema, item));
+    } catch (err) {
+      if (err instanceof ValidationFailed) throw new ValidationFailed(Object.fromEntries(Object.entries(err.fields).map(([field, messages]) => [`${index}.${field}`, messages])));
+      throw err;
+    }
+  }
+  return items;
 }

@@ -8,7 +8,7 @@ import { actorOf } from '../auth.ts';
 import type { Deps } from '../deps.ts';
 import { pageRequest } from '../query.ts';
 import { parseBody } from '../validation.ts';
-import { AGENT_HEADER, baseUrl, checkedParams, noBodyFields, send } from './answers.ts';
+import { agentNameInput, baseUrl, checkedParams, noBodyFields, send } from './answers.ts';
 import type { Body, PlanHooks, Receiver, WriteCall } from './calls.ts';
 import type { PlanOperation, UploadSpec } from './declarations.ts';
 import { readUpload } from './files.ts';
@@ -34,7 +34,7 @@ export function uploadRoute<S extends AnyObjectSchema | undefined, F extends { d
     const query = new PlanQuery(ctx, actor.user.uuid);
     if (query.flag('dry_run')) throw invalidFilter('dry_run', 'This operation has no dry run: it is not destructive.');
     const key = parseIdempotencyKey(ctx.headers['idempotency-key']);
-    const agentName = await hooks.resolveAgentName(deps.db, actor, ctx.headers[AGENT_HEADER]);
+    const agentName = await hooks.resolveAgentName(deps.db, actor, agentNameInput(ctx));
     const params = checkedParams(ctx, operation.keyParams);
     const base = { db: deps.db, actor, now, deps, params, query, page: pageRequest(ctx), headers: ctx.headers, baseUrl: baseUrl(ctx, deps), body: {} as Record<string, never> };
     const { fields, file } = await readUpload(ctx, {

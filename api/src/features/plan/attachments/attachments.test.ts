@@ -37,7 +37,7 @@ describe('Plan attachments in one multipart request: projects, goals, project up
     const created = await upload(base, acme.member.key, form({ name: 'screenshot.png', type: 'image/png', bytes: PNG }));
     expect(created.status).toBe(201);
     expect(created.body).toEqual({
-      uuid: created.body.uuid, id: created.body.uuid, object_type: 'project', object_uuid: project, filename: 'screenshot.png',
+      uuid: created.body.uuid, id: created.body.uuid, object_type: 'project', object_uuid: project, filename: 'screenshot.png', caption: null,
       content_type: 'image/png', kind: 'png', size: PNG.length, sha256: createHash('sha256').update(PNG).digest('hex'), status: 'ready',
       uploaded_by: acme.member.user.uuid, created_at: '2026-03-10T15:00:00.000Z', confirmed_at: '2026-03-10T15:00:00.000Z',
     });

@@ -1,10 +1,10 @@
 import type { PlanResource } from '../../../http/plan/registrar.ts';
 import type { AttachableKind } from '../files/kinds.ts';
 import { presentAttachment } from '../files/presenter.ts';
-import { presignSchema, uploadFieldsSchema } from '../files/schema.ts';
+import { presignSchema, renameSchema, uploadFieldsSchema } from '../files/schema.ts';
 import {
   ATTACHMENT_LIMIT, MULTIPART_MAX_BYTES, PRESIGNED_MAX_BYTES, checkUploaded, confirmUpload, deleteAttachment, discardUpload, finishUpload, getAttachment,
-  listAttachments, openAttachment, presignUpload, receiveUpload, tooLarge,
+  listAttachments, openAttachment, presignUpload, receiveUpload, renameAttachment, tooLarge,
 } from '../files/service.ts';
 
 /**
@@ -32,7 +32,7 @@ export function attachmentResource(kind: AttachableKind, ways: { multipart?: boo
           discard: (call, received) => discardUpload(call.db, received, call.now),
           tooLarge: () => tooLarge(MULTIPART_MAX_BYTES),
         },
-        async (call) => presentAttachment(await finishUpload(call, kind, call.file, call.body.filename)),
+        async (call) => presentAttachment(await finishUpload(call, kind, call.file, call.body)),
       );
     }
     if (ways.presign) {
@@ -55,6 +55,10 @@ export function attachmentResource(kind: AttachableKind, ways: { multipart?: boo
     r.download(
       { path: `${base}:attachment/content/`, keyParams, summary: 'The file (Content-Disposition: attachment; X-Content-Type-Options: nosniff); 409 attachment_not_ready before it is confirmed' },
       (call) => openAttachment(call, call.deps.files, kind, call.params.attachment),
+    );
+    r.write(
+      { method: 'patch', path: `${base}:attachment/`, keyParams, body: renameSchema, response: 'PlanAttachment', summary: 'Rename an attachment or change its caption (who may remove it: attachment_delete_forbidden)' },
+      async (call) => presentAttachment(await renameAttachment(call, kind, call.params.attachment, call.body)),
     );
     r.write(
       { method: 'delete', path: `${base}:attachment/`, keyParams, status: 204, summary: 'Remove an attachment (its uploader, the author of what it is on, or an admin: attachment_delete_forbidden)' },

@@ -1,6 +1,7 @@
 import { forbidden } from '../../../lib/errors.ts';
 import { visibleComment } from '../comments/service.ts';
-import { visibleGoal, visibleProject } from '../frame/access.ts';
+import { visibleBoard, visibleGoal, visibleProject } from '../frame/access.ts';
+import { getMilestone } from '../milestones/service.ts';
 import { visibleTask } from '../tasks/access.ts';
 import { visibleUpdate } from '../updates/service.ts';
 import type { AttachableKind } from '../files/kinds.ts';
@@ -72,5 +73,31 @@ export const commentAttachments: AttachableKind = {
   },
   assertMayAttach(r, target) {
     if (target.author !== r.actor.user.uuid) throw forbidden('comment_not_author', 'Only the author of a comment can attach files to it.');
+  },
+};
+
+/** Files on a project's milestone (the DailyBot client's): whoever sees the project reads them. */
+export const milestoneAttachments: AttachableKind = {
+  kind: 'milestone',
+  path: '/v1/plan/projects/:project/milestones/:milestone',
+  tag: 'Plan: projects',
+  noun: 'milestone',
+  table: 'plan_milestones',
+  async resolve(r, params) {
+    const milestone = await getMilestone(r, params.project, params.milestone);
+    return { uuid: milestone.uuid, board: null, project: milestone.project_uuid, author: null };
+  },
+};
+
+/** Files on a board itself (the DailyBot client's): whoever sees the board reads them. */
+export const boardAttachments: AttachableKind = {
+  kind: 'board',
+  path: '/v1/plan/boards/:board',
+  tag: 'Plan: boards',
+  noun: 'board',
+  table: 'plan_boards',
+  async resolve(r, params) {
+    await visibleBoard(r.db, r.actor, params.board);
+    return { uuid: params.board, board: params.board, project: null, author: null };
   },
 };

@@ -1,6 +1,6 @@
 import { fields, planOpenApiPart } from '../../../http/plan/openapi.ts';
 import type { Operation } from '../../../http/openapi/types.ts';
-import { attachmentRoutes } from './routes.ts';
+import { UPLOAD_CONTENT_PATH, attachmentRoutes } from './routes.ts';
 
 const { str, uuid, nullableStr, nullableUuid, dateTime, nullableDateTime } = fields;
 
@@ -10,12 +10,23 @@ const part = planOpenApiPart(attachmentRoutes, {
     properties: {
       uuid, id: uuid, object_type: str, object_uuid: uuid, filename: str, content_type: nullableStr,
       kind: { type: ['string', 'null'], description: 'png, jpeg, gif, webp, pdf, text, markdown, zip, word, excel or powerpoint: what the content is' },
-      size: { type: ['integer', 'null'] }, sha256: nullableStr, status: { enum: ['pending', 'ready'] }, uploaded_by: nullableUuid, created_at: dateTime, confirmed_at: nullableDateTime,
+      caption: nullableStr, size: { type: ['integer', 'null'] }, sha256: nullableStr, status: { enum: ['pending', 'ready'] }, uploaded_by: nullableUuid, created_at: dateTime, confirmed_at: nullableDateTime,
     },
   },
   PlanPresignedUpload: {
     type: 'object',
-    properties: { attachment_uuid: uuid, upload_url: { type: 'string', format: 'uri' }, expires_at: dateTime, max_size_bytes: { type: 'integer' } },
+    properties: {
+      attachment_uuid: uuid, upload_url: { type: 'string', format: 'uri' }, method: { const: 'PUT' }, headers: { type: 'object', description: 'headers to send with the bytes (none today)' },
+      expires_at: dateTime, max_size_bytes: { type: 'integer' },
+    },
+  },
+  PlanResolvedAttachments: {
+    type: 'object',
+    properties: {
+      count: { type: 'integer' },
+      results: { type: 'array', items: { allOf: [{ $ref: '#/components/schemas/PlanAttachment' }, { type: 'object', properties: { url: { type: 'string', format: 'uri' } } }] } },
+      missing: { type: 'array', items: uuid },
+    },
   },
 });
 
@@ -33,5 +44,13 @@ const put: Operation = {
   extensions: { 'x-beta': true },
 };
 
-export const operations = [...part.operations, put];
+/** The same upload at the task's content path (presign's upload_url), by PUT or POST. */
+const atContent = (method: 'put' | 'post'): Operation => ({
+  ...put,
+  method,
+  path: UPLOAD_CONTENT_PATH,
+  summary: `${method.toUpperCase()} the bytes of a presigned upload to its upload_url, the task's content path (the token in the URL is the permission); then confirm`,
+});
+
+export const operations = [...part.operations, put, atContent('put'), atContent('post')];
 export const schemas = part.schemas;

@@ -33,7 +33,10 @@ describe('Plan task attachments: presign, PUT to upload_url, confirm (spec attac
     expect(presigned.status).toBe(201);
     expect(presigned.body).toEqual({
       attachment_uuid: expect.any(String),
-      upload_url: `${t.url}/v1/uploads/${presigned.body.attachment_uuid}/?token=${presigned.body.upload_url.split('token=')[1]}`,
+      // On the task's own content path: the one same-origin target the DailyBot client sends bytes to.
+      upload_url: `${t.url}/v1/plan/tasks/${task.uuid}/attachments/${presigned.body.attachment_uuid}/content/?token=${presigned.body.upload_url.split('token=')[1]}`,
+      method: 'PUT',
+      headers: {},
       expires_at: '2026-03-10T15:15:00.000Z',
       max_size_bytes: PNG.length,
     });

@@ -24,7 +24,7 @@ export function boardRoutes(plan: PlanRoutes): void {
   );
   r.write(
     {
-      method: 'post',
+      method: 'post', structure: true,
       path: '/v1/plan/boards/',
       summary: 'Create a board with the default states; you become its manager (402 task_boards_limit_reached, 409 duplicate_board_key)',
       scope: 'tasks:admin',
@@ -39,16 +39,16 @@ export function boardRoutes(plan: PlanRoutes): void {
     },
   );
   r.read({ path: '/v1/plan/boards/:board/', summary: 'One board', response: 'PlanBoard' }, async (call) => presentBoard(await getBoard(call, call.params.board)));
-  r.write({ method: 'patch', path: '/v1/plan/boards/:board/', summary: 'Update a board; a new key retires the old one (it stays reserved)', scope: 'tasks:admin', body: updateBoardSchema, response: 'PlanBoard' }, async (call) =>
+  r.write({ method: 'patch', structure: true, path: '/v1/plan/boards/:board/', summary: 'Update a board; a new key retires the old one (it stays reserved)', scope: 'tasks:admin', body: updateBoardSchema, response: 'PlanBoard' }, async (call) =>
     presentBoard(await updateBoard(call, call.params.board, call.body)),
   );
-  r.write({ method: 'post', path: '/v1/plan/boards/:board/archive/', summary: 'Archive a board', scope: 'tasks:admin', destructive: true, response: 'PlanBoard' }, async (call) =>
+  r.write({ method: 'post', structure: true, path: '/v1/plan/boards/:board/archive/', summary: 'Archive a board', scope: 'tasks:admin', destructive: true, response: 'PlanBoard' }, async (call) =>
     presentBoard(await archiveBoard(call, call.params.board)),
   );
-  r.write({ method: 'post', path: '/v1/plan/boards/:board/restore/', summary: 'Restore an archived board (counts against the plan ceiling)', scope: 'tasks:admin', response: 'PlanBoard' }, async (call) =>
+  r.write({ method: 'post', structure: true, path: '/v1/plan/boards/:board/restore/', summary: 'Restore an archived board (counts against the plan ceiling)', scope: 'tasks:admin', response: 'PlanBoard' }, async (call) =>
     presentBoard(await restoreBoard(call, call.params.board)),
   );
-  r.write({ method: 'delete', path: '/v1/plan/boards/:board/', summary: 'Delete a board with its states, labels and tasks; its keys stay reserved', status: 204 }, (call) =>
+  r.write({ method: 'delete', structure: true, scope: 'tasks:admin', path: '/v1/plan/boards/:board/', summary: 'Delete a board with its states, labels and tasks; its keys stay reserved', status: 204 }, (call) =>
     deleteBoard(call, call.params.board),
   );
 }

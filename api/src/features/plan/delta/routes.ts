@@ -21,12 +21,13 @@ export function deltaRoutes(plan: PlanRoutes): void {
       ceiling: 'delta',
       response: 'PlanBoardDelta',
       query: [
-        { name: 'cursor', description: 'delta_cursor of the snapshot, or cursor of the previous delta answer (required)' },
+        { name: 'cursor', description: 'delta_cursor of the snapshot, or cursor of the previous delta answer (this or updated_since is required)' },
+        { name: 'updated_since', description: 'a date-time (the changes after it, within the last 7 days), or a cursor (the DailyBot client\'s name for cursor)' },
         { name: 'page_size', description: 'changes per answer, 1–100 (default 50), as on every list' },
       ],
     },
     async (call) => {
-      return presentDelta(await boardDelta(call, call.params.board, call.query.text('cursor'), call.page.limit), call.now);
+      return presentDelta(await boardDelta(call, call.params.board, call.query.text('cursor'), call.page.limit, call.query.text('updated_since')), call.now);
     },
   );
 }

@@ -1,3 +1,4 @@
+import { parseDateTime } from '../../../lib/dates.ts';
 import type { BoardRow, LabelRow, PlanChangeRow, StateRow, TaskRow } from '../../../db/tables.ts';
 import { invalidFilter } from '../../../lib/errors.ts';
 import { visibleBoard } from '../frame/access.ts';
@@ -6,7 +7,7 @@ import { allMembers } from '../members/service.ts';
 import type { MemberView } from '../members/presenter.ts';
 import { presentTasks } from '../tasks/repository.ts';
 import type { PresentedTask } from '../tasks/repository.ts';
-import { decodeCursor, windowExpired } from './cursor.ts';
+import { DELTA_WINDOW_MS, decodeCursor, windowExpired } from './cursor.ts';
 import type { DeltaCursor } from './cursor.ts';
 
 /**
@@ -63,9 +64,10 @@ export interface BoardDelta {
 }
 
 /** The changes of a board after the cursor, at most `limit`, oldest first. */
-export async function boardDelta(r: PlanRead, boardUuid: string, rawCursor: string | undefined, limit: number): Promise<BoardDelta> {
+export async function boardDelta(r: PlanRead, boardUuid: string, rawCursor: string | undefined, limit: number, since?: string): Promise<BoardDelta> {
   const { row: board } = await visibleBoard<BoardRow>(r.db, r.actor, boardUuid);
-  const cursor: DeltaCursor = decodeCursor(rawCursor, board.uuid, r.now);
+  const moment = rawCursor === undefined && since !== undefined ? parseDateTime(since) : null;
+  const cursor: DeltaCursor = moment ? await cursorAt(r, board, moment) : decodeCursor(rawCursor ?? since, board.uuid, r.now);
   const head = Number(board.change_seq);
   if (cursor.seq > head) throw invalidFilter('cursor', 'This cursor is ahead of the board\'s changes: it is not one this API gave out.');
   if (cursor.seq === head) return { board, changes: [], last: head, hasMore: false };
@@ -73,4 +75,21 @@ export async function boardDelta(r: PlanRead, boardUuid: string, rawCursor: stri
   if (rows.length === 0 || Number(rows[0].seq) !== cursor.seq + 1) throw windowExpired();
   const page = rows.slice(0, limit);
   return { board, changes: page.filter((row) => !HIDDEN_KINDS.has(row.object_kind)), last: Number(page[page.length - 1].seq), hasMore: rows.length > limit };
+}
+
+/**
+ * `updated_since` as a time (the DailyBot client's form): the board's changes after that moment, as if read from a
+ * cursor issued then. Older than the 7-day window, or older than the oldest change still kept while the board
+ * has changed since: 400 delta_window_expired (read the snapshot again).
+ */
+async function cursorAt(r: PlanRead, board: BoardRow, moment: Date): Promise<DeltaCursor> {
+  if (r.now.getTime() - moment.getTime() > DELTA_WINDOW_MS) throw windowExpired();
+  if (moment.getTime() > r.now.getTime() + 60_000) throw invalidFilter('updated_since', 'updated_since is in the future.');
+  const at = moment.toISOString();
+  const before = await r.db('plan_changes').where({ board_uuid: board.uuid }).where('created_at', '<=', at).max({ seq: 'seq' }).first();
+  if (before?.seq !== null && before?.seq !== undefined) return { board: board.uuid, seq: Number(before.seq), issuedAt: moment.getTime() };
+  // Nothing kept from before that moment: fine when the stream still starts at its first change.
+  const first = await r.db('plan_changes').where({ board_uuid: board.uuid }).min({ seq: 'seq' }).first();
+  if (first?.seq !== null && first?.seq !== undefined && Number(first.seq) > 1) throw windowExpired();
+  return { board: board.uuid, seq: 0, issuedAt: moment.getTime() };
 }

@@ -8,6 +8,7 @@ export function presentAttachment(row: AttachmentRow) {
     object_type: row.object_kind,
     object_uuid: row.object_uuid,
     filename: row.filename,
+    caption: row.caption ?? null,
     content_type: row.content_type,
     kind: row.file_kind,
     size: row.size === null ? null : Number(row.size),

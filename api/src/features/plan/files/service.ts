@@ -10,12 +10,13 @@ import { HEAD_BYTES } from '../../../outbound/files/index.ts';
 import type { FileStore, StoredFile } from '../../../outbound/files/index.ts';
 import type { PlanRead, PlanWrite } from '../frame/context.ts';
 import { pageOf } from '../frame/lists.ts';
+import { orNull, visibleBoard, visibleProject } from '../frame/access.ts';
 import { ACCEPTED_TYPES, invalidType, sniff } from './content.ts';
 import type { FileKind } from './content.ts';
 import type { AttachableKind, AttachTarget } from './kinds.ts';
 import { presentAttachment } from './presenter.ts';
 import { attachmentsHeld, dropAttachments, trashKey } from './repository.ts';
-import type { PresignInput } from './schema.ts';
+import type { PresignInput, RenameInput } from './schema.ts';
 
 /**
  * Attachments of Plan objects. Two ways in: one multipart request (comments, goals, projects, project updates;
@@ -144,11 +145,12 @@ async function makeReady(w: PlanWrite, row: AttachmentRow, content: { size: numb
 }
 
 /** The multipart upload's transaction: still allowed, still room, then the attachment is ready. */
-export async function finishUpload(w: AttachmentWrite, kind: AttachableKind, received: ReceivedFile, filename: string | undefined): Promise<AttachmentRow> {
+export async function finishUpload(w: AttachmentWrite, kind: AttachableKind, received: ReceivedFile, fields: { filename?: string; caption?: string }): Promise<AttachmentRow> {
   const target = await attachable(w, kind, w.params);
   await assertRoom(w.db, kind, target, w.now, received.row.uuid);
-  const row = filename ? { ...received.row, filename } : received.row;
-  if (filename) await w.db('plan_attachments').where({ uuid: row.uuid }).update({ filename });
+  const named = { ...(fields.filename ? { filename: fields.filename } : {}), ...(fields.caption ? { caption: fields.caption } : {}) };
+  const row = { ...received.row, ...named };
+  if (Object.keys(named).length > 0) await w.db('plan_attachments').where({ uuid: row.uuid }).update(named);
   return makeReady(w, row, { size: received.stored.size, sha256: received.stored.sha256, type: received.type });
 }
 
@@ -161,7 +163,9 @@ export async function presignUpload(w: AttachmentWrite, kind: AttachableKind, in
   const token = randomBase62(43);
   const row = { ...pendingRow(w, kind, target, { filename: input.filename, declaredType: input.content_type, declaredSize: input.size }, PRESIGN_TTL_MS), upload_token_hash: sha256Hex(token) };
   await w.db('plan_attachments').insert(row);
-  return { attachment_uuid: row.uuid, upload_url: `${baseUrl}/v1/uploads/${row.uuid}/?token=${token}`, expires_at: row.expires_at!, max_size_bytes: input.size };
+  // Under the task's own content path: the DailyBot client sends its bytes to this server only there (PUT or POST).
+  const url = `${baseUrl}/v1/plan/tasks/${target.uuid}/attachments/${row.uuid}/content/?token=${token}`;
+  return { attachment_uuid: row.uuid, upload_url: url, method: 'PUT', headers: {}, expires_at: row.expires_at!, max_size_bytes: input.size };
 }
 
 /**
@@ -242,4 +246,58 @@ export async function deleteAttachment(w: AttachmentWrite, kind: AttachableKind,
   }
   await dropAttachments(w, [row]);
   return { deleted: { object_kind: 'attachment', uuid, filename: row.filename } };
+}
+
+/** Renames an attachment or changes its caption: whoever may remove it (its uploader, the object's author, an admin). */
+export async function renameAttachment(w: AttachmentWrite, kind: AttachableKind, uuid: string, input: RenameInput): Promise<AttachmentRow> {
+  const target = await kind.resolve(w, w.params);
+  const row = await attachmentOf(w.db, kind, target, uuid);
+  const me = w.actor.user.uuid;
+  if (row.uploader_uuid !== me && target.author !== me && !can(w.actor, 'plan.manage_all')) {
+    throw forbidden('attachment_delete_forbidden', 'Only who uploaded an attachment, the author of what it is attached to, or an organization admin can change it.');
+  }
+  const changes = {
+    ...(input.filename !== undefined ? { filename: input.filename } : {}),
+    ...(input.caption !== undefined ? { caption: input.caption === '' ? null : input.caption } : {}),
+  };
+  if (Object.keys(changes).length === 0) return row;
+  const renamed = { ...row, ...changes };
+  await w.db('plan_attachments').where({ uuid }).update(changes);
+  await w.changes.record({ kind: 'attachment', uuid, change: 'updated', board: row.board_uuid, project: row.project_uuid, fields: Object.keys(changes), snapshot: presentAttachment(renamed) });
+  return renamed;
+}
+
+/** Where an attachment's object lives, as the path under /v1/plan/ its doors hang on (null when it is gone). */
+async function objectPath(db: Executor, row: AttachmentRow): Promise<string | null> {
+  switch (row.object_kind) {
+    case 'task': return `tasks/${row.object_uuid}`;
+    case 'board': return `boards/${row.object_uuid}`;
+    case 'goal': return `goals/${row.object_uuid}`;
+    case 'project': return `projects/${row.object_uuid}`;
+    case 'project_update': return row.project_uuid ? `projects/${row.project_uuid}/updates/${row.object_uuid}` : null;
+    case 'milestone': return row.project_uuid ? `projects/${row.project_uuid}/milestones/${row.object_uuid}` : null;
+    case 'comment': {
+      const comment = await db('plan_comments').where({ uuid: row.object_uuid }).first('task_uuid');
+      return comment ? `tasks/${comment.task_uuid}/comments/${row.object_uuid}` : null;
+    }
+    default: return null;
+  }
+}
+
+/**
+ * `attachments/resolve/?ids=`: the current address of each ready attachment the caller may see (what an
+ * `attachment:<uuid>` reference in a text points at); the others are listed in `missing`, the same whether absent,
+ * of another organization or not visible.
+ */
+export async function resolveAttachments(r: PlanRead, ids: string[], baseUrl: string) {
+  const wanted = [...new Set(ids.map((id) => id.toLowerCase()))];
+  const rows: AttachmentRow[] = await r.db('plan_attachments').whereIn('uuid', wanted).where({ organization_uuid: r.actor.organization.uuid, status: 'ready' });
+  const results = [];
+  for (const row of rows) {
+    const seen = row.board_uuid ? await orNull(visibleBoard(r.db, r.actor, row.board_uuid)) : row.project_uuid ? await orNull(visibleProject(r.db, r.actor, row.project_uuid)) : true;
+    const path = seen ? await objectPath(r.db, row) : null;
+    if (path) results.push({ ...presentAttachment(row), url: `${baseUrl}/v1/plan/${path}/attachments/${row.uuid}/content/` });
+  }
+  const found = new Set(results.map((a) => a.uuid));
+  return { count: results.length, results, missing: wanted.filter((id) => !found.has(id)) };
 }

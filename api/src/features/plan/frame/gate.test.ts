@@ -63,7 +63,8 @@ describe('Plan gate: every /v1/plan/ call, in order (spec "Plan credentials", "E
   it('2. 402 plan_upgrade_required on every route until the beta is on, before guest, person and scope checks; entitlements never 402', async () => {
     const off = await seedPlanOrg(t, { name: 'Globex', beta: false });
     const readOnlyKey = await scopedKey(t, off, ['tasks:read']);
-    const planRoutes = t.routes.filter((r) => r.path.startsWith('/v1/plan/'));
+    // A presigned upload's door takes no credential (its URL's token is the permission): it answers 404 to a made-up one.
+    const planRoutes = t.routes.filter((r) => r.path.startsWith('/v1/plan/') && !(r.method !== 'GET' && r.path.endsWith('/attachments/:attachment/content/')));
     expect(planRoutes.length).toBeGreaterThan(60);
     for (const route of planRoutes) {
       const path = route.path.replace(/:(\w+)/g, '0190c8f4-0000-7000-8000-000000000000');
@@ -111,11 +112,14 @@ describe('Plan gate: every /v1/plan/ call, in order (spec "Plan credentials", "E
     const refused = { detail: "This key's scopes do not include tasks:write.", code: 'insufficient_scope' };
 
     expect((await call('GET', '/v1/plan/goals/', read)).status).toBe(200);
-    const writeRefused = await call('POST', '/v1/plan/goals/', read, { name: 'Grow' });
+    const writeRefused = await call('POST', '/v1/plan/tasks/', read, { title: 'Grow' });
     expect(writeRefused.status).toBe(403);
     expect(writeRefused.body).toEqual(refused);
 
-    const goal = await call('POST', '/v1/plan/goals/', write, { name: 'Grow' });
+    // Goals, like boards, projects, states and memberships, are structure: tasks:admin.
+    expect((await call('POST', '/v1/plan/goals/', write, { name: 'Grow' })).body).toEqual({ detail: "This key's scopes do not include tasks:admin.", code: 'insufficient_scope' });
+    expect((await call('POST', '/v1/plan/tasks/', write, { title: 'Grow' })).status).toBe(400);
+    const goal = await call('POST', '/v1/plan/goals/', admin, { name: 'Grow' });
     expect(goal.status).toBe(201);
     expect((await call('POST', '/v1/plan/boards/', write, { name: 'B', key: 'BB' })).body).toEqual({ detail: "This key's scopes do not include tasks:admin.", code: 'insufficient_scope' });
     expect((await call('DELETE', `/v1/plan/goals/${goal.body.uuid}/`, write)).body.code).toBe('insufficient_scope');
@@ -169,7 +173,7 @@ describe('Plan gate: every /v1/plan/ call, in order (spec "Plan credentials", "E
     const token = await t.seedToken(acme.org.uuid, acme.member.user.uuid);
     expect((await t.request('POST', '/v1/plan/goals/', { token, body: { name: 'Via CLI' } })).status).toBe(429);
     expect((await call('POST', '/v1/plan/goals/', acme.other.key, { name: 'Otto goal' })).status).toBe(201);
-    expect((await call('POST', '/v1/plan/goals/', acme.agentKey, { name: 'Agent goal' })).status).toBe(201);
+    expect((await call('POST', '/v1/plan/tasks/', acme.agentKey, { title: 'Agent task' })).status).toBe(400);
     // Reads count separately.
     for (let i = 0; i < 120; i++) expect((await call('GET', '/v1/plan/goals/', acme.member.key)).status).toBe(200);
     const readThrottled = await call('GET', '/v1/plan/goals/', acme.member.key);

@@ -14,7 +14,7 @@ describe('Plan goals (CONTRACT §9; spec goal_name_conflict)', () => {
     const goal = await call('POST', '/v1/plan/goals/', acme.member.key, { name: 'Grow revenue', description: 'By 20 %' });
     expect(goal.status).toBe(201);
     expect(goal.body).toEqual({
-      uuid: goal.body.uuid, id: goal.body.uuid, name: 'Grow revenue', description: 'By 20 %', created_by: acme.member.user.uuid,
+      uuid: goal.body.uuid, id: goal.body.uuid, name: 'Grow revenue', description: 'By 20 %', period_start: null, period_end: null, status: null, created_by: acme.member.user.uuid,
       archived_at: null, is_archived: false, created_at: '2026-03-10T15:00:00.000Z', updated_at: '2026-03-10T15:00:00.000Z',
     });
     expect((await call('GET', `/v1/plan/goals/${goal.body.uuid}/`, acme.other.key)).body.name).toBe('Grow revenue');

@@ -1,16 +1,25 @@
 import * as yup from 'yup';
-import { uuidField } from '../../../http/fields.ts';
-import { descriptionField, nameField } from '../frame/schema.ts';
+import { dateField, uuidField } from '../../../http/fields.ts';
+import { HEALTHS, descriptionField, nameField } from '../frame/schema.ts';
+
+/** A goal's period and the status its owners declare (the DailyBot client sets them; null clears). */
+const periodAndStatus = () => ({
+  period_start: dateField().nullable(),
+  period_end: dateField().nullable(),
+  status: yup.string().oneOf(HEALTHS).nullable(),
+});
 
 export const createGoalSchema = yup.object({
   name: nameField(200).required(),
   description: descriptionField(),
+  ...periodAndStatus(),
 });
 export type CreateGoalInput = yup.InferType<typeof createGoalSchema>;
 
 export const updateGoalSchema = yup.object({
   name: nameField(200),
   description: descriptionField(),
+  ...periodAndStatus(),
 });
 export type UpdateGoalInput = yup.InferType<typeof updateGoalSchema>;
 

@@ -1,4 +1,4 @@
-import { conflict } from '../../../lib/errors.ts';
+import { conflict, invalidFilter } from '../../../lib/errors.ts';
 import { visibleGoal } from '../frame/access.ts';
 import { uuidv7 } from '../../../lib/ids.ts';
 import type { PageRequest } from '../../../lib/page.ts';
@@ -53,7 +53,11 @@ export async function createGoal(w: PlanWrite, input: CreateGoalInput): Promise<
     archived_at: null,
     created_at: w.now.toISOString(),
     updated_at: w.now.toISOString(),
+    period_start: input.period_start ?? null,
+    period_end: input.period_end ?? null,
+    status: input.status ?? null,
   };
+  assertPeriod(row.period_start ?? null, row.period_end ?? null);
   await unlessTaken(() => w.db('plan_goals').insert(row), nameConflict);
   return recordGoal(w, row, 'created');
 }
@@ -68,6 +72,10 @@ export async function updateGoal(w: PlanWrite, uuid: string, input: UpdateGoalIn
     Object.assign(changes, { name, name_key: nameKey(name) });
   }
   if (input.description !== undefined && input.description !== goal.description) changes.description = input.description;
+  for (const field of ['period_start', 'period_end', 'status'] as const) {
+    if (input[field] !== undefined && input[field] !== (goal[field] ?? null)) changes[field] = input[field];
+  }
+  assertPeriod(changes.period_start !== undefined ? changes.period_start : (goal.period_start ?? null), changes.period_end !== undefined ? changes.period_end : (goal.period_end ?? null));
   const fields = Object.keys(changes).filter((f) => f !== 'name_key');
   if (fields.length === 0) return goal;
   const updated = { ...goal, ...changes, updated_at: w.now.toISOString() };
@@ -106,4 +114,9 @@ export async function deleteGoal(w: PlanWrite, uuid: string) {
   await w.db('plan_goals').where({ uuid }).delete();
   await w.changes.record({ kind: 'goal', uuid, change: 'deleted', board: null, snapshot: null });
   return { deleted: { object_kind: 'goal', uuid: goal.uuid, name: goal.name }, unlinked_projects: projects.length, attachments };
+}
+
+/** A period ends on or after it starts (400 invalid_filter_value naming period_end). */
+function assertPeriod(start: string | null, end: string | null): void {
+  if (start && end && end < start) throw invalidFilter('period_end', 'period_end is before period_start.');
 }

@@ -1,6 +1,6 @@
 import type { PlanRoutes } from '../../../http/plan/registrar.ts';
 import { presentLabel } from './presenter.ts';
-import { archiveLabel, createLabel, deleteLabel, getLabel, listLabels, restoreLabel, updateLabel } from './service.ts';
+import { archiveLabel, boardOfLabel, createLabel, deleteLabel, getLabel, listLabels, restoreLabel, updateLabel } from './service.ts';
 import { createLabelSchema, updateLabelSchema } from './schema.ts';
 
 const ORDERING = { name: 'name_key', created_at: 'created_at', updated_at: 'updated_at' };
@@ -40,5 +40,14 @@ export function labelRoutes(plan: PlanRoutes): void {
   );
   r.write({ method: 'delete', path: `${base}/:label/`, summary: 'Delete a label on no task (409 label_in_use: archive it instead)', status: 204 }, (call) =>
     deleteLabel(call, call.params.board, call.params.label),
+  );
+  // A label by its uuid alone (the DailyBot client's doors): the same operations, on the label's own board.
+  const one = '/v1/plan/labels/:label/';
+  r.read({ path: one, summary: 'One label, by its uuid alone', response: 'PlanLabel' }, async (call) => presentLabel(await getLabel(call, await boardOfLabel(call, call.params.label), call.params.label)));
+  r.write({ method: 'patch', path: one, summary: 'Rename or recolour a label, by its uuid alone', body: updateLabelSchema, response: 'PlanLabel' }, async (call) =>
+    presentLabel(await updateLabel(call, await boardOfLabel(call, call.params.label), call.params.label, call.body)),
+  );
+  r.write({ method: 'delete', path: one, summary: 'Delete a label on no task, by its uuid alone (409 label_in_use)', status: 204 }, async (call) =>
+    deleteLabel(call, await boardOfLabel(call, call.params.label), call.params.label),
   );
 }

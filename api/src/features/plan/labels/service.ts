@@ -34,6 +34,16 @@ async function labelOf(db: Executor, boardUuid: string, labelUuid: string): Prom
   return row;
 }
 
+/**
+ * The board a label belongs to, for the DailyBot client's `labels/{label}/` (a label named without its board):
+ * one of another organization is absent (404), like one that is not there.
+ */
+export async function boardOfLabel(r: PlanRead, labelUuid: string): Promise<string> {
+  const row = await r.db('plan_labels as l').join('plan_boards as b', 'b.uuid', 'l.board_uuid').where({ 'l.uuid': labelUuid, 'b.organization_uuid': r.actor.organization.uuid }).first('l.board_uuid');
+  if (!row) throw notFound();
+  return row.board_uuid as string;
+}
+
 export async function getLabel(r: PlanRead, boardUuid: string, labelUuid: string): Promise<LabelRow> {
   await visibleBoard(r.db, r.actor, boardUuid);
   return labelOf(r.db, boardUuid, labelUuid);

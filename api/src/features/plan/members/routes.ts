@@ -13,7 +13,7 @@ export function memberRoutes(plan: PlanRoutes): void {
       return { count, results: rows.map(presentMember) };
     });
     r.write(
-      { method: 'post', path: `${base}/members/`, summary: `Add a member (201), or change an existing member's role (200)`, scope: 'tasks:admin', body: addMemberSchema, status: 201, response: 'PlanMember' },
+      { method: 'post', structure: true, path: `${base}/members/`, summary: `Add a member (201), or change an existing member's role (200)`, scope: 'tasks:admin', body: addMemberSchema, status: 201, response: 'PlanMember' },
       async (call) => {
         const { member, created } = await putMember(call, container, call.params[param], call.body.user, call.body.role);
         if (!created) call.status(200);
@@ -21,11 +21,11 @@ export function memberRoutes(plan: PlanRoutes): void {
       },
     );
     r.write(
-      { method: 'patch', path: `${base}/members/:user/`, summary: `Change a member's role`, scope: 'tasks:admin', body: updateMemberSchema, response: 'PlanMember' },
+      { method: 'patch', structure: true, path: `${base}/members/:user/`, summary: `Change a member's role`, scope: 'tasks:admin', body: updateMemberSchema, response: 'PlanMember' },
       async (call) => presentMember(await updateMember(call, container, call.params[param], call.params.user, call.body.role)),
     );
     r.write(
-      { method: 'delete', path: `${base}/members/:user/`, summary: 'Remove a member (409 last_grant_cannot_be_removed for the last one of a members-only one)', status: 204 },
+      { method: 'delete', structure: true, scope: 'tasks:admin', path: `${base}/members/:user/`, summary: 'Remove a member (409 last_grant_cannot_be_removed for the last one of a members-only one)', status: 204 },
       (call) => removeMember(call, container, call.params[param], call.params.user),
     );
     r.list(

@@ -1,6 +1,6 @@
 import type { PlanRoutes } from '../../../http/plan/registrar.ts';
 import { presentMilestone } from './presenter.ts';
-import { createMilestone, deleteMilestone, getMilestone, listMilestones, updateMilestone } from './service.ts';
+import { createMilestone, deleteMilestone, getMilestone, listAllMilestones, listMilestones, setMilestoneState, updateMilestone } from './service.ts';
 import { createMilestoneSchema, updateMilestoneSchema } from './schema.ts';
 
 export function milestoneRoutes(plan: PlanRoutes): void {
@@ -22,4 +22,30 @@ export function milestoneRoutes(plan: PlanRoutes): void {
   r.write({ method: 'delete', path: `${base}/:milestone/`, summary: 'Delete a milestone; its tasks keep going without one', status: 204 }, (call) =>
     deleteMilestone(call, call.params.project, call.params.milestone),
   );
+  r.list(
+    {
+      path: '/v1/plan/milestones/',
+      summary: 'Milestones of every project you see, by target date',
+      item: 'PlanMilestone',
+      query: [
+        { name: 'project', description: 'only this project\'s' },
+        { name: 'include_archived', description: 'true to list retired milestones too' },
+      ],
+    },
+    async (call) => {
+      const { count, rows } = await listAllMilestones(call, { includeArchived: call.query.flag('include_archived'), project: call.query.uuid('project') }, call.page);
+      return { count, results: rows.map(presentMilestone) };
+    },
+  );
+  const states = [
+    ['complete', 'completed', 'Mark a milestone done (its tasks stay as they are); ?dry_run=true previews', true],
+    ['reopen', 'reopened', 'Mark a completed milestone not done', false],
+    ['archive', 'archived', 'Retire a milestone (tasks keep pointing at it); ?dry_run=true previews', true],
+    ['restore', 'restored', 'Bring a retired milestone back', false],
+  ] as const;
+  for (const [verb, to, summary, destructive] of states) {
+    r.write({ method: 'post', path: `${base}/:milestone/${verb}/`, summary, destructive, response: 'PlanMilestone' }, async (call) =>
+      presentMilestone(await setMilestoneState(call, call.params.project, call.params.milestone, to)),
+    );
+  }
 }

@@ -2,7 +2,7 @@ import { notFound } from '../../../lib/errors.ts';
 import type { Executor } from '../../../db/connection.ts';
 import type { PageRequest } from '../../../lib/page.ts';
 import { uuidv7 } from '../../../lib/ids.ts';
-import { managedProject, visibleProject } from '../frame/access.ts';
+import { managedProject, visibleProject, whereVisible } from '../frame/access.ts';
 import type { PlanRead, PlanWrite } from '../frame/context.ts';
 import { detachMilestones } from '../tasks/repository.ts';
 import { pageOf } from '../frame/lists.ts';
@@ -16,6 +16,22 @@ export async function listMilestones(r: PlanRead, projectUuid: string, page: Pag
   // Dated milestones in date order, then undated ones in creation order.
   return pageOf(() => r.db('plan_milestones').where({ project_uuid: projectUuid }), page, (query) =>
     query.orderByRaw('case when target_date is null then 1 else 0 end').orderBy([{ column: 'target_date' }, { column: 'uuid' }]),
+  );
+}
+
+/**
+ * Every milestone of the projects the caller sees, across the organization (the DailyBot client's `milestones/`),
+ * in the same order; retired ones only with `include_archived`.
+ */
+export async function listAllMilestones(r: PlanRead, filters: { includeArchived: boolean; project?: string }, page: PageRequest): Promise<{ count: number; rows: MilestoneRow[] }> {
+  const base = () => {
+    const query = r.db('plan_milestones as m').whereIn('m.project_uuid', whereVisible(r.db('plan_projects as p'), r.db, r.actor, 'project', 'p').select('p.uuid'));
+    if (!filters.includeArchived) query.whereNull('m.archived_at');
+    if (filters.project) query.andWhere('m.project_uuid', filters.project);
+    return query;
+  };
+  return pageOf(base, page, (query) =>
+    query.select('m.*').orderByRaw('case when m.target_date is null then 1 else 0 end').orderBy([{ column: 'm.target_date' }, { column: 'm.uuid' }]),
   );
 }
 
@@ -72,4 +88,27 @@ export async function deleteMilestone(w: PlanWrite, projectUuid: string, uuid: s
   await w.db('plan_milestones').where({ uuid }).delete();
   await w.changes.record({ kind: 'milestone', uuid, change: 'deleted', board: null, project: projectUuid, snapshot: null });
   return { deleted: { object_kind: 'milestone', uuid, name: milestone.name }, tasks_detached: detached };
+}
+
+type MilestoneState = 'completed' | 'reopened' | 'restored' | 'archived';
+
+/**
+ * Marks a milestone done (`completed_at`), not done, retired (`archived_at`) or back: its project's managers. Its
+ * tasks are left as they are (completing a milestone closes none of them). Doing what is already so answers the
+ * milestone unchanged.
+ */
+export async function setMilestoneState(w: PlanWrite, projectUuid: string, uuid: string, to: MilestoneState): Promise<MilestoneRow> {
+  await managedProject(w.db, w.actor, projectUuid);
+  const milestone = await milestoneOf(w.db, projectUuid, uuid);
+  const now = w.now.toISOString();
+  const changes: Partial<MilestoneRow> =
+    to === 'completed' ? { completed_at: milestone.completed_at ?? now }
+    : to === 'reopened' ? { completed_at: null }
+    : to === 'archived' ? { archived_at: milestone.archived_at ?? now }
+    : { archived_at: null };
+  const field = Object.keys(changes)[0] as 'completed_at' | 'archived_at';
+  if ((milestone[field] ?? null) === changes[field]) return milestone;
+  const updated = { ...milestone, ...changes, updated_at: now };
+  await w.db('plan_milestones').where({ uuid }).update({ ...changes, updated_at: now });
+  return recordMilestone(w, updated, 'updated', [field]);
 }

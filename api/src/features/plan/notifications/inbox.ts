@@ -9,6 +9,19 @@ import type { PlanRead, PlanWrite } from '../frame/context.ts';
 export interface InboxFilters {
   unread?: boolean;
   kind?: string;
+  /** true: only the notifications that mention you (task.mentioned); false: all but those. */
+  mentioned?: boolean;
+}
+
+const MENTION_KIND = 'task.mentioned';
+
+function filtered(query: ReturnType<typeof mine>, filters: InboxFilters) {
+  if (filters.unread === true) query.whereNull('read_at');
+  if (filters.unread === false) query.whereNotNull('read_at');
+  if (filters.kind) query.andWhere({ kind: filters.kind });
+  if (filters.mentioned === true) query.andWhere({ kind: MENTION_KIND });
+  if (filters.mentioned === false) query.andWhereNot({ kind: MENTION_KIND });
+  return query;
 }
 
 export interface InboxItem {
@@ -20,13 +33,7 @@ const mine = (r: PlanRead) => r.db('plan_notifications').where({ recipient_uuid:
 
 export async function listInbox(r: PlanRead, filters: InboxFilters, page: PageRequest): Promise<{ count: number; items: InboxItem[] }> {
   const { count, rows } = await pageOf<NotificationRow>(
-    () => {
-      const query = mine(r);
-      if (filters.unread === true) query.whereNull('read_at');
-      if (filters.unread === false) query.whereNotNull('read_at');
-      if (filters.kind) query.andWhere({ kind: filters.kind });
-      return query;
-    },
+    () => filtered(mine(r), filters),
     page,
     (query) => query.orderBy([{ column: 'created_at', order: 'desc' }, { column: 'uuid', order: 'desc' }]),
   );
@@ -34,6 +41,12 @@ export async function listInbox(r: PlanRead, filters: InboxFilters, page: PageRe
   const people: PersonColumns[] = actors.length ? await r.db('users').whereIn('uuid', actors).select('uuid', 'first_name', 'last_name', 'email') : [];
   const byUuid = new Map(people.map((p) => [p.uuid, p]));
   return { count, items: rows.map((row) => ({ row, actor: row.actor_uuid ? (byUuid.get(row.actor_uuid) ?? null) : null })) };
+}
+
+/** How many unread notifications you have among those the filters keep (the DailyBot client's unread-count). */
+export async function unreadCount(r: PlanRead, filters: InboxFilters): Promise<{ count: number }> {
+  const [{ count }] = await filtered(mine(r), { ...filters, unread: true }).count({ count: '*' });
+  return { count: Number(count) };
 }
 
 export async function inboxSummary(r: PlanRead): Promise<{ unread: number; total: number }> {

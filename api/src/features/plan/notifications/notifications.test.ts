@@ -61,7 +61,7 @@ describe('Plan notifications: routes, notify(), the inbox (spec: notification_ro
     const created = await call('POST', routes, acme.member.key, { kind: 'task.created', channel: 'G2', scope: { boards: [open.board.uuid] } });
     expect(created.status).toBe(201);
     expect(created.body).toEqual({
-      uuid: created.body.uuid, id: created.body.uuid, kind: 'task.created', channel: 'G2', scope: { boards: [open.board.uuid], projects: [] },
+      uuid: created.body.uuid, id: created.body.uuid, name: null, kind: 'task.created', kinds: ['task.created'], channel: 'G2', enabled: true, scope: { boards: [open.board.uuid], projects: [] },
       created_by: acme.member.user.uuid, created_at: '2026-03-10T15:00:00.000Z', updated_at: '2026-03-10T15:00:00.000Z',
     });
     for (let i = 1; i < 10; i++) expect((await call('POST', routes, acme.adminKey, { kind: 'task.assigned', channel: i % 2 ? 'email' : 'C1' })).status).toBe(201);

@@ -1,7 +1,7 @@
 import type { Executor } from '../../../db/connection.ts';
 import type { NotificationRouteRow, NotificationRow } from '../../../db/tables.ts';
 import { uuidv7 } from '../../../lib/ids.ts';
-import { readJson, writeJson } from '../../../lib/json.ts';
+import { bool, readJson, writeJson } from '../../../lib/json.ts';
 import { enqueueEmail } from '../../../outbox/deliveries.ts';
 import { platformName } from '../../chat/connection.ts';
 import { enqueueChatPost } from '../../chat/service.ts';
@@ -81,6 +81,14 @@ async function keptRecipients(db: Executor, notice: Notice, place: Place): Promi
   return active.filter((p) => p.role === 'admin' || members.has(p.uuid));
 }
 
+/** Leaves out the people who turned this kind off for themselves (PUT /v1/plan/me/notifications/). */
+async function withoutOptedOut<P extends { uuid: string }>(db: Executor, kind: string, people: P[]): Promise<P[]> {
+  if (people.length === 0) return people;
+  const settings: { user_uuid: string; notifications: unknown }[] = await db('plan_person_settings').whereIn('user_uuid', people.map((p) => p.uuid)).whereNotNull('notifications').select('user_uuid', 'notifications');
+  const off = new Set(settings.filter((s) => readJson<{ disabled?: string[] }>(s.notifications, {}).disabled?.includes(kind)).map((s) => s.user_uuid));
+  return off.size ? people.filter((p) => !off.has(p.uuid)) : people;
+}
+
 /** Whether a route's scope covers the place (no scope: every board and project). */
 function covers(scope: RouteScope | null, place: Place): boolean {
   if (!scope) return true;
@@ -100,7 +108,7 @@ export async function notify(db: Executor, notice: Notice, now: Date): Promise<N
   const kind = notificationKind(notice.kind);
   if (!kind) throw new Error(`notify: ${notice.kind} is not in the notification catalogue`);
   const place = await placeOf(db, notice.subject);
-  const people = await keptRecipients(db, notice, place);
+  const people = await withoutOptedOut(db, notice.kind, await keptRecipients(db, notice, place));
   const title = notice.subject.key ? `${notice.subject.key} ${notice.subject.title}` : notice.subject.title;
 
   const inbox: string[] = [];
@@ -127,7 +135,7 @@ export async function notify(db: Executor, notice: Notice, now: Date): Promise<N
   }
 
   const routes: NotificationRouteRow[] = await db('plan_notification_routes').where({ organization_uuid: notice.organizationUuid, kind: notice.kind });
-  const matching = routes.filter((route) => covers(readJson<RouteScope | null>(route.scope, null), place));
+  const matching = routes.filter((route) => bool(route.enabled ?? true) && covers(readJson<RouteScope | null>(route.scope, null), place));
   let deliveries = 0;
   const channels = [...new Set(matching.filter((r) => r.channel !== 'email').map((r) => r.channel))];
   if (channels.length && kind.channels.includes('chat') && place.visibility === 'org') {

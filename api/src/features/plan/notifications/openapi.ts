@@ -14,10 +14,14 @@ export const { operations, schemas } = planOpenApiPart(
       type: 'object',
       properties: { key: str, name: str, description: str, object_type: str, channels: { type: 'array', items: { enum: ['inbox', 'email', 'chat'] } }, default_enabled: { type: 'boolean' } },
     },
+    PlanRouteTest: {
+      type: 'object',
+      properties: { route: { type: 'string', format: 'uuid' }, channel: { type: 'string' }, text: { type: 'string' }, deliveries: { type: 'integer' } },
+    },
     PlanNotificationRoute: {
       type: 'object',
       properties: {
-        uuid, id: uuid, kind: str, channel: { type: 'string', description: 'a chat channel\'s external_id, or "email"' },
+        uuid, id: uuid, name: { type: ['string', 'null'] }, kind: str, kinds: { type: 'array', items: str, description: 'the kind, as a list of one (the DailyBot client reads kinds)' }, enabled: { type: 'boolean' }, channel: { type: 'string', description: 'a chat channel\'s external_id, or "email"' },
         scope: { type: ['object', 'null'], properties: { boards: { type: 'array', items: uuid }, projects: { type: 'array', items: uuid } } },
         created_by: nullableUuid, ...times,
       },

@@ -1,5 +1,5 @@
 import type { NotificationRouteRow } from '../../../db/tables.ts';
-import { readJson } from '../../../lib/json.ts';
+import { bool, readJson } from '../../../lib/json.ts';
 import { iso } from '../../../lib/time.ts';
 import { personRef, timestamps } from '../frame/presenters.ts';
 import type { InboxItem } from './inbox.ts';
@@ -28,8 +28,12 @@ export function presentRoute(row: NotificationRouteRow) {
   return {
     uuid: row.uuid,
     id: row.uuid,
+    name: row.name ?? null,
     kind: row.kind,
+    // The DailyBot client reads the kinds as a list.
+    kinds: [row.kind],
     channel: row.channel,
+    enabled: bool(row.enabled ?? true),
     scope: readJson<{ boards: string[]; projects: string[] } | null>(row.scope, null),
     created_by: row.created_by_uuid,
     ...timestamps(row),

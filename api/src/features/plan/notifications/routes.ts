@@ -1,12 +1,23 @@
-import type { PlanRoutes } from '../../../http/plan/registrar.ts';
+import type { PlanRoutes, ReadCall } from '../../../http/plan/registrar.ts';
 import { chatAccess } from '../channels/service.ts';
 import { NOTIFICATION_CATALOG } from './catalog.ts';
-import { ROUTE_LIMIT, checkChannel, createRoute, deleteRoute, getRoute, listRoutes, updateRoute } from './routing.ts';
-import { inboxSummary, listInbox, markAllRead, markNotification } from './inbox.ts';
+import { ROUTE_LIMIT, checkChannel, createRoute, deleteRoute, getRoute, listRouteDeliveries, listRoutes, sendRouteTest, updateRoute } from './routing.ts';
+import { presentDelivery } from '../../deliveries/presenter.ts';
+import { inboxSummary, listInbox, markAllRead, markNotification, unreadCount } from './inbox.ts';
 import { presentNotification, presentRoute } from './presenter.ts';
-import { createRouteSchema, updateRouteSchema } from './schema.ts';
+import { channelOf, createRouteSchema, updateRouteSchema } from './schema.ts';
 
 const KINDS = NOTIFICATION_CATALOG.map((kind) => kind.key);
+
+const INBOX_QUERY = [
+  { name: 'kind', description: 'one kind of the catalogue (type: the DailyBot client\'s name)' },
+  { name: 'mentioned', description: 'true: only where you were mentioned; false: all but those' },
+];
+/** The inbox filters of the list and the unread count: `type` is the DailyBot client's name for `kind`. */
+const inboxFilters = (call: ReadCall) => ({
+  kind: call.query.oneOf('kind', KINDS) ?? call.query.oneOf('type', KINDS),
+  mentioned: call.query.optionalFlag('mentioned'),
+});
 
 export function notificationCatalogRoutes(plan: PlanRoutes): void {
   const r = plan.tagged('Plan: channels and notifications');
@@ -16,27 +27,40 @@ export function notificationCatalogRoutes(plan: PlanRoutes): void {
   );
 
   const routes = '/v1/plan/notifications/routes/';
-  r.list({ path: routes, summary: 'The organization\'s notification routes', item: 'PlanNotificationRoute' }, async (call) => {
+  // The DailyBot client's path for the same doors.
+  const alias = (suffix = '') => ({ aliases: [`/v1/plan/notification-routes/${suffix}`] });
+  r.list({ path: routes, ...alias(), summary: 'The organization\'s notification routes', item: 'PlanNotificationRoute' }, async (call) => {
     const { count, rows } = await listRoutes(call, call.page);
     return { count, results: rows.map(presentRoute) };
   });
   r.write(
     {
-      method: 'post', path: routes, body: createRouteSchema, status: 201, response: 'PlanNotificationRoute',
+      method: 'post', path: routes, ...alias(), body: createRouteSchema, status: 201, response: 'PlanNotificationRoute',
       summary: `Send a kind to a chat channel (its external_id) or to "email" (at most ${ROUTE_LIMIT}: notification_routes_limit_reached)`,
-      prepare: (call) => checkChannel(call, chatAccess(call.deps), call.body.channel, { email: true }),
+      prepare: (call) => checkChannel(call, chatAccess(call.deps), channelOf(call.body.channel) ?? undefined, { email: true }),
     },
     async (call) => presentRoute(await createRoute(call, call.body)),
   );
-  r.read({ path: `${routes}:route/`, summary: 'One notification route', response: 'PlanNotificationRoute' }, async (call) => presentRoute(await getRoute(call, call.params.route)));
+  r.read({ path: `${routes}:route/`, ...alias(':route/'), summary: 'One notification route', response: 'PlanNotificationRoute' }, async (call) => presentRoute(await getRoute(call, call.params.route)));
   r.write(
     {
-      method: 'patch', path: `${routes}:route/`, body: updateRouteSchema, response: 'PlanNotificationRoute', summary: 'Change a notification route',
-      prepare: (call) => checkChannel(call, chatAccess(call.deps), call.body.channel, { email: true }),
+      method: 'patch', path: `${routes}:route/`, ...alias(':route/'), body: updateRouteSchema, response: 'PlanNotificationRoute', summary: 'Change a notification route',
+      prepare: (call) => checkChannel(call, chatAccess(call.deps), channelOf(call.body.channel) ?? undefined, { email: true }),
     },
     async (call) => presentRoute(await updateRoute(call, call.params.route, call.body)),
   );
-  r.write({ method: 'delete', path: `${routes}:route/`, summary: 'Delete a notification route', status: 204 }, (call) => deleteRoute(call, call.params.route));
+  r.write(
+    {
+      method: 'post', path: `${routes}:route/send-test/`, ...alias(':route/send-test/'), destructive: true, response: 'PlanRouteTest',
+      summary: 'Send a test message through the route (an email route: to you); ?dry_run=true builds it and sends nothing',
+    },
+    (call) => sendRouteTest(call, call.params.route),
+  );
+  r.list({ path: `${routes}:route/deliveries/`, ...alias(':route/deliveries/'), summary: 'What the route sent lately, newest first', item: 'Delivery' }, async (call) => {
+    const { count, rows } = await listRouteDeliveries(call, call.params.route, call.page);
+    return { count, results: rows.map((row) => presentDelivery(row)) };
+  });
+  r.write({ method: 'delete', path: `${routes}:route/`, ...alias(':route/'), summary: 'Delete a notification route', status: 204 }, (call) => deleteRoute(call, call.params.route));
 }
 
 export function inboxRoutes(plan: PlanRoutes): void {
@@ -44,16 +68,20 @@ export function inboxRoutes(plan: PlanRoutes): void {
   r.list(
     {
       path: '/v1/plan/inbox/', person: true, summary: 'Your notifications, newest first', item: 'PlanNotification',
-      query: [{ name: 'unread', description: 'true: unread only; false: read only' }, { name: 'kind', description: 'one kind of the catalogue' }],
+      query: [...INBOX_QUERY, { name: 'unread', description: 'true: unread only; false: read only' }],
     },
     async (call) => {
-      const { count, items } = await listInbox(call, { unread: call.query.optionalFlag('unread'), kind: call.query.oneOf('kind', KINDS) }, call.page);
+      const { count, items } = await listInbox(call, { ...inboxFilters(call), unread: call.query.optionalFlag('unread') }, call.page);
       return { count, results: items.map(presentNotification) };
     },
   );
   r.read(
     { path: '/v1/plan/inbox/summary/', person: true, summary: 'How many notifications you have, and how many are unread', response: { type: 'object', properties: { unread: { type: 'integer' }, total: { type: 'integer' } } } },
     (call) => inboxSummary(call),
+  );
+  r.read(
+    { path: '/v1/plan/inbox/unread-count/', person: true, query: INBOX_QUERY, summary: 'How many unread notifications you have (among those the filters keep)', response: { type: 'object', properties: { count: { type: 'integer' } } } },
+    (call) => unreadCount(call, inboxFilters(call)),
   );
   r.write(
     { method: 'post', path: '/v1/plan/inbox/read-all/', person: true, summary: 'Mark every notification read (?kind= one kind)', query: [{ name: 'kind', description: 'only this kind' }], response: { type: 'object', properties: { marked: { type: 'integer' } } } },

@@ -1,9 +1,13 @@
 import type { Actor } from '../../../auth/credentials.ts';
 import type { Executor } from '../../../db/connection.ts';
-import type { NotificationRouteRow } from '../../../db/tables.ts';
+import type { DeliveryRow, NotificationRouteRow } from '../../../db/tables.ts';
+import { enqueueEmail } from '../../../outbox/deliveries.ts';
+import { platformName } from '../../chat/connection.ts';
+import { enqueueChatPost } from '../../chat/service.ts';
+import { pageOf } from '../frame/lists.ts';
 import { ValidationFailed, badRequest, notFound } from '../../../lib/errors.ts';
 import { uuidv7 } from '../../../lib/ids.ts';
-import { readJson, writeJson } from '../../../lib/json.ts';
+import { bool, readJson, writeJson } from '../../../lib/json.ts';
 import type { PageRequest } from '../../../lib/page.ts';
 import { lockOrganization } from '../../../outbox/plan-changes.ts';
 import { listChannels } from '../channels/service.ts';
@@ -11,6 +15,7 @@ import type { ChatAccess } from '../channels/service.ts';
 import type { PlanRead, PlanWrite } from '../frame/context.ts';
 import { notificationKind } from './catalog.ts';
 import { presentRoute } from './presenter.ts';
+import { channelOf } from './schema.ts';
 import type { CreateRouteInput, UpdateRouteInput } from './schema.ts';
 
 /**
@@ -82,7 +87,11 @@ const record = (w: PlanWrite, row: NotificationRouteRow, change: 'created' | 'up
 
 /** The channel was checked by `checkChannel` before the transaction opened. */
 export async function createRoute(w: PlanWrite, input: CreateRouteInput): Promise<NotificationRouteRow> {
-  checkKind(input.kind, input.channel);
+  const kind = input.kind ?? input.kinds?.[0];
+  const channel = channelOf(input.channel);
+  const missing = { ...(kind ? {} : { kind: ['This field is required.'] }), ...(channel ? {} : { channel: ['This field is required.'] }) };
+  if (!kind || !channel) throw new ValidationFailed(missing);
+  checkKind(kind, channel);
   const scope = await checkScope(w.db, w.actor, input.scope);
   // Serializes creations in the organization, so two at once cannot make an eleventh.
   await lockOrganization(w.db, w.actor.organization.uuid, w.now);
@@ -93,9 +102,11 @@ export async function createRoute(w: PlanWrite, input: CreateRouteInput): Promis
   const row: NotificationRouteRow = {
     uuid: uuidv7(w.now.getTime()),
     organization_uuid: w.actor.organization.uuid,
-    kind: input.kind,
-    channel: input.channel,
+    kind,
+    channel,
     scope: scope ? writeJson(scope) : null,
+    name: input.name ?? null,
+    enabled: input.enabled ?? true,
     created_by_uuid: w.actor.user.uuid,
     created_at: w.now.toISOString(),
     updated_at: w.now.toISOString(),
@@ -108,8 +119,12 @@ export async function createRoute(w: PlanWrite, input: CreateRouteInput): Promis
 export async function updateRoute(w: PlanWrite, uuid: string, input: UpdateRouteInput): Promise<NotificationRouteRow> {
   const route = await routeOf(w.db, w.actor, uuid);
   const changes: Partial<NotificationRouteRow> = {};
-  if (input.kind !== undefined && input.kind !== route.kind) changes.kind = input.kind;
-  if (input.channel !== undefined && input.channel !== route.channel) changes.channel = input.channel;
+  const kind = input.kind ?? input.kinds?.[0];
+  const channel = input.channel === undefined ? undefined : channelOf(input.channel)!;
+  if (kind !== undefined && kind !== route.kind) changes.kind = kind;
+  if (channel !== undefined && channel !== route.channel) changes.channel = channel;
+  if (input.name !== undefined && input.name !== (route.name ?? null)) changes.name = input.name;
+  if (input.enabled !== undefined && input.enabled !== bool(route.enabled ?? true)) changes.enabled = input.enabled;
   checkKind(changes.kind ?? route.kind, changes.channel ?? route.channel);
   if (input.scope !== undefined) {
     const scope = await checkScope(w.db, w.actor, input.scope);
@@ -131,3 +146,41 @@ export async function deleteRoute(w: PlanWrite, uuid: string) {
 }
 
 export const routeScope = (row: NotificationRouteRow): RouteScope | null => readJson<RouteScope | null>(row.scope, null);
+
+/**
+ * A test message through a route (`send-test/`): to the route's chat channel, or, for an `email` route, to the
+ * caller's own address. 400 platform_not_connected for a chat route without a platform. A dry run builds it and
+ * sends nothing.
+ */
+export async function sendRouteTest(w: PlanWrite, uuid: string): Promise<{ route: string; channel: string; text: string; deliveries: number }> {
+  const route = await routeOf(w.db, w.actor, uuid);
+  const kind = notificationKind(route.kind);
+  const text = `Test of the notification route for "${kind?.name ?? route.kind}" (sent by hand; nothing happened).`;
+  let deliveries = 0;
+  if (route.channel === EMAIL_CHANNEL) {
+    const me = await w.db('users').where({ uuid: w.actor.user.uuid }).first('email');
+    await enqueueEmail(w.db, { organizationUuid: route.organization_uuid, kind: `plan.${route.kind}`, message: { to: [me!.email], subject: `[Rollcall] ${kind?.name ?? route.kind}: test`, text } }, w.now);
+    deliveries = 1;
+  } else {
+    const platform = await platformName(w.db, route.organization_uuid);
+    if (!platform) throw badRequest('platform_not_connected', 'No chat platform is connected. Connect Slack, Microsoft Teams, Discord or Google Chat in PATCH /v1/organization/ (platform).');
+    deliveries = await enqueueChatPost(w.db, { organizationUuid: route.organization_uuid, platform, text, channels: [route.channel], users: [], kind: `plan.${route.kind}`, subjectUuid: route.uuid }, w.now);
+  }
+  return { route: route.uuid, channel: route.channel, text, deliveries };
+}
+
+/**
+ * What a route sent lately: the organization's deliveries of the route's kind, by e-mail for an `email` route or
+ * to chat otherwise, since the route exists, newest first.
+ */
+export async function listRouteDeliveries(r: PlanRead, uuid: string, page: PageRequest): Promise<{ count: number; rows: DeliveryRow[] }> {
+  const route = await routeOf(r.db, r.actor, uuid);
+  return pageOf<DeliveryRow>(
+    () => {
+      const query = r.db('deliveries').where({ organization_uuid: route.organization_uuid, kind: `plan.${route.kind}` }).andWhere('created_at', '>=', route.created_at);
+      return route.channel === EMAIL_CHANNEL ? query.andWhere({ channel: 'email' }) : query.andWhereNot({ channel: 'email' });
+    },
+    page,
+    (query) => query.orderBy([{ column: 'created_at', order: 'desc' }, { column: 'uuid', order: 'desc' }]),
+  );
+}

@@ -11,16 +11,35 @@ export const scopeField = () =>
     .nullable()
     .default(undefined);
 
-export const createRouteSchema = yup.object({
-  kind: yup.string().max(64).required(),
-  channel: yup.string().max(200).required(),
+/**
+ * Where a route sends: a chat channel's external_id or "email"; the DailyBot client sends it as an object,
+ * `{"id": …}` (or `external_id`) for a channel and `{"type": "email"}` for e-mail.
+ */
+export type ChannelInput = string | { id?: string; external_id?: string; type?: string };
+const channelField = () =>
+  yup.mixed<ChannelInput>().test('channel', 'A channel\'s external_id or "email", or an object naming one: {"id": "C123"} or {"type": "email"}.', (value) => value === undefined || channelOf(value) !== null);
+
+/** The channel as a route stores it, or null when the value names none. */
+export function channelOf(value: ChannelInput | undefined): string | null {
+  if (typeof value === 'string') return value.length >= 1 && value.length <= 200 ? value : null;
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return null;
+  if (value.type === 'email') return 'email';
+  const id = value.external_id ?? value.id;
+  return typeof id === 'string' && id.length >= 1 && id.length <= 200 ? id : null;
+}
+
+/** Route fields; `kinds` (a list of one kind) is the DailyBot client's way of naming `kind`. */
+const routeFields = () => ({
+  kind: yup.string().max(64),
+  kinds: yup.array(yup.string().max(64).required()).min(1).max(1, 'A route sends one kind: make one route per kind.'),
+  channel: channelField(),
   scope: scopeField(),
+  name: yup.string().max(200).nullable(),
+  enabled: yup.boolean(),
 });
+
+export const createRouteSchema = yup.object(routeFields());
 export type CreateRouteInput = yup.InferType<typeof createRouteSchema>;
 
-export const updateRouteSchema = yup.object({
-  kind: yup.string().max(64),
-  channel: yup.string().max(200),
-  scope: scopeField(),
-});
+export const updateRouteSchema = yup.object(routeFields());
 export type UpdateRouteInput = yup.InferType<typeof updateRouteSchema>;

@@ -16,7 +16,8 @@ describe('Plan projects, members, milestones and updates (CONTRACT §9; spec pro
     const project = await call('POST', '/v1/plan/projects/', acme.member.key, { name: 'Launch', description: 'v2', goal: goal.body.uuid });
     expect(project.status).toBe(201);
     expect(project.body).toEqual({
-      uuid: project.body.uuid, id: project.body.uuid, name: 'Launch', description: 'v2', goal: goal.body.uuid, visibility: 'org', created_by: acme.member.user.uuid,
+      uuid: project.body.uuid, id: project.body.uuid, name: 'Launch', description: 'v2', goal: goal.body.uuid, visibility: 'org', start_date: null, target_date: null, health: null,
+      created_by: acme.member.user.uuid,
       archived_at: null, is_archived: false, created_at: '2026-03-10T15:00:00.000Z', updated_at: '2026-03-10T15:00:00.000Z',
     });
     expect((await call('GET', `/v1/plan/projects/${project.body.uuid}/members/`, acme.other.key)).body.results.map((m: { role: string }) => m.role)).toEqual(['manager']);
@@ -88,7 +89,10 @@ describe('Plan projects, members, milestones and updates (CONTRACT §9; spec pro
     const base = `/v1/plan/projects/${project.body.uuid}/milestones/`;
     const beta = await call('POST', base, acme.member.key, { name: 'Beta', target_date: '2026-04-01' });
     expect(beta.status).toBe(201);
-    expect(beta.body).toEqual({ uuid: beta.body.uuid, id: beta.body.uuid, project: project.body.uuid, name: 'Beta', description: '', target_date: '2026-04-01', created_at: '2026-03-10T15:00:00.000Z', updated_at: '2026-03-10T15:00:00.000Z' });
+    expect(beta.body).toEqual({
+      uuid: beta.body.uuid, id: beta.body.uuid, project: project.body.uuid, name: 'Beta', description: '', target_date: '2026-04-01', date: '2026-04-01', completed_at: null, archived_at: null,
+      created_at: '2026-03-10T15:00:00.000Z', updated_at: '2026-03-10T15:00:00.000Z',
+    });
     await call('POST', base, acme.member.key, { name: 'Someday' });
     await call('POST', base, acme.member.key, { name: 'Alpha', target_date: '2026-03-15' });
     expect((await call('GET', base, acme.other.key)).body.results.map((m: { name: string }) => m.name)).toEqual(['Alpha', 'Beta', 'Someday']);
@@ -99,7 +103,7 @@ describe('Plan projects, members, milestones and updates (CONTRACT §9; spec pro
     expect((await call('POST', base, acme.other.key, { name: 'Mine' })).body.code).toBe('project_manager_required');
     expect((await call('PATCH', `${base}${beta.body.uuid}/`, acme.member.key, { target_date: null })).body.target_date).toBeNull();
     const one = await t.request('GET', `${base}${beta.body.uuid}/`, { key: acme.other.key, example: true });
-    expect([one.status, one.body]).toEqual([200, { ...beta.body, target_date: null }]);
+    expect([one.status, one.body]).toEqual([200, { ...beta.body, target_date: null, date: null }]);
 
     const { board, states } = await createBoard(t, acme.adminKey, { project: project.body.uuid });
     const task = await insertTask(t, board, states.Todo);

@@ -1,7 +1,14 @@
 import * as yup from 'yup';
-import { uuidField } from '../../../http/fields.ts';
+import { dateField, uuidField } from '../../../http/fields.ts';
 import { PLAN_VISIBILITIES as VISIBILITIES } from '../../../db/tables.ts';
-import { descriptionField, nameField } from '../frame/schema.ts';
+import { HEALTHS, descriptionField, nameField } from '../frame/schema.ts';
+
+/** When a project runs and how it is doing (the DailyBot client sets them; null clears). */
+const datesAndHealth = () => ({
+  start_date: dateField().nullable(),
+  target_date: dateField().nullable(),
+  health: yup.string().oneOf(HEALTHS).nullable(),
+});
 
 /** CONTRACT §9 `{name, description?, goal?}`, and `visibility` (the spec names members-only projects). */
 export const createProjectSchema = yup.object({
@@ -9,6 +16,7 @@ export const createProjectSchema = yup.object({
   description: descriptionField(),
   goal: uuidField().nullable(),
   visibility: yup.string().oneOf(VISIBILITIES),
+  ...datesAndHealth(),
 });
 export type CreateProjectInput = yup.InferType<typeof createProjectSchema>;
 
@@ -17,5 +25,6 @@ export const updateProjectSchema = yup.object({
   description: descriptionField(),
   goal: uuidField().nullable(),
   visibility: yup.string().oneOf(VISIBILITIES),
+  ...datesAndHealth(),
 });
 export type UpdateProjectInput = yup.InferType<typeof updateProjectSchema>;

@@ -79,6 +79,9 @@ export async function createProject(w: PlanWrite, input: CreateProjectInput): Pr
     archived_at: null,
     created_at: w.now.toISOString(),
     updated_at: w.now.toISOString(),
+    start_date: input.start_date ?? null,
+    target_date: input.target_date ?? null,
+    health: input.health ?? null,
   };
   await unlessTaken(() => w.db('plan_projects').insert(row), nameConflict);
   await recordProject(w, row, 'created');
@@ -98,6 +101,9 @@ export async function updateProject(w: PlanWrite, uuid: string, input: UpdatePro
   if (input.description !== undefined && input.description !== project.description) changes.description = input.description;
   if (input.goal !== undefined && input.goal !== project.goal_uuid) changes.goal_uuid = (await goalField(w, input.goal)) ?? null;
   if (input.visibility !== undefined && input.visibility !== project.visibility) changes.visibility = input.visibility;
+  for (const field of ['start_date', 'target_date', 'health'] as const) {
+    if (input[field] !== undefined && input[field] !== (project[field] ?? null)) changes[field] = input[field];
+  }
   return applyProjectChanges(w, project, changes);
 }
 

@@ -7,6 +7,18 @@ const task = { type: 'object', properties: { key: str, title: str, owner: nullab
 const tasks = { type: 'array', items: task };
 
 export const { operations, schemas } = planOpenApiPart(reportRoutes, {
+  PlanReportRun: {
+    type: 'object',
+    properties: {
+      uuid: { type: 'string', format: 'uuid' },
+      id: { type: 'string', format: 'uuid' },
+      report: { type: 'string', format: 'uuid' },
+      trigger: { type: 'string', enum: ['schedule', 'manual'] },
+      status: { type: 'string', enum: ['enqueued'] },
+      deliveries: { type: 'integer' },
+      ran_at: { type: 'string', format: 'date-time' },
+    },
+  },
   PlanReportSchedule: {
     type: 'object',
     properties: {

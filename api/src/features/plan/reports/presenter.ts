@@ -1,4 +1,4 @@
-import type { ReportScheduleRow } from '../../../db/tables.ts';
+import type { ReportRunRow, ReportScheduleRow } from '../../../db/tables.ts';
 import { bool, readJson } from '../../../lib/json.ts';
 import { iso } from '../../../lib/time.ts';
 import { timestamps } from '../frame/presenters.ts';
@@ -22,4 +22,8 @@ export function presentReport(row: ReportScheduleRow) {
     created_by: row.created_by_uuid,
     ...timestamps(row),
   };
+}
+
+export function presentRun(row: ReportRunRow) {
+  return { uuid: row.uuid, id: row.uuid, report: row.report_uuid, trigger: row.trigger, status: 'enqueued', deliveries: Number(row.deliveries), ran_at: row.ran_at };
 }

@@ -1,9 +1,9 @@
 import type { PlanRoutes } from '../../../http/plan/registrar.ts';
 import { chatAccess } from '../channels/service.ts';
 import { checkChannel } from '../notifications/routing.ts';
-import { presentReport } from './presenter.ts';
+import { presentReport, presentRun } from './presenter.ts';
 import { createReportSchema, updateReportSchema } from './schema.ts';
-import { REPORT_LIMIT, createReport, deleteReport, getReport, listReports, previewReport, runReportNow, updateReport } from './service.ts';
+import { REPORT_LIMIT, createReport, deleteReport, getReport, listReports, previewReport, runReportNow, updateReport, listReportRuns } from './service.ts';
 
 /** A channel must be one the platform has; a malformed one is invalid_schedule (the service says so). */
 const channelOf = (body: { channel?: unknown }) => (typeof body.channel === 'string' && body.channel !== '' ? body.channel : undefined);
@@ -35,7 +35,11 @@ export function reportRoutes(plan: PlanRoutes): void {
   r.read({ path: `${base}:report/preview/`, summary: 'The report as it would be sent now (nothing is sent)', response: 'PlanReport' }, async (call) =>
     previewReport(call.db, await getReport(call, call.params.report), call.now),
   );
-  r.write({ method: 'post', path: `${base}:report/run/`, summary: 'Send the report now (its schedule is unchanged)', response: { type: 'object', properties: { report: { $ref: '#/components/schemas/PlanReport' }, deliveries: { type: 'integer' } } } }, (call) =>
+  r.list({ path: `${base}:report/runs/`, summary: 'The report\'s runs, newest first (by its schedule or asked for)', item: 'PlanReportRun' }, async (call) => {
+    const { count, rows } = await listReportRuns(call, call.params.report, call.page);
+    return { count, results: rows.map(presentRun) };
+  });
+  r.write({ method: 'post', path: `${base}:report/run/`, aliases: [`${base}:report/send-test/`], destructive: true, summary: 'Send the report now (its schedule is unchanged); ?dry_run=true builds it and sends nothing', response: { type: 'object', properties: { report: { $ref: '#/components/schemas/PlanReport' }, deliveries: { type: 'integer' } } } }, (call) =>
     runReportNow(call, call.params.report),
   );
 }

@@ -1,4 +1,5 @@
 import * as yup from 'yup';
+import { isUuid } from '../../../lib/ids.ts';
 import { nameField } from '../frame/schema.ts';
 import { scopeField } from '../notifications/schema.ts';
 
@@ -16,7 +17,11 @@ export const createReportSchema = yup.object({
   time: loose(),
   timezone: loose(),
   channel: loose(),
-  email_recipients: yup.array(yup.string().email().max(254).required()).max(50).nullable(),
+  /** Addresses of people of the organization, or their user uuids (the DailyBot client's way). */
+  email_recipients: yup
+    .array(yup.string().max(254).test('recipient', 'Enter a valid e-mail address.', (v) => v === undefined || isUuid(v) || yup.string().email().isValidSync(v)).required())
+    .max(50)
+    .nullable(),
   scope: scopeField(),
 });
 export type CreateReportInput = yup.InferType<typeof createReportSchema>;

@@ -1,8 +1,8 @@
 import type { Actor } from '../../../auth/credentials.ts';
 import type { Db, Executor } from '../../../db/connection.ts';
-import type { ReportScheduleRow } from '../../../db/tables.ts';
+import type { ReportRunRow, ReportScheduleRow } from '../../../db/tables.ts';
 import { badRequest, notFound } from '../../../lib/errors.ts';
-import { uuidv7 } from '../../../lib/ids.ts';
+import { isUuid, uuidv7 } from '../../../lib/ids.ts';
 import { bool, readJson, writeJson } from '../../../lib/json.ts';
 import type { PageRequest } from '../../../lib/page.ts';
 import { enqueueEmail } from '../../../outbox/deliveries.ts';
@@ -10,6 +10,7 @@ import { lockOrganization } from '../../../outbox/plan-changes.ts';
 import { platformName } from '../../chat/connection.ts';
 import { enqueueChatPost } from '../../chat/service.ts';
 import type { PlanRead, PlanWrite } from '../frame/context.ts';
+import { pageOf } from '../frame/lists.ts';
 import { checkScope } from '../notifications/routing.ts';
 import type { RouteScope } from '../notifications/routing.ts';
 import { buildReport } from './builder.ts';
@@ -44,9 +45,17 @@ export async function listReports(r: PlanRead, page: PageRequest): Promise<{ cou
   return { count: rows.length, rows: rows.slice(page.offset, page.offset + page.limit) };
 }
 
-/** E-mail recipients are people of the organization (reports never leave it): 400 invalid_schedule otherwise. */
-async function checkRecipients(db: Executor, actor: Actor, emails: string[] | null | undefined): Promise<string[] | null> {
-  if (!emails || emails.length === 0) return null;
+/**
+ * E-mail recipients are people of the organization (reports never leave it): 400 invalid_schedule otherwise. Each is
+ * named by address or, as the DailyBot client does, by user uuid (stored as the person's address).
+ */
+async function checkRecipients(db: Executor, actor: Actor, given: string[] | null | undefined): Promise<string[] | null> {
+  if (!given || given.length === 0) return null;
+  const uuids = given.filter(isUuid).map((u) => u.toLowerCase());
+  const people: { uuid: string; email: string }[] = uuids.length ? await db('users').where({ organization_uuid: actor.organization.uuid }).whereIn('uuid', uuids).select('uuid', 'email') : [];
+  const unknown = uuids.filter((u) => !people.some((p) => p.uuid === u));
+  if (unknown.length) throw badRequest('invalid_schedule', `Reports go to people of the organization only; not one: ${unknown.join(', ')}.`, { parameter: 'email_recipients' });
+  const emails = [...given.filter((e) => !isUuid(e)), ...people.map((p) => p.email)];
   const wanted = [...new Set(emails.map((e) => e.trim().toLowerCase()))];
   const found = new Set((await db('users').where({ organization_uuid: actor.organization.uuid }).whereIn(db.raw('lower(email)') as unknown as string, wanted).select('email')).map((u: { email: string }) => u.email.toLowerCase()));
   const strangers = wanted.filter((e) => !found.has(e));
@@ -123,6 +132,7 @@ export async function updateReport(w: PlanWrite, uuid: string, input: UpdateRepo
 
 export async function deleteReport(w: PlanWrite, uuid: string) {
   const row = await reportOf(w.db, w.actor, uuid);
+  await w.db('plan_report_runs').where({ report_uuid: uuid }).delete();
   await w.db('plan_report_schedules').where({ uuid }).delete();
   await w.changes.record({ kind: 'report_schedule', uuid, change: 'deleted', board: null, snapshot: null });
   return { deleted: { object_kind: 'report_schedule', uuid, name: row.name } };
@@ -141,8 +151,8 @@ export function previewReport(db: Executor, row: ReportScheduleRow, now: Date): 
   return buildReport(db, { organizationUuid: row.organization_uuid, name: row.name, kind: row.kind, timezone: row.timezone, scope: readJson<RouteScope | null>(row.scope, null), from: periodStart(row, now) }, now);
 }
 
-/** Builds the report and enqueues it (chat post and/or one e-mail to the recipients), in the caller's transaction. */
-async function sendReport(db: Executor, row: ReportScheduleRow, now: Date): Promise<{ report: Report; deliveries: number }> {
+/** Builds the report and enqueues it (chat post and/or one e-mail to the recipients), in the caller's transaction; the run is recorded. */
+async function sendReport(db: Executor, row: ReportScheduleRow, now: Date, trigger: ReportRunRow['trigger']): Promise<{ report: Report; deliveries: number }> {
   const report = await previewReport(db, row, now);
   let deliveries = 0;
   if (row.channel) {
@@ -156,13 +166,14 @@ async function sendReport(db: Executor, row: ReportScheduleRow, now: Date): Prom
     await enqueueEmail(db, { organizationUuid: row.organization_uuid, kind: `plan.report.${row.kind}`, message: { to: recipients, subject: `[Rollcall] ${report.title}`, text: report.text } }, now);
     deliveries++;
   }
+  await db('plan_report_runs').insert({ uuid: uuidv7(now.getTime()), report_uuid: row.uuid, organization_uuid: row.organization_uuid, trigger, deliveries, ran_at: now.toISOString() });
   return { report, deliveries };
 }
 
 /** POST …/reports/{r}/run/: sends the report now (its schedule is unchanged). */
 export async function runReportNow(w: PlanWrite, uuid: string): Promise<{ report: Report; deliveries: number }> {
   const row = await reportOf(w.db, w.actor, uuid);
-  const sent = await sendReport(w.db, row, w.now);
+  const sent = await sendReport(w.db, row, w.now, 'manual');
   await w.db('plan_report_schedules').where({ uuid }).update({ last_run_at: w.now.toISOString() });
   return sent;
 }
@@ -182,10 +193,16 @@ export async function runDueReports(db: Db, now: Date): Promise<number> {
         .where({ uuid: row.uuid, next_run_at: row.next_run_at })
         .update({ next_run_at: nextRun(scheduleOf(row), now).toISOString(), last_run_at: now.toISOString() });
       if (moved === 0) return false;
-      await sendReport(trx, row, now);
+      await sendReport(trx, row, now, 'schedule');
       return true;
     });
     if (claimed) sent++;
   }
   return sent;
+}
+
+/** The report's runs, newest first: when, by its schedule or asked for, and how many deliveries each enqueued. */
+export async function listReportRuns(r: PlanRead, uuid: string, page: PageRequest): Promise<{ count: number; rows: ReportRunRow[] }> {
+  await reportOf(r.db, r.actor, uuid);
+  return pageOf(() => r.db('plan_report_runs').where({ report_uuid: uuid }), page, (query) => query.orderBy([{ column: 'ran_at', order: 'desc' }, { column: 'uuid', order: 'desc' }]));
 }

@@ -15,16 +15,16 @@ export function stateRoutes(plan: PlanRoutes): void {
       return { count, results: rows.map(presentState) };
     },
   );
-  r.write({ method: 'post', path: `${base}/`, summary: 'Add a state at the end of the board', scope: 'tasks:admin', body: createStateSchema, status: 201, response: 'PlanState' }, async (call) =>
+  r.write({ method: 'post', structure: true, path: `${base}/`, summary: 'Add a state at the end of the board', scope: 'tasks:admin', body: createStateSchema, status: 201, response: 'PlanState' }, async (call) =>
     presentState(await createState(call, call.params.board, call.body)),
   );
   r.write(
-    { method: 'post', path: `${base}/reorder/`, summary: 'Set the order of the live states (400 states_reorder_invalid unless each is named once)', scope: 'tasks:admin', body: reorderStatesSchema, response: { type: 'array', items: { $ref: '#/components/schemas/PlanState' } } },
+    { method: 'post', structure: true, path: `${base}/reorder/`, summary: 'Set the order of the live states (400 states_reorder_invalid unless each is named once)', scope: 'tasks:admin', body: reorderStatesSchema, response: { type: 'array', items: { $ref: '#/components/schemas/PlanState' } } },
     async (call) => (await reorderStates(call, call.params.board, call.body.order)).map(presentState),
   );
   r.read({ path: `${base}/:state/`, summary: 'One state', response: 'PlanState' }, async (call) => presentState(await getState(call, call.params.board, call.params.state)));
   r.write(
-    { method: 'patch', path: `${base}/:state/`, summary: 'Rename, re-categorize (400 last_done_state), recolour, or make the default', scope: 'tasks:admin', body: updateStateSchema, response: 'PlanState' },
+    { method: 'patch', structure: true, path: `${base}/:state/`, summary: 'Rename, re-categorize (400 last_done_state), recolour, or make the default', scope: 'tasks:admin', body: updateStateSchema, response: 'PlanState' },
     async (call) => presentState(await updateState(call, call.params.board, call.params.state, call.body)),
   );
   const archive = async (call: WriteCall<ArchiveStateInput>, migrateTo: string | null | undefined) => {
@@ -33,7 +33,7 @@ export function stateRoutes(plan: PlanRoutes): void {
   };
   r.write(
     {
-      method: 'post',
+      method: 'post', structure: true,
       path: `${base}/:state/archive/`,
       summary: 'Archive a state; its live tasks move to migrate_to (409 state_in_use without it)',
       scope: 'tasks:admin',
@@ -45,7 +45,7 @@ export function stateRoutes(plan: PlanRoutes): void {
   );
   r.write(
     {
-      method: 'delete',
+      method: 'delete', structure: true, scope: 'tasks:admin',
       path: `${base}/:state/`,
       summary: 'Delete a state: archives it (states are kept for history); migrate_to in the body or the query',
       body: archiveStateSchema,
@@ -54,7 +54,7 @@ export function stateRoutes(plan: PlanRoutes): void {
     },
     (call) => archive(call, call.body.migrate_to ?? call.query.uuid('migrate_to')),
   );
-  r.write({ method: 'post', path: `${base}/:state/restore/`, summary: 'Restore an archived state at the end of the board', scope: 'tasks:admin', response: 'PlanState' }, async (call) =>
+  r.write({ method: 'post', structure: true, path: `${base}/:state/restore/`, summary: 'Restore an archived state at the end of the board', scope: 'tasks:admin', response: 'PlanState' }, async (call) =>
     presentState(await restoreState(call, call.params.board, call.params.state)),
   );
 }

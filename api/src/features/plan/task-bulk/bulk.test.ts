@@ -88,7 +88,7 @@ describe('Plan bulk task changes', () => {
     const tooMany = await bulk({ operation: 'archive', items: Array(101).fill({ task: task.key }) });
     expect([tooMany.status, tooMany.body]).toEqual([400, { detail: 'A bulk call takes at most 100 items.', code: 'too_many_items', extra: { limit: 100, count: 101 } }]);
     const unknown = await bulk({ operation: 'delete', items: [{ task: task.key }] });
-    expect([unknown.status, unknown.body]).toEqual([400, { detail: 'Unknown bulk operation delete; use one of: update, move, archive, restore, label.', code: 'invalid_relation', extra: { parameter: 'operation' } }]);
+    expect([unknown.status, unknown.body]).toEqual([400, { detail: 'Unknown bulk operation delete; use one of: update, move, archive, restore, label, create.', code: 'invalid_relation', extra: { parameter: 'operation' } }]);
     expect((await bulk({ operation: 'archive', items: [] })).body).toEqual({ items: ['Ensure this list has at least 1 items.'] });
     expect((await bulk({ operation: 'archive' })).body).toEqual({ items: ['This field is required.'] });
     // A dry run keeps nothing, not even its key.

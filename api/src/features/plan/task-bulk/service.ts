@@ -5,7 +5,9 @@ import type { PlanWrite } from '../frame/context.ts';
 import { findTask } from '../tasks/access.ts';
 import { moveTask } from '../tasks/placement.ts';
 import type { PresentedTask } from '../tasks/repository.ts';
-import { archiveTask, batchLabels, restoreTask, updateTask } from '../tasks/service.ts';
+import { archiveTask, batchLabels, createTask, restoreTask, updateTask } from '../tasks/service.ts';
+import type { Allocation } from '../tasks/service.ts';
+import type { CreateTaskInput } from '../tasks/schema.ts';
 import type { BulkOperation } from './schema.ts';
 
 /**
@@ -17,7 +19,7 @@ import type { BulkOperation } from './schema.ts';
 
 export type ItemOutcome = { index: number; task: PresentedTask } | { index: number; error: unknown };
 
-type Run = (w: PlanWrite, item: Record<string, unknown>) => Promise<PresentedTask>;
+type Run = (w: PlanWrite, item: Record<string, unknown>, allocation: Allocation) => Promise<PresentedTask>;
 
 const RUNS: Record<BulkOperation, Run> = {
   update: (w, { task, version, ...fields }) => updateTask(w, task as string, fields, version as number | undefined),
@@ -25,6 +27,7 @@ const RUNS: Record<BulkOperation, Run> = {
   archive: (w, { task, version }) => archiveTask(w, task as string, version as number | undefined),
   restore: (w, { task, version }) => restoreTask(w, task as string, version as number | undefined),
   label: (w, { task, version, mode, labels }) => batchLabels(w, task as string, mode as 'add' | 'remove' | 'replace', labels as string[], version as number | undefined),
+  create: (w, { board, ...fields }, allocation) => createTask(w, board as string, fields as CreateTaskInput, allocation),
 };
 
 async function lockAll(w: PlanWrite, refs: string[]): Promise<void> {
@@ -44,8 +47,9 @@ export async function runBulk(
   operation: BulkOperation,
   items: ({ index: number; body: Record<string, unknown> } | { index: number; invalid: unknown })[],
   atomic: boolean,
+  allocation: Allocation,
 ): Promise<{ outcomes: ItemOutcome[]; committed: boolean }> {
-  await lockAll(w, items.flatMap((item) => ('body' in item ? [item.body.task as string] : [])));
+  await lockAll(w, items.flatMap((item) => ('body' in item && typeof item.body.task === 'string' ? [item.body.task] : [])));
   if (atomic) await w.db.raw('savepoint bulk_all');
   const outcomes: ItemOutcome[] = [];
   for (const item of items) {
@@ -56,7 +60,7 @@ export async function runBulk(
     const logged = w.changes.recorded.length;
     await w.db.raw('savepoint bulk_item');
     try {
-      outcomes.push({ index: item.index, task: await RUNS[operation](w, item.body) });
+      outcomes.push({ index: item.index, task: await RUNS[operation](w, item.body, allocation) });
       await w.db.raw('release savepoint bulk_item');
     } catch (err) {
       if (!isRefusal(err)) throw err;

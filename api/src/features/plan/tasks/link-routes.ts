@@ -46,7 +46,7 @@ export function linkRoutes(plan: PlanRoutes): void {
   r.write(
     { method: 'post', path: `${TASK}/participants/`, summary: 'Add a participant (400 participant_cannot_access_board); 200 when already one', body: participantSchema, status: 201, response: 'PlanPerson', keyParams },
     async (call) => {
-      const { participant, created } = await addParticipant(call, call.params.task, call.body.user);
+      const { participant, created } = await addParticipant(call, call.params.task, call.body.user, { role: call.body.role, is_muted: call.body.is_muted });
       if (!created) call.status(200);
       return participant;
     },
@@ -62,4 +62,11 @@ export function linkRoutes(plan: PlanRoutes): void {
     { method: 'put', path: `${TASK}/subscription/`, summary: 'Follow or stop following this task\'s notifications', person: true, body: subscriptionSchema, response: 'PlanTaskSubscription', keyParams },
     (call) => setSubscription(call, call.params.task, call.body.subscribed),
   );
+  // The DailyBot client's verbs for the same choice: POST follows, DELETE stops following.
+  for (const [method, subscribed] of [['post', true], ['delete', false]] as const) {
+    r.write(
+      { method, path: `${TASK}/subscription/`, summary: subscribed ? 'Follow this task (PUT with subscribed: true)' : 'Stop following this task (PUT with subscribed: false)', person: true, scope: 'tasks:write', destructive: false, response: 'PlanTaskSubscription', keyParams },
+      (call) => setSubscription(call, call.params.task, subscribed),
+    );
+  }
 }

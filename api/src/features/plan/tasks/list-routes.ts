@@ -6,7 +6,7 @@ import type { PlanRoutes, ReadCall } from '../../../http/plan/registrar.ts';
 import { badRequest, invalidFilter } from '../../../lib/errors.ts';
 import { isUuid } from '../../../lib/ids.ts';
 import { getTask } from './service.ts';
-import { INCLUDE_TOKENS, ME_ROLES, TASK_SORTS, listTasks } from './lists.ts';
+import { INCLUDE_TOKENS, ME_ROLES, TASK_SORTS, includeWith, listTasks } from './lists.ts';
 import type { IncludeToken, ListScope, TaskFilters } from './lists.ts';
 
 /**
@@ -54,14 +54,8 @@ function priorities(query: PlanQuery): number[] | undefined {
 }
 
 function include(query: PlanQuery): Set<IncludeToken> {
-  const values = query.values('include') ?? [];
-  const unknown = values.find((v) => !(INCLUDE_TOKENS as readonly string[]).includes(v));
-  if (unknown !== undefined) throw invalidFilter('include', `include takes ${INCLUDE_TOKENS.join(', ')}; not ${unknown.slice(0, 40)}.`);
-  return new Set(values as IncludeToken[]);
+  return includeWith(query.values('include') ?? [], []).tokens;
 }
-
-/** The `include` tokens alone (a single task's GET takes them too). */
-export const includeOf = include;
 
 export function taskFilters(query: PlanQuery, actor: Actor): TaskFilters {
   const day = query.dateRange(['date'], ['date']);

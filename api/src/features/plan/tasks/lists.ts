@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { BoardRow, TaskRow } from '../../../db/tables.ts';
 import { addDays } from '../../../lib/dates.ts';
+import { invalidFilter } from '../../../lib/errors.ts';
 import type { PageRequest } from '../../../lib/page.ts';
 import { visibleBoard, whereVisible } from '../frame/access.ts';
 import type { PlanRead } from '../frame/context.ts';
@@ -219,4 +220,18 @@ async function childrenOf(r: PlanRead, uuids: string[]): Promise<Map<string, str
   const rows = await r.db('plan_tasks').whereIn('parent_task_uuid', uuids).whereNull('archived_at').orderBy([{ column: 'rank' }, { column: 'uuid' }]).select('uuid', 'parent_task_uuid');
   for (const row of rows) byParent.get(row.parent_task_uuid!)!.push(row.uuid);
   return byParent;
+}
+
+/**
+ * The `include` tokens of the task lists, and those of `also` (a single task's GET takes more: its first pages of
+ * comments, attachments and activity); any other answers 400 invalid_filter_value naming them all.
+ */
+export function includeWith<T extends string>(values: string[], also: readonly T[]): { tokens: Set<IncludeToken>; also: Set<T> } {
+  const known: readonly string[] = [...INCLUDE_TOKENS, ...also];
+  const unknown = values.find((v) => !known.includes(v));
+  if (unknown !== undefined) throw invalidFilter('include', `include takes ${known.join(', ')}; not ${unknown.slice(0, 40)}.`);
+  return {
+    tokens: new Set(values.filter((v): v is IncludeToken => (INCLUDE_TOKENS as readonly string[]).includes(v))),
+    also: new Set(values.filter((v): v is T => (also as readonly string[]).includes(v))),
+  };
 }

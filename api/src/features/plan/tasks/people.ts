@@ -1,6 +1,6 @@
 import type { Executor } from '../../../db/connection.ts';
 import type { TaskParticipantRow, TaskRow } from '../../../db/tables.ts';
-import { notFound } from '../../../lib/errors.ts';
+import { invalidFilter, notFound } from '../../../lib/errors.ts';
 import { bool } from '../../../lib/json.ts';
 import { uuidv7 } from '../../../lib/ids.ts';
 import type { PageRequest } from '../../../lib/page.ts';
@@ -65,9 +65,17 @@ async function participantView(db: Executor, userUuid: string) {
 }
 
 /** POST …/participants/: adds someone who sees the board (`created` false when they already take part). */
-export async function addParticipant(w: PlanWrite, ref: string, userUuid: string) {
+export async function addParticipant(w: PlanWrite, ref: string, userUuid: string, options: { role?: 'participant' | 'watcher'; is_muted?: boolean } = {}) {
   const access = await writableTask(w, ref);
   const user = userUuid.toLowerCase();
+  if (options.is_muted !== undefined && user !== w.actor.user.uuid) throw invalidFilter('is_muted', 'Only you can mute a task, for yourself.');
+  if (options.role === 'watcher') {
+    // A watcher follows the task's notifications without joining it (a muted watcher does not).
+    await assertCanAccessBoard(w.db, w.actor, access.board, [user], 'participants');
+    await follow(w, access.task, user, options.is_muted !== true);
+    return { participant: await participantView(w.db, user), created: false };
+  }
+  if (options.is_muted !== undefined) await follow(w, access.task, user, !options.is_muted);
   const exists = await w.db('plan_task_participants').where({ task_uuid: access.task.uuid, user_uuid: user }).first('uuid');
   if (!exists) {
     await assertCanAccessBoard(w.db, w.actor, access.board, [user], 'participants');
@@ -109,11 +117,15 @@ export async function getSubscription(r: PlanRead, ref: string) {
 /** The caller's own choice, kept even when it matches what being owner or participant implies. */
 export async function setSubscription(w: PlanWrite, ref: string, subscribed: boolean) {
   const { task } = await visibleTask(w, ref);
+  await follow(w, task, w.actor.user.uuid, subscribed);
+  return presentSubscription(task, { subscribed, reason: 'manual' });
+}
+
+async function follow(w: PlanWrite, task: TaskRow, user: string, subscribed: boolean): Promise<void> {
   await w.db('plan_task_subscriptions')
-    .insert({ task_uuid: task.uuid, user_uuid: w.actor.user.uuid, subscribed, updated_at: w.now.toISOString() })
+    .insert({ task_uuid: task.uuid, user_uuid: user, subscribed, updated_at: w.now.toISOString() })
     .onConflict(['task_uuid', 'user_uuid'])
     .merge({ subscribed, updated_at: w.now.toISOString() });
-  return presentSubscription(task, { subscribed, reason: 'manual' });
 }
 
 /**

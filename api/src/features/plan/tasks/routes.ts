@@ -1,9 +1,8 @@
 import type { PlanRoutes, WriteCall } from '../../../http/plan/registrar.ts';
 import { ValidationFailed, badRequest, invalidFilter } from '../../../lib/errors.ts';
 import type { PresentedTask } from './repository.ts';
-import { withIncludes } from './lists.ts';
 import { moveTaskToBoard, moveTask } from './placement.ts';
-import { includeOf, taskListRoutes } from './list-routes.ts';
+import { taskListRoutes } from './list-routes.ts';
 import { archiveTask, batchLabels, createTask, createTaskOn, deleteTask, duplicateTask, getTask, restoreTask, updateTask } from './service.ts';
 import {
   boardTaskSchema, createTaskSchema, duplicateTaskSchema, labelsBatchSchema, moveBoardSchema, moveTaskSchema, updateTaskSchema,
@@ -60,10 +59,6 @@ export function taskRoutes(plan: PlanRoutes): void {
     created(call, await createTask(call, call.params.board, call.body, allocation(call))),
   );
 
-  r.read({ path: `${TASK}/`, summary: 'One task, by uuid or KEY-n (an old key too)', response: 'PlanTask', keyParams, query: [{ name: 'include', description: 'participants, relations, children' }] }, async (call) => {
-    const { task } = await getTask(call, call.params.task);
-    return (await withIncludes(call, [task], includeOf(call.query)))[0];
-  });
   r.write(
     { method: 'patch', path: `${TASK}/`, summary: 'Change a task; version (body) or If-Match: 409 version_conflict when stale', body: updateTaskSchema, response: 'PlanTask', keyParams, headers },
     async (call) => {

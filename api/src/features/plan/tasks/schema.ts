@@ -1,4 +1,5 @@
 import * as yup from 'yup';
+import { withAliases } from '../../../http/plan/aliases.ts';
 import { dateField, jsonObjectField, uuidField } from '../../../http/fields.ts';
 import { nameField } from '../frame/schema.ts';
 
@@ -69,15 +70,29 @@ export const duplicateTaskSchema = yup.object({
 export type DuplicateTaskInput = yup.InferType<typeof duplicateTaskSchema>;
 
 export const LABEL_MODES = ['add', 'remove', 'replace'] as const;
-export const labelsBatchSchema = yup.object({
-  mode: yup.string().oneOf(LABEL_MODES).required(),
-  labels: labels().required(),
-});
+/** `label_uuids` is the DailyBot client's name for `labels`. */
+export const labelsBatchSchema = withAliases(
+  yup.object({
+    mode: yup.string().oneOf(LABEL_MODES).required(),
+    labels: labels().required(),
+  }),
+  { label_uuids: 'labels' },
+);
 export type LabelsBatchInput = yup.InferType<typeof labelsBatchSchema>;
 
-export const participantSchema = yup.object({
-  user: uuidField().required(),
-});
+/**
+ * `user_uuid` is the DailyBot client's name for `user`. `role: watcher` follows the task without joining it;
+ * `is_muted` (yourself only) stops (true) or resumes (false) its notifications for you.
+ */
+export const participantSchema = withAliases(
+  yup.object({
+    user: uuidField().required(),
+    role: yup.string().oneOf(['participant', 'watcher'] as const),
+    is_muted: yup.boolean(),
+  }),
+  { user_uuid: 'user' },
+);
+export type ParticipantInput = yup.InferType<typeof participantSchema>;
 
 export const subscriptionSchema = yup.object({
   subscribed: yup.boolean().required(),

@@ -1,6 +1,7 @@
 import * as yup from 'yup';
+import { HEALTHS } from '../frame/schema.ts';
 
-export const HEALTHS = ['on_track', 'at_risk', 'off_track'] as const;
+export { HEALTHS };
 /** The spec's limit; longer bodies answer 400 update_body_too_long (checked by the service, with its code). */
 export const UPDATE_BODY_MAX = 20_000;
 

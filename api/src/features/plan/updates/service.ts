@@ -2,7 +2,7 @@ import { badRequest, forbidden, notFound } from '../../../lib/errors.ts';
 import type { Executor } from '../../../db/connection.ts';
 import type { PageRequest } from '../../../lib/page.ts';
 import { uuidv7 } from '../../../lib/ids.ts';
-import { visibleProject } from '../frame/access.ts';
+import { visibleProject, whereVisible } from '../frame/access.ts';
 import { can } from '../../../auth/policy.ts';
 import type { PlanRead, PlanWrite } from '../frame/context.ts';
 import type { PersonColumns } from '../frame/presenters.ts';
@@ -43,6 +43,15 @@ async function withAuthors(db: Executor, rows: ProjectUpdateRow[]): Promise<Upda
 export async function listUpdates(r: PlanRead, projectUuid: string, page: PageRequest): Promise<{ count: number; views: UpdateView[] }> {
   await visibleProject(r.db, r.actor, projectUuid);
   const { count, rows } = await pageOf<ProjectUpdateRow>(() => r.db('plan_project_updates').where({ project_uuid: projectUuid }), page, (query) =>
+    query.orderBy([{ column: 'created_at', order: 'desc' }, { column: 'uuid', order: 'desc' }]),
+  );
+  return { count, views: await withAuthors(r.db, rows) };
+}
+
+/** The updates of every project the caller sees, newest first (the DailyBot client's `projects/updates/` digest). */
+export async function listAllUpdates(r: PlanRead, page: PageRequest): Promise<{ count: number; views: UpdateView[] }> {
+  const visible = whereVisible(r.db('plan_projects as p'), r.db, r.actor, 'project', 'p').whereNull('p.archived_at').select('p.uuid');
+  const { count, rows } = await pageOf<ProjectUpdateRow>(() => r.db('plan_project_updates').whereIn('project_uuid', visible), page, (query) =>
     query.orderBy([{ column: 'created_at', order: 'desc' }, { column: 'uuid', order: 'desc' }]),
   );
   return { count, views: await withAuthors(r.db, rows) };

@@ -12,6 +12,8 @@ export function presentView(row: ViewRow) {
     visibility: row.visibility,
     filters: readJson<Record<string, unknown>>(row.filters, {}),
     sort: readJson<string[]>(row.sort, []),
+    view_mode: row.view_mode ?? null,
+    group_by: row.group_by ?? null,
     owner: row.owner_uuid,
     version: Number(row.version),
     ...timestamps(row),

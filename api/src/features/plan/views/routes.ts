@@ -1,11 +1,13 @@
 import type { PlanRoutes } from '../../../http/plan/registrar.ts';
 import { entityTags } from '../../../lib/etags.ts';
 import { presentView } from './presenter.ts';
-import { createViewSchema, replaceViewSchema, updateViewSchema } from './schema.ts';
-import { changeView, createView, deleteView, getView, listViews, viewEtag } from './service.ts';
+import { createViewSchema, replaceViewSchema, savedViewItemSchema, updateViewSchema } from './schema.ts';
+import type { SavedViewItem } from './schema.ts';
+import { PERSONAL_VIEW_LIMIT, changeView, createView, deleteView, getView, listViews, saveViews, viewEtag } from './service.ts';
 import type { ViewContainer } from './service.ts';
 
 const IF_MATCH = 'Needs If-Match with the ETag of the last read (428 precondition_required without it, 412 precondition_failed when stale).';
+const IF_MATCH_OPTIONAL = 'If-Match, when sent, must be the ETag of the last read (412 precondition_failed when stale).';
 
 export function viewRoutes(plan: PlanRoutes): void {
   const r = plan.tagged('Plan: saved views');
@@ -18,6 +20,18 @@ export function viewRoutes(plan: PlanRoutes): void {
         const { count, rows, etag } = await listViews(call, container(call.params), call.page);
         call.header('ETag', etag);
         return { count, results: rows.map(presentView) };
+      },
+    );
+    r.write(
+      {
+        method: 'put', path, items: { schema: savedViewItemSchema, max: PERSONAL_VIEW_LIMIT }, response: { type: 'array', items: { $ref: '#/components/schemas/PlanView' } },
+        summary: `Replace all your personal views of a ${kind} with the array sent (an item with a uuid changes that view; one without is new; the others are deleted)`,
+        description: `${IF_MATCH} The ETag of the list (GET).`,
+      },
+      async (call) => {
+        const { rows, etag } = await saveViews(call, container(call.params), call.items as SavedViewItem[], entityTags(call.headers['if-match']));
+        call.header('ETag', etag);
+        return rows.map(presentView);
       },
     );
     r.write(
@@ -39,7 +53,7 @@ export function viewRoutes(plan: PlanRoutes): void {
   for (const method of ['put', 'patch'] as const) {
     r.write(
       {
-        method, path: one, response: 'PlanView', description: IF_MATCH,
+        method, path: one, response: 'PlanView', description: method === 'put' ? IF_MATCH : IF_MATCH_OPTIONAL,
         summary: method === 'put' ? 'Replace a saved view (filters and sort are emptied when absent)' : 'Change a saved view',
         body: method === 'put' ? replaceViewSchema : updateViewSchema,
       },
@@ -50,7 +64,7 @@ export function viewRoutes(plan: PlanRoutes): void {
       },
     );
   }
-  r.write({ method: 'delete', path: one, summary: 'Delete a saved view', description: IF_MATCH, status: 204 }, (call) =>
+  r.write({ method: 'delete', path: one, summary: 'Delete a saved view', description: IF_MATCH_OPTIONAL, status: 204 }, (call) =>
     deleteView(call, call.params.view, entityTags(call.headers['if-match'])),
   );
 }

@@ -1,6 +1,7 @@
 import * as yup from 'yup';
 import { VIEW_VISIBILITIES } from '../../../db/tables.ts';
 import { nameField } from '../frame/schema.ts';
+import { uuidField } from '../../../http/fields.ts';
 
 /**
  * A saved view: a name, who sees it, and the task list's filters and sort it stands for. Filters are the task
@@ -42,11 +43,19 @@ const sortField = () =>
     return list.length <= 5 && list.every((f) => typeof f === 'string' && SORT_FIELD.test(f));
   });
 
+export const VIEW_MODES = ['list', 'board', 'table', 'timeline', 'calendar'] as const;
+/** How a client lays the view out, and the field it groups by (stored as given, null clears). */
+const layout = () => ({
+  view_mode: yup.string().oneOf(VIEW_MODES).nullable(),
+  group_by: yup.string().matches(FILTER_NAME, { message: 'A field name (lower-case letters, digits and _).' }).nullable(),
+});
+
 export const createViewSchema = yup.object({
   name: nameField(200).required(),
   visibility: yup.string().oneOf(VIEW_VISIBILITIES).required(),
   filters: filtersField(),
   sort: sortField(),
+  ...layout(),
 });
 export type CreateViewInput = yup.InferType<typeof createViewSchema>;
 
@@ -57,5 +66,20 @@ export const updateViewSchema = yup.object({
   visibility: yup.string().oneOf(VIEW_VISIBILITIES),
   filters: filtersField(),
   sort: sortField(),
+  ...layout(),
 });
+
+/**
+ * One view of the array `PUT …/views/` saves (the DailyBot client's): the caller's personal views on the board or
+ * project, all of them. An item with the `uuid` of one of them changes it; one without is a new view.
+ */
+export const savedViewItemSchema = yup.object({
+  uuid: uuidField(),
+  name: nameField(200).required(),
+  visibility: yup.string().oneOf(['personal'] as const),
+  filters: filtersField(),
+  sort: sortField(),
+  ...layout(),
+});
+export type SavedViewItem = yup.InferType<typeof savedViewItemSchema>;
 export type UpdateViewInput = yup.InferType<typeof updateViewSchema>;

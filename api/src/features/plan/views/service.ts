@@ -2,7 +2,7 @@ import type { Actor } from '../../../auth/credentials.ts';
 import { actsAsPerson, assertPerson, can, canManagePlanContainer } from '../../../auth/policy.ts';
 import type { Executor } from '../../../db/connection.ts';
 import type { ViewRow, ViewVisibility } from '../../../db/tables.ts';
-import { ApiError, badRequest, forbidden, notFound } from '../../../lib/errors.ts';
+import { ApiError, badRequest, forbidden, invalidFilter, notFound } from '../../../lib/errors.ts';
 import { forWrite } from '../../../db/locks.ts';
 import { ifMatchHolds } from '../../../lib/etags.ts';
 import { uuidv7 } from '../../../lib/ids.ts';
@@ -12,7 +12,7 @@ import { sha256Hex } from '../../../lib/secrets.ts';
 import { memberRole, visibleBoard, visibleProject } from '../frame/access.ts';
 import type { PlanRead, PlanWrite } from '../frame/context.ts';
 import { presentView } from './presenter.ts';
-import type { CreateViewInput, UpdateViewInput } from './schema.ts';
+import type { CreateViewInput, SavedViewItem, UpdateViewInput } from './schema.ts';
 
 /**
  * Saved views of a board or a project. `personal` ones are their owner's alone (20 per person and board:
@@ -102,8 +102,11 @@ async function lockContainer(db: Executor, container: ViewContainer): Promise<vo
   await forWrite(db, db(container.kind === 'board' ? 'plan_boards' : 'plan_projects').where({ uuid: container.uuid })).first('uuid');
 }
 
-function checkPrecondition(ifMatch: string[], etag: string): void {
-  if (ifMatch.length === 0) throw preconditionRequired();
+function checkPrecondition(ifMatch: string[], etag: string, required = true): void {
+  if (ifMatch.length === 0) {
+    if (required) throw preconditionRequired();
+    return;
+  }
   if (!ifMatchHolds(ifMatch, etag)) throw preconditionFailed();
 }
 
@@ -153,6 +156,8 @@ export async function createView(w: PlanWrite, container: ViewContainer, input: 
     visibility,
     filters: writeJson(input.filters ?? {}),
     sort: writeJson(sortList(input.sort)),
+    view_mode: input.view_mode ?? null,
+    group_by: input.group_by ?? null,
     version: 1,
     created_at: w.now.toISOString(),
     updated_at: w.now.toISOString(),
@@ -172,7 +177,8 @@ export async function changeView(w: PlanWrite, uuid: string, input: UpdateViewIn
   assertMayHave(w.actor, place, visibility);
   const becomesPersonal = visibility === 'personal' && row.visibility !== 'personal';
   if (becomesPersonal) await assertUnderLimit(w.db, w.actor, place, row.uuid);
-  checkPrecondition(ifMatch, viewEtag(row));
+  // A replacement (PUT) needs If-Match; a change of named fields (PATCH) checks it when sent (the DailyBot client sends none).
+  checkPrecondition(ifMatch, viewEtag(row), replace);
 
   const changes: Partial<ViewRow> = {};
   if (input.name !== undefined && input.name.trim() !== row.name) changes.name = input.name.trim();
@@ -183,6 +189,10 @@ export async function changeView(w: PlanWrite, uuid: string, input: UpdateViewIn
   if (filters !== undefined && writeJson(filters) !== row.filters) changes.filters = writeJson(filters);
   const sort = input.sort !== undefined || replace ? writeJson(sortList(input.sort)) : undefined;
   if (sort !== undefined && sort !== row.sort) changes.sort = sort;
+  for (const field of ['view_mode', 'group_by'] as const) {
+    const value = input[field] !== undefined ? input[field] : replace ? null : undefined;
+    if (value !== undefined && value !== (row[field] ?? null)) changes[field] = value;
+  }
   if (Object.keys(changes).length === 0) return row;
 
   if (visibility === 'board_default' && row.visibility !== 'board_default') await demoteDefault(w, place, row.uuid);
@@ -205,8 +215,51 @@ async function recordChange(w: PlanWrite, before: ViewRow, after: ViewRow, field
 export async function deleteView(w: PlanWrite, uuid: string, ifMatch: string[]) {
   const { row, place } = await viewOf(w.db, w.actor, uuid, true);
   if (row.visibility !== 'personal') assertMayHave(w.actor, place, row.visibility);
-  checkPrecondition(ifMatch, viewEtag(row));
+  // Checked when sent: the DailyBot client deletes without one.
+  checkPrecondition(ifMatch, viewEtag(row), false);
   await w.db('plan_views').where({ uuid }).delete();
   if (row.visibility !== 'personal') await w.changes.record({ kind: 'view', uuid, change: 'deleted', ...changeScope(row), snapshot: null });
   return { deleted: { object_kind: 'view', uuid, name: row.name } };
+}
+
+/**
+ * `PUT …/views/` with an array (the DailyBot client's save): the caller's personal views on the board or project
+ * become exactly these, in one go. If-Match carries the list's ETag (428 without it, 412 when the list changed since),
+ * so two saves never drop each other's views. Shared and default views are left as they are.
+ */
+export async function saveViews(w: PlanWrite, container: ViewContainer, items: SavedViewItem[], ifMatch: string[]): Promise<{ rows: ViewRow[]; etag: string }> {
+  const place = await placeOf(w.db, w.actor, container);
+  assertMayHave(w.actor, place, 'personal');
+  checkPrecondition(ifMatch, listEtag(await visibleViews(w.db, w.actor, container)));
+  if (items.length > PERSONAL_VIEW_LIMIT) {
+    throw badRequest('view_limit_reached', `At most ${PERSONAL_VIEW_LIMIT} personal views on a ${place.kind}.`, { limit: PERSONAL_VIEW_LIMIT });
+  }
+  const mine: ViewRow[] = await w.db('plan_views').where({ [column(place.kind)]: place.uuid, visibility: 'personal', owner_uuid: w.actor.user.uuid });
+  const byUuid = new Map(mine.map((row) => [row.uuid, row]));
+  const kept = new Set<string>();
+  for (const [index, item] of items.entries()) {
+    if (item.uuid === undefined) continue;
+    const uuid = item.uuid.toLowerCase();
+    if (!byUuid.has(uuid) || kept.has(uuid)) throw invalidFilter(`${index}.uuid`, 'Not one of your personal views here (or named twice).');
+    kept.add(uuid);
+  }
+  const now = w.now.toISOString();
+  const gone = mine.filter((row) => !kept.has(row.uuid)).map((row) => row.uuid);
+  if (gone.length) await w.db('plan_views').whereIn('uuid', gone).delete();
+  for (const item of items) {
+    const fields = {
+      name: item.name.trim(), filters: writeJson(item.filters ?? {}), sort: writeJson(sortList(item.sort)), view_mode: item.view_mode ?? null, group_by: item.group_by ?? null,
+    };
+    const old = item.uuid === undefined ? undefined : byUuid.get(item.uuid.toLowerCase());
+    if (old) {
+      await w.db('plan_views').where({ uuid: old.uuid }).update({ ...fields, version: Number(old.version) + 1, updated_at: now });
+    } else {
+      await w.db('plan_views').insert({
+        uuid: uuidv7(w.now.getTime()), organization_uuid: place.organizationUuid, board_uuid: container.kind === 'board' ? container.uuid : null,
+        project_uuid: container.kind === 'project' ? container.uuid : null, owner_uuid: w.actor.user.uuid, visibility: 'personal', ...fields, version: 1, created_at: now, updated_at: now,
+      });
+    }
+  }
+  const rows = await visibleViews(w.db, w.actor, container);
+  return { rows, etag: listEtag(rows) };
 }

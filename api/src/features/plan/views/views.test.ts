@@ -43,7 +43,7 @@ describe('Plan saved views (spec: visibility personal | shared | board_default; 
     expect(created.status).toBe(201);
     expect(created.body).toEqual({
       uuid: created.body.uuid, id: created.body.uuid, board: board.uuid, project: null, name: 'My open bugs', visibility: 'personal',
-      filters: body.filters, sort: ['-priority'], owner: acme.member.user.uuid, version: 1,
+      filters: body.filters, sort: ['-priority'], view_mode: null, group_by: null, owner: acme.member.user.uuid, version: 1,
       created_at: '2026-03-10T15:00:00.000Z', updated_at: '2026-03-10T15:00:00.000Z',
     });
     const etag = created.headers.get('etag')!;
@@ -60,7 +60,7 @@ describe('Plan saved views (spec: visibility personal | shared | board_default; 
     expect(notModified.status).toBe(304);
     expect(notModified.text).toBe('');
 
-    expect((await call('PATCH', path, acme.member.key, { name: 'Bugs' })).status).toBe(428);
+    expect((await call('PUT', path, acme.member.key, { name: 'Bugs', visibility: 'personal' })).status).toBe(428);
     expect((await call('PATCH', path, acme.member.key, { name: 'Bugs' }, ifMatch('W/' + etag))).status).toBe(412);
     const renamed = await call('PATCH', path, acme.member.key, { name: 'Bugs' }, ifMatch(etag));
     expect(renamed.status).toBe(200);
@@ -75,6 +75,12 @@ describe('Plan saved views (spec: visibility personal | shared | board_default; 
     expect((await call('DELETE', `${path}?dry_run=true`, acme.member.key, undefined, ifMatch(replaced.headers.get('etag')!))).body).toMatchObject({ dry_run: true, status: 204 });
     expect((await call('DELETE', path, acme.member.key, undefined, ifMatch(replaced.headers.get('etag')!))).status).toBe(204);
     expect((await call('GET', path, acme.member.key)).status).toBe(404);
+
+    // PATCH and DELETE check If-Match when it is sent; the DailyBot client sends none, and its calls go through.
+    const plain = await call('POST', base, acme.member.key, { name: 'Plain', visibility: 'personal' }, ifMatch('*'));
+    const plainPath = `/v1/plan/views/${plain.body.uuid}/`;
+    expect((await call('PATCH', plainPath, acme.member.key, { name: 'Plainer', view_mode: 'board', group_by: 'state' })).body).toMatchObject({ name: 'Plainer', view_mode: 'board', group_by: 'state', version: 2 });
+    expect((await call('DELETE', plainPath, acme.member.key)).status).toBe(204);
   });
 
   it('keeps personal views to their owner; only board managers make, edit or delete shared and default ones', async () => {
