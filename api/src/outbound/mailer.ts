@@ -34,6 +34,7 @@ export function smtpMailer(smtpUrl: string, from: string, timeoutMs: number): Ma
         text: message.text,
         html: message.html,
         replyTo: message.replyTo,
+        messageId: message.messageId,
         headers: message.headers,
       });
       return { messageId: String(info.messageId), response: String(info.response ?? ''), rejected: (info.rejected ?? []).map(String) };

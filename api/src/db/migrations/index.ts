@@ -66,4 +66,5 @@ export const migrations: Migration[] = [
   { name: '0701_job_firings', load: () => import('./0701_job_firings.ts') },
   { name: '0702_delivery_leases', load: () => import('./0702_delivery_leases.ts') },
   { name: '0750_checkin_response_parts', load: () => import('./0750_checkin_response_parts.ts') },
+  { name: '0820_checkin_runs', load: () => import('./0820_checkin_runs.ts') },
 ];
