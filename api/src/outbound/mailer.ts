@@ -46,7 +46,7 @@ export function smtpMailer(smtpUrl: string, from: string, timeoutMs: number): Ma
 }
 
 /** The stored message with its encrypted secret put in place of EMAIL_SECRET_PLACEHOLDER (outbox/deliveries.ts). */
-function withSecret(message: EmailMessage, sealed: string | null, box: SecretBox): EmailMessage {
+export function withSecret(message: EmailMessage, sealed: string | null, box: SecretBox): EmailMessage {
   if (!sealed) return message;
   const secret = box.decrypt(sealed);
   const fill = (text: string) => text.split(EMAIL_SECRET_PLACEHOLDER).join(secret);

@@ -68,7 +68,7 @@ export function answerRoutes(deps: Deps, _mw: Middlewares): Router {
       return;
     }
     pageHeaders(ctx, 200);
-    ctx.body = answerPage(lang, found.view, formKey(ctx), ctx.query.saved === '1' ? { notice: 'saved' } : {});
+    ctx.body = answerPage(lang, found.view, formKey(ctx));
   });
 
   router.post(path, async (ctx) => {
@@ -89,10 +89,8 @@ export function answerRoutes(deps: Deps, _mw: Middlewares): Router {
     }
     if (outcome.state === 'saved') {
       deps.delivery.kick();
-      // Post/redirect/get: reloading the page does not send the form again.
-      ctx.set('Cache-Control', 'no-store');
-      ctx.redirect(`${ctx.path}?saved=1${ctx.query.lang ? `&lang=${lang}` : ''}`);
-      ctx.status = 303;
+      pageHeaders(ctx, 200);
+      ctx.body = answerPage(lang, outcome.view, cookie, { notice: 'saved' });
       return;
     }
     pageHeaders(ctx, outcome.state === 'closed' ? 409 : 400);

@@ -5,6 +5,7 @@ import { answerRoutes } from './answer-routes.ts';
 import { checkinReplyHandler } from './email-replies.ts';
 import { remindDue } from './remind.ts';
 import { reportDue } from './report.ts';
+import { runRoutes } from './runs-routes.ts';
 import { pruneAnswerTokens } from './tokens.ts';
 
 /** Every minute: the prompts now due (each person once a day), then the worker is woken. */
@@ -30,11 +31,12 @@ export async function sendDueReports(deps: Deps): Promise<number> {
 
 /**
  * Check-ins that run themselves: asking each participant at their time, reminders, answering on the web page
- * and by e-mail reply, and the report.
+ * and by e-mail reply, the report, each day's run (GET /v1/checkins/{uuid}/runs/) and answer links.
  */
 export const checkinRuns: Feature = {
   name: 'checkin-runs',
-  routers: (deps, mw) => [answerRoutes(deps, mw)],
+  routers: (deps, mw) => [answerRoutes(deps, mw), runRoutes(deps, mw)],
+  openapi: () => import('./openapi.ts'),
   inbound: (deps) => ({
     'checkin-replies': checkinReplyHandler({ db: deps.db, config: deps.config, logger: deps.logger, clock: deps.clock, kick: () => deps.delivery.kick() }),
   }),

@@ -100,8 +100,8 @@ describe('Check-ins that run themselves: asking, the web answer page, reminders 
     expect((await postForm(link, [['form_key', 'f'.repeat(32)], ...fields.slice(1)], page.cookie)).status).toBe(403);
     expect((await t.request('GET', `/v1/checkins/${checkin.uuid}/responses/`, { key: p.member.key })).body.count).toBe(0);
     const saved = await postForm(link, fields, page.cookie);
-    expect(saved.status).toBe(303);
-    expect(saved.headers.get('location')).toMatch(/\/checkins\/answer\/[0-9A-Za-z]{43}\?saved=1$/);
+    expect(saved.status).toBe(200);
+    expect(await saved.text()).toContain('Saved. You can change your answers until the report is sent.');
     const listed = await t.request('GET', `/v1/checkins/${checkin.uuid}/responses/`, { key: p.member.key });
     expect(listed.body.results).toEqual([expect.objectContaining({
       response_date: '2026-03-10', response_completed: true,
@@ -111,10 +111,10 @@ describe('Check-ins that run themselves: asking, the web answer page, reminders 
       ],
     })]);
     // The page shows the day's answer again (escaped), and edits it.
-    const again = await openPage(`${link}?saved=1&lang=es`, { cookie: page.cookie });
-    expect(again.html).toContain('Guardado.');
+    const again = await openPage(`${link}?lang=es`, { cookie: page.cookie });
+    expect(again.html).toContain('Guardar mis respuestas');
     expect(again.html).toContain('Shipped the &lt;b&gt;importer&lt;/b&gt;');
-    expect((await postForm(link, [['form_key', again.formKey], [q0, 'Shipped the importer'], [q1, 'Reviews'], [q2, 'The CI']], page.cookie)).status).toBe(303);
+    expect((await postForm(link, [['form_key', again.formKey], [q0, 'Shipped the importer'], [q1, 'Reviews'], [q2, 'The CI']], page.cookie)).status).toBe(200);
     const edited = (await t.request('GET', `/v1/checkins/${checkin.uuid}/responses/`, { key: p.member.key })).body.results[0];
     expect(edited).toMatchObject({ has_issue: true });
     expect(edited.responses.map((r: { response: string }) => r.response)).toEqual(['Shipped the importer', 'Reviews', 'The CI']);

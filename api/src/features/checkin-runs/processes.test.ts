@@ -6,7 +6,8 @@ import { checkinRuns, sendDuePrompts, sendDueReminders, sendDueReports } from '.
 import { createCheckin, startLoopApp } from './loop-fixtures.ts';
 import type { LoopApp } from './loop-fixtures.ts';
 
-describe('Several processes on one database send each prompt, reminder and report exactly once', () => {
+// Several processes share a PostgreSQL database (README, "Several processes"); a SQLite file has one process.
+describe.runIf(process.env.ROLLCALL_TEST_ENGINE === 'postgres')('Several processes on one PostgreSQL database send each prompt, reminder and report exactly once', () => {
   let app: LoopApp;
   let others: TestApp[] = [];
   afterEach(async () => {

@@ -12,6 +12,18 @@ export interface ChangelogEntry {
  */
 export const CHANGELOG: ChangelogEntry[] = [
   {
+    version: '1.7.0',
+    date: '2026-11-25',
+    title: 'Check-ins that run themselves: asking, reminders, answering on the web and by e-mail, the report',
+    changes: [
+      'Check-ins now ask each participant at the check-in\'s days and time, in its time zone or each participant\'s own (use_participant_timezone), every frequency weeks, from start_on to end_on: by e-mail (a reply address and a web link of its own) and, where Slack is connected, a direct message with an Answer button. Nobody is asked twice a day, nor after answering, nor while on time off. Reminders follow reminders_max_count and reminders_frequency_time until time_for_report or the end of the person\'s day.',
+      'GET /checkins/answer/{token} and POST /checkins/answer/{token}: the web answer page a prompt links to (HTML, works without JavaScript, en/es/pt). The token answers one check-in for one person on one day, and edits that answer until the day\'s report is sent (then 409); it expires 12 hours after the day ends (404 page). Content-Security-Policy, X-Frame-Options: DENY, an anti-forgery value (403 page without it).',
+      'A reply to a prompt e-mail (inbound SMTP or POST /v1/inbound-email/) becomes the person\'s answer: numbered lines or one paragraph per question; a reply that does not split is kept whole as the first answer and the person is told by e-mail. Matched by the prompt\'s reply address or In-Reply-To, never by the sender alone.',
+      'The report: at time_for_report (the day\'s last minute when unset) to every report channel through the chat platform, or by e-mail to the participants without one; each answer as it comes with send_reports_one_by_one. Organization events checkin.prompted and checkin.report.sent.',
+      'GET /v1/checkins/{uuid}/runs/: each day\'s run (who was asked and reminded, who answered, the reports and where they went, with delivery status). POST /v1/checkins/{uuid}/answer-link/: a web answer link for the caller\'s answer of today (rollcall checkins today).',
+    ],
+  },
+  {
     version: '1.6.0',
     date: '2026-11-23',
     title: 'Plan (beta): saved views, favorites, notifications, scheduled reports, files and reactions',
