@@ -66,4 +66,36 @@ describe('Check-ins on Slack: prompts as direct messages with an answer button, 
       'Daily — 2026-03-10\n\nOtto Member\nWhat did you do yesterday?\n  Second',
     ]);
   });
+
+  it('time off: PATCH /v1/users/{uuid}/ time_off; away people are not asked, show as away, and send-message skips them', async () => {
+    const { t } = app;
+    const patch = (uuid: string, body: unknown, key = p.adminKey) => t.request('PATCH', `/v1/users/${uuid}/`, { key, body });
+    const bad = await patch(p.other.user.uuid, { time_off: [{ start: '2026-03-12', end: '2026-03-09' }] });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toEqual({ 'time_off.0.end': ['Must be on or after start.'] });
+    expect((await patch(p.other.user.uuid, { time_off: [{ start: '2026-03-32', end: '2026-04-01' }] })).status).toBe(400);
+    const set = await patch(p.other.user.uuid, { time_off: [{ start: '2026-03-20', end: '2026-03-21' }, { start: '2026-03-09', end: '2026-03-12' }] }, p.other.key);
+    expect(set.status).toBe(200);
+    expect(set.body.time_off).toEqual([{ start: '2026-03-09', end: '2026-03-12' }, { start: '2026-03-20', end: '2026-03-21' }]);
+    expect((await t.request('GET', `/v1/users/${p.other.user.uuid}/`, { key: p.member.key })).body.time_off).toEqual(set.body.time_off);
+    // Another member may not set someone else's.
+    expect((await patch(p.other.user.uuid, { time_off: [] }, p.member.key)).status).toBe(403);
+
+    await createCheckin(t, p, { report_channels: ['C1'], time_for_report: '17:00' });
+    t.clock.set('2026-03-10T08:00:00.000Z');
+    expect(await sendDuePrompts(t.deps)).toBe(1); // Mia only
+    t.clock.set('2026-03-10T16:00:00.000Z');
+    expect(await sendDueReports(t.deps)).toBe(1);
+    await t.deps.delivery.runDue();
+    expect(posts().at(-1)!.text).toContain('0 of 1 answered, 1 away.');
+    expect(posts().at(-1)!.text).toContain('Away: Otto Member');
+
+    app.rx.received.length = 0;
+    const sent = await t.request('POST', '/v1/send-message/', { key: p.adminKey, body: { message: 'Hi', target_users: [p.member.user.uuid, p.other.user.uuid], skip_users_on_time_off: true } });
+    expect(sent.status).toBe(200);
+    expect(sent.body.targets).toBe(1);
+    await t.deps.delivery.runDue();
+    const lookups = app.rx.received.filter((r) => r.url.startsWith('/api/users.lookupByEmail')).map((r) => new URL(r.url, 'http://x').searchParams.get('email'));
+    expect(lookups).toEqual([p.member.user.email]);
+  });
 });

@@ -179,7 +179,7 @@ describe('Check-ins that run themselves: asking, the web answer page, reminders 
   it('sends the team report at time_for_report by e-mail when there is no report channel: answers, who has not answered, who is away', async () => {
     const { t, p, sink } = app;
     const checkin = await createCheckin(t, p, { time_for_report: '17:00', participants: { user_uuids: [p.member.user.uuid, p.other.user.uuid, p.guest.user.uuid] } });
-    await t.db('user_time_off').insert({ uuid: '0190c8f4-0000-7000-8000-0000000000aa', organization_uuid: p.org.uuid, user_uuid: p.guest.user.uuid, start_on: '2026-03-09', end_on: '2026-03-12', created_at: t.clock.now().toISOString() });
+    expect((await t.request('PATCH', `/v1/users/${p.guest.user.uuid}/`, { key: p.adminKey, body: { time_off: [{ start: '2026-03-09', end: '2026-03-12' }] } })).status).toBe(200);
     t.clock.set('2026-03-10T08:00:00.000Z');
     expect(await sendDuePrompts(t.deps)).toBe(2); // Gus is away
     await t.request('POST', `/v1/checkins/${checkin.uuid}/responses/`, { key: p.member.key, body: { responses: [{ index: 0, response: 'Importer' }, { index: 1, response: 'Exporter' }] } });

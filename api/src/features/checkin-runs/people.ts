@@ -35,20 +35,6 @@ export async function participantsWithZones(db: Executor, checkinUuids: string[]
   return result;
 }
 
-/** Of `userUuids`, those on time off on `date` (their local day). */
-export async function awayOn(db: Executor, userUuids: string[], date: string): Promise<Set<string>> {
-  const away = new Set<string>();
-  for (let i = 0; i < userUuids.length; i += 500) {
-    const rows: { user_uuid: string }[] = await db('user_time_off')
-      .whereIn('user_uuid', userUuids.slice(i, i + 500))
-      .andWhere('end_on', '>=', date)
-      .andWhere('start_on', '<=', date)
-      .select('user_uuid');
-    for (const row of rows) away.add(row.user_uuid);
-  }
-  return away;
-}
-
 /** Of `userUuids`, those who have a response to the check-in for `date`. */
 export async function answeredOn(db: Executor, checkinUuid: string, userUuids: string[], date: string): Promise<Set<string>> {
   const answered = new Set<string>();
