@@ -97,12 +97,13 @@ export async function saveAnswer(db: Db, token: string, form: FormValues, now: D
     if (!view.editable) return { state: 'closed', view } as const;
     try {
       const responses = formAnswers(view.questions, form);
-      await answerForDay(trx, { checkin: view.checkin, questions: view.questions, author: view.person, date: view.date, responses }, now);
+      const { row } = await answerForDay(trx, { checkin: view.checkin, questions: view.questions, author: view.person, date: view.date, responses }, now);
+      // The saved answers are the whole response now (a full write folds and drops any parts).
+      const answers = new Map(readJson<Answer[]>(row.answers, []).map((a) => [a.uuid, a.response]));
+      return { state: 'saved', view: { ...view, answers, answered: true } } as const;
     } catch (err) {
       if (err instanceof ValidationFailed) return { state: 'refused', view, problems: err.fields } as const;
       throw err;
     }
-    const saved = await viewOf(trx, grant);
-    return saved.state === 'ok' ? ({ state: 'saved', view: saved.view } as const) : saved;
   });
 }
