@@ -68,9 +68,13 @@ function meLoad(url: string, key: string, concurrency = 2) {
   const loops = Array.from({ length: concurrency }, async () => {
     while (running) {
       const t0 = performance.now();
-      const res = await fetch(`${url}/v1/me/`, { headers: { 'x-api-key': key } });
-      await res.arrayBuffer();
-      latencies.push(performance.now() - t0);
+      try {
+        const res = await fetch(`${url}/v1/me/`, { headers: { 'x-api-key': key } });
+        await res.arrayBuffer();
+        latencies.push(performance.now() - t0);
+      } catch {
+        // A kept-alive connection the server closed meanwhile: not a measurement.
+      }
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
   });

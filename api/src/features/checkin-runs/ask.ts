@@ -7,10 +7,10 @@ import type { NewDelivery } from '../../outbox/deliveries.ts';
 import { platformName } from '../chat/connection.ts';
 import { enqueueChatPost } from '../chat/service.ts';
 import { ORGANIZATION_EVENTS } from '../webhooks/events.ts';
-import { questionsOf } from '../checkins/repository.ts';
+import { participantsOf, questionsOf } from '../checkins/repository.ts';
 import { awayOn } from '../../db/time-off.ts';
-import { answeredOn, participantsWithZones } from './people.ts';
-import type { Participant } from './people.ts';
+import { answeredOn } from './people.ts';
+import type { Participant } from '../checkins/repository.ts';
 import { promptEmail, promptText } from './messages.ts';
 import { dueAsking, loopSettings, remindUntil } from './schedule.ts';
 import type { LoopSettings } from './schedule.ts';
@@ -43,7 +43,7 @@ export const liveCheckins = (db: Executor): Promise<CheckinRow[]> =>
 export async function dueSlots(db: Executor, now: Date): Promise<Slot[]> {
   const checkins = await liveCheckins(db);
   const personal = checkins.filter((c) => loopSettings(c).personalTimeZones).map((c) => c.uuid);
-  const people = personal.length ? await participantsWithZones(db, personal) : new Map<string, Map<string, Participant>>();
+  const people = personal.length ? await participantsOf(db, personal) : new Map<string, Map<string, Participant>>();
   const candidates: Slot[] = [];
   for (const checkin of checkins) {
     const settings = loopSettings(checkin);
@@ -80,7 +80,7 @@ async function askSlot(trx: Executor, config: Config, slot: Slot, now: Date): Pr
     .ignore()
     .returning(['checkin_uuid']);
   if (claimed.length === 0) return 0; // another process asked it
-  const everyone = [...((await participantsWithZones(trx, [checkin.uuid])).get(checkin.uuid)?.values() ?? [])];
+  const everyone = [...((await participantsOf(trx, [checkin.uuid])).get(checkin.uuid)?.values() ?? [])];
   const inZone = settings.personalTimeZones ? everyone.filter((p) => (p.timezone ?? checkin.timezone) === timezone) : everyone;
   const uuids = inZone.map((p) => p.uuid);
   const [answered, away, asked] = [

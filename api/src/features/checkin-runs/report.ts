@@ -7,11 +7,11 @@ import { enqueueMany } from '../../outbox/deliveries.ts';
 import { platformName } from '../chat/connection.ts';
 import { enqueueChatPost } from '../chat/service.ts';
 import { ORGANIZATION_EVENTS } from '../webhooks/events.ts';
+import { participantsOf } from '../checkins/repository.ts';
 import { withParts } from '../checkins/response-parts.ts';
 import type { Answer } from '../checkins/response-parts.ts';
 import { liveCheckins } from './ask.ts';
 import { awayOn } from '../../db/time-off.ts';
-import { participantsWithZones } from './people.ts';
 import { reportEmail, reportText } from './messages.ts';
 import type { ReportContent, ReportEntry, ReportPerson } from './messages.ts';
 import { loopSettings, reportInstant, runsOn } from './schedule.ts';
@@ -83,7 +83,7 @@ async function postAnswersOneByOne(db: Db, config: Config, checkins: CheckinRow[
 
 /** What a report says: the day's answers (parts folded in), who is missing and who is away; `only` narrows it to one person's answer. */
 export async function reportContent(db: Executor, checkin: CheckinRow, date: string, only: string | null): Promise<ReportContent & { recipients: ReportPerson[] }> {
-  const people = [...((await participantsWithZones(db, [checkin.uuid])).get(checkin.uuid)?.values() ?? [])];
+  const people = [...((await participantsOf(db, [checkin.uuid])).get(checkin.uuid)?.values() ?? [])];
   const query = db('checkin_responses as r').join('users as u', 'u.uuid', 'r.user_uuid').where({ 'r.checkin_uuid': checkin.uuid, 'r.response_date': date });
   if (only) query.andWhere('r.user_uuid', only);
   const rows = await withParts(db, (await query.select('r.*', 'u.first_name', 'u.last_name', 'u.email')) as (ResponseRow & ReportPerson)[]);
