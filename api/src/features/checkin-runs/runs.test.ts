@@ -55,6 +55,21 @@ describe('GET /v1/checkins/{uuid}/runs/ and POST …/answer-link/', () => {
     const refused = await t.request('POST', `/v1/checkins/${checkin.uuid}/answer-link/`, { key: p.adminKey });
     expect(refused.status).toBe(403);
     expect(refused.body.code).toBe('not_a_participant');
+
+    // A link answers its own check-in only: Mia's answer through it is not an answer to her other check-in, and
+    // once its check-in is archived the link no longer works.
+    const other = await createCheckin(t, p, { name: 'Retro' });
+    const link = res.body.url.replace('http://rollcall.example.com', '');
+    const page = await t.request('GET', link, { headers: { accept: 'text/html' } });
+    const cookie = page.headers.get('set-cookie')!.split(';')[0];
+    const formKey = /name="form_key" value="([0-9a-f]+)"/.exec(page.text)![1];
+    const form = new URLSearchParams([['form_key', formKey], [`q.${checkin.questions[0].uuid}`, 'Done'], [`q.${other.questions[0].uuid}`, 'Not here']]).toString();
+    const post = () => t.request('POST', link, { raw: form, headers: { accept: 'text/html', 'content-type': 'application/x-www-form-urlencoded', cookie } });
+    expect((await post()).status).toBe(200);
+    expect((await t.request('GET', `/v1/checkins/${checkin.uuid}/responses/`, { key: p.member.key })).body.count).toBe(1);
+    expect((await t.request('GET', `/v1/checkins/${other.uuid}/responses/`, { key: p.member.key })).body.count).toBe(0);
+    await t.request('DELETE', `/v1/checkins/${checkin.uuid}/archive/`, { key: p.adminKey });
+    expect((await post()).status).toBe(404);
   });
 
   it('answers on the web page through the harness, and closes the answer once the day\'s report is sent (409)', async () => {
