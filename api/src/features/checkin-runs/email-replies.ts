@@ -5,7 +5,7 @@ import type { Logger } from '../../lib/logger.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { bool, readJson } from '../../lib/json.ts';
 import { enqueueEmail } from '../../outbox/deliveries.ts';
-import type { InboundEmail, } from '../../inbound/parse.ts';
+import type { InboundEmail } from '../../inbound/parse.ts';
 import type { InboundHandler } from '../../inbound/registry.ts';
 import { questionsOf } from '../checkins/repository.ts';
 import { answerForDay } from '../checkins/responses-service.ts';

@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import type { Db, Executor } from '../../db/connection.ts';
 import type { Actor } from '../../auth/credentials.ts';
 import { assertCan } from '../../auth/policy.ts';
@@ -37,8 +38,7 @@ export interface RunDay {
 export async function listRuns(db: Db, actor: Actor, checkinUuid: string, range: { from?: string; to?: string }, page: PageRequest): Promise<{ checkin: CheckinRow; count: number; days: RunDay[] }> {
   const checkin = await getVisibleCheckin(db, actor, checkinUuid);
   assertCan(actor, 'checkins.manage');
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  const inRange = (column: string) => (q: any) => {
+  const inRange = (column: string) => (q: Knex.QueryBuilder) => {
     if (range.from) q.andWhere(column, '>=', range.from);
     if (range.to) q.andWhere(column, '<=', range.to);
   };
