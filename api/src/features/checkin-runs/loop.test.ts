@@ -208,9 +208,18 @@ describe('Check-ins that run themselves: asking, the web answer page, reminders 
       '',
     ].join('\n'));
     // An answer after the report is kept (the API has it, and the next report) but sends no second report.
+    t.clock.set('2026-03-10T16:05:00.000Z');
     await t.request('POST', `/v1/checkins/${checkin.uuid}/responses/`, { key: p.other.key, body: { responses: [{ index: 0, response: 'Late' }] } });
     expect(await sendDueReports(t.deps)).toBe(0);
     expect((await t.request('GET', `/v1/checkins/${checkin.uuid}/responses/`, { key: p.adminKey })).body.count).toBe(2);
+    sink.messages.length = 0;
+    t.clock.set('2026-03-11T16:00:00.000Z');
+    expect(await sendDueReports(t.deps)).toBe(1);
+    await t.deps.delivery.runDue();
+    const next = sink.messages.find((m) => m.subject === 'Daily report for 2026-03-11')!.text!;
+    expect(next).toContain('0 of 2 answered, 1 away.');
+    expect(next).toContain('Answered for 2026-03-10 after that report:\n\nOtto Member\nWhat did you do yesterday?\n  Late');
+    expect(next).not.toContain('Importer');
   });
 
   it('hides names in an anonymous check-in\'s report', async () => {

@@ -95,6 +95,8 @@ export interface ReportContent {
   answered: ReportEntry[];
   missing: ReportPerson[];
   away: ReportPerson[];
+  /** Answers for the previous report's day given or changed after it went. */
+  late?: { date: string; answered: ReportEntry[] };
 }
 
 const answerText = (value: unknown): string => (Array.isArray(value) ? value.join(', ') : typeof value === 'boolean' ? (value ? 'Yes' : 'No') : String(value));
@@ -107,12 +109,18 @@ export function reportText(r: ReportContent): string {
   const total = r.answered.length + r.missing.length;
   const lines = [`${r.checkinName} — ${r.date}`];
   if (!r.single) lines.push(`${r.answered.length} of ${total} answered${r.away.length ? `, ${r.away.length} away` : ''}.`);
-  r.answered.forEach((entry, i) => {
-    lines.push('', `${r.anonymous ? `Answer ${i + 1}` : fullName(entry.person)}${entry.hasIssue ? ' (blocked)' : ''}`);
-    for (const a of entry.answers) lines.push(`${a.question}`, ...answerText(a.response).split('\n').map((l) => `  ${l}`));
-  });
+  const entries = (list: ReportEntry[]) =>
+    list.forEach((entry, i) => {
+      lines.push('', `${r.anonymous ? `Answer ${i + 1}` : fullName(entry.person)}${entry.hasIssue ? ' (blocked)' : ''}`);
+      for (const a of entry.answers) lines.push(`${a.question}`, ...answerText(a.response).split('\n').map((l) => `  ${l}`));
+    });
+  entries(r.answered);
   if (r.missing.length) lines.push('', r.anonymous ? `Not answered yet: ${r.missing.length}` : `Not answered yet: ${r.missing.map(fullName).join(', ')}`);
   if (r.away.length) lines.push('', r.anonymous ? `Away: ${r.away.length}` : `Away: ${r.away.map(fullName).join(', ')}`);
+  if (r.late) {
+    lines.push('', `Answered for ${r.late.date} after that report:`);
+    entries(r.late.answered);
+  }
   return lines.join('\n');
 }
 

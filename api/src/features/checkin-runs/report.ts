@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import type { Config } from '../../lib/config.ts';
 import type { Db, Executor } from '../../db/connection.ts';
 import { uuidv7 } from '../../lib/ids.ts';
@@ -15,7 +16,7 @@ import { awayOn } from '../../db/time-off.ts';
 import { reportEmail, reportText } from './messages.ts';
 import type { ReportContent, ReportEntry, ReportPerson } from './messages.ts';
 import { loopSettings, reportInstant, runsOn } from './schedule.ts';
-import type { CheckinRow, ResponseRow } from '../../db/tables.ts';
+import type { CheckinReportRow, CheckinRow, ResponseRow } from '../../db/tables.ts';
 
 /**
  * The report. A team report per check-in and day at `time_for_report` (in the check-in's time zone; the day's
@@ -81,21 +82,40 @@ async function postAnswersOneByOne(db: Db, config: Config, checkins: CheckinRow[
   return sent;
 }
 
-/** What a report says: the day's answers (parts folded in), who is missing and who is away; `only` narrows it to one person's answer. */
-export async function reportContent(db: Executor, checkin: CheckinRow, date: string, only: string | null): Promise<ReportContent & { recipients: ReportPerson[] }> {
-  const people = [...((await participantsOf(db, [checkin.uuid])).get(checkin.uuid)?.values() ?? [])];
-  const query = db('checkin_responses as r').join('users as u', 'u.uuid', 'r.user_uuid').where({ 'r.checkin_uuid': checkin.uuid, 'r.response_date': date });
-  if (only) query.andWhere('r.user_uuid', only);
+/** Responses (parts folded in) of the check-in, with their authors' names, in the order they came. */
+async function reportEntries(db: Executor, checkin: CheckinRow, where: (q: Knex.QueryBuilder) => void): Promise<ReportEntry[]> {
+  const query = db('checkin_responses as r').join('users as u', 'u.uuid', 'r.user_uuid').where('r.checkin_uuid', checkin.uuid).modify(where);
   const rows = await withParts(db, (await query.select('r.*', 'u.first_name', 'u.last_name', 'u.email')) as (ResponseRow & ReportPerson)[]);
   rows.sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : 0));
-  const answered: ReportEntry[] = rows.map((row) => ({
+  return rows.map((row) => ({
     person: { uuid: row.user_uuid, first_name: row.first_name, last_name: row.last_name, email: row.email },
     answers: readJson<Answer[]>(row.answers, []).map((a) => ({ question: a.question, response: a.response })),
     hasIssue: bool(row.has_issue),
   }));
-  const responded = new Set(rows.map((r) => r.user_uuid));
+}
+
+/**
+ * What a report says: the day's answers (parts folded in), who is missing and who is away; `only` narrows it to
+ * one person's answer. A team report also carries the answers given or changed for the previous report's day
+ * after that report went: an answer after the report is in the next one.
+ */
+export async function reportContent(db: Executor, checkin: CheckinRow, date: string, only: string | null): Promise<ReportContent & { recipients: ReportPerson[] }> {
+  const people = [...((await participantsOf(db, [checkin.uuid])).get(checkin.uuid)?.values() ?? [])];
+  const answered = await reportEntries(db, checkin, (q) => {
+    q.andWhere('r.response_date', date);
+    if (only) q.andWhere('r.user_uuid', only);
+  });
+  const responded = new Set(answered.map((e) => e.person.uuid));
   const pending = only ? [] : people.filter((p) => !responded.has(p.uuid));
   const away = await awayOn(db, pending.map((p) => p.uuid), date);
+  let late: ReportContent['late'];
+  if (!only) {
+    const previous: CheckinReportRow | undefined = await db('checkin_reports').where({ checkin_uuid: checkin.uuid, subject: TEAM }).andWhere('report_date', '<', date).orderBy('report_date', 'desc').first();
+    if (previous) {
+      const entries = await reportEntries(db, checkin, (q) => void q.andWhere('r.response_date', previous.report_date).andWhere('r.updated_at', '>', previous.sent_at));
+      if (entries.length) late = { date: previous.report_date, answered: entries };
+    }
+  }
   return {
     checkinName: checkin.name,
     date,
@@ -104,6 +124,7 @@ export async function reportContent(db: Executor, checkin: CheckinRow, date: str
     answered,
     missing: pending.filter((p) => !away.has(p.uuid)),
     away: pending.filter((p) => away.has(p.uuid)),
+    ...(late ? { late } : {}),
     recipients: people,
   };
 }
