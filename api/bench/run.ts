@@ -6,6 +6,7 @@
 import os from 'node:os';
 import { benchMe, printMe } from './me.ts';
 import { benchCheckins } from './checkins.ts';
+import { benchCheckinLoop } from './checkin-loop.ts';
 import { benchDeliveries } from './deliveries.ts';
 import { benchAgents } from './agents.ts';
 import { benchKudos } from './kudos.ts';
@@ -23,6 +24,8 @@ if (wanted('me')) printMe(await benchMe());
 if (wanted('checkins')) {
   console.log('\n== check-ins ==');
   await benchCheckins({ log: (line) => console.log(line) });
+  console.log('-- the check-in loop: asking 10,000 people at once, then 10,000 web answers --');
+  await benchCheckinLoop({ print: true });
 }
 if (wanted('deliveries')) {
   console.log('\n== deliveries ==');

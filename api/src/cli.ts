@@ -31,6 +31,8 @@ Usage:
   rollcall admin forget-secrets [--yes]  the encryption key is lost: remove the webhooks and chat
                                          connections it sealed and give workflows new secrets, so the
                                          server starts with a new key
+  rollcall admin outbox [--last N] [--to ADDRESS]   recent outgoing e-mail, whole (also what is held while
+                                         SMTP_URL is unset: sign-in codes, check-in prompts)
 
 ORG is an organization's uuid, slug or name; USER a user's uuid or e-mail. One e-mail address may be a user of
 several organizations (user create once per organization); --org then picks which.
@@ -184,10 +186,12 @@ async function runAdmin(args: string[]): Promise<void> {
       'last-name': { type: 'string' },
       force: { type: 'boolean', default: false },
       yes: { type: 'boolean', default: false },
+      last: { type: 'string' },
+      to: { type: 'string' },
     },
   });
   const settings = config();
-  const [{ createDb, sqliteFilename }, { migrateLatest, withStartupLock }, admin, { backupCommand, restoreCommand }, { forgetSecretsCommand }, { loadSecretBox }, { explainStartError }] = await Promise.all([
+  const [{ createDb, sqliteFilename }, { migrateLatest, withStartupLock }, admin, { backupCommand, restoreCommand }, { forgetSecretsCommand }, { loadSecretBox, existingSecretBox }, { explainStartError }, outbox] = await Promise.all([
     import('./db/connection.ts'),
     import('./db/migrate.ts'),
     import('./admin/commands.ts'),
@@ -195,6 +199,7 @@ async function runAdmin(args: string[]): Promise<void> {
     import('./admin/forget-secrets.ts'),
     import('./outbound/encryption-key.ts'),
     import('./db/start-errors.ts'),
+    import('./admin/outbox.ts'),
   ]);
   const clock = systemClock;
   const [group, action, ...rest] = positionals;
@@ -208,7 +213,12 @@ async function runAdmin(args: string[]): Promise<void> {
       await withStartupLock(db, settings.databaseUrl, () => migrateLatest(db)).catch((err: unknown) => {
         throw explainStartError(err, settings.databaseUrl);
       });
-      const command = `${group ?? ''} ${['read-only', 'backup', 'forget-secrets'].includes(group) ? '' : (action ?? '')}`.trim();
+      const command = `${group ?? ''} ${['read-only', 'backup', 'forget-secrets', 'outbox'].includes(group) ? '' : (action ?? '')}`.trim();
+      if (command === 'outbox') {
+        const mails = await outbox.outboxCommand(db, () => existingSecretBox(settings), values);
+        process.stdout.write(values.json ? `${JSON.stringify(mails)}\n` : outbox.formatOutbox(mails, settings.smtpUrl !== null));
+        return;
+      }
       let result: unknown;
       switch (command) {
         case 'org create': result = await admin.createOrganizationCommand(db, clock, values); break;
@@ -246,7 +256,7 @@ function missingDatabase(settings: Config, sqliteFilename: (url: string) => stri
 }
 
 /** The client commands (login, status, update, …): a small part of the server's code, loaded only for them. */
-const CLIENT_COMMANDS = new Set(['login', 'logout', 'status', 'me', 'update', 'report', 'health', 'messages']);
+const CLIENT_COMMANDS = new Set(['login', 'logout', 'status', 'me', 'checkins', 'update', 'report', 'health', 'messages']);
 
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;

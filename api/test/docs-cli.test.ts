@@ -39,7 +39,7 @@ describe('docs/cli.md', () => {
     const bash = spawn('bash', ['-euo', 'pipefail', '-c', script], {
       cwd: ROOT,
       env: {
-        ...process.env, ROLLCALL: t.url, EMAIL, KEY: key, DATABASE_URL: t.config.databaseUrl, NODE_ENV: 'test', LOG_LEVEL: 'silent',
+        ...process.env, ROLLCALL: t.url, EMAIL, KEY: key, DATABASE_URL: t.config.databaseUrl, DATA_DIR: t.config.dataDir, NODE_ENV: 'test', LOG_LEVEL: 'silent',
         XDG_CONFIG_HOME: fs.mkdtempSync(path.join(os.tmpdir(), 'rollcall-docs-')), ROLLCALL_API_KEY: '', ROLLCALL_URL: '', NO_COLOR: '1',
       },
     });
@@ -61,9 +61,12 @@ describe('docs/cli.md', () => {
     const code = await exited;
     expect(code, `${stderr}\n${stdout}`).toBe(0);
     expect(typed).toBe(2);
+    // Read from the outbox (docs/cli.md step 1), the code is the one the e-mail carried.
+    const first = /sign-in code is (\d{6})/.exec(sink.messages.find((m) => m.envelopeTo.includes(EMAIL))?.text ?? '')?.[1];
+    expect(stdout).toContain(`Your Rollcall sign-in code is ${first}\n`);
     const expected = [
       '"email": "ana@example.com"', '"role": "admin"',
-      '"is_multi_org": false',
+      '"is_multi_org": false', 'To: ana@example.com', 'Subject: Your Rollcall sign-in code', 'Your Rollcall sign-in code is ',
       '"name": "My organization"', '"plan": "enterprise"', '"full_name": "Ana Lima"',
       '"authenticated": true', '"organization_name": "My organization"',
       '"name": "Daily stand-up"', '"Anything blocking you?"',

@@ -239,6 +239,8 @@ function checkinSteps(base: string, c: string, [q1, q2, q3]: string[]): ParityRe
     { method: 'PUT', path: `${base}/${c}/responses/`, body: { responses: [{ uuid: q3, response: 'Waiting on review' }] } },
     { method: 'GET', path: `${base}/${c}/responses/?page_size=1` },
     { method: 'DELETE', path: `${base}/${c}/responses/` },
+    // The check-in loop's routes are under /v1/checkins/ only.
+    ...(base === '/v1/checkins' ? [{ method: 'GET', path: `${base}/${c}/runs/` }, { method: 'POST', path: `${base}/${c}/answer-link/` }] : []),
     { method: 'DELETE', path: `${base}/${c}/questions/${q3}/delete/` },
     { method: 'DELETE', path: `${base}/${c}/archive/` },
   ];

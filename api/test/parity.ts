@@ -34,8 +34,8 @@ export interface ParityWorld {
 }
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
-/** API keys, CLI tokens, exchange tokens, generated signing secrets, invitation links: new secrets differ by nature. */
-const SECRETS = /\b(rk_[0-9A-Za-z]{40}|rct_[0-9A-Za-z]{48}|rxt_[0-9A-Za-z]{48}|whsec_[0-9A-Za-z+/=]{20,})|(token=)[0-9A-Za-z]{40}/g;
+/** API keys, CLI tokens, exchange tokens, generated signing secrets, invitation and answer links: new secrets differ by nature. */
+const SECRETS = /\b(rk_[0-9A-Za-z]{40}|rct_[0-9A-Za-z]{48}|rxt_[0-9A-Za-z]{48}|whsec_[0-9A-Za-z+/=]{20,})|(token=|\/checkins\/answer\/)[0-9A-Za-z]{40,43}/g;
 const HEADERS = ['ratelimit-policy', 'ratelimit', 'retry-after', 'x-daily-limit', 'x-daily-remaining'];
 
 /** Drops `path` (dot-separated, `*` for every key or item) from a parsed body. */

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import type { ParseArgsConfig } from 'node:util';
 import { ClientError, EXIT } from './api.ts';
 import { login, logout, me, status } from './account-commands.ts';
+import { checkins } from './checkin-commands.ts';
 import { commandContext } from './context.ts';
 import { Terminal } from './terminal.ts';
 import { health, messages, report, update } from './work-commands.ts';
@@ -15,6 +16,7 @@ export const CLIENT_USAGE = `Client commands (a Rollcall server at --api-url, RO
   rollcall logout                         revoke the session on the server and forget it here
   rollcall status                         who you are signed in as, and the check-ins waiting for you today
   rollcall me                             your user
+  rollcall checkins today                 what you still have to answer today, each with its web answer link
   rollcall update [--done T]… [--doing T]… [--blocked T]… [TEXT]   a stand-up update into today's check-ins
   rollcall report --agent NAME [--done T]… [--doing T]… [--blocked T]… [--milestone] [TEXT]
   rollcall health --agent NAME [--unhealthy] [--message M]
@@ -32,6 +34,7 @@ const COMMANDS: Record<string, { options: Options; positionals: boolean }> = {
   logout: { options: {}, positionals: false },
   status: { options: {}, positionals: false },
   me: { options: {}, positionals: false },
+  checkins: { options: {}, positionals: true },
   update: { options: { ...LINES, message: { type: 'string', short: 'm' } }, positionals: true },
   report: { options: { ...LINES, agent: { type: 'string' }, milestone: { type: 'boolean' } }, positionals: true },
   health: { options: { agent: { type: 'string' }, unhealthy: { type: 'boolean' }, degraded: { type: 'boolean' }, message: { type: 'string', short: 'm' } }, positionals: false },
@@ -60,6 +63,7 @@ export async function runClient(command: string, args: string[]): Promise<number
       case 'logout': await logout(ctx); break;
       case 'status': await status(ctx); break;
       case 'me': await me(ctx); break;
+      case 'checkins': await checkins(ctx, parsed.positionals); break;
       case 'update': await update(ctx, flags, parsed.positionals); break;
       case 'report': await report(ctx, flags, parsed.positionals); break;
       case 'health': await health(ctx, flags); break;

@@ -1,6 +1,8 @@
 import type { AgentEmailRow, AgentRow, HealthCheckRow, MessageRow, RegistrationChallengeRow, ReportRow } from './tables/agents.ts';
 import type { AssistantSessionRow, AssistantTurnRow, AuditEventRow, CliSignInCodeRow, ExchangeTokenRow } from './tables/cli.ts';
-import type { CheckinParticipantTeamRow, CheckinParticipantUserRow, CheckinRow, MoodRow, QuestionRow, ResponsePartRow, ResponseRow } from './tables/checkins.ts';
+import type {
+  AnswerTokenRow, CheckinParticipantTeamRow, CheckinParticipantUserRow, CheckinReportRow, CheckinRow, MoodRow, PromptRow, PromptSlotRow, QuestionRow, ReplyKeyRow, ResponsePartRow, ResponseRow, TimeOffRow,
+} from './tables/checkins.ts';
 import type { ChatConnectionRow, ChatMessageRow, DeliveryAttemptRow, DeliveryRow, OrganizationEventRow, SubscriptionRow } from './tables/outbox.ts';
 import type {
   BoardKeyRow, BoardMemberRow, BoardRow, GoalRow, IdempotencyKeyRow, LabelRow, MilestoneRow, PlanChangeRow, PlanOrganizationRow, ProjectMemberRow,
@@ -65,6 +67,12 @@ declare module 'knex/types/tables.js' {
     checkin_participant_teams: CheckinParticipantTeamRow;
     checkin_responses: ResponseRow;
     checkin_response_parts: ResponsePartRow;
+    checkin_prompt_slots: PromptSlotRow;
+    checkin_prompts: PromptRow;
+    checkin_answer_tokens: AnswerTokenRow;
+    checkin_reply_keys: ReplyKeyRow;
+    checkin_reports: CheckinReportRow;
+    user_time_off: TimeOffRow;
     mood_entries: MoodRow;
     agents: AgentRow;
     agent_reports: ReportRow;

@@ -7,6 +7,7 @@ import { apiKeys } from './api-keys/feature.ts';
 import { assistant } from './assistant/feature.ts';
 import { chat } from './chat/feature.ts';
 import { checkins } from './checkins/feature.ts';
+import { checkinRuns } from './checkin-runs/feature.ts';
 import { cli } from './cli/feature.ts';
 import { cliAuth } from './cli-auth/feature.ts';
 import { deliveries } from './deliveries/feature.ts';
@@ -65,6 +66,7 @@ export const features: Feature[] = [
   invitations,
   teams,
   checkins,
+  checkinRuns,
   templates,
   mood,
   deliveries,

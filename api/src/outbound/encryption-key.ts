@@ -127,6 +127,13 @@ export function createKeyFile(dataDir: string): ConfiguredKey {
   return { key, source: file, fingerprint: keyFingerprint(key) };
 }
 
+/** The configured key's box, never creating a key file (operator commands that only read sealed values). */
+export function existingSecretBox(config: { encryptionKey: Buffer | null; dataDir: string }): SecretBox {
+  const key = configuredKey(config);
+  if (!key) throw new Error('no encryption key is configured (ENCRYPTION_KEY or DATA_DIR/encryption.key)');
+  return new SecretBox(key.key);
+}
+
 /** The app's box: the configured key, or a new key file (the server has checked the database first). */
 export function loadSecretBox(config: { encryptionKey: Buffer | null; dataDir: string }): SecretBox {
   return new SecretBox((configuredKey(config) ?? createKeyFile(config.dataDir)).key);

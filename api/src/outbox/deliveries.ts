@@ -33,6 +33,8 @@ export interface EmailMessage {
   text: string;
   html?: string;
   replyTo?: string;
+  /** The Message-ID to send with (`<…@…>`), when replies must find the message again (check-in prompts). */
+  messageId?: string;
   headers?: Record<string, string>;
 }
 

@@ -75,6 +75,8 @@ export const EVENTS = [
   'followups.response.completed',
   'followups.response.updated',
   'followups.response.deleted',
+  'checkin.prompted',
+  'checkin.report.sent',
   'forms.response.created',
   'forms.response.updated',
   'forms.response.deleted',

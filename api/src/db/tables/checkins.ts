@@ -100,3 +100,65 @@ export interface MoodRow {
   created_at: string;
   updated_at: string;
 }
+
+/** A check-in's asking for one time zone and local day (migration 0820): written with the slot's prompts. */
+export interface PromptSlotRow {
+  checkin_uuid: string;
+  local_date: string;
+  timezone: string;
+  prompted_at: string;
+  prompts: number;
+}
+
+/** One participant asked on one day (migration 0820). */
+export interface PromptRow {
+  uuid: string;
+  organization_uuid: string;
+  checkin_uuid: string;
+  user_uuid: string;
+  run_date: string;
+  timezone: string;
+  prompted_at: string;
+  reminders_sent: number;
+  last_reminded_at: string | null;
+  next_reminder_at: string | null;
+  remind_until: string;
+  message_id: string;
+}
+
+/** `reply:<hash of a reply address's secret>` or `message:<Message-ID>` of an e-mail a prompt sent (migration 0820). */
+export interface ReplyKeyRow {
+  key: string;
+  prompt_uuid: string;
+}
+
+/** An answer link's grant (migration 0820): the token itself is never stored. */
+export interface AnswerTokenRow {
+  token_hash: string;
+  checkin_uuid: string;
+  user_uuid: string;
+  run_date: string;
+  expires_at: string;
+  created_at: string;
+}
+
+/** A report sent (migration 0820): `subject` is 'team' or, one by one, the answering person's uuid. */
+export interface CheckinReportRow {
+  uuid: string;
+  organization_uuid: string;
+  checkin_uuid: string;
+  report_date: string;
+  subject: string;
+  sent_at: string;
+  destinations: string;
+}
+
+/** A person's time off (migration 0820), local days inclusive. */
+export interface TimeOffRow {
+  uuid: string;
+  organization_uuid: string;
+  user_uuid: string;
+  start_on: string;
+  end_on: string;
+  created_at: string;
+}

@@ -7,7 +7,7 @@ export const operations: Operation[] = [
   {
     method: 'post', path: '/v1/send-message/', tag, scope: 'messaging',
     summary: 'Send a bot message to users, teams and channels of the connected chat platform',
-    description: 'At least one target. `thread_responses` are posted as replies in the message’s thread; `bot_message_id` of an earlier message edits it (Slack, Discord) or posts the new text (Teams, Google Chat). `skip_users_on_time_off` is accepted; Rollcall keeps no time-off data yet, so nobody is skipped. 400 `platform_not_connected` when no platform is connected.',
+    description: 'At least one target. `thread_responses` are posted as replies in the message’s thread; `bot_message_id` of an earlier message edits it (Slack, Discord) or posts the new text (Teams, Google Chat). `skip_users_on_time_off` leaves out the target users on time off today (PATCH /v1/users/{uuid}/ `time_off`), each in their own time zone. 400 `platform_not_connected` when no platform is connected.',
     body: sendMessageSchema,
     responses: { 200: { type: 'object', properties: { bot_message_id: { type: 'string', format: 'uuid' }, thread_responses: { type: 'array', items: { type: 'string' } }, targets: { type: 'integer' } } }, 400: 'Error' },
   },

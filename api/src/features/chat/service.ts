@@ -7,6 +7,7 @@ import type { SecretBox } from '../../outbound/secret-box.ts';
 import type { OutboundHttp } from '../../outbound/outbound-http.ts';
 import { enqueueMany } from '../../outbox/deliveries.ts';
 import { fullName } from '../../lib/names.ts';
+import { awayToday } from '../../db/time-off.ts';
 import { getConnection, requireConnection, requirePlatform } from './connection.ts';
 import { PlatformError, SlackApi } from './platforms.ts';
 import type { ChatPost } from './platforms.ts';
@@ -34,7 +35,7 @@ async function usersOf(db: Db, organizationUuid: string, userUuids: string[], te
   }
   const wanted = [...new Set([...userUuids, ...fromTeams])];
   if (wanted.length === 0) return [];
-  const users = await db('users').where({ organization_uuid: organizationUuid }).whereIn('uuid', wanted).select('uuid', 'email', 'first_name', 'last_name', 'is_active');
+  const users = await db('users').where({ organization_uuid: organizationUuid }).whereIn('uuid', wanted).select('uuid', 'email', 'first_name', 'last_name', 'is_active', 'timezone');
   const missing = userUuids.filter((u) => !users.some((f: { uuid: string }) => f.uuid === u));
   if (missing.length) throw new ValidationFailed({ target_users: [`No user with this id in your organization: ${missing.join(', ')}.`] });
   // In the caller's order (a DM's member list, mentions), whatever order the database returns.
@@ -51,7 +52,11 @@ export async function sendMessage(db: Db, actor: Actor, input: SendMessageInput,
   const platform = await requirePlatform(db, actor.organization.uuid);
   const text = input.message ?? input.messages?.join('\n\n');
   if (!text) throw new ValidationFailed({ message: ['Give message or messages.'] });
-  const users = await usersOf(db, actor.organization.uuid, input.target_users ?? [], input.target_teams ?? []);
+  let users = await usersOf(db, actor.organization.uuid, input.target_users ?? [], input.target_teams ?? []);
+  if (input.skip_users_on_time_off) {
+    const away = await awayToday(db, users, actor.organization.timezone, now);
+    users = users.filter((u: { uuid: string }) => !away.has(u.uuid));
+  }
   const channels = [...new Set(input.target_channels ?? [])];
   if (channels.length === 0 && users.length === 0 && !(input.target_users?.length || input.target_teams?.length)) {
     throw new ValidationFailed({ non_field_errors: ['Give at least one target: target_users, target_channels or target_teams.'] });

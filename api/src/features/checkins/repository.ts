@@ -62,25 +62,31 @@ export async function questionsIn<T extends QuestionFields>(db: Executor, store:
 
 export const questionsOf = (db: Executor, checkinUuid: string): Promise<QuestionRow[]> => questionsIn<QuestionRow>(db, CHECKIN_QUESTIONS, checkinUuid);
 
-/** The effective participants (active users, direct or through active teams) of each check-in. */
-export async function participantsOf(db: Executor, checkinUuids: string[]): Promise<Map<string, Map<string, ParticipantUser>>> {
-  const result = new Map<string, Map<string, ParticipantUser>>(checkinUuids.map((uuid) => [uuid, new Map()]));
-  if (checkinUuids.length === 0) return result;
-  const direct = await db('checkin_participant_users as cpu')
-    .join('users as u', 'u.uuid', 'cpu.user_uuid')
-    .whereIn('cpu.checkin_uuid', checkinUuids)
-    .andWhere('u.is_active', true)
-    .select('cpu.checkin_uuid', 'u.uuid', 'u.first_name', 'u.last_name', 'u.email');
-  const viaTeams = await db('checkin_participant_teams as cpt')
-    .join('teams as t', 't.uuid', 'cpt.team_uuid')
-    .join('team_members as tm', 'tm.team_uuid', 'cpt.team_uuid')
-    .join('users as u', 'u.uuid', 'tm.user_uuid')
-    .whereIn('cpt.checkin_uuid', checkinUuids)
-    .andWhere('t.active', true)
-    .andWhere('u.is_active', true)
-    .select('cpt.checkin_uuid', 'u.uuid', 'u.first_name', 'u.last_name', 'u.email');
-  for (const row of [...direct, ...viaTeams]) {
-    result.get(row.checkin_uuid)!.set(row.uuid, { uuid: row.uuid, first_name: row.first_name, last_name: row.last_name, email: row.email });
+/** A participant with the time zone their day runs in (check-ins that ask in each person's own time zone). */
+export type Participant = ParticipantUser & Pick<UserRow, 'timezone'>;
+
+/** The effective participants (active users, direct or through active teams) of each check-in: two joins per 500 check-ins. */
+export async function participantsOf(db: Executor, checkinUuids: string[]): Promise<Map<string, Map<string, Participant>>> {
+  const result = new Map<string, Map<string, Participant>>(checkinUuids.map((uuid) => [uuid, new Map()]));
+  const columns = ['u.uuid', 'u.first_name', 'u.last_name', 'u.email', 'u.timezone'];
+  for (let i = 0; i < checkinUuids.length; i += 500) {
+    const batch = checkinUuids.slice(i, i + 500);
+    const direct = await db('checkin_participant_users as cpu')
+      .join('users as u', 'u.uuid', 'cpu.user_uuid')
+      .whereIn('cpu.checkin_uuid', batch)
+      .andWhere('u.is_active', true)
+      .select('cpu.checkin_uuid', ...columns);
+    const viaTeams = await db('checkin_participant_teams as cpt')
+      .join('teams as t', 't.uuid', 'cpt.team_uuid')
+      .join('team_members as tm', 'tm.team_uuid', 'cpt.team_uuid')
+      .join('users as u', 'u.uuid', 'tm.user_uuid')
+      .whereIn('cpt.checkin_uuid', batch)
+      .andWhere('t.active', true)
+      .andWhere('u.is_active', true)
+      .select('cpt.checkin_uuid', ...columns);
+    for (const row of [...direct, ...viaTeams]) {
+      result.get(row.checkin_uuid)!.set(row.uuid, { uuid: row.uuid, first_name: row.first_name, last_name: row.last_name, email: row.email, timezone: row.timezone });
+    }
   }
   return result;
 }

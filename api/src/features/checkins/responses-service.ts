@@ -183,6 +183,23 @@ export async function saveResponse(
   return row;
 }
 
+/**
+ * A person's whole answers for one day, as they gave them on the web answer page or in an e-mail reply: a new
+ * response, or their day's response rewritten. The same rules and events as POST and PUT …/responses/; the
+ * caller (checkin-runs) has established who is answering and for which day from its grant.
+ */
+export async function answerForDay(
+  db: Executor,
+  params: { checkin: CheckinRow; questions: QuestionRow[]; author: ParticipantUser; date: string; responses: { uuid?: string; index?: number; response?: unknown }[] },
+  now: Date,
+): Promise<{ row: ResponseRow; created: boolean }> {
+  const { checkin, questions, author, date } = params;
+  const existing = await ownResponse(db, checkin.uuid, author.uuid, date);
+  const answers = applyAnswers(questions, [], params.responses);
+  const row = await saveResponse(db, { checkin, questions, userUuid: author.uuid, date, answers, existing, author }, now);
+  return { row, created: !existing };
+}
+
 /** The answering rules: participant, live check-in, and the day within the configured backfill/future window. */
 async function answerableDay(db: Executor, actor: Actor, checkin: CheckinRow, requested: string | undefined, now: Date): Promise<string> {
   // Members and guests only see the check-ins they take part in; admins and managers see every one.

@@ -15,6 +15,7 @@ export const schemas: Record<string, JsonSchema> = {
       email: { type: 'string', format: 'email', description: 'Only with include_email=true, for admins or the user themselves.' },
       first_name: str, last_name: str, full_name: str, role: { enum: ['admin', 'manager', 'member', 'guest'] },
       is_active: { type: 'boolean' }, timezone: nullableStr, occupation: nullableStr, image: nullableStr,
+      time_off: { type: 'array', description: 'Only in one user\'s answer (GET and PATCH /v1/users/{uuid}/): periods away, local days inclusive.', items: { type: 'object', properties: { start: { type: 'string', format: 'date' }, end: { type: 'string', format: 'date' } } } },
       created_at: { type: 'string', format: 'date-time' },
     },
   },

@@ -4,7 +4,7 @@ import { fullName } from './repository.ts';
 import type { UserRow } from '../../db/tables.ts';
 
 /** CONTRACT §3 user; `email` only when the caller may see it and asked with include_email=true. */
-export function presentUser(row: UserRow, options: { email: boolean }) {
+export function presentUser(row: UserRow, options: { email: boolean; timeOff?: { start: string; end: string }[] }) {
   return {
     uuid: row.uuid,
     id: row.uuid,
@@ -18,6 +18,8 @@ export function presentUser(row: UserRow, options: { email: boolean }) {
     occupation: row.occupation ?? null,
     image: row.image ?? null,
     created_at: iso(row.created_at),
+    // One user's answer (GET and PATCH /v1/users/{uuid}/) carries their time off; lists do not.
+    ...(options.timeOff ? { time_off: options.timeOff } : {}),
   };
 }
 

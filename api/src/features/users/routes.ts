@@ -8,7 +8,7 @@ import { pageRequest } from '../../http/query.ts';
 import { uuidParam } from '../../http/params.ts';
 import { queryBoolean, queryChoice, queryDateRange, queryOrdering, querySearch } from '../../http/query.ts';
 import { canSeeEmailOf } from '../../auth/policy.ts';
-import { getUser, listUsers, updateUser } from './service.ts';
+import { getUserDetail, listUsers, updateUser } from './service.ts';
 import { presentUser } from './presenter.ts';
 import { updateUserSchema } from './schema.ts';
 import type { UpdateUserInput } from './schema.ts';
@@ -40,14 +40,14 @@ export function userRoutes(deps: Deps, { authenticate, rateLimit, clearsCredenti
 
   router.get('/v1/users/:uuid/', authenticate(), rateLimit('reads'), async (ctx) => {
     const actor = actorOf(ctx);
-    const row = await getUser(deps.db, actor, ctx.params.uuid);
-    ctx.body = presentUser(row, { email: queryBoolean(ctx, 'include_email') === true && canSeeEmailOf(actor, row) });
+    const { row, timeOff } = await getUserDetail(deps.db, actor, ctx.params.uuid);
+    ctx.body = presentUser(row, { email: queryBoolean(ctx, 'include_email') === true && canSeeEmailOf(actor, row), timeOff });
   });
 
   router.patch('/v1/users/:uuid/', authenticate(), rateLimit('writes'), validateBody(updateUserSchema), clearsCredentialCache, async (ctx) => {
     const actor = actorOf(ctx);
-    const row = await updateUser(deps.db, actor, ctx.params.uuid, ctx.state.body as UpdateUserInput, deps.clock.now());
-    ctx.body = presentUser(row, { email: canSeeEmailOf(actor, row) });
+    const { row, timeOff } = await updateUser(deps.db, actor, ctx.params.uuid, ctx.state.body as UpdateUserInput, deps.clock.now());
+    ctx.body = presentUser(row, { email: canSeeEmailOf(actor, row), timeOff });
   });
 
   return router;

@@ -1,5 +1,5 @@
 import * as yup from 'yup';
-import { timezoneField } from '../../http/fields.ts';
+import { dateField, timezoneField } from '../../http/fields.ts';
 import { ROLES } from '../../db/tables.ts';
 
 /** PATCH /v1/users/{uuid}/: profile fields for the user themselves; role and is_active for admins only. */
@@ -11,6 +11,8 @@ export const updateUserSchema = yup.object({
   image: yup.string().url().max(2048).nullable(),
   role: yup.string().oneOf(ROLES),
   is_active: yup.boolean(),
+  /** Replaces the person's time off: local days, inclusive (features/users/time-off.ts). */
+  time_off: yup.array(yup.object({ start: dateField().required(), end: dateField().required() })).max(50),
 });
 export type UpdateUserInput = yup.InferType<typeof updateUserSchema>;
 

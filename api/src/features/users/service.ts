@@ -7,6 +7,8 @@ import { recordEvent } from '../webhooks/events.ts';
 import { likePattern } from '../../db/sql.ts';
 import { can, userUpdateRefusal } from '../../auth/policy.ts';
 import { fullName } from './repository.ts';
+import { replaceTimeOff, timeOffOf } from '../../db/time-off.ts';
+import type { TimeOff } from '../../db/time-off.ts';
 import type { UpdateUserInput } from './schema.ts';
 import type { UserRow } from '../../db/tables.ts';
 
@@ -81,7 +83,13 @@ async function activeAdminCount(db: Executor, organizationUuid: string): Promise
  * Admins change anything; everyone else only their own profile fields. Deactivation keeps the user's data;
  * their keys and tokens stop at once (the credential check reads `is_active`).
  */
-export async function updateUser(db: Executor, actor: Actor, uuid: string, input: UpdateUserInput, now: Date): Promise<UserRow> {
+/** GET /v1/users/{uuid}/: the user and their time off. */
+export async function getUserDetail(db: Executor, actor: Actor, uuid: string): Promise<{ row: UserRow; timeOff: TimeOff[] }> {
+  const row = await getUser(db, actor, uuid);
+  return { row, timeOff: await timeOffOf(db, row.uuid) };
+}
+
+export async function updateUser(db: Executor, actor: Actor, uuid: string, input: UpdateUserInput, now: Date): Promise<{ row: UserRow; timeOff: TimeOff[] }> {
   return db.transaction(async (trx) => {
     const row = await getUser(trx, actor, uuid);
     const touchesAdminFields = input.role !== undefined || input.is_active !== undefined;
@@ -96,6 +104,7 @@ export async function updateUser(db: Executor, actor: Actor, uuid: string, input
       if (input[field] !== undefined) changes[field] = input[field];
     }
     await trx('users').where({ uuid }).update(changes);
+    if (input.time_off !== undefined) await replaceTimeOff(trx, row, input.time_off, now);
     if (input.is_active !== undefined && input.is_active !== bool(row.is_active)) {
       if (input.is_active) await trx('invitations').where({ user_uuid: uuid }).whereNull('accepted_at').update({ accepted_at: now.toISOString(), updated_at: now.toISOString() });
       await recordEvent(
@@ -110,6 +119,6 @@ export async function updateUser(db: Executor, actor: Actor, uuid: string, input
     }
     const updated = await trx('users').where({ uuid }).first();
     if (!updated) throw notFound();
-    return updated;
+    return { row: updated, timeOff: await timeOffOf(trx, uuid) };
   });
 }

@@ -97,6 +97,15 @@ export function sampleBody(event: string): Record<string, unknown> {
       response_completed: true, has_issue: true, responses: [{ uuid: id, index: 0, question: 'What is blocking you?', response: 'Waiting for review' }], created_at: at, updated_at: at,
     };
   }
+  if (event === 'checkin.prompted') {
+    return { sample: true, uuid: id, followup: { uuid: id, id, name: 'Daily stand-up' }, user, response_date: '2026-01-15', prompted_at: at };
+  }
+  if (event === 'checkin.report.sent') {
+    return {
+      sample: true, uuid: id, followup: { uuid: id, id, name: 'Daily stand-up' }, report_date: '2026-01-15', one_by_one: false, destinations: ['slack:channel:C0123456'],
+      answered: 4, missing: 1, away: 1, sent_at: at,
+    };
+  }
   if (event.startsWith('forms.')) {
     return { sample: true, uuid: id, id, response_uuid: id, form_uuid: id, form: { uuid: id, name: 'Feedback' }, is_anonymous: false, user, responses: [], current_state: null, created_at: at, updated_at: at };
   }

@@ -1,0 +1,109 @@
+import type { Db, Executor } from '../../db/connection.ts';
+import { ValidationFailed } from '../../lib/errors.ts';
+import { bool, readJson } from '../../lib/json.ts';
+import { questionsOf } from '../checkins/repository.ts';
+import { answersOf } from '../checkins/response-parts.ts';
+import type { Answer } from '../checkins/response-parts.ts';
+import { answerForDay } from '../checkins/responses-service.ts';
+import type { ParticipantUser } from '../checkins/repository.ts';
+import { TEAM } from './report.ts';
+import { grantOf } from './tokens.ts';
+import type { AnswerTokenRow, CheckinRow, QuestionRow } from '../../db/tables.ts';
+
+/**
+ * The web answer page's service: what an answer link shows and what it saves. A link that is malformed,
+ * unknown or expired, or whose check-in or person is gone, is one answer, `invalid`: the page says so without
+ * telling which, and shows nobody's data.
+ */
+
+export interface AnswerView {
+  checkin: CheckinRow;
+  person: ParticipantUser;
+  questions: QuestionRow[];
+  date: string;
+  /** The person's answers of that day so far (parts folded in), by question uuid. */
+  answers: Map<string, Answer['response']>;
+  answered: boolean;
+  /** False once the day's report went out with an answer in it: the answer can no longer change here. */
+  editable: boolean;
+}
+
+export type AnswerLookup = { state: 'invalid' } | { state: 'ok'; view: AnswerView };
+
+async function viewOf(db: Executor, grant: AnswerTokenRow): Promise<AnswerLookup> {
+  const checkin: CheckinRow | undefined = await db('checkins').where({ uuid: grant.checkin_uuid }).first();
+  const person = await db('users').where({ uuid: grant.user_uuid }).first('uuid', 'first_name', 'last_name', 'email', 'is_active', 'organization_uuid');
+  if (!checkin || !person || !bool(person.is_active) || person.organization_uuid !== checkin.organization_uuid || bool(checkin.is_archived)) return { state: 'invalid' };
+  const questions = await questionsOf(db, checkin.uuid);
+  const response = await db('checkin_responses').where({ checkin_uuid: checkin.uuid, user_uuid: person.uuid, response_date: grant.run_date }).first();
+  const answers = new Map(response ? (await answersOf(db, response)).map((a) => [a.uuid, a.response]) : []);
+  const reported = response
+    ? await db('checkin_reports').where({ checkin_uuid: checkin.uuid, report_date: grant.run_date }).whereIn('subject', [TEAM, person.uuid]).first('uuid')
+    : undefined;
+  const { is_active: _active, organization_uuid: _org, ...who } = person;
+  return { state: 'ok', view: { checkin, person: who, questions, date: grant.run_date, answers, answered: Boolean(response), editable: !reported } };
+}
+
+/** What the link at `token` shows. */
+export async function openAnswer(db: Db, token: string, now: Date): Promise<AnswerLookup> {
+  const grant = await grantOf(db, token, now);
+  return grant ? viewOf(db, grant) : { state: 'invalid' };
+}
+
+/** A form's values: one per question (`q.<uuid>`), several for a multiple-choice question. */
+export type FormValues = Map<string, string[]>;
+
+/** The form's values as answers of each question's type; a question left empty is not answered. */
+export function formAnswers(questions: QuestionRow[], form: FormValues): { uuid: string; response: unknown }[] {
+  const problems: Record<string, string[]> = {};
+  const out: { uuid: string; response: unknown }[] = [];
+  questions.forEach((q, i) => {
+    const values = (form.get(`q.${q.uuid}`) ?? []).map((v) => v.replace(/\r\n/g, '\n'));
+    const first = values[0]?.trim() ?? '';
+    if (q.question_type === 'multiple_choice') {
+      const allowed = readJson<{ value: string }[]>(q.choices, []).map((c) => c.value);
+      const chosen = values.filter((v) => allowed.includes(v));
+      if (chosen.length) out.push({ uuid: q.uuid, response: chosen });
+    } else if (first === '') {
+      return;
+    } else if (q.question_type === 'boolean') {
+      out.push({ uuid: q.uuid, response: first === 'yes' });
+    } else if (q.question_type === 'numeric') {
+      const n = Number(first.replace(',', '.'));
+      if (Number.isFinite(n)) out.push({ uuid: q.uuid, response: n });
+      else problems[`responses.${i}.response`] = ['A numeric answer is a number.'];
+    } else {
+      out.push({ uuid: q.uuid, response: values[0] });
+    }
+  });
+  if (Object.keys(problems).length) throw new ValidationFailed(problems);
+  return out;
+}
+
+export type SaveOutcome = { state: 'invalid' } | { state: 'closed'; view: AnswerView } | { state: 'saved'; view: AnswerView } | { state: 'refused'; view: AnswerView; problems: Record<string, string[]> };
+
+/**
+ * Saves the form as the person's answers of the link's day, through the same service as POST/PUT …/responses/.
+ * A link whose day was reported with an answer in it no longer edits (`closed`); an answer the rules refuse
+ * comes back with its problems (`refused`), the person's input kept by the page.
+ */
+export async function saveAnswer(db: Db, token: string, form: FormValues, now: Date): Promise<SaveOutcome> {
+  return db.transaction(async (trx) => {
+    const grant = await grantOf(trx, token, now);
+    if (!grant) return { state: 'invalid' } as const;
+    const found = await viewOf(trx, grant);
+    if (found.state !== 'ok') return found;
+    const { view } = found;
+    if (!view.editable) return { state: 'closed', view } as const;
+    try {
+      const responses = formAnswers(view.questions, form);
+      const { row } = await answerForDay(trx, { checkin: view.checkin, questions: view.questions, author: view.person, date: view.date, responses }, now);
+      // The saved answers are the whole response now (a full write folds and drops any parts).
+      const answers = new Map(readJson<Answer[]>(row.answers, []).map((a) => [a.uuid, a.response]));
+      return { state: 'saved', view: { ...view, answers, answered: true } } as const;
+    } catch (err) {
+      if (err instanceof ValidationFailed) return { state: 'refused', view, problems: err.fields } as const;
+      throw err;
+    }
+  });
+}

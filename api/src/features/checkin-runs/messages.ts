@@ -1,0 +1,135 @@
+import type { EmailMessage } from '../../outbox/deliveries.ts';
+import { fullName } from '../../lib/names.ts';
+import type { CheckinRow, QuestionRow } from '../../db/tables.ts';
+import type { LoopSettings } from './schedule.ts';
+
+/**
+ * What the loop says, in text and HTML: the prompt and its reminders, the note on how a reply was read, and
+ * the team report. Pure functions; the jobs put them into the outbox.
+ */
+
+export const escapeHtml = (text: string): string =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+const paragraphs = (text: string) => text.split(/\n{2,}/).map((p) => `<p>${escapeHtml(p).replace(/\n/g, '<br>')}</p>`).join('\n');
+
+export interface PromptContent {
+  checkin: Pick<CheckinRow, 'name'>;
+  settings: Pick<LoopSettings, 'intro' | 'outro'>;
+  questions: Pick<QuestionRow, 'question'>[];
+  date: string;
+  url: string;
+}
+
+const questionLines = (questions: Pick<QuestionRow, 'question'>[]) => questions.map((q, i) => `${i + 1}. ${q.question}`);
+
+/** The text a prompt shows on every channel (e-mail body, Slack direct message). */
+export function promptText(p: PromptContent, reminder = false): string {
+  return [
+    reminder ? `A reminder: ${p.checkin.name} for ${p.date} is waiting for your answers.` : `Time for ${p.checkin.name} (${p.date}).`,
+    p.settings.intro,
+    questionLines(p.questions).join('\n'),
+    `Answer on the web: ${p.url}`,
+    p.settings.outro,
+  ].filter((part): part is string => Boolean(part)).join('\n\n');
+}
+
+/** The prompt (or a reminder) as an e-mail: replying to it answers (one paragraph per question, or numbered lines). */
+export function promptEmail(p: PromptContent & { to: string; replyTo: string; messageId: string; inReplyTo?: string }, reminder = false): EmailMessage {
+  const howToReply = 'Or reply to this e-mail: one paragraph per question, in order (or numbered lines 1. 2. 3.).';
+  const text = `${promptText(p, reminder)}\n\n${howToReply}\n`;
+  const html = [
+    `<p>${escapeHtml(reminder ? `A reminder: ${p.checkin.name} for ${p.date} is waiting for your answers.` : `Time for ${p.checkin.name} (${p.date}).`)}</p>`,
+    p.settings.intro ? paragraphs(p.settings.intro) : '',
+    `<ol>${p.questions.map((q) => `<li>${escapeHtml(q.question)}</li>`).join('')}</ol>`,
+    `<p><a href="${escapeHtml(p.url)}">Answer on the web</a></p>`,
+    `<p>${escapeHtml(howToReply)}</p>`,
+    p.settings.outro ? paragraphs(p.settings.outro) : '',
+  ].filter(Boolean).join('\n');
+  return {
+    to: [p.to],
+    subject: `${reminder ? 'Reminder: ' : ''}${p.checkin.name} for ${p.date}`,
+    text,
+    html,
+    replyTo: p.replyTo,
+    messageId: p.messageId,
+    ...(p.inReplyTo ? { headers: { 'In-Reply-To': p.inReplyTo, References: p.inReplyTo } } : {}),
+  };
+}
+
+/** The note sent when a reply did not split into one answer per question: it was saved whole as the first. */
+export function unsplitReplyEmail(p: { to: string; checkinName: string; date: string; questions: number; parts: number; url: string; inReplyTo: string | null }): EmailMessage {
+  const text = [
+    `We saved your reply to ${p.checkinName} for ${p.date}, but it did not split into ${p.questions} answers (we found ${p.parts}), so all of it is the answer to the first question.`,
+    'To answer question by question, reply with one paragraph per question in order, or numbered lines (1. 2. 3.), or answer on the web:',
+    p.url,
+  ].join('\n\n');
+  return {
+    to: [p.to],
+    subject: `How we read your reply: ${p.checkinName} for ${p.date}`,
+    text: `${text}\n`,
+    html: text.split('\n\n').map((line) => (line === p.url ? `<p><a href="${escapeHtml(p.url)}">${escapeHtml(p.url)}</a></p>` : `<p>${escapeHtml(line)}</p>`)).join('\n'),
+    ...(p.inReplyTo ? { headers: { 'In-Reply-To': p.inReplyTo, References: p.inReplyTo } } : {}),
+  };
+}
+
+export interface ReportPerson {
+  uuid: string;
+  first_name: string;
+  last_name: string;
+  email: string;
+}
+
+export interface ReportEntry {
+  person: ReportPerson;
+  answers: { question: string; response: unknown }[];
+  hasIssue: boolean;
+}
+
+export interface ReportContent {
+  checkinName: string;
+  date: string;
+  anonymous: boolean;
+  /** One person's answer, posted as it comes (send_reports_one_by_one): no counts, no missing list. */
+  single?: boolean;
+  answered: ReportEntry[];
+  missing: ReportPerson[];
+  away: ReportPerson[];
+  /** Answers for the previous report's day given or changed after it went. */
+  late?: { date: string; answered: ReportEntry[] };
+}
+
+const answerText = (value: unknown): string => (Array.isArray(value) ? value.join(', ') : typeof value === 'boolean' ? (value ? 'Yes' : 'No') : String(value));
+
+/**
+ * The team report as text (chat) and e-mail: each person's answers (co-authored parts are part of them, with
+ * their suffix), then who has not answered and who is away. An anonymous check-in names nobody.
+ */
+export function reportText(r: ReportContent): string {
+  const total = r.answered.length + r.missing.length;
+  const lines = [`${r.checkinName} — ${r.date}`];
+  if (!r.single) lines.push(`${r.answered.length} of ${total} answered${r.away.length ? `, ${r.away.length} away` : ''}.`);
+  const entries = (list: ReportEntry[]) =>
+    list.forEach((entry, i) => {
+      lines.push('', `${r.anonymous ? `Answer ${i + 1}` : fullName(entry.person)}${entry.hasIssue ? ' (blocked)' : ''}`);
+      for (const a of entry.answers) lines.push(`${a.question}`, ...answerText(a.response).split('\n').map((l) => `  ${l}`));
+    });
+  entries(r.answered);
+  if (r.missing.length) lines.push('', r.anonymous ? `Not answered yet: ${r.missing.length}` : `Not answered yet: ${r.missing.map(fullName).join(', ')}`);
+  if (r.away.length) lines.push('', r.anonymous ? `Away: ${r.away.length}` : `Away: ${r.away.map(fullName).join(', ')}`);
+  if (r.late) {
+    lines.push('', `Answered for ${r.late.date} after that report:`);
+    entries(r.late.answered);
+  }
+  return lines.join('\n');
+}
+
+export function reportEmail(r: ReportContent, to: string[]): EmailMessage {
+  const text = reportText(r);
+  return {
+    to,
+    subject: `${r.checkinName} report for ${r.date}`,
+    text: `${text}\n`,
+    html: `<pre style="font-family:inherit;white-space:pre-wrap">${escapeHtml(text)}</pre>`,
+  };
+}

@@ -1,0 +1,78 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { sendDuePrompts } from './feature.ts';
+import { newText, splitAnswers } from './email-replies.ts';
+import { createCheckin, replyMime, startLoopApp } from './loop-fixtures.ts';
+import type { LoopApp } from './loop-fixtures.ts';
+
+describe('Answering a check-in by replying to its e-mail', () => {
+  let app: LoopApp;
+  let checkin: Awaited<ReturnType<typeof createCheckin>>;
+  let prompt: { replyTo: string; messageId: string };
+  beforeEach(async () => {
+    app = await startLoopApp();
+    const { t, p, sink } = app;
+    t.clock.set('2026-03-10T07:00:00.000Z');
+    checkin = await createCheckin(t, p, { questions: [{ question_type: 'text', question: 'Done?' }, { question_type: 'text', question: 'Next?' }] });
+    t.clock.set('2026-03-10T08:00:00.000Z');
+    await sendDuePrompts(t.deps);
+    await t.deps.delivery.runDue();
+    const mail = sink.messages.find((m) => m.envelopeTo[0] === p.member.user.email)!;
+    prompt = { replyTo: mail.replyTo!.value[0].address!, messageId: mail.messageId! };
+    sink.messages.length = 0;
+  });
+  afterEach(async () => app.close());
+
+  const deliver = async (mime: string) => {
+    const res = await app.t.request('POST', '/v1/inbound-email/', { raw: mime, headers: { 'content-type': 'message/rfc822', 'x-inbound-secret': 'inbound-secret' } });
+    expect(res.status).toBe(202);
+    return res.body as { routed: boolean; route: string | null };
+  };
+  const answers = async () => {
+    const res = await app.t.request('GET', `/v1/checkins/${checkin.uuid}/responses/`, { key: app.p.adminKey });
+    return res.body.results.map((r: { user: { full_name: string }; responses: { response: string }[] }) => [r.user.full_name, r.responses.map((a) => a.response)]);
+  };
+  const mia = () => app.p.member.user.email;
+
+  it('reads a plain reply, one paragraph per question, without the quoted prompt or the signature', async () => {
+    const text = 'Shipped the importer\nand its tests\n\nThe exporter\n\n-- \nMia\n\nOn Tue, Mar 10, 2026 at 9:00 AM Rollcall <no-reply@localhost> wrote:\n> Time for Daily (2026-03-10).\n>\n> 1. Done?\n';
+    expect(await deliver(replyMime({ from: mia(), to: prompt.replyTo, text }))).toEqual(expect.objectContaining({ routed: true, route: 'checkin-replies' }));
+    expect(await answers()).toEqual([['Mia Member', ['Shipped the importer\nand its tests', 'The exporter']]]);
+  });
+
+  it('reads numbered lines, an HTML-only reply, and a reply matched by In-Reply-To alone', async () => {
+    await deliver(replyMime({ from: mia(), to: prompt.replyTo, text: '1. Importer\n2. Exporter\n' }));
+    expect(await answers()).toEqual([['Mia Member', ['Importer', 'Exporter']]]);
+    await deliver(replyMime({ from: mia(), to: prompt.replyTo, html: '<div>Importer v2</div><div><br></div><div>Exporter v2</div><blockquote>1. Done?</blockquote>' }));
+    expect(await answers()).toEqual([['Mia Member', ['Importer v2', 'Exporter v2']]]);
+    // Sent to the From address instead of the reply address: the Message-ID it answers finds the prompt.
+    await deliver(replyMime({ from: `Mia <${mia()}>`, to: 'rollcall@inbox.localhost', inReplyTo: prompt.messageId, text: '1. v3\n2. w3' }));
+    expect(await answers()).toEqual([['Mia Member', ['v3', 'w3']]]);
+  });
+
+  it('saves a reply that does not split into one answer per question whole as the first answer, and says so by e-mail with a web link', async () => {
+    await deliver(replyMime({ from: mia(), to: prompt.replyTo, text: 'One\n\nTwo\n\nThree' }));
+    expect(await answers()).toEqual([['Mia Member', ['One\n\nTwo\n\nThree']]]);
+    await app.t.deps.delivery.runDue();
+    expect(app.sink.messages.map((m) => [m.envelopeTo[0], m.subject])).toEqual([[mia(), 'How we read your reply: Daily for 2026-03-10']]);
+    expect(app.sink.messages[0].text).toContain('did not split into 2 answers (we found 3)');
+    expect(app.sink.messages[0].text).toMatch(/\/checkins\/answer\/[0-9A-Za-z]{43}/);
+  });
+
+  it('never takes a reply by its sender alone: a forged sender, an unknown reply address and an unknown Message-ID save nothing', async () => {
+    // Otto writes to Mia's reply address: not Mia's answer, and not Otto's.
+    expect(await deliver(replyMime({ from: app.p.other.user.email, to: prompt.replyTo, text: '1. Forged\n2. Forged' }))).toMatchObject({ routed: true });
+    // Mia's address as From, without a reply address or a known Message-ID.
+    expect(await deliver(replyMime({ from: mia(), to: 'rollcall@inbox.localhost', text: '1. Forged\n2. Forged' }))).toMatchObject({ routed: false });
+    expect(await deliver(replyMime({ from: mia(), to: `checkin-${'0'.repeat(32)}@inbox.localhost`, text: '1. x\n2. y' }))).toMatchObject({ routed: true });
+    expect(await deliver(replyMime({ from: mia(), to: 'rollcall@inbox.localhost', inReplyTo: '<checkin.000000000000000000000000@inbox.localhost>', text: '1. x\n2. y' }))).toMatchObject({ routed: false });
+    expect(await answers()).toEqual([]);
+  });
+
+  it('splits replies by numbered lines or paragraphs (unit)', () => {
+    expect(splitAnswers('1. a\n2. b\ncontinued\n3) c', 3)).toEqual(['a', 'b\ncontinued', 'c']);
+    expect(splitAnswers('a\n\nb', 2)).toEqual(['a', 'b']);
+    expect(splitAnswers('a\n\nb', 3)).toBeNull();
+    expect(splitAnswers('Intro\n1. a\n2. b', 2)).toBeNull();
+    expect(newText('Fine\n\nOn Mon, Mar 9, 2026 at 9:00 AM X <x@y.z> wrote:\n> quoted\n')).toBe('Fine');
+  });
+});
