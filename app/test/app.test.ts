@@ -134,16 +134,24 @@ describe('the web app', () => {
     expect(stored.results[0].responses.map((r: { response: string }) => r.response)).toEqual(['Reviewed the **release** notes', 'Waiting on the design review']);
     expect(await axe(adaPage)).toEqual([]);
 
-    // Mia, in Spanish at 390 px: the agent's report already answered her day, marked as its part. A member reads
-    // only her own answers through the API (admins and managers read the team's), and the page says so.
+    // Mia, in Spanish at 390 px: the agent's report already answered her day, marked as its part. A member who
+    // takes part reads the team's answers (as the team report shows them), Ada's too, with no note.
     await miaPage.reload();
     await miaPage.getByText('Nada que responder hoy.').waitFor();
     const herStandups = miaPage.getByRole('region', { name: 'Reuniones diarias del equipo' });
     await herStandups.getByText('Coescrito con deploy-bot').first().waitFor();
-    await herStandups.getByText('Como miembro, ves tus propias respuestas').waitFor();
-    expect(await herStandups.getByText('Waiting on the design review').count()).toBe(0);
+    await herStandups.getByText('Waiting on the design review').waitFor();
+    expect(await herStandups.getByText('Este check-in es privado').count()).toBe(0);
     expect(await axe(miaPage)).toEqual([]);
     await shot(miaPage, 'today-es-390');
+
+    // A private check-in: the API gives Mia only her own answers, and the page says so.
+    await server.api('PATCH', `/v1/checkins/${ids.checkin}/config/`, { privacy: 'private' });
+    await miaPage.reload();
+    await herStandups.getByText('Este check-in es privado').waitFor();
+    await herStandups.getByText('Coescrito con deploy-bot').first().waitFor();
+    expect(await herStandups.getByText('Waiting on the design review').count()).toBe(0);
+    await server.api('PATCH', `/v1/checkins/${ids.checkin}/config/`, { privacy: null });
   });
 
   it('gives kudos with a company value', async () => {

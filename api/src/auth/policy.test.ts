@@ -4,7 +4,7 @@ import { ROLES } from '../db/tables.ts';
 import type { Actor, CredentialKind } from './credentials.ts';
 import {
   ACTIONS, GOVERNING_ACTIONS, actsAsPerson, admissionRefusal, assertMayCreateKeys, can, canManagePlanContainer, canSeeEmailOf, canSeePlanContainer,
-  canUpdateUser, governs, hasPlanScope, holdsScopes, isAgentKey, planActorId, planScopes, refusal, roleMay, roleRefusal,
+  canUpdateUser, governs, responsesReadBy, hasPlanScope, holdsScopes, isAgentKey, planActorId, planScopes, refusal, roleMay, roleRefusal,
 } from './policy.ts';
 import type { Action, Admission } from './policy.ts';
 
@@ -140,6 +140,16 @@ describe('the authorization policy', () => {
       // An agent key acts for no person: not even its owner's profile.
       expect(canUpdateUser(actor(role, { keyKind: 'agent' }), { uuid: SELF }, false)).toBe(false);
       expect(canUpdateUser(actor(role, { scopes: ['tasks:read'] }), { uuid: SELF }, false)).toBe(true);
+    }
+  });
+
+  it("reads a check-in's responses: managers all, participants all unless private, anyone else their own", () => {
+    for (const role of ROLES) {
+      const manages = role === 'admin' || role === 'manager';
+      for (const privacy of [null, 'public', 'private']) {
+        expect(responsesReadBy(actor(role), { privacy }, true)).toBe(manages || privacy !== 'private' ? 'all' : 'own');
+        expect(responsesReadBy(actor(role), { privacy }, false)).toBe(manages ? 'all' : 'own');
+      }
     }
   });
 

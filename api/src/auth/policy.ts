@@ -58,6 +58,7 @@ const ALLOWED = {
   'teams.manage': { roles: MANAGERS, credential: ANY },
   'checkins.see_all': { roles: MANAGERS, credential: ANY },
   'checkins.manage': { roles: MANAGERS, credential: ANY },
+  // Responses: admins and managers read every check-in's; others as `responsesReadBy` says.
   'checkins.read_all_responses': { roles: MANAGERS, credential: ANY },
   'mood.see_summary': { roles: MANAGERS, credential: ANY },
   // Kudos: everyone but guests sees the organization's kudos (guests: those they gave or received); admins see
@@ -146,6 +147,17 @@ export function assertCan(actor: Actor, action: Action, roleDetail?: string): vo
 
 /** E-mail addresses are shown to admins, and to each person their own. */
 export const canSeeEmailOf = (actor: Actor, user: { uuid: string }): boolean => user.uuid === actor.user.uuid || can(actor, 'users.see_any_email');
+
+/**
+ * Whose responses of a check-in the caller reads: `all` or only their `own`. Admins and managers read every
+ * check-in's. A participant reads all of that check-in's, as its team report (sent to the report channels or
+ * e-mailed to every participant) already shows them, unless its `privacy` is `private`; anyone else reads only
+ * their own. An anonymous check-in hides authors either way (the responses service).
+ */
+export function responsesReadBy(actor: Actor, checkin: { privacy: string | null }, participant: boolean): 'all' | 'own' {
+  if (can(actor, 'checkins.read_all_responses')) return 'all';
+  return participant && checkin.privacy !== 'private' ? 'all' : 'own';
+}
 
 /**
  * Why the caller may not change `user`, or null: everyone edits their own profile (with a credential that acts

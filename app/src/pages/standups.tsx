@@ -32,7 +32,9 @@ export function Standups({ me }: { me: Me }) {
   const [day, setDay] = useState(localDay());
   const [answers, setAnswers] = useState<Response[] | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [ownOnly, setOwnOnly] = useState(false);
   const saved = useAnswered();
+  const readsEveryCheckin = me.role === 'admin' || me.role === 'manager';
 
   useEffect(() => {
     all<Checkin>('/v1/checkins/').then(
@@ -51,11 +53,21 @@ export function Standups({ me }: { me: Me }) {
       (err) => setError(err.message),
     );
   }, [chosen, day, saved]);
+  // The API gives a participant everyone's answers, except on a private check-in, where members and guests get
+  // only their own (responsesReadBy in the API's policy): only then does the page say so.
+  useEffect(() => {
+    setOwnOnly(false);
+    if (!chosen || readsEveryCheckin) return;
+    get(`/v1/checkins/${chosen}/detail/`).then(
+      (detail) => setOwnOnly(detail.privacy === 'private'),
+      (err) => setError(err.message),
+    );
+  }, [chosen, readsEveryCheckin]);
 
   return (
     <section aria-labelledby="standups-title" class="card">
       <h2 id="standups-title">{t('standups.title')}</h2>
-      {me.role === 'member' || me.role === 'guest' ? <p class="muted">{t('standups.ownonly')}</p> : null}
+      {ownOnly ? <p class="muted">{t('standups.ownonly')}</p> : null}
       {checkins === null && !error ? <Loading /> : null}
       {checkins?.length === 0 ? <Empty>{t('standups.none')}</Empty> : null}
       {checkins && checkins.length > 0 ? (

@@ -43,7 +43,7 @@ export const en = {
   'standups.previous': 'Previous day',
   'standups.next': 'Next day',
   'standups.nobody': 'Nobody has answered for {day} yet.',
-  'standups.ownonly': "As a member you see your own answers; admins and managers see the whole team's.",
+  'standups.ownonly': "This check-in is private: you see your own answers; admins and managers see the whole team's.",
   'standups.blocked': 'Blocker',
   'standups.coauthored': 'Co-authored with {agent}',
   'kudos.title': 'Kudos',

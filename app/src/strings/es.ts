@@ -44,7 +44,7 @@ export const es: Record<keyof typeof en, string> = {
   'standups.previous': 'Día anterior',
   'standups.next': 'Día siguiente',
   'standups.nobody': 'Nadie ha respondido todavía para el {day}.',
-  'standups.ownonly': 'Como miembro, ves tus propias respuestas; los administradores y responsables ven las de todo el equipo.',
+  'standups.ownonly': 'Este check-in es privado: ves tus propias respuestas; los administradores y responsables ven las de todo el equipo.',
   'standups.blocked': 'Bloqueo',
   'standups.coauthored': 'Coescrito con {agent}',
   'kudos.title': 'Reconocimientos',

@@ -44,7 +44,7 @@ export const pt: Record<keyof typeof en, string> = {
   'standups.previous': 'Dia anterior',
   'standups.next': 'Dia seguinte',
   'standups.nobody': 'Ninguém respondeu ainda para {day}.',
-  'standups.ownonly': 'Como membro, você vê suas próprias respostas; administradores e gestores veem as de toda a equipe.',
+  'standups.ownonly': 'Este check-in é privado: você vê suas próprias respostas; administradores e gestores veem as de toda a equipe.',
   'standups.blocked': 'Bloqueio',
   'standups.coauthored': 'Coescrito com {agent}',
   'kudos.title': 'Reconhecimentos',

@@ -82,8 +82,10 @@ function operationsFor(base: string): Operation[] {
     { method: 'patch', path: `${base}/:uuid/questions/:question/`, tag, scope: 'writes', summary: `Edit a question${alias}`, body: updateQuestionSchema, responses: { 200: 'CheckinQuestion' } },
     { method: 'delete', path: `${base}/:uuid/questions/:question/delete/`, tag, scope: 'writes', summary: `Delete a question${alias}`, responses: { 204: null } },
     {
-      method: 'get', path: `${base}/:uuid/responses/`, tag, scope: 'reads', summary: `Response history, newest first (members: their own)${alias}`,
-      query: [...RANGE, q('user', 'A user uuid (admins and managers; refused on anonymous check-ins)')], responses: { 200: page('CheckinResponse') },
+      method: 'get', path: `${base}/:uuid/responses/`, tag, scope: 'reads', summary: `Response history, newest first${alias}`,
+      description:
+        "Whose responses come back: admins and managers read every check-in's; a participant reads all of the check-in's, as its team report shows them, unless its privacy is private; anyone else (a former participant) only their own. An anonymous check-in never names an author.",
+      query: [...RANGE, q('user', "A user uuid: that person's responses, when the caller reads them (none otherwise); refused on anonymous check-ins unless it is the caller")], responses: { 200: page('CheckinResponse') },
     },
     { method: 'post', path: `${base}/:uuid/responses/`, tag, scope: 'writes', summary: `Answer for today or response_date (one per day, check-in time zone)${alias}`, body: responseSchema, responses: { 201: 'CheckinResponse' } },
     { method: 'put', path: `${base}/:uuid/responses/`, tag, scope: 'writes', summary: `Edit your response for today or response_date${alias}`, body: editResponseSchema, responses: { 200: 'CheckinResponse' } },

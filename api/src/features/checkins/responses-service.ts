@@ -6,10 +6,10 @@ import { bool, readJson, writeJson } from '../../lib/json.ts';
 import { iso } from '../../lib/time.ts';
 import type { Actor } from '../../auth/credentials.ts';
 import { recordEvent } from '../webhooks/events.ts';
-import { can } from '../../auth/policy.ts';
+import { can, responsesReadBy } from '../../auth/policy.ts';
 import { fullName } from '../users/repository.ts';
 import { localDate } from '../../lib/dates.ts';
-import { getVisibleCheckin, isParticipant, questionsOf } from './repository.ts';
+import { getVisibleCheckin, isParticipant, questionsOf, visibleCheckins } from './repository.ts';
 import type { ParticipantUser } from './repository.ts';
 import type { EditResponseInput, ResponseInput } from './schema.ts';
 import { answersOf, dropParts, partsBasis, withParts } from './response-parts.ts';
@@ -286,16 +286,35 @@ export interface HistoryFilters {
  * (filter `user`). An anonymous check-in never names authors, so it also refuses a `user` filter naming
  * someone else. Index-backed: (checkin_uuid, response_date) and (checkin_uuid, user_uuid, response_date).
  */
+/**
+ * The check-in whose responses the caller reads: one they may see, or one they answered before they stopped
+ * taking part in it (they still read their own answers there). Otherwise 404, as for an absent one.
+ */
+async function readableCheckin(db: Executor, actor: Actor, checkinUuid: string): Promise<{ checkin: CheckinRow; participant: boolean }> {
+  const managerView = can(actor, 'checkins.see_all');
+  const visible: CheckinRow | undefined = await visibleCheckins(db, actor).andWhere('c.uuid', checkinUuid).first('c.*');
+  // Others see only the check-ins they take part in.
+  if (visible) return { checkin: visible, participant: !managerView || (await isParticipant(db, checkinUuid, actor.user.uuid)) };
+  const answered: CheckinRow | undefined = await db('checkins')
+    .where({ uuid: checkinUuid, organization_uuid: actor.organization.uuid })
+    .whereExists((q) => q.select('uuid').from('checkin_responses').where({ checkin_uuid: checkinUuid, user_uuid: actor.user.uuid }))
+    .first();
+  if (!answered) throw notFound();
+  return { checkin: answered, participant: false };
+}
+
+/** A check-in's responses, newest first, as far as the caller may read them (`responsesReadBy` in the policy). */
 export async function listResponses(db: Executor, actor: Actor, checkinUuid: string, filters: HistoryFilters, page: PageRequest) {
-  const checkin = await getVisibleCheckin(db, actor, checkinUuid);
+  const { checkin, participant } = await readableCheckin(db, actor, checkinUuid);
   const anonymous = bool(checkin.is_anonymous);
   if (anonymous && filters.user && filters.user !== actor.user.uuid) {
     throw invalidFilter('user', 'This check-in is anonymous: responses cannot be filtered by author.');
   }
-  const readsAll = can(actor, 'checkins.read_all_responses');
+  const privacy = readJson<{ privacy?: string | null }>(checkin.settings, {}).privacy ?? null;
+  const readsAll = responsesReadBy(actor, { privacy }, participant) === 'all';
   const userUuid = readsAll ? filters.user : actor.user.uuid;
   if (!readsAll && filters.user && filters.user !== actor.user.uuid) {
-    // Another person's responses are not visible to members: the filter matches nothing.
+    // Another person's responses are not visible to this caller: the filter matches nothing.
     return { checkin, count: 0, rows: [] as ResponseView[] };
   }
   const filtered = () => {

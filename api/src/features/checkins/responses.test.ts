@@ -182,7 +182,7 @@ describe('Check-in responses (CONTRACT §7, §12)', () => {
     expect(archived.body).toEqual({ detail: 'This check-in is archived.', code: 'checkin_archived' });
   });
 
-  it('reads history newest first, filtered by date_start/date_end (or start_date/end_date) and user; members see only their own', async () => {
+  it('reads history newest first, filtered by date_start/date_end (or start_date/end_date) and user', async () => {
     await t.request('PATCH', `/v1/checkins/${checkin.uuid}/config/`, { key: p.adminKey, body: { allow_past_responses: true } });
     const q = checkin.questions;
     for (const day of ['2026-03-06', '2026-03-09', '2026-03-10']) {
@@ -198,15 +198,40 @@ describe('Check-in responses (CONTRACT §7, §12)', () => {
     expect((await t.request('GET', `${path}?start_date=2026-03-07&end_date=2026-03-09`, { key: p.adminKey })).body.count).toBe(2);
     const otto = await t.request('GET', `${path}?user=${p.other.user.uuid}`, { key: p.manager.key });
     expect(otto.body.results.map((r: { responses: { response: string }[] }) => r.responses[0].response)).toEqual(['otto 2026-03-10', 'otto 2026-03-09', 'otto 2026-03-06']);
-    const member = await t.request('GET', path, { key: p.member.key });
-    expect(member.body.count).toBe(3);
-    expect(member.body.results.every((r: { user: { uuid: string } }) => r.user.uuid === p.member.user.uuid)).toBe(true);
-    expect((await t.request('GET', `${path}?user=${p.other.user.uuid}`, { key: p.member.key })).body.count).toBe(0);
     const paged = await t.request('GET', `${path}?date_start=2026-03-01&page_size=4`, { key: p.adminKey });
     expect(paged.body.next).toBe(`${t.url}${path}?date_start=2026-03-01&page_size=4&page=2`);
     expect((await t.request('GET', paged.body.next.replace(t.url, ''), { key: p.adminKey })).body.results).toHaveLength(2);
     expect((await t.request('GET', `${path}?date_start=2026-03-09&date_end=2026-03-01`, { key: p.adminKey })).body.code).toBe('invalid_date_range');
     expect((await t.request('GET', `${path}?user=mia`, { key: p.adminKey })).body).toMatchObject({ code: 'invalid_filter_value', extra: { parameter: 'user' } });
+  });
+
+  it("lets a participant read the whole check-in, like its report; anyone else, or anyone when it is private, only their own", async () => {
+    const q = checkin.questions;
+    const whose = (body: { results: { user: { uuid: string } }[] }) => body.results.map((r) => r.user.uuid).sort();
+    await t.request('POST', path, { key: p.member.key, body: { responses: answer(q, ['mia', 'x']) } });
+    await t.request('POST', path, { key: p.other.key, body: { responses: answer(q, ['otto', 'x']) } });
+    // Mia, a member taking part, reads Otto's answer too, and may filter by him.
+    const member = await t.request('GET', path, { key: p.member.key });
+    expect(member.status).toBe(200);
+    expect(whose(member.body)).toEqual([p.member.user.uuid, p.other.user.uuid].sort());
+    const otto = await t.request('GET', `${path}?user=${p.other.user.uuid}`, { key: p.member.key });
+    expect(otto.body.results.map((r: { responses: { response: string }[] }) => r.responses[0].response)).toEqual(['otto']);
+    // Otto stops taking part: he still reads his own answer, and nobody else's.
+    await t.request('PATCH', `/v1/checkins/${checkin.uuid}/config/`, { key: p.adminKey, body: { participants: { user_uuids: [p.member.user.uuid, p.admin.uuid] } } });
+    const former = await t.request('GET', path, { key: p.other.key });
+    expect(former.status).toBe(200);
+    expect(whose(former.body)).toEqual([p.other.user.uuid]);
+    expect((await t.request('GET', `${path}?user=${p.member.user.uuid}`, { key: p.other.key })).body).toMatchObject({ count: 0, results: [] });
+    // A guest who never took part does not see the check-in at all (404, as for an absent one).
+    const stranger = await t.request('GET', path, { key: p.guest.key });
+    expect(stranger.status).toBe(404);
+    expect(stranger.body).toEqual((await t.request('GET', '/v1/checkins/0190c8f4-0000-7000-8000-0000000000ff/responses/', { key: p.guest.key })).body);
+    // A private check-in: members read only their own again; managers and admins still read all.
+    await t.request('PATCH', `/v1/checkins/${checkin.uuid}/config/`, { key: p.adminKey, body: { privacy: 'private' } });
+    expect(whose((await t.request('GET', path, { key: p.member.key })).body)).toEqual([p.member.user.uuid]);
+    expect((await t.request('GET', `${path}?user=${p.other.user.uuid}`, { key: p.member.key })).body.count).toBe(0);
+    expect((await t.request('GET', path, { key: p.manager.key })).body.count).toBe(2);
+    expect((await t.request('GET', path, { key: p.adminKey })).body.count).toBe(2);
   });
 
   it('hides the author of an anonymous check-in in every read and in its events', async () => {
@@ -219,19 +244,25 @@ describe('Check-in responses (CONTRACT §7, §12)', () => {
     const history = await t.request('GET', anonPath, { key: p.adminKey });
     expect(history.body.results.map((r: { user: unknown }) => r.user)).toEqual([null]);
     expect(JSON.stringify(history.body)).not.toContain(p.member.user.uuid);
-    expect((await t.request('GET', anonPath, { key: p.member.key })).body.results[0].user).toBeNull();
+    await t.request('POST', anonPath, { key: p.other.key, body: { responses: answer(anon.questions, ['d', 'e']) } });
+    // A participant reads every answer of the check-in, none with its author; naming someone else stays a 400.
+    const asMember = await t.request('GET', anonPath, { key: p.member.key });
+    expect(asMember.body.results.map((r: { user: unknown }) => r.user)).toEqual([null, null]);
+    expect(JSON.stringify(asMember.body)).not.toContain(p.other.user.uuid);
+    expect((await t.request('GET', `${anonPath}?user=${p.other.user.uuid}`, { key: p.member.key })).body.code).toBe('invalid_filter_value');
     const byUser = await t.request('GET', `${anonPath}?user=${p.member.user.uuid}`, { key: p.adminKey });
     expect(byUser.status).toBe(400);
     expect(byUser.body.code).toBe('invalid_filter_value');
     const pending = await t.request('GET', '/v1/checkins/?include_summary=true&include_pending_users=true&search=pulse', { key: p.adminKey });
-    expect(pending.body.results[0]).toMatchObject({ summary: { responded: 1, pending: 2 }, pending_users: [] });
+    expect(pending.body.results[0]).toMatchObject({ summary: { responded: 2, pending: 1 }, pending_users: [] });
     await t.request('DELETE', anonPath, { key: p.member.key });
     const recorded = (await events()).filter((e) => e.payload.followup.uuid === anon.uuid);
-    expect(recorded.map((e) => e.event)).toEqual(['followups.response.completed', 'followups.response.updated', 'followups.response.deleted']);
+    expect(recorded.map((e) => e.event)).toEqual(['followups.response.completed', 'followups.response.updated', 'followups.response.completed', 'followups.response.deleted']);
     for (const e of recorded) {
       expect(e.payload.user).toBeNull();
       expect(e.payload.is_anonymous).toBe(true);
       expect(JSON.stringify(e.payload)).not.toContain(p.member.user.uuid);
+      expect(JSON.stringify(e.payload)).not.toContain(p.other.user.uuid);
     }
   });
 });
