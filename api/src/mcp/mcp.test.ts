@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -178,6 +179,35 @@ describe('MCP server at /mcp (Streamable HTTP, stateless): tools over the REST r
       await limitedClient.close();
     } finally {
       await limited.close();
+    }
+  });
+});
+
+describe('MCP robustness: any tool input, any body to /mcp, never a 5xx or a protocol crash', () => {
+  it('answers generated arguments for every tool with a result or a tool error below 500', async () => {
+    const t = await startTestApp();
+    try {
+      const acme = await seedPlanOrg(t);
+      const { board } = await createBoard(t, acme.adminKey);
+      await t.request('POST', '/v1/plan/tasks/', { key: acme.adminKey, body: { board: board.uuid, title: 'Seed' } });
+      const client = await connect(t, { 'X-API-KEY': acme.adminKey });
+      const { tools } = await client.listTools();
+      for (const tool of tools) {
+        const names = [...Object.keys(tool.inputSchema.properties ?? {}), '__proto__', 'constructor', 'junk'];
+        const args = fc.dictionary(fc.constantFrom(...names), fc.oneof(fc.jsonValue({ maxDepth: 3 }), fc.constantFrom(board.uuid, 'PLAT-1', '../..', '%00', '2026-02-30')), { maxKeys: 5 });
+        for (const sample of fc.sample(args, { numRuns: 8, seed: 30 })) {
+          const result = await call(client, tool.name, sample);
+          if (result.isError) expect(structured(result).status, `${tool.name} ${JSON.stringify(sample)}`).toBeLessThan(500);
+        }
+      }
+      await client.close();
+      const junk = ['{}', '[]', '{"jsonrpc":"2.0"}', '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"report","arguments":"x"}}', '{"oops": '];
+      for (const raw of junk) {
+        const res = await t.request('POST', '/mcp', { key: acme.adminKey, raw, headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' } });
+        expect(res.status, raw).toBeLessThan(500);
+      }
+    } finally {
+      await t.close();
     }
   });
 });
