@@ -79,10 +79,10 @@ export function createApp(dependencies: AppDependencies): { app: Koa; routes: Ro
   app.use(optionalTrailingSlash);
   if (deps.config.siteDir) app.use(serveSite(deps.config.siteDir));
   app.use(parseJsonBodies());
-  const routing = [
+  const routing: Koa.Middleware[] = [
     dispatchByPathPrefix(routers),
     // One check after every router: it reads the routes all of them matched (405 for a known path, wrong method).
-    routers[0].allowedMethods({ throw: true }),
+    routers[0].allowedMethods({ throw: true }) as Koa.Middleware,
   ];
   // The Model Context Protocol endpoint: each tool call runs its REST route, through the same error handler and routers.
   app.use(mcpEndpoint(deps, makeDispatch(app, [errorHandler(deps.logger), optionalTrailingSlash, ...routing])));
