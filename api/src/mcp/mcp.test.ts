@@ -36,7 +36,7 @@ describe('MCP server at /mcp (Streamable HTTP, stateless): tools over the REST r
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name)).toEqual([
       'report', 'health_check', 'read_messages', 'acknowledge_messages', 'send_email', 'list_checkins', 'answer_checkin', 'give_kudos',
-      'search_tasks', 'list_board_tasks', 'get_task', 'create_task', 'update_task', 'move_task', 'comment_task',
+      'search_tasks', 'list_board_tasks', 'list_board_states', 'get_task', 'create_task', 'update_task', 'move_task', 'comment_task',
     ]);
     const byName = Object.fromEntries(tools.map((tool) => [tool.name, tool]));
     expect(byName.get_task.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false, idempotentHint: true });
@@ -92,6 +92,8 @@ describe('MCP server at /mcp (Streamable HTTP, stateless): tools over the REST r
     expect(stale.isError).toBe(true);
     expect(structured(stale)).toMatchObject({ status: 409, code: 'version_conflict' });
 
+    const columns = await call(client, 'list_board_states', { board: board.uuid });
+    expect(structured(columns).results.map((s: { uuid: string }) => s.uuid)).toEqual(Object.values(states));
     const doing = Object.values(states)[1];
     const moved = await call(client, 'move_task', { task: 'PLAT-1', state: doing, version: 2 });
     expect(moved.isError).toBeFalsy();
@@ -103,6 +105,45 @@ describe('MCP server at /mcp (Streamable HTTP, stateless): tools over the REST r
     expect(commented.isError).toBeFalsy();
     const comments = await t.request('GET', '/v1/plan/tasks/PLAT-1/comments/', { key: acme.adminKey });
     expect(comments.body.results).toEqual([structured(commented)]);
+  });
+
+  it('lists a person\'s check-ins with today\'s summary, answers one, gives kudos; agent keys get the REST refusal', async () => {
+    const checkin = await t.request('POST', '/v1/checkins/create/', {
+      key: acme.adminKey,
+      body: { name: 'Daily', schedule: { days: [2], timezone: 'UTC' }, participants: { user_uuids: [acme.member.user.uuid] }, questions: [{ question_type: 'text', question: 'Done?' }] },
+    });
+    expect(checkin.status).toBe(201);
+    const mia = await connect(t, { 'X-API-KEY': acme.member.key });
+    try {
+      const listed = await call(mia, 'list_checkins');
+      const rest = await t.request('GET', '/v1/checkins/?active=true&include_summary=true', { key: acme.member.key });
+      expect(structured(listed)).toEqual(rest.body);
+      expect(structured(listed).results[0]).toMatchObject({ response_completed: false, summary: { pending: 1 } });
+      const answered = await call(mia, 'answer_checkin', { uuid: checkin.body.uuid, responses: [{ index: 0, response: 'Shipped' }] });
+      expect(answered.isError).toBeFalsy();
+      const after = await call(mia, 'list_checkins');
+      expect(structured(after).results[0]).toMatchObject({ response_completed: true, summary: { responded: 1 } });
+      const kudos = await call(mia, 'give_kudos', { content: 'Thanks for the review', receivers: [acme.admin.uuid] });
+      expect(kudos.isError).toBeFalsy();
+    } finally {
+      await mia.close();
+    }
+    const bot = await connect(t, { 'X-API-KEY': acme.agentKey });
+    try {
+      const refused = await call(bot, 'give_kudos', { content: 'Thanks', receivers: [acme.admin.uuid] });
+      const rest = await t.request('POST', '/v1/kudos/', { key: acme.agentKey, body: { content: 'Thanks', receivers: [acme.admin.uuid] } });
+      expect(rest.status).toBe(403);
+      expect(structured(refused)).toEqual({ status: 403, ...rest.body });
+      const email = { agent_name: 'Bot', to: ['nobody@elsewhere.test'], subject: 'Hi', body_html: '<p>Hi</p>' };
+      const mailed = await call(bot, 'send_email', email);
+      const restMail = await t.request('POST', '/v1/agent-email/send/', { key: acme.agentKey, body: email });
+      expect(restMail.status).toBe(201);
+      expect(mailed.isError).toBeFalsy();
+      expect(Object.keys(structured(mailed)).sort()).toEqual(Object.keys(restMail.body).sort());
+      expect(structured(mailed)).toMatchObject({ sent_count: 1, total_recipients: 1 });
+    } finally {
+      await bot.close();
+    }
   });
 
   it('turns API refusals into tool errors with code and detail, and bad input never into a protocol error', async () => {

@@ -58,12 +58,12 @@ export const TOOLS: Tool[] = [
   {
     name: 'report', title: 'Report work', method: 'POST', path: '/v1/agent-reports/', body: reportSchema, annotations: ADD,
     description: 'Post an agent report (POST /v1/agent-reports/): what the agent did, in Markdown; co_authors (e-mail addresses of the people it worked for), is_milestone for a milestone.',
-    summary: (a) => `Report ${a.uuid ?? ''} recorded for ${a.agent_name ?? 'the agent'}.`,
+    summary: (a) => `Report ${a.uuid ?? ''} recorded for ${a.agent_name ?? 'the agent'}; ${(a.pending_messages as unknown[] | undefined)?.length ?? 0} messages waiting.`,
   },
   {
     name: 'health_check', title: 'Check in health', method: 'POST', path: '/v1/agent-health/', body: healthSchema, annotations: ADD,
     description: 'Record the agent\'s health (POST /v1/agent-health/): ok true or false, with an optional message.',
-    summary: (a) => `Health recorded: ${a.ok === false ? 'not ok' : 'ok'}.`,
+    summary: (a) => `Health recorded; ${(a.pending_messages as unknown[] | undefined)?.length ?? 0} messages waiting.`,
   },
   {
     name: 'read_messages', title: 'Read messages', method: 'GET', path: '/v1/agent-messages/', annotations: READ,
@@ -83,14 +83,14 @@ export const TOOLS: Tool[] = [
   {
     name: 'send_email', title: 'Send e-mail', method: 'POST', path: '/v1/agent-email/send/', body: agentEmailSchema, annotations: ADD,
     description: 'Send an e-mail from the agent\'s inbox (POST /v1/agent-email/send/) to people of the organization.',
-    summary: (a) => `E-mail ${a.status ?? 'queued'}.`,
+    summary: (a) => `E-mail sent to ${a.sent_count ?? 0} recipients; replies come back as messages.`,
   },
   // Check-ins and kudos: person credentials (a CLI token or a person's key).
   {
     name: 'list_checkins', title: 'My check-ins today', method: 'GET', path: '/v1/checkins/', annotations: READ,
     fixedQuery: { active: 'true', include_summary: 'true' },
     query: [{ name: 'date', description: 'the day of the summary (YYYY-MM-DD; default today)' }, ...PAGE],
-    description: 'Active check-ins you take part in (GET /v1/checkins/?active=true&include_summary=true): each with its questions and the day\'s summary; summary.response_completed false means your answer is still due.',
+    description: 'Active check-ins you take part in (GET /v1/checkins/?active=true&include_summary=true): each with the day\'s summary; response_completed false means your answer for that day is still missing.',
     summary: listed('check-ins'),
   },
   {
@@ -122,6 +122,12 @@ export const TOOLS: Tool[] = [
     query: [...LIST_QUERY.map((q) => ({ name: q.name, description: q.description })), ...PAGE],
     description: 'Tasks of a board, with the list filters (GET /v1/plan/boards/{board}/tasks/): state, label, owner ("me" needs a person), priority, due dates, search, sort.',
     summary: listed('tasks'),
+  },
+  {
+    name: 'list_board_states', title: 'List a board\'s states', method: 'GET', path: '/v1/plan/boards/:board/states/', annotations: READ,
+    params: [{ name: 'board', description: 'the board\'s uuid' }],
+    description: 'The columns of a board in board order (GET /v1/plan/boards/{board}/states/): the state uuids move_task takes.',
+    summary: listed('states'),
   },
   {
     name: 'get_task', title: 'Get a task', method: 'GET', path: '/v1/plan/tasks/:task/', annotations: READ, params: [TASK],
