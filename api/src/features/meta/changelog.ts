@@ -27,6 +27,7 @@ export const CHANGELOG: ChangelogEntry[] = [
       'Fixed: a user deactivated by an operator (rollcall admin user deactivate) kept working for up to 60 seconds on SQLite; the server now notices any operator command\'s change within a quarter of a second (a plan, the beta and exchange-token switches too), as it does for changes made through the API.',
       'Documented: webhook delivery (organization webhooks, agent webhooks, workflow requests) is at least once, with one server process as with several: a delivery may come again with the same webhook-id; deduplicate by it.',
       'Idempotency-Key: the documentation now states the rule the server applies, 8 to 128 printable ASCII characters without spaces (! to ~); the refusal says so too.',
+      'Model Context Protocol: POST /mcp (Streamable HTTP, stateless) serves tools for agents (report, health_check, read_messages, acknowledge_messages, send_email, list_checkins, answer_checkin, give_kudos, search_tasks, list_board_tasks, list_board_states, get_task, create_task, update_task, move_task, comment_task). Each tool runs its REST call with the same credential, plan checks, scopes and budgets; a refusal is a tool error carrying the API\'s code and detail (a 429 its retry_after). `rollcall mcp` is a stdio bridge to it (docs/mcp.md).',
     ],
   },
   {
