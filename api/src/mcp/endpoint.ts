@@ -1,7 +1,10 @@
 import type { Context, Middleware, Next } from 'koa';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema, GetPromptRequestSchema, ListPromptsRequestSchema, ListResourcesRequestSchema, ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema, ReadResourceRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { CallToolResult, Tool as ListedTool } from '@modelcontextprotocol/sdk/types.js';
 import { lookupCredential, presentedCredential } from '../auth/credentials.ts';
 import type { Deps } from '../http/deps.ts';
@@ -10,6 +13,7 @@ import { VERSION } from '../lib/version.ts';
 import { inputSchema, restCall, toolError, toolResult } from './calls.ts';
 import type { Dispatch } from './dispatch.ts';
 import { TOOLS } from './tools.ts';
+import { PROMPTS, RESOURCE_TEMPLATES, getPrompt, readResource } from './context.ts';
 
 export const MCP_PATH = '/mcp';
 
@@ -53,9 +57,16 @@ export function mcpEndpoint(deps: Pick<Deps, 'db' | 'clock' | 'credentialCache' 
     }
     await requireKnownCredential(deps, ctx);
 
-    const server = new Server({ name: 'rollcall', version: VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+    const server = new Server({ name: 'rollcall', version: VERSION }, { capabilities: { tools: {}, resources: {}, prompts: {} }, instructions: INSTRUCTIONS });
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: LISTED }));
     server.setRequestHandler(CallToolRequestSchema, (request) => callTool(ctx, request.params.name, request.params.arguments ?? {}));
+    server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: [] }));
+    server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: RESOURCE_TEMPLATES }));
+    server.setRequestHandler(ReadResourceRequestSchema, (request) => readResource(dispatch, ctx, request.params.uri));
+    server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: PROMPTS }));
+    server.setRequestHandler(GetPromptRequestSchema, (request) =>
+      getPrompt(dispatch, ctx, request.params.name, request.params.arguments ?? {}, deps.clock.now().toISOString().slice(0, 10)),
+    );
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     ctx.res.on('close', () => void server.close());
     await server.connect(transport);

@@ -252,3 +252,29 @@ describe('MCP robustness: any tool input, any body to /mcp, never a 5xx or a pro
     }
   });
 });
+
+describe('MCP resources and prompts, through the REST routes', () => {
+  it('reads a board\'s tasks as a resource and builds the stand-up prompt from today\'s reports; refusals carry the code', async () => {
+    const t = await startTestApp();
+    try {
+      const acme = await seedPlanOrg(t);
+      const { board } = await createBoard(t, acme.adminKey);
+      await t.request('POST', '/v1/plan/tasks/', { key: acme.adminKey, body: { board: board.uuid, title: 'Seed' } });
+      await t.request('POST', '/v1/agent-reports/', { key: acme.adminKey, body: { agent_name: 'Deploy Bot', content: 'Deployed v2' } });
+      const client = await connect(t, { 'X-API-KEY': acme.adminKey });
+      const { resourceTemplates } = await client.listResourceTemplates();
+      expect(resourceTemplates.map((r) => r.uriTemplate)).toEqual(['rollcall://plan/boards/{board}/tasks']);
+      const uri = `rollcall://plan/boards/${board.uuid}/tasks`;
+      const read = await client.readResource({ uri });
+      const rest = await t.request('GET', `/v1/plan/boards/${board.uuid}/tasks/?page_size=100`, { key: acme.adminKey });
+      expect(JSON.parse(String(read.contents[0].text))).toEqual(rest.body);
+      await expect(client.readResource({ uri: 'rollcall://plan/boards/0190c8f4-0000-7000-8000-000000000000/tasks' })).rejects.toThrow(/not_found/);
+
+      const prompt = await client.getPrompt({ name: 'standup_from_reports', arguments: { agent_name: 'Deploy Bot' } });
+      expect(prompt.messages[0].content).toMatchObject({ type: 'text', text: expect.stringContaining('Deploy Bot: Deployed v2') });
+      await client.close();
+    } finally {
+      await t.close();
+    }
+  });
+});
