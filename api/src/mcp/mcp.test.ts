@@ -1,5 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -275,6 +278,26 @@ describe('MCP resources and prompts, through the REST routes', () => {
       await client.close();
     } finally {
       await t.close();
+    }
+  });
+});
+
+describe('MCP beside the site', () => {
+  it('keeps /mcp the API\'s when the container serves the site too (GET answers 405, not a site page)', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rollcall-mcp-site-'));
+    fs.writeFileSync(path.join(dir, 'index.html'), '<h1>site</h1>');
+    fs.writeFileSync(path.join(dir, '404.html'), '<h1>missing</h1>');
+    const t = await startTestApp({ siteDir: dir });
+    try {
+      const { adminKey } = await t.seedOrganization();
+      const get = await t.request('GET', '/mcp', { key: adminKey });
+      expect(get.status).toBe(405);
+      const client = await connect(t, { 'X-API-KEY': adminKey });
+      expect((await client.listTools()).tools.length).toBeGreaterThan(10);
+      await client.close();
+    } finally {
+      await t.close();
+      fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 });
