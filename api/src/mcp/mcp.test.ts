@@ -270,7 +270,7 @@ describe('MCP resources and prompts, through the REST routes', () => {
       const uri = `rollcall://plan/boards/${board.uuid}/tasks`;
       const read = await client.readResource({ uri });
       const rest = await t.request('GET', `/v1/plan/boards/${board.uuid}/tasks/?page_size=100`, { key: acme.adminKey });
-      expect(JSON.parse(String(read.contents[0].text))).toEqual(rest.body);
+      expect(JSON.parse((read.contents[0] as { text: string }).text)).toEqual(rest.body);
       await expect(client.readResource({ uri: 'rollcall://plan/boards/0190c8f4-0000-7000-8000-000000000000/tasks' })).rejects.toThrow(/not_found/);
 
       const prompt = await client.getPrompt({ name: 'standup_from_reports', arguments: { agent_name: 'Deploy Bot' } });
