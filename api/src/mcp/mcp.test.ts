@@ -39,7 +39,7 @@ describe('MCP server at /mcp (Streamable HTTP, stateless): tools over the REST r
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name)).toEqual([
       'report', 'health_check', 'read_messages', 'acknowledge_messages', 'send_email', 'list_checkins', 'answer_checkin', 'give_kudos',
-      'search_tasks', 'list_board_tasks', 'list_board_states', 'get_task', 'create_task', 'update_task', 'move_task', 'comment_task',
+      'search_tasks', 'list_board_tasks', 'list_board_states', 'board_snapshot', 'board_delta', 'get_task', 'create_task', 'update_task', 'move_task', 'comment_task',
     ]);
     const byName = Object.fromEntries(tools.map((tool) => [tool.name, tool]));
     expect(byName.get_task.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false, idempotentHint: true });
@@ -104,10 +104,22 @@ describe('MCP server at /mcp (Streamable HTTP, stateless): tools over the REST r
     const staleMove = await call(client, 'move_task', { task: 'PLAT-1', state: doing, version: 1 });
     expect(structured(staleMove)).toMatchObject({ status: 409, code: 'version_conflict' });
 
+    const snapshot = await call(client, 'board_snapshot', { board: board.uuid });
+    const restSnapshot = await t.request('GET', `/v1/plan/boards/${board.uuid}/board/`, { key: acme.adminKey });
+    expect(structured(snapshot)).toEqual(restSnapshot.body);
+    const cursor = structured(snapshot).delta_cursor;
+    expect(typeof cursor).toBe('string');
+
     const commented = await call(client, 'comment_task', { task: 'PLAT-1', body: 'Done on staging' });
     expect(commented.isError).toBeFalsy();
     const comments = await t.request('GET', '/v1/plan/tasks/PLAT-1/comments/', { key: acme.adminKey });
     expect(comments.body.results).toEqual([structured(commented)]);
+    await call(client, 'update_task', { task: 'PLAT-1', priority: 2 });
+    const delta = await call(client, 'board_delta', { board: board.uuid, cursor });
+    const restDelta = await t.request('GET', `/v1/plan/boards/${board.uuid}/delta/?cursor=${encodeURIComponent(cursor)}`, { key: acme.adminKey });
+    expect(delta.isError).toBeFalsy();
+    expect(structured(delta)).toEqual(restDelta.body);
+    expect(structured(await call(client, 'board_delta', { board: board.uuid }))).toMatchObject({ status: 400 });
   });
 
   it('lists a person\'s check-ins with today\'s summary, answers one, gives kudos; agent keys get the REST refusal', async () => {

@@ -130,6 +130,22 @@ export const TOOLS: Tool[] = [
     summary: listed('states'),
   },
   {
+    name: 'board_snapshot', title: 'Board snapshot', method: 'GET', path: '/v1/plan/boards/:board/board/', annotations: READ,
+    params: [{ name: 'board', description: 'the board\'s uuid' }],
+    description: 'The whole board as an agent keeps a copy of it (GET /v1/plan/boards/{board}/board/): board, states, labels, members, live tasks in board order, and the delta_cursor board_delta continues from.',
+    summary: (a) => `Board snapshot: ${(a.tasks as unknown[] | undefined)?.length ?? 0} tasks; delta_cursor ${a.delta_cursor ?? '?'}.`,
+  },
+  {
+    name: 'board_delta', title: 'Board changes', method: 'GET', path: '/v1/plan/boards/:board/delta/', annotations: READ,
+    params: [{ name: 'board', description: 'the board\'s uuid' }],
+    query: [
+      { name: 'cursor', description: 'delta_cursor of the snapshot, or cursor of the previous answer (required)' },
+      { name: 'page_size', description: 'changes per answer, 1–100 (default 50)', type: 'integer' },
+    ],
+    description: 'The board\'s changes after the cursor, oldest first (GET /v1/plan/boards/{board}/delta/): apply each in order, continue with cursor while has_more; 400 delta_window_expired past 7 days (take a new snapshot).',
+    summary: (a) => `${(a.results as unknown[] | undefined)?.length ?? 0} changes; ${a.has_more ? 'more to fetch' : 'up to date'}.`,
+  },
+  {
     name: 'get_task', title: 'Get a task', method: 'GET', path: '/v1/plan/tasks/:task/', annotations: READ, params: [TASK],
     description: 'One task (GET /v1/plan/tasks/{task}/), with its version for update_task and move_task.',
     summary: taskLine('Task'),
