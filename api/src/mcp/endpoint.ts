@@ -50,6 +50,8 @@ export function mcpEndpoint(deps: Pick<Deps, 'db' | 'clock' | 'credentialCache' 
 
   return async function mcp(ctx: Context, next: Next): Promise<void> {
     if (ctx.path !== MCP_PATH) return next();
+    // The metrics' route label (http/request-context.ts), as a router sets it.
+    (ctx as Context & { _matchedRoute?: string })._matchedRoute = MCP_PATH;
     if (ctx.method !== 'POST') {
       // Stateless: no stream to resume (GET) and no session to end (DELETE).
       ctx.set('Allow', 'POST');

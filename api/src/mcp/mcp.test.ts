@@ -48,6 +48,12 @@ describe('MCP server at /mcp (Streamable HTTP, stateless): tools over the REST r
     expect(byName.report.inputSchema.required).toEqual(expect.arrayContaining(['agent_name', 'content']));
     expect((byName.report.inputSchema.properties as Record<string, any>).content).toMatchObject({ type: 'string', maxLength: 50_000 });
     expect(byName.get_task.inputSchema.required).toEqual(['task']);
+    // The access log and the metrics see each /mcp request with the status it was answered with.
+    const lines = t.logs.filter((line) => line.includes('"path":"/mcp"'));
+    expect(lines.length).toBeGreaterThan(0);
+    expect(lines.every((line) => line.includes('"status":200') || line.includes('"status":202'))).toBe(true);
+    const metrics = await t.request('GET', '/metrics');
+    expect(metrics.text).toMatch(/route="\/mcp"/);
   });
 
   it('reports, checks in health, reads and acknowledges messages: the same bodies as the REST calls', async () => {
