@@ -116,8 +116,11 @@ describe('MCP server at /mcp (Streamable HTTP, stateless): tools over the REST r
     const cursor = structured(snapshot).delta_cursor;
     expect(typeof cursor).toBe('string');
 
-    const commented = await call(client, 'comment_task', { task: 'PLAT-1', body: 'Done on staging' });
+    const commented = await call(client, 'comment_task', { task: 'PLAT-1', body: 'Done on staging', idempotency_key: 'comment-staging-1' });
     expect(commented.isError).toBeFalsy();
+    // A retry with the same Idempotency-Key answers as the first call did, and comments once.
+    const retried = await call(client, 'comment_task', { task: 'PLAT-1', body: 'Done on staging', idempotency_key: 'comment-staging-1' });
+    expect(structured(retried)).toEqual(structured(commented));
     const comments = await t.request('GET', '/v1/plan/tasks/PLAT-1/comments/', { key: acme.adminKey });
     expect(comments.body.results).toEqual([structured(commented)]);
     await call(client, 'update_task', { task: 'PLAT-1', priority: 2 });

@@ -49,6 +49,10 @@ const PAGE: Parameter[] = [
   { name: 'page', description: 'page number, from 1', type: 'integer' },
   { name: 'page_size', description: 'results per page (default 50, at most 100)', type: 'integer' },
 ];
+/** Plan writes take an Idempotency-Key: a retried call answers as the first did, and is done once. */
+const IDEMPOTENCY: Parameter & { header: string } = {
+  name: 'idempotency_key', header: 'idempotency-key', description: 'a key of your own (8–128 printable characters) that makes a retry of this call safe: the same key answers as the first call did',
+};
 const TASK: Parameter = { name: 'task', description: 'the task: its uuid or its key, as ENG-42' };
 const listed = (noun: string) => (a: Record<string, unknown>) => `${a.count ?? (a.results as unknown[] | undefined)?.length ?? 0} ${noun}`;
 const taskLine = (verb: string) => (a: Record<string, unknown>) => `${verb} ${a.key ?? a.uuid}: ${a.title ?? ''} (version ${a.version ?? '?'})`;
@@ -151,23 +155,23 @@ export const TOOLS: Tool[] = [
     summary: taskLine('Task'),
   },
   {
-    name: 'create_task', title: 'Create a task', method: 'POST', path: '/v1/plan/tasks/', body: createTaskSchema, annotations: ADD,
+    name: 'create_task', title: 'Create a task', method: 'POST', path: '/v1/plan/tasks/', body: createTaskSchema, annotations: ADD, headerArgs: [IDEMPOTENCY],
     description: 'Create a task on the board the body names (POST /v1/plan/tasks/).',
     summary: taskLine('Created'),
   },
   {
-    name: 'update_task', title: 'Update a task', method: 'PATCH', path: '/v1/plan/tasks/:task/', body: updateTaskSchema, params: [TASK], annotations: SET,
+    name: 'update_task', title: 'Update a task', method: 'PATCH', path: '/v1/plan/tasks/:task/', body: updateTaskSchema, params: [TASK], annotations: SET, headerArgs: [IDEMPOTENCY],
     description: 'Change a task\'s fields (PATCH /v1/plan/tasks/{task}/). Send the version you read: a stale one is refused with version_conflict.',
     summary: taskLine('Updated'),
   },
   {
     name: 'move_task', title: 'Move a task', method: 'POST', path: '/v1/plan/tasks/:task/move/', body: moveTaskSchema, params: [TASK], annotations: SET,
-    headerArgs: [{ name: 'version', header: 'if-match', type: 'integer', description: 'the task\'s version you read; a stale one is refused with version_conflict' }],
+    headerArgs: [{ name: 'version', header: 'if-match', type: 'integer', description: 'the task\'s version you read; a stale one is refused with version_conflict' }, IDEMPOTENCY],
     description: 'Move a task to another state or place on its board (POST /v1/plan/tasks/{task}/move/); version as for update_task.',
     summary: taskLine('Moved'),
   },
   {
-    name: 'comment_task', title: 'Comment on a task', method: 'POST', path: '/v1/plan/tasks/:task/comments/', body: createCommentSchema, params: [TASK], annotations: ADD,
+    name: 'comment_task', title: 'Comment on a task', method: 'POST', path: '/v1/plan/tasks/:task/comments/', body: createCommentSchema, params: [TASK], annotations: ADD, headerArgs: [IDEMPOTENCY],
     description: 'Comment on a task (POST /v1/plan/tasks/{task}/comments/), in Markdown; @mentions notify.',
     summary: (a) => `Comment ${a.uuid ?? ''} added.`,
   },
