@@ -53,7 +53,7 @@ export interface AgentBenchResult {
 
 const AGENTS = 50;
 /** A migrated database with 50 agents, each with its own agent key and a co-author who takes part in an every-day stand-up. */
-async function seed(databaseUrl: string): Promise<LoadClient[]> {
+export async function seed(databaseUrl: string): Promise<LoadClient[]> {
   const db = createDb(databaseUrl);
   try {
     await migrateLatest(db);

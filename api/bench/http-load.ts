@@ -50,9 +50,10 @@ export interface LoadJob {
    * each client gives kudos to its team; `plan`: each client cycles through creating a label, listing labels,
    * creating a state and listing states on its board, every write with an Idempotency-Key of its own; `tasks`:
    * writers cycle through creating a task, moving it to another column and patching it, listers through a list
-   * filtered by state and label, one by owner and label, and a search.
+   * filtered by state and label, one by owner and label, and a search; `rest-report` and `mcp-report`: the same
+   * plain agent report, as POST /v1/agent-reports/ or as the MCP tool call `report` on POST /mcp.
    */
-  mode: 'me' | 'agents' | 'kudos' | 'plan' | 'tasks' | 'sync' | 'search';
+  mode: 'me' | 'agents' | 'kudos' | 'plan' | 'tasks' | 'sync' | 'search' | 'rest-report' | 'mcp-report';
   /** `tasks` mode: the board and its filters; `search` mode: its words. */
   tasks?: TasksTarget;
   /**
@@ -202,6 +203,7 @@ function nextRequest(job: LoadJob, client: LoadClient, c: number, n: number): Re
   if (job.mode === 'plan') return planRequest(job, client, c, n);
   if (job.mode === 'tasks') return tasksRequest(job, client, c, n);
   if (job.mode === 'kudos') return { name: 'kudos', method: 'POST', path: '/v1/kudos/', body: JSON.stringify({ content: `Thanks for release ${n}!`, teams_receivers: [client.team] }) };
+  if (job.mode === 'rest-report' || job.mode === 'mcp-report') return reportRequest(job.mode, client, n);
   if ((n + c) % 2 === 0) {
     const body = JSON.stringify({
       agent_name: client.agentName,
@@ -214,6 +216,23 @@ function nextRequest(job: LoadJob, client: LoadClient, c: number, n: number): Re
   }
   return { name: 'health', method: 'POST', path: '/v1/agent-health/', body: JSON.stringify({ agent_name: client.agentName, ok: true, message: `step ${n}` }) };
 }
+
+/** The plain report of `agents` mode, over REST or as an MCP tool call (a tool error counts as a non-2xx). */
+function reportRequest(mode: 'rest-report' | 'mcp-report', client: LoadClient, n: number): Request {
+  const report = { agent_name: client.agentName, content: `Run ${n}: built and tested`, structured: { completed: [`Build ${n} passed`], in_progress: [`Deploy ${n}`], blockers: [] }, metadata: { run: n } };
+  if (mode === 'rest-report') return { name: 'report', method: 'POST', path: '/v1/agent-reports/', body: JSON.stringify(report) };
+  return {
+    name: 'mcp report',
+    method: 'POST',
+    path: '/mcp',
+    body: JSON.stringify({ jsonrpc: '2.0', id: n, method: 'tools/call', params: { name: 'report', arguments: report } }),
+    headers: { accept: 'application/json, text/event-stream' },
+    onAnswer: (_status, body) => {
+      if (!body.includes('"structuredContent"') || body.includes('"isError":true')) toolErrors++;
+    },
+  };
+}
+let toolErrors = 0;
 
 export async function runLoad(job: LoadJob): Promise<LoadOutput> {
   const target = new URL(job.url);
@@ -287,7 +306,7 @@ export async function runLoad(job: LoadJob): Promise<LoadOutput> {
       }
     }),
   );
-  return { latencies, non2xx, errors, elapsedSeconds: (performance.now() - started) / 1000, ...(job.mode === 'sync' ? syncVisibility() : {}) };
+  return { latencies, non2xx: non2xx + toolErrors, errors, elapsedSeconds: (performance.now() - started) / 1000, ...(job.mode === 'sync' ? syncVisibility() : {}) };
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {

@@ -23,6 +23,8 @@ import type { Logger } from './lib/logger.ts';
 import { createFileStore } from './outbound/files/index.ts';
 import type { FileStore } from './outbound/files/index.ts';
 import { onUnreadableTimestamp } from './lib/time.ts';
+import { makeDispatch } from './mcp/dispatch.ts';
+import { mcpEndpoint } from './mcp/endpoint.ts';
 import { buildDeliveryServices, connectFeatures } from './wiring.ts';
 import type { DeliveryOptions } from './wiring.ts';
 
@@ -80,10 +82,15 @@ export function createApp(dependencies: AppDependencies): { app: Koa; routes: Ro
   app.use(serveWebApp(deps.config.appDir));
   if (deps.config.siteDir) app.use(serveSite(deps.config.siteDir));
   app.use(parseJsonBodies());
-  app.use(refuseNulInQuery);
-  app.use(dispatchByPathPrefix(routers));
-  // One check after every router: it reads the routes all of them matched (405 for a known path, wrong method).
-  app.use(routers[0].allowedMethods({ throw: true }));
+  const routing: Koa.Middleware[] = [
+    refuseNulInQuery,
+    dispatchByPathPrefix(routers),
+    // One check after every router: it reads the routes all of them matched (405 for a known path, wrong method).
+    routers[0].allowedMethods({ throw: true }) as Koa.Middleware,
+  ];
+  // The Model Context Protocol endpoint: each tool call runs its REST route, through the same error handler and routers.
+  app.use(mcpEndpoint(deps, makeDispatch(app, [errorHandler(deps.logger), optionalTrailingSlash, ...routing])));
+  for (const middleware of routing) app.use(middleware);
 
   const routes = routers.flatMap((router) =>
     router.stack.flatMap((layer) =>

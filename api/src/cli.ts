@@ -256,7 +256,7 @@ function missingDatabase(settings: Config, sqliteFilename: (url: string) => stri
 }
 
 /** The client commands (login, status, update, …): a small part of the server's code, loaded only for them. */
-const CLIENT_COMMANDS = new Set(['login', 'logout', 'status', 'me', 'checkins', 'update', 'report', 'health', 'messages']);
+const CLIENT_COMMANDS = new Set(['login', 'logout', 'status', 'me', 'checkins', 'update', 'report', 'health', 'messages', 'mcp']);
 
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;

@@ -6,6 +6,7 @@ import { checkins } from './checkin-commands.ts';
 import { commandContext } from './context.ts';
 import { Terminal } from './terminal.ts';
 import { health, messages, report, update } from './work-commands.ts';
+import { mcpBridge } from './mcp-bridge.ts';
 
 /**
  * `rollcall` as a client of a Rollcall server (docs/cli.md): sign in with an e-mailed code, or use an API key
@@ -21,6 +22,7 @@ export const CLIENT_USAGE = `Client commands (a Rollcall server at --api-url, RO
   rollcall report --agent NAME [--done T]… [--doing T]… [--blocked T]… [--milestone] [TEXT]
   rollcall health --agent NAME [--unhealthy] [--message M]
   rollcall messages --agent NAME [--all] [--mark-read]
+  rollcall mcp [--url URL] [--key KEY]    an MCP server on stdin/stdout, forwarding to the server's /mcp
 Every client command takes --json. ROLLCALL_API_KEY (an API key) is used instead of a session when set;
 ROLLCALL_AGENT_NAME stands in for --agent. Exit codes: 0 done, 1 refused by the server, 2 usage, 3 not signed
 in or credential refused, 4 not allowed (role, plan), 5 rate limited, 6 server unreachable or failing.`;
@@ -39,6 +41,7 @@ const COMMANDS: Record<string, { options: Options; positionals: boolean }> = {
   report: { options: { ...LINES, agent: { type: 'string' }, milestone: { type: 'boolean' } }, positionals: true },
   health: { options: { agent: { type: 'string' }, unhealthy: { type: 'boolean' }, degraded: { type: 'boolean' }, message: { type: 'string', short: 'm' } }, positionals: false },
   messages: { options: { agent: { type: 'string' }, all: { type: 'boolean' }, 'mark-read': { type: 'boolean' } }, positionals: false },
+  mcp: { options: { url: { type: 'string' }, key: { type: 'string' } }, positionals: false },
 };
 
 /** Runs one client command; resolves to its exit code (failures are printed, never thrown). */
@@ -57,7 +60,7 @@ export async function runClient(command: string, args: string[]): Promise<number
       terminal.print(CLIENT_USAGE);
       return EXIT.ok;
     }
-    const ctx = commandContext(terminal, flags);
+    const ctx = commandContext(terminal, command === 'mcp' ? { ...flags, 'api-url': (flags as { url?: string }).url ?? (flags as { 'api-url'?: string })['api-url'] } : flags);
     switch (command) {
       case 'login': await login(ctx, flags); break;
       case 'logout': await logout(ctx); break;
@@ -68,6 +71,7 @@ export async function runClient(command: string, args: string[]): Promise<number
       case 'report': await report(ctx, flags, parsed.positionals); break;
       case 'health': await health(ctx, flags); break;
       case 'messages': await messages(ctx, flags); break;
+      case 'mcp': await mcpBridge(ctx, flags); break;
     }
     return EXIT.ok;
   } catch (err) {

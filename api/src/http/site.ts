@@ -2,7 +2,7 @@ import type { Context, Next } from 'koa';
 // The site's own static server (dependency-free): the same _headers rules and 404 pages as in its tests.
 import { createHandler } from '../../../site/server/serve.ts';
 
-const API_PATHS = /^\/(v1\/|v1$|docs|healthz|readyz|metrics)/;
+const API_PATHS = /^\/(v1\/|v1$|docs|healthz|readyz|metrics|mcp$)/;
 
 /**
  * With SITE_DIR set, the API container also serves the built public site (CONTRACT §11): every GET or HEAD

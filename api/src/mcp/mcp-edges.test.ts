@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { startTestApp } from '../../test/harness.ts';
+import { callTool as call, connectMcp as connect, structured } from '../../test/mcp-client.ts';
+import { createBoard, seedPlanOrg } from '../../test/plan-fixtures.ts';
+
+describe('MCP robustness: any tool input, any body to /mcp, never a 5xx or a protocol crash', () => {
+  it('answers generated arguments for every tool with a result or a tool error below 500', async () => {
+    const t = await startTestApp();
+    try {
+      const acme = await seedPlanOrg(t);
+      const { board } = await createBoard(t, acme.adminKey);
+      await t.request('POST', '/v1/plan/tasks/', { key: acme.adminKey, body: { board: board.uuid, title: 'Seed' } });
+      const client = await connect(t, { 'X-API-KEY': acme.adminKey });
+      const { tools } = await client.listTools();
+      for (const tool of tools) {
+        const names = [...Object.keys(tool.inputSchema.properties ?? {}), '__proto__', 'constructor', 'junk'];
+        const args = fc.dictionary(fc.constantFrom(...names), fc.oneof(fc.jsonValue({ maxDepth: 3 }), fc.constantFrom(board.uuid, 'PLAT-1', '../..', '%00', '2026-02-30')), { maxKeys: 5 });
+        for (const sample of fc.sample(args, { numRuns: 8, seed: 30 })) {
+          const result = await call(client, tool.name, sample);
+          if (result.isError) expect(structured(result).status, `${tool.name} ${JSON.stringify(sample)}`).toBeLessThan(500);
+        }
+      }
+      await client.close();
+      const junk = ['{}', '[]', '{"jsonrpc":"2.0"}', '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"report","arguments":"x"}}', '{"oops": '];
+      for (const raw of junk) {
+        const res = await t.request('POST', '/mcp', { key: acme.adminKey, raw, headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' } });
+        expect(res.status, raw).toBeLessThan(500);
+      }
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('MCP resources and prompts, through the REST routes', () => {
+  it('reads a board\'s tasks as a resource and builds the stand-up prompt from today\'s reports; refusals carry the code', async () => {
+    const t = await startTestApp();
+    try {
+      const acme = await seedPlanOrg(t);
+      const { board } = await createBoard(t, acme.adminKey);
+      await t.request('POST', '/v1/plan/tasks/', { key: acme.adminKey, body: { board: board.uuid, title: 'Seed' } });
+      await t.request('POST', '/v1/agent-reports/', { key: acme.adminKey, body: { agent_name: 'Deploy Bot', content: 'Deployed v2' } });
+      const client = await connect(t, { 'X-API-KEY': acme.adminKey });
+      const { resourceTemplates } = await client.listResourceTemplates();
+      expect(resourceTemplates.map((r) => r.uriTemplate)).toEqual(['rollcall://plan/boards/{board}/tasks']);
+      const uri = `rollcall://plan/boards/${board.uuid}/tasks`;
+      const read = await client.readResource({ uri });
+      const rest = await t.request('GET', `/v1/plan/boards/${board.uuid}/tasks/?page_size=100`, { key: acme.adminKey });
+      expect(JSON.parse((read.contents[0] as { text: string }).text)).toEqual(rest.body);
+      await expect(client.readResource({ uri: 'rollcall://plan/boards/0190c8f4-0000-7000-8000-000000000000/tasks' })).rejects.toThrow(/not_found/);
+
+      const prompt = await client.getPrompt({ name: 'standup_from_reports', arguments: { agent_name: 'Deploy Bot' } });
+      expect(prompt.messages[0].content).toMatchObject({ type: 'text', text: expect.stringContaining('Deploy Bot: Deployed v2') });
+      await client.close();
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('MCP beside the site', () => {
+  it('keeps /mcp the API\'s when the container serves the site too (GET answers 405, not a site page)', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rollcall-mcp-site-'));
+    fs.writeFileSync(path.join(dir, 'index.html'), '<h1>site</h1>');
+    fs.writeFileSync(path.join(dir, '404.html'), '<h1>missing</h1>');
+    const t = await startTestApp({ siteDir: dir });
+    try {
+      const { adminKey } = await t.seedOrganization();
+      const get = await t.request('GET', '/mcp', { key: adminKey });
+      expect(get.status).toBe(405);
+      const client = await connect(t, { 'X-API-KEY': adminKey });
+      expect((await client.listTools()).tools.length).toBeGreaterThan(10);
+      await client.close();
+    } finally {
+      await t.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

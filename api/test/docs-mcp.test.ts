@@ -1,0 +1,43 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp } from './harness.ts';
+import type { TestApp } from './harness.ts';
+import { bootstrapIfEmpty } from '../src/bootstrap.ts';
+import { runnableBlocks } from './doc-blocks.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+
+/**
+ * docs/mcp.md's first agent session runs word for word: its `sh runnable` blocks, in order, in one bash session
+ * against a real app whose organization was created as `npm start` creates the first one. The line naming the
+ * reader's server and key is the only one replaced.
+ */
+describe('docs/mcp.md', () => {
+  let t: TestApp;
+  let key: string;
+  beforeAll(async () => {
+    t = await startTestApp();
+    key = (await bootstrapIfEmpty(t.db, t.config, t.clock))!.generatedApiKey!;
+  });
+  afterAll(async () => t.close());
+
+  it('runs an agent\'s first session with curl, word for word', async () => {
+    const blocks = runnableBlocks('docs/mcp.md');
+    expect(blocks.length).toBe(5);
+    const script = blocks.map((b) => b.code).join('\n').split('\n').filter((line) => !/^export ROLLCALL=/.test(line)).join('\n');
+    const { stdout, stderr, code } = await new Promise<{ stdout: string; stderr: string; code: number }>((resolve) => {
+      execFile('bash', ['-euo', 'pipefail', '-c', script], { cwd: ROOT, env: { ...process.env, ROLLCALL: t.url, KEY: key }, timeout: 60_000 }, (err, stdout, stderr) =>
+        resolve({ stdout, stderr, code: err ? Number((err as { code?: number }).code ?? 1) : 0 }),
+      );
+    });
+    expect(code, stderr).toBe(0);
+    const expected = ['PLAT-1', '"name": "rollcall"', 'report', 'move_task', 'recorded for Deploy Bot', 'PLAT-1', 'Moved PLAT-1', 'Comment', 'Updated PLAT-1: Rotate the signing keys (staging first) (version 2)', '{"isError":true,"code":"version_conflict"}'];
+    let at = 0;
+    for (const text of expected) {
+      const found = stdout.indexOf(text, at);
+      expect(found, `${text} after position ${at} in:\n${stdout}`).toBeGreaterThanOrEqual(0);
+      at = found + text.length;
+    }
+  });
+});

@@ -1,0 +1,55 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { startTestApp } from './harness.ts';
+import type { TestApp } from './harness.ts';
+
+const CLI = path.resolve(import.meta.dirname, '../src/cli.ts');
+
+/** The runner's environment without a credential or server of its own, and a home without a session. */
+function bridgeEnv(home: string): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(process.env)) if (value !== undefined && !name.startsWith('ROLLCALL_')) env[name] = value;
+  return { ...env, XDG_CONFIG_HOME: home, HOME: home };
+}
+
+describe('rollcall mcp: the stdio bridge to /mcp', () => {
+  let t: TestApp;
+  let home: string;
+  beforeEach(async () => {
+    t = await startTestApp();
+    home = fs.mkdtempSync(path.join(os.tmpdir(), 'rollcall-mcp-home-'));
+  });
+  afterEach(async () => {
+    await t.close();
+    fs.rmSync(home, { recursive: true, force: true });
+  });
+
+  const spawnBridge = (args: string[]) => new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', ...args], env: bridgeEnv(home), stderr: 'pipe' });
+
+  it('forwards an agent\'s session over stdio with --url and --key: initialize, list tools, report', async () => {
+    const { adminKey } = await t.seedOrganization();
+    const client = new Client({ name: 'stdio-agent', version: '1.0.0' });
+    await client.connect(spawnBridge(['--url', t.url, '--key', adminKey]));
+    try {
+      expect(client.getServerVersion()?.name).toBe('rollcall');
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('report');
+      const result = (await client.callTool({ name: 'report', arguments: { agent_name: 'Stdio Bot', content: 'Bridged' } })) as CallToolResult;
+      expect(result.structuredContent).toMatchObject({ agent_name: 'Stdio Bot', content: 'Bridged' });
+      const listed = await t.request('GET', '/v1/agent-reports/', { key: adminKey });
+      expect(listed.body.count).toBe(1);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('answers a request with an error naming the server\'s refusal when the key is unknown', async () => {
+    const client = new Client({ name: 'stdio-agent', version: '1.0.0' });
+    await expect(client.connect(spawnBridge(['--url', t.url, '--key', 'rk_live_0000000000000000000000000000000000000000']))).rejects.toThrow(/credential_malformed/);
+    await client.close();
+  });
+});
