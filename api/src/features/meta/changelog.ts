@@ -14,7 +14,7 @@ export const CHANGELOG: ChangelogEntry[] = [
   {
     version: '1.7.0',
     date: '2026-11-25',
-    title: 'Check-ins that run themselves, the web app at /app/, the DailyBot client\'s Plan calls, security and concurrency fixes, and what a newcomer found',
+    title: 'Check-ins that run themselves, the web app at /app/, an MCP server for agents, the DailyBot client\'s Plan calls, security and concurrency fixes, and what a newcomer found',
     changes: [
       'Fixed (security): a key with explicit Plan scopes could lift its own scopes (PATCH /v1/api-keys/{uuid}/) or mint an unscoped key (POST /v1/api-keys/). Creating a key now takes a personal key without scopes or a CLI token; giving a key scopes, or regenerating one, takes a credential that holds every scope that key will carry; 403 insufficient_scope otherwise.',
       'Agent keys, organization keys and keys with explicit scopes no longer govern the organization, whatever their owner\'s role: PATCH /v1/organization/, /v1/invite-user/, role, activation and other people\'s profiles on PATCH /v1/users/{uuid}/, /v1/api-keys/, /v1/webhook-subscription/, /v1/deliveries/, workflow definitions, company values, kudos settings and /v1/exchange-token/ (issuing, presenting, the audit) answer 403 insufficient_scope. They keep everything else their owner\'s role allows.',
@@ -27,8 +27,6 @@ export const CHANGELOG: ChangelogEntry[] = [
       'Fixed: a user deactivated by an operator (rollcall admin user deactivate) kept working for up to 60 seconds on SQLite; the server now notices any operator command\'s change within a quarter of a second (a plan, the beta and exchange-token switches too), as it does for changes made through the API.',
       'Documented: webhook delivery (organization webhooks, agent webhooks, workflow requests) is at least once, with one server process as with several: a delivery may come again with the same webhook-id; deduplicate by it.',
       'Idempotency-Key: the documentation now states the rule the server applies, 8 to 128 printable ASCII characters without spaces (! to ~); the refusal says so too.',
-    title: 'Check-ins that run themselves, the web app at /app/, an MCP server for agents, the DailyBot client\'s Plan calls, security and concurrency fixes, and what a newcomer found',
-    changes: [
       'POST /v1/cli/auth/session/ {email, code, organization_id?}: the web app\'s sign-in, with the e-mailed code, budgets and refusals of verify-code; the 30-day token is set as the rollcall_session cookie (Path=/v1/; HttpOnly; SameSite=Strict; Secure when HTTPS is required) instead of in the body. The API takes the cookie exactly as that Bearer token when the request carries no X-API-KEY or Authorization header; a write authenticated by it from another Origin, or without one, answers 403 cross_origin_request. POST /v1/cli/auth/logout/ also clears the cookie.',
       'GET /v1/checkins/{uuid}/responses/: a participant now reads all of the check-in\'s responses, as its team report already shows them (members and guests read only their own before); admins and managers read every check-in\'s, and with privacy: private members and guests read only their own. A former participant still reads their own answers. Anonymous check-ins still name no author.',
       'POST /v1/cli/auth/logout-everywhere/: revokes every CLI token and web session of the caller\'s person ({detail, revoked}).',
