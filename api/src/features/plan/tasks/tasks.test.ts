@@ -257,8 +257,8 @@ describe('Plan tasks', () => {
     const reader = await key(['tasks:read']);
     const writer = await key(['tasks:write']);
     expect((await call('GET', `/v1/plan/tasks/${task.key}/`, reader)).status).toBe(200);
-    expect((await call('PATCH', `/v1/plan/tasks/${task.key}/`, reader, { title: 'x' })).body).toEqual({ detail: 'This key\'s scopes do not include tasks:write.', code: 'insufficient_scope' });
+    expect((await call('PATCH', `/v1/plan/tasks/${task.key}/`, reader, { title: 'x' })).body).toEqual({ detail: 'This key\'s scopes do not include tasks:write.', code: 'insufficient_scope', extra: { required_scope: 'tasks:write' } });
     expect((await call('PATCH', `/v1/plan/tasks/${task.key}/`, writer, { title: 'x' })).status).toBe(200);
-    expect((await call('DELETE', `/v1/plan/tasks/${task.key}/`, writer)).body).toEqual({ detail: 'This key\'s scopes do not include tasks:admin.', code: 'insufficient_scope' });
+    expect((await call('DELETE', `/v1/plan/tasks/${task.key}/`, writer)).body).toEqual({ detail: 'This key\'s scopes do not include tasks:admin.', code: 'insufficient_scope', extra: { required_scope: 'tasks:admin' } });
   });
 });
