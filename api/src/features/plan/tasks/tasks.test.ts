@@ -154,7 +154,7 @@ describe('Plan tasks', () => {
     expect(copy.body.key).not.toBe(lead.key);
     // Right after the original, before the task that followed it.
     expect(lead.rank < copy.body.rank && copy.body.rank < after.rank).toBe(true);
-    expect((await call('GET', `/v1/plan/tasks/${copy.body.uuid}/?include=participants`, acme.member.key)).body.participants).toEqual([acme.member.user.uuid]);
+    expect((await call('GET', `/v1/plan/tasks/${copy.body.uuid}/?include=participants`, acme.member.key)).body.participants).toEqual({ count: 1, next: null, previous: null, results: [acme.member.user.uuid] });
     expect((await call('POST', `/v1/plan/tasks/${lead.key}/duplicate/`, acme.member.key, { title: 'Renamed copy' })).body.title).toBe('Renamed copy');
 
     const archived = await call('POST', `/v1/plan/tasks/${lead.key}/archive/`, acme.member.key, {});
