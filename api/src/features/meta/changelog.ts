@@ -55,6 +55,7 @@ export const CHANGELOG: ChangelogEntry[] = [
       'GET /v1/plan/tasks/{task}/?include=participants,relations,children: each now comes as a list envelope {count, next: null, previous: null, results} (all of them), as attachments, comments and activity do; the task lists keep plain arrays.',
       'Changed: DELETE /v1/plan/projects/{project}/milestones/{milestone}/ retires the milestone as POST …/archive/ does (200 with the milestone, archived_at set; its tasks keep pointing at it; POST …/restore/ brings it back), as the DailyBot client expects. It used to delete it and detach its tasks (204).',
       'Plan labels carry a description (up to 1,000 characters, \'\' when none) and take is_archived on POST and PATCH (/v1/plan/labels/{label}/ and /v1/plan/boards/{board}/labels/…): true archives, false restores (a live label of the board must not have its name: 400 naming name), as the DailyBot client sends them.',
+      'GET /v1/plan/boards/{board}/delta/: the 400 delta_window_expired of a cursor (or updated_since) out of the 7-day window carries extra.full_resync_required: true, which the DailyBot client checks before reading the snapshot again.',
       'A key with explicit scopes that lacks the one an endpoint needs: its 403 insufficient_scope carries extra.required_scope (tasks:read, tasks:write or tasks:admin), as the structure refusals already did.',
     ],
   },

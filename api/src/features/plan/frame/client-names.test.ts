@@ -246,7 +246,7 @@ describe('Plan: the DailyBot client\'s names, headers and doors', () => {
     const delta = await ex('GET', `/v1/plan/boards/${board.uuid}/delta/?updated_since=${since}`, acme.adminKey);
     expect(delta.body.results.map((c: { object_kind: string; change_kind: string }) => `${c.object_kind} ${c.change_kind}`)).toEqual(['task updated']);
     const old = await call('GET', `/v1/plan/boards/${board.uuid}/delta/?updated_since=2026-03-01T00:00:00Z`, acme.adminKey);
-    expect([old.status, old.body.code]).toEqual([400, 'delta_window_expired']);
+    expect([old.status, old.body.code, old.body.extra]).toEqual([400, 'delta_window_expired', { full_resync_required: true }]);
     void states;
   });
 
