@@ -69,6 +69,7 @@ export const migrations: Migration[] = [
   { name: '0810_plan_task_rank_unique', load: () => import('./0810_plan_task_rank_unique.ts') },
   { name: '0820_checkin_runs', load: () => import('./0820_checkin_runs.ts') },
   { name: '0850_plan_client_fields', load: () => import('./0850_plan_client_fields.ts') },
+  { name: '0860_plan_label_description', load: () => import('./0860_plan_label_description.ts') },
   { name: '0890_plan_task_search_state', load: () => import('./0890_plan_task_search_state.ts') },
   { name: '0891_organization_config_versions', load: () => import('./0891_organization_config_versions.ts') },
 ];

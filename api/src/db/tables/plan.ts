@@ -200,6 +200,7 @@ export interface LabelRow {
   name: string;
   name_key: string;
   color: string;
+  description: string;
   archived_at: string | null;
   created_at: string;
   updated_at: string;

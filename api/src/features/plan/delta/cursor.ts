@@ -18,8 +18,9 @@ export function encodeCursor(cursor: DeltaCursor): string {
 
 const malformed = (detail: string) => invalidFilter('cursor', `${detail} Take a delta_cursor from GET …/boards/{board}/board/ or the cursor of the last delta page.`);
 
+/** `extra.full_resync_required` is what the DailyBot client checks: retrying cannot help, only a fresh snapshot. */
 export const windowExpired = () =>
-  badRequest('delta_window_expired', 'This delta cursor is older than 7 days (or the changes after it were pruned): read the board snapshot again and continue from its delta_cursor.');
+  badRequest('delta_window_expired', 'This delta cursor is older than 7 days (or the changes after it were pruned): read the board snapshot again and continue from its delta_cursor.', { full_resync_required: true });
 
 /**
  * The cursor of a delta request for `board`: 400 `invalid_filter_value` (parameter cursor) when it is absent,

@@ -124,7 +124,7 @@ describe('Plan board snapshot and delta feed', () => {
     t.clock.advance(1);
     const expired = await delta(board.uuid, cursor);
     expect(expired.status).toBe(400);
-    expect(expired.body).toEqual({ code: 'delta_window_expired', detail: expect.stringContaining('older than 7 days') });
+    expect(expired.body).toEqual({ code: 'delta_window_expired', detail: expect.stringContaining('older than 7 days'), extra: { full_resync_required: true } });
   });
 
   it('prunes changes older than 7 days hourly, and a cursor whose next changes were pruned has expired', async () => {
@@ -149,7 +149,7 @@ describe('Plan board snapshot and delta feed', () => {
     // The cursor is fresh, the changes after it are gone: the client must read the snapshot again.
     const gone = await delta(board.uuid, first.body.cursor);
     expect(gone.status).toBe(400);
-    expect(gone.body.code).toBe('delta_window_expired');
+    expect([gone.body.code, gone.body.extra]).toEqual(['delta_window_expired', { full_resync_required: true }]);
     // A fresh snapshot continues.
     const fresh = await snapshot(board.uuid);
     await app.tasks.create(board, { title: 'after' });

@@ -223,9 +223,19 @@ describe('Plan: the DailyBot client\'s names, headers and doors', () => {
     expect((await call('GET', `/v1/plan/tasks/${a.key}/subscription/`, acme.member.key)).body.subscribed).toBe(false);
 
     await call('POST', `/v1/plan/tasks/${a.key}/comments/`, acme.adminKey, { body: 'Hello' });
-    const detail = await ex('GET', `/v1/plan/tasks/${a.key}/?include=participants,comments,attachments,activity,comment_count`, acme.adminKey);
-    expect(detail.body).toMatchObject({ comment_count: 1, comments: { count: 1, next: null, previous: null }, attachments: { count: 0, results: [] }, activity: { next: null } });
-    expect(JSON.stringify(detail.body.participants)).toContain(acme.member.user.uuid);
+    const child = await call('POST', `/v1/plan/tasks/${a.key}/children/`, acme.adminKey, { title: 'Child' });
+    // The client's own include list: every embed is a list envelope; the whole ones never have a next page.
+    const detail = await ex('GET', `/v1/plan/tasks/${a.key}/?include=relations,participants,attachments,comments,activity,children,comment_count`, acme.adminKey);
+    expect(detail.body).toMatchObject({
+      comment_count: 1, comments: { count: 1, next: null, previous: null }, attachments: { count: 0, results: [] }, activity: { next: null },
+      participants: { count: 1, next: null, previous: null, results: [acme.member.user.uuid] },
+      relations: { count: 0, next: null, previous: null, results: [] },
+      children: { count: 1, next: null, previous: null, results: [child.body.uuid] },
+    });
+    // Without include, no embed; the lists keep plain arrays.
+    expect(Object.keys((await call('GET', `/v1/plan/tasks/${a.key}/`, acme.adminKey)).body)).not.toContain('participants');
+    const listed = await call('GET', `/v1/plan/boards/${board.uuid}/tasks/?include=participants,children&sort=key`, acme.adminKey);
+    expect(listed.body.results.find((r: { key: string }) => r.key === a.key)).toMatchObject({ participants: [acme.member.user.uuid], children: [child.body.uuid] });
     expect((await call('GET', `/v1/plan/tasks/${a.key}/?include=everything`, acme.adminKey)).body.detail).toBe(
       'include takes archived, participants, relations, children, attachments, comments, activity, comment_count; not everything.',
     );
@@ -236,7 +246,7 @@ describe('Plan: the DailyBot client\'s names, headers and doors', () => {
     const delta = await ex('GET', `/v1/plan/boards/${board.uuid}/delta/?updated_since=${since}`, acme.adminKey);
     expect(delta.body.results.map((c: { object_kind: string; change_kind: string }) => `${c.object_kind} ${c.change_kind}`)).toEqual(['task updated']);
     const old = await call('GET', `/v1/plan/boards/${board.uuid}/delta/?updated_since=2026-03-01T00:00:00Z`, acme.adminKey);
-    expect([old.status, old.body.code]).toEqual([400, 'delta_window_expired']);
+    expect([old.status, old.body.code, old.body.extra]).toEqual([400, 'delta_window_expired', { full_resync_required: true }]);
     void states;
   });
 

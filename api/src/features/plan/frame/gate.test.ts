@@ -109,7 +109,7 @@ describe('Plan gate: every /v1/plan/ call, in order (spec "Plan credentials", "E
     const read = await scopedKey(t, acme, ['tasks:read']);
     const write = await scopedKey(t, acme, ['tasks:write']);
     const admin = await scopedKey(t, acme, ['tasks:admin']);
-    const refused = { detail: "This key's scopes do not include tasks:write.", code: 'insufficient_scope' };
+    const refused = { detail: "This key's scopes do not include tasks:write.", code: 'insufficient_scope', extra: { required_scope: 'tasks:write' } };
 
     expect((await call('GET', '/v1/plan/goals/', read)).status).toBe(200);
     const writeRefused = await call('POST', '/v1/plan/tasks/', read, { title: 'Grow' });
@@ -117,11 +117,11 @@ describe('Plan gate: every /v1/plan/ call, in order (spec "Plan credentials", "E
     expect(writeRefused.body).toEqual(refused);
 
     // Goals, like boards, projects, states and memberships, are structure: tasks:admin.
-    expect((await call('POST', '/v1/plan/goals/', write, { name: 'Grow' })).body).toEqual({ detail: "This key's scopes do not include tasks:admin.", code: 'insufficient_scope' });
+    expect((await call('POST', '/v1/plan/goals/', write, { name: 'Grow' })).body).toEqual({ detail: "This key's scopes do not include tasks:admin.", code: 'insufficient_scope', extra: { required_scope: 'tasks:admin' } });
     expect((await call('POST', '/v1/plan/tasks/', write, { title: 'Grow' })).status).toBe(400);
     const goal = await call('POST', '/v1/plan/goals/', admin, { name: 'Grow' });
     expect(goal.status).toBe(201);
-    expect((await call('POST', '/v1/plan/boards/', write, { name: 'B', key: 'BB' })).body).toEqual({ detail: "This key's scopes do not include tasks:admin.", code: 'insufficient_scope' });
+    expect((await call('POST', '/v1/plan/boards/', write, { name: 'B', key: 'BB' })).body).toEqual({ detail: "This key's scopes do not include tasks:admin.", code: 'insufficient_scope', extra: { required_scope: 'tasks:admin' } });
     expect((await call('DELETE', `/v1/plan/goals/${goal.body.uuid}/`, write)).body.code).toBe('insufficient_scope');
 
     const board = await call('POST', '/v1/plan/boards/', admin, { name: 'B', key: 'BB' });

@@ -17,7 +17,7 @@ describe('Plan labels (CONTRACT §9; spec label_in_use, is_archived)', () => {
     const bug = await call('POST', base, acme.adminKey, { name: 'bug', color: '#FF0000' });
     expect(bug.status).toBe(201);
     expect(bug.body).toEqual({
-      uuid: bug.body.uuid, id: bug.body.uuid, board: board.uuid, name: 'bug', color: '#FF0000', archived_at: null, is_archived: false,
+      uuid: bug.body.uuid, id: bug.body.uuid, board: board.uuid, name: 'bug', color: '#FF0000', description: '', archived_at: null, is_archived: false,
       created_at: '2026-03-10T15:00:00.000Z', updated_at: '2026-03-10T15:00:00.000Z',
     });
     expect((await call('POST', base, acme.adminKey, { name: 'feature' })).body.color).toBe('#BEC2C8');
@@ -44,6 +44,29 @@ describe('Plan labels (CONTRACT §9; spec label_in_use, is_archived)', () => {
     expect((await call('POST', `${base}${bug.body.uuid}/restore/`, acme.adminKey, {})).body).toEqual({ name: ['A live label of this board already has this name.'] });
     await call('DELETE', `${base}${again.body.uuid}/`, acme.adminKey);
     expect((await call('POST', `${base}${bug.body.uuid}/restore/`, acme.adminKey, {})).body).toMatchObject({ is_archived: false });
+  });
+
+  it('takes the DailyBot client\'s description and is_archived on POST and PATCH (by the label\'s uuid alone too)', async () => {
+    const ops = await call('POST', base, acme.adminKey, { name: 'ops', color: '#CC3300', description: 'Operations work' });
+    expect(ops.status).toBe(201);
+    expect(ops.body).toMatchObject({ name: 'ops', description: 'Operations work', is_archived: false });
+    t.clock.advance(1000);
+    const one = `/v1/plan/labels/${ops.body.uuid}/`;
+    expect((await call('PATCH', one, acme.adminKey, { description: 'Ops, on call', is_archived: true })).body).toMatchObject({
+      description: 'Ops, on call', is_archived: true, archived_at: '2026-03-10T15:00:01.000Z', updated_at: '2026-03-10T15:00:01.000Z',
+    });
+    expect((await call('GET', base, acme.adminKey)).body.count).toBe(0);
+    // Archiving what is archived changes nothing; restoring needs the name free, as …/restore/ does.
+    expect((await call('PATCH', one, acme.adminKey, { is_archived: true })).body.archived_at).toBe('2026-03-10T15:00:01.000Z');
+    const taken = await call('POST', base, acme.adminKey, { name: 'ops' });
+    expect((await call('PATCH', one, acme.adminKey, { is_archived: false })).body).toEqual({ name: ['A live label of this board already has this name.'] });
+    expect((await call('PATCH', one, acme.adminKey, { name: 'ops-old', is_archived: false })).body).toMatchObject({ name: 'ops-old', is_archived: false, archived_at: null });
+    expect((await call('GET', `${base}${taken.body.uuid}/`, acme.adminKey)).body.description).toBe('');
+    // Created archived: its name does not block a live one.
+    const old = await call('POST', base, acme.adminKey, { name: 'ops', description: 'Kept for history', is_archived: true });
+    expect([old.status, old.body.is_archived, old.body.description]).toEqual([201, true, 'Kept for history']);
+    expect((await call('PATCH', one, acme.adminKey, { is_archived: 'maybe' })).status).toBe(400);
+    expect((await call('PATCH', one, acme.adminKey, { description: 'x'.repeat(1001) })).status).toBe(400);
   });
 
   it('deletes a label on no task; 409 label_in_use while any task (archived ones too) carries it', async () => {

@@ -3,5 +3,5 @@ import type { LabelRow } from '../../../db/tables.ts';
 
 
 export function presentLabel(row: LabelRow) {
-  return { uuid: row.uuid, id: row.uuid, board: row.board_uuid, name: row.name, color: row.color, ...archiveFields(row), ...timestamps(row) };
+  return { uuid: row.uuid, id: row.uuid, board: row.board_uuid, name: row.name, color: row.color, description: row.description ?? '', ...archiveFields(row), ...timestamps(row) };
 }

@@ -62,7 +62,7 @@ async function recordLabel(w: PlanWrite, row: LabelRow, change: 'created' | 'upd
 export async function createLabel(w: PlanWrite, boardUuid: string, input: CreateLabelInput): Promise<LabelRow> {
   const { row: board } = await managedBoard<{ uuid: string; organization_uuid: string; visibility: string }>(w.db, w.actor, boardUuid);
   const name = input.name.trim();
-  await assertNameFree(w.db, board.uuid, nameKey(name), null);
+  if (!input.is_archived) await assertNameFree(w.db, board.uuid, nameKey(name), null);
   const row: LabelRow = {
     uuid: uuidv7(w.now.getTime()),
     organization_uuid: board.organization_uuid,
@@ -70,7 +70,8 @@ export async function createLabel(w: PlanWrite, boardUuid: string, input: Create
     name,
     name_key: nameKey(name),
     color: input.color ?? DEFAULT_COLOR,
-    archived_at: null,
+    description: input.description ?? '',
+    archived_at: input.is_archived ? w.now.toISOString() : null,
     created_at: w.now.toISOString(),
     updated_at: w.now.toISOString(),
   };
@@ -85,7 +86,7 @@ async function applyLabelChanges(w: PlanWrite, label: LabelRow, changes: Partial
   return recordLabel(w, updated, kind, kind === 'updated' ? Object.keys(changes).filter((f) => f !== 'name_key') : []);
 }
 
-/** Rename or recolour. */
+/** Rename, recolour, describe; archive or restore with is_archived. */
 export async function updateLabel(w: PlanWrite, boardUuid: string, labelUuid: string, input: UpdateLabelInput): Promise<LabelRow> {
   await managedBoard(w.db, w.actor, boardUuid);
   const label = await labelOf(w.db, boardUuid, labelUuid);
@@ -96,6 +97,13 @@ export async function updateLabel(w: PlanWrite, boardUuid: string, labelUuid: st
     Object.assign(changes, { name, name_key: nameKey(name) });
   }
   if (input.color !== undefined && input.color !== label.color) changes.color = input.color;
+  if (input.description !== undefined && input.description !== label.description) changes.description = input.description;
+  // is_archived (the DailyBot client's field) archives or restores, as …/archive/ and …/restore/ do.
+  if (input.is_archived === true && label.archived_at === null) changes.archived_at = w.now.toISOString();
+  if (input.is_archived === false && label.archived_at !== null) {
+    await assertNameFree(w.db, boardUuid, changes.name_key ?? label.name_key, label.uuid);
+    changes.archived_at = null;
+  }
   return applyLabelChanges(w, label, changes, 'updated');
 }
 

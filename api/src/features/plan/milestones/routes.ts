@@ -1,6 +1,6 @@
 import type { PlanRoutes } from '../../../http/plan/registrar.ts';
 import { presentMilestone } from './presenter.ts';
-import { createMilestone, deleteMilestone, getMilestone, listAllMilestones, listMilestones, setMilestoneState, updateMilestone } from './service.ts';
+import { createMilestone, getMilestone, listAllMilestones, listMilestones, setMilestoneState, updateMilestone } from './service.ts';
 import { createMilestoneSchema, updateMilestoneSchema } from './schema.ts';
 
 export function milestoneRoutes(plan: PlanRoutes): void {
@@ -19,8 +19,11 @@ export function milestoneRoutes(plan: PlanRoutes): void {
   r.write({ method: 'patch', path: `${base}/:milestone/`, summary: 'Update a milestone (project managers)', body: updateMilestoneSchema, response: 'PlanMilestone' }, async (call) =>
     presentMilestone(await updateMilestone(call, call.params.project, call.params.milestone, call.body)),
   );
-  r.write({ method: 'delete', path: `${base}/:milestone/`, summary: 'Delete a milestone; its tasks keep going without one', status: 204 }, (call) =>
-    deleteMilestone(call, call.params.project, call.params.milestone),
+  // DELETE retires, as the DailyBot client expects: the milestone stays (its tasks keep pointing at it), and
+  // POST …/restore/ brings it back. It answers the retired milestone, as a state's DELETE answers the archived state.
+  r.write(
+    { method: 'delete', path: `${base}/:milestone/`, summary: 'Retire (archive) a milestone, as POST …/archive/ does; tasks keep pointing at it; ?dry_run=true previews', response: 'PlanMilestone' },
+    async (call) => presentMilestone(await setMilestoneState(call, call.params.project, call.params.milestone, 'archived')),
   );
   r.list(
     {

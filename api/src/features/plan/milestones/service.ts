@@ -4,7 +4,6 @@ import type { PageRequest } from '../../../lib/page.ts';
 import { uuidv7 } from '../../../lib/ids.ts';
 import { managedProject, visibleProject, whereVisible } from '../frame/access.ts';
 import type { PlanRead, PlanWrite } from '../frame/context.ts';
-import { detachMilestones } from '../tasks/repository.ts';
 import { pageOf } from '../frame/lists.ts';
 import { presentMilestone } from './presenter.ts';
 import type { CreateMilestoneInput, UpdateMilestoneInput } from './schema.ts';
@@ -81,15 +80,6 @@ export async function updateMilestone(w: PlanWrite, projectUuid: string, uuid: s
 }
 
 /** Deletes the milestone; its tasks keep going without one. */
-export async function deleteMilestone(w: PlanWrite, projectUuid: string, uuid: string) {
-  await managedProject(w.db, w.actor, projectUuid);
-  const milestone = await milestoneOf(w.db, projectUuid, uuid);
-  const detached = await detachMilestones(w, [uuid]);
-  await w.db('plan_milestones').where({ uuid }).delete();
-  await w.changes.record({ kind: 'milestone', uuid, change: 'deleted', board: null, project: projectUuid, snapshot: null });
-  return { deleted: { object_kind: 'milestone', uuid, name: milestone.name }, tasks_detached: detached };
-}
-
 type MilestoneState = 'completed' | 'reopened' | 'restored' | 'archived';
 
 /**

@@ -108,18 +108,21 @@ describe('Plan projects, members, milestones and updates (CONTRACT §9; spec pro
     const { board, states } = await createBoard(t, acme.adminKey, { project: project.body.uuid });
     const task = await insertTask(t, board, states.Todo);
     await t.db('plan_tasks').where({ uuid: task }).update({ milestone_uuid: beta.body.uuid });
+    // DELETE retires the milestone (the DailyBot client's delete_milestone): it stays, archived, with its tasks.
     const dry = await t.request('DELETE', `${base}${beta.body.uuid}/?dry_run=true`, { key: acme.member.key, example: true });
+    const retired = { ...beta.body, target_date: null, date: null, archived_at: '2026-03-10T15:00:00.000Z' };
     expect(dry.body).toEqual({
-      dry_run: true, status: 204, result: { deleted: { object_kind: 'milestone', uuid: beta.body.uuid, name: 'Beta' }, tasks_detached: 1 },
-      changes: [
-        { object_kind: 'task', object_uuid: task, change_kind: 'updated', changed_fields: ['milestone'] },
-        { object_kind: 'milestone', object_uuid: beta.body.uuid, change_kind: 'deleted', changed_fields: [] },
-      ],
+      dry_run: true, status: 200, result: retired,
+      changes: [{ object_kind: 'milestone', object_uuid: beta.body.uuid, change_kind: 'updated', changed_fields: ['archived_at'] }],
     });
-    expect(await t.db('plan_tasks').where({ uuid: task }).first('milestone_uuid')).toEqual({ milestone_uuid: beta.body.uuid });
+    expect((await call('GET', `${base}${beta.body.uuid}/`, acme.member.key)).body.archived_at).toBeNull();
     const removed = await call('DELETE', `${base}${beta.body.uuid}/`, acme.member.key);
-    expect(removed.status).toBe(204);
-    expect(await t.db('plan_tasks').where({ uuid: task }).first('milestone_uuid', 'version')).toEqual({ milestone_uuid: null, version: 2 });
+    expect([removed.status, removed.body]).toEqual([200, retired]);
+    expect((await call('DELETE', `${base}${beta.body.uuid}/`, acme.member.key)).body).toEqual(retired);
+    expect(await t.db('plan_tasks').where({ uuid: task }).first('milestone_uuid')).toEqual({ milestone_uuid: beta.body.uuid });
+    expect((await call('GET', base, acme.other.key)).body.results.map((m: { name: string }) => m.name)).toEqual(['Alpha', 'Beta', 'Someday']);
+    expect((await call('POST', `${base}${beta.body.uuid}/restore/`, acme.member.key)).body.archived_at).toBeNull();
+    expect((await call('DELETE', `${base}${beta.body.uuid}/`, acme.other.key)).body.code).toBe('project_manager_required');
   });
 
   it('posts updates up to 20,000 characters (400 update_body_too_long past it); only the author edits; the author or an admin deletes', async () => {

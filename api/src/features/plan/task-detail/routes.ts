@@ -19,23 +19,28 @@ function firstPage<T>(call: ReadCall, door: string, count: number, results: T[])
   return { count, next: count > results.length ? `${call.baseUrl}${door}?page=2&page_size=${FIRST_PAGE.limit}` : null, previous: null, results };
 }
 
+/** The lists' own embeds, which come whole: as list envelopes here too, so every embed of one task reads alike. */
+const WHOLE = ['participants', 'relations', 'children'] as const;
+const whole = (results: unknown[]) => ({ count: results.length, next: null, previous: null, results });
+
 /**
- * `GET tasks/{task}/`: one task, with what `include` asks for: the lists' participants, relations and children (as
- * the lists embed them), and, for this task alone, the first page (20) of its attachments, comments and activity
- * as list envelopes, and comment_count.
+ * `GET tasks/{task}/`: one task, with what `include` asks for: its participants, relations and children (all of
+ * them), and the first page (20) of its attachments, comments and activity, each as a list envelope
+ * (`{count, next, previous, results}`, as the DailyBot client reads them), and comment_count.
  */
 export function taskDetailRoutes(plan: PlanRoutes): void {
   const r = plan.tagged('Plan: tasks');
   r.read(
     {
       path: '/v1/plan/tasks/:task/', summary: 'One task, by uuid or KEY-n (an old key too)', response: 'PlanTask', keyParams: ['task'],
-      query: [{ name: 'include', description: 'participants, relations, children; attachments, comments, activity (first 20, as a list envelope) and comment_count' }],
+      query: [{ name: 'include', description: 'participants, relations, children (all, as a list envelope); attachments, comments, activity (first 20, as a list envelope) and comment_count' }],
     },
     async (call) => {
       const { tokens, also } = includeWith<Embed>(call.query.values('include') ?? [], EMBEDS);
       const { task } = await getTask(call, call.params.task);
       const [presented] = await withIncludes(call, [task], tokens);
       const embeds: Record<string, unknown> = {};
+      for (const name of WHOLE) if (tokens.has(name)) embeds[name] = whole(presented[name] as unknown[]);
       const base = `/v1/plan/tasks/${task.uuid}`;
       if (also.has('attachments')) {
         const { count, rows } = await listAttachments(call, taskAttachments, { task: task.uuid }, FIRST_PAGE);

@@ -154,7 +154,7 @@ describe('Plan tasks', () => {
     expect(copy.body.key).not.toBe(lead.key);
     // Right after the original, before the task that followed it.
     expect(lead.rank < copy.body.rank && copy.body.rank < after.rank).toBe(true);
-    expect((await call('GET', `/v1/plan/tasks/${copy.body.uuid}/?include=participants`, acme.member.key)).body.participants).toEqual([acme.member.user.uuid]);
+    expect((await call('GET', `/v1/plan/tasks/${copy.body.uuid}/?include=participants`, acme.member.key)).body.participants).toEqual({ count: 1, next: null, previous: null, results: [acme.member.user.uuid] });
     expect((await call('POST', `/v1/plan/tasks/${lead.key}/duplicate/`, acme.member.key, { title: 'Renamed copy' })).body.title).toBe('Renamed copy');
 
     const archived = await call('POST', `/v1/plan/tasks/${lead.key}/archive/`, acme.member.key, {});
@@ -257,8 +257,8 @@ describe('Plan tasks', () => {
     const reader = await key(['tasks:read']);
     const writer = await key(['tasks:write']);
     expect((await call('GET', `/v1/plan/tasks/${task.key}/`, reader)).status).toBe(200);
-    expect((await call('PATCH', `/v1/plan/tasks/${task.key}/`, reader, { title: 'x' })).body).toEqual({ detail: 'This key\'s scopes do not include tasks:write.', code: 'insufficient_scope' });
+    expect((await call('PATCH', `/v1/plan/tasks/${task.key}/`, reader, { title: 'x' })).body).toEqual({ detail: 'This key\'s scopes do not include tasks:write.', code: 'insufficient_scope', extra: { required_scope: 'tasks:write' } });
     expect((await call('PATCH', `/v1/plan/tasks/${task.key}/`, writer, { title: 'x' })).status).toBe(200);
-    expect((await call('DELETE', `/v1/plan/tasks/${task.key}/`, writer)).body).toEqual({ detail: 'This key\'s scopes do not include tasks:admin.', code: 'insufficient_scope' });
+    expect((await call('DELETE', `/v1/plan/tasks/${task.key}/`, writer)).body).toEqual({ detail: 'This key\'s scopes do not include tasks:admin.', code: 'insufficient_scope', extra: { required_scope: 'tasks:admin' } });
   });
 });
