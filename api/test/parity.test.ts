@@ -401,6 +401,37 @@ describe('credential parity: an API key, a CLI token and the web session cookie 
     expect(both.map((r) => `${r.method} ${r.path}`).filter((route) => !covered.has(route))).toEqual([]);
   }, 120_000);
 
+  it('answers the same over MCP: a handful of tools called with the key and with the token give the same structured results', async () => {
+    const { ids } = pair.world;
+    const differences: string[] = [];
+    const tool = async (name: string, args: Record<string, unknown>) => {
+      const { found, result } = await pair.compareTool(name, args);
+      differences.push(...found);
+      return result;
+    };
+    await tool('report', { agent_name: 'deploy-bot', content: 'Deployed 1.3 over MCP', co_authors: [ids.mia] });
+    await tool('health_check', { agent_name: 'deploy-bot', ok: true });
+    await tool('read_messages', { agent_name: 'deploy-bot' });
+    await tool('list_checkins', {});
+    await tool('search_tasks', { q: 'release', type: 'task' });
+    await tool('list_board_tasks', { board: ids.board, sort: 'key' });
+    await tool('list_board_states', { board: ids.board });
+    await tool('board_snapshot', { board: ids.board });
+    const created = await tool('create_task', { board: ids.board, title: 'Write the MCP notes', idempotency_key: 'parity-mcp-1' });
+    const task = (created.structuredContent as { key: string; version: number }).key;
+    await tool('update_task', { task, priority: 2, version: (created.structuredContent as { version: number }).version });
+    await tool('comment_task', { task, body: 'Started' });
+    await tool('get_task', { task });
+    // Refusals too: the same code for the same mistake.
+    await tool('get_task', { task: 'PLAT-9999' });
+    await tool('update_task', { task, title: 'Stale', version: 1 });
+    await tool('report', { agent_name: 'deploy-bot' });
+    if (process.env.PARITY_DEBUG) console.log(pair.statuses.filter((line) => line.includes('tool ')).join('\n'));
+    expect(created.isError).toBeFalsy();
+    expect(pair.statuses.filter((line) => line.startsWith('error tool'))).toHaveLength(3);
+    expect(differences).toEqual([]);
+  });
+
   it('reports a difference where there is one (the API-key-only /v1/platform/*)', async () => {
     const found = await pair.compare({ method: 'GET', path: '/v1/platform/status/' });
     expect(found[0]).toMatch(/^GET \/v1\/platform\/status\/: status 200 with the key, 403 with the token/);

@@ -1,10 +1,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Config } from '../src/lib/config.ts';
 import { startTestApp } from './harness.ts';
 import type { TestApp, TestResponse } from './harness.ts';
 import { tableNames } from './database.ts';
+import { callTool, connectMcp } from './mcp-client.ts';
 
 /**
  * Credential parity (spec "Versioning" 5: an API key and a CLI Bearer token of the same user get the same
@@ -78,7 +81,7 @@ export async function startParityPair(overrides: Partial<Config>, seed: (t: Test
   const statuses: string[] = [];
 
   /** The body as text with the app's own address, new ids (numbered in order of appearance) and secrets put aside. */
-  function normalized(res: TestResponse, app: TestApp, side: 0 | 1 | 2, differs: string[]): string {
+  function normalized(res: Pick<TestResponse, 'body' | 'text'>, app: TestApp, side: 0 | 1 | 2, differs: string[]): string {
     if (res.body === undefined) return res.text;
     const body = structuredClone(res.body);
     for (const path of differs) drop(body, path.split('.'));
@@ -123,15 +126,35 @@ export async function startParityPair(overrides: Partial<Config>, seed: (t: Test
     return found;
   }
 
+  // The same comparison over MCP: the SDK's client on each app's /mcp, one with the key and one with the token.
+  let mcp: [Client, Client] | undefined;
+  /** Calls tool `name` with `args` as the key on one app and as the token on the other; the differences in its result, described. */
+  async function compareTool(name: string, args: Record<string, unknown>, differs: string[] = []): Promise<{ found: string[]; result: CallToolResult }> {
+    mcp ??= [await connectMcp(byKey, { 'X-API-KEY': world.key }), await connectMcp(byToken, { Authorization: `Bearer ${world.token}` })];
+    const [a, b] = [await callTool(mcp[0], name, args), await callTool(mcp[1], name, args)];
+    const line = `tool ${name}`;
+    statuses.push(`${a.isError ? 'error' : 'ok'} ${line}${a.isError ? ` ${JSON.stringify(a.structuredContent).slice(0, 160)}` : ''}`);
+    const found: string[] = [];
+    if (Boolean(a.isError) !== Boolean(b.isError)) found.push(`${line}: isError ${Boolean(a.isError)} with the key, ${Boolean(b.isError)} with the token`);
+    const asText = (r: CallToolResult) => ({ body: r.structuredContent, text: JSON.stringify(r.content) });
+    const [bodyA, bodyB] = [normalized(asText(a), byKey, 0, differs), normalized(asText(b), byToken, 1, differs)];
+    if (bodyA !== bodyB) found.push(`${line}: structured results differ\n  key:   ${bodyA.slice(0, 600)}\n  token: ${bodyB.slice(0, 600)}`);
+    const [textA, textB] = [normalized({ body: a.content, text: '' }, byKey, 0, []), normalized({ body: b.content, text: '' }, byToken, 1, [])];
+    if (textA !== textB) found.push(`${line}: text summaries differ\n  key:   ${textA}\n  token: ${textB}`);
+    return { found, result: a };
+  }
+
   return {
     byKey,
     byToken,
     byCookie,
     world,
     compare,
+    compareTool,
     /** Each request's status with the key, in order: what the comparison covered. */
     statuses,
     close: async () => {
+      for (const client of mcp ?? []) await client.close();
       for (const app of apps) await app.close();
     },
   };

@@ -8,12 +8,16 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { CallToolResult, Tool as ListedTool } from '@modelcontextprotocol/sdk/types.js';
 import { lookupCredential, presentedCredential } from '../auth/credentials.ts';
+import type { Actor } from '../auth/credentials.ts';
+import { isAgentKey } from '../auth/policy.ts';
+import { AGENT_HEADER } from '../http/plan/answers.ts';
 import type { Deps } from '../http/deps.ts';
 import { ApiError, badRequest, unauthorized } from '../lib/errors.ts';
 import { VERSION } from '../lib/version.ts';
 import { inputSchema, restCall, toolError, toolResult } from './calls.ts';
 import type { Dispatch } from './dispatch.ts';
 import { TOOLS } from './tools.ts';
+import { clientNameOf, initializeClientName, sessionIdFor } from './client-name.ts';
 import { PROMPTS, RESOURCE_TEMPLATES, getPrompt, readResource } from './context.ts';
 
 export const MCP_PATH = '/mcp';
@@ -45,11 +49,12 @@ const VALIDATOR = new AjvJsonSchemaValidator();
  * then runs its REST route through `dispatch`, so every check of that route applies to it.
  */
 export function mcpEndpoint(deps: Pick<Deps, 'db' | 'clock' | 'credentialCache' | 'logger'>, dispatch: Dispatch): Middleware {
-  async function callTool(ctx: Context, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
+  async function callTool(ctx: Context, name: string, args: Record<string, unknown>, agentName: string | null): Promise<CallToolResult> {
     const tool = BY_NAME.get(name);
     if (!tool) return toolError({ status: 404, body: { detail: `There is no tool named ${name}.`, code: 'unknown_tool' }, headers: {} });
     const call = restCall(tool, args);
     if ('status' in call) return toolError(call);
+    if (agentName !== null) call.headers = { ...call.headers, [AGENT_HEADER]: encodeURIComponent(agentName) };
     const answer = await dispatch(ctx, call);
     return answer.status >= 400 ? toolError(answer) : toolResult(tool, answer);
   }
@@ -63,11 +68,15 @@ export function mcpEndpoint(deps: Pick<Deps, 'db' | 'clock' | 'credentialCache' 
       ctx.set('Allow', 'POST');
       throw new ApiError(405, 'method_not_allowed', `Method "${ctx.method}" not allowed: ${MCP_PATH} takes POST (Streamable HTTP, stateless).`);
     }
-    await requireKnownCredential(deps, ctx);
+    const actor = await requireKnownCredential(deps, ctx);
+    // The client's own name attributes its writes when it names no agent (client-name.ts); an agent key is the agent.
+    const sessionId = sessionIdFor(initializeClientName(ctx.request.body));
+    if (sessionId) ctx.res.setHeader('Mcp-Session-Id', sessionId);
+    const agentName = ctx.headers[AGENT_HEADER] === undefined && !isAgentKey(actor) ? clientNameOf(ctx.headers['mcp-session-id']) : null;
 
     const server = new Server({ name: 'rollcall', version: VERSION }, { capabilities: { tools: {}, resources: {}, prompts: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator: VALIDATOR });
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: LISTED }));
-    server.setRequestHandler(CallToolRequestSchema, (request) => callTool(ctx, request.params.name, request.params.arguments ?? {}));
+    server.setRequestHandler(CallToolRequestSchema, (request) => callTool(ctx, request.params.name, request.params.arguments ?? {}, agentName));
     server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: [] }));
     server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: RESOURCE_TEMPLATES }));
     server.setRequestHandler(ReadResourceRequestSchema, (request) => readResource(dispatch, ctx, request.params.uri));
@@ -84,15 +93,17 @@ export function mcpEndpoint(deps: Pick<Deps, 'db' | 'clock' | 'credentialCache' 
 }
 
 /** A present, well-formed, known credential (the plan and scope checks are each tool's REST route's). */
-async function requireKnownCredential(deps: Pick<Deps, 'db' | 'clock' | 'credentialCache'>, ctx: Context): Promise<void> {
+async function requireKnownCredential(deps: Pick<Deps, 'db' | 'clock' | 'credentialCache'>, ctx: Context): Promise<Actor> {
   const presented = presentedCredential(ctx.headers);
   if (presented === 'absent') throw unauthorized('credential_absent');
   if (presented === 'malformed') throw unauthorized('credential_malformed');
   if (presented === 'ambiguous') throw badRequest('credential_ambiguous', 'Send one credential: X-API-KEY or Authorization: Bearer, not both.');
   const now = deps.clock.now();
-  if (deps.credentialCache.get(presented.hash, now.getTime())) return;
+  const cached = deps.credentialCache.get(presented.hash, now.getTime());
+  if (cached) return cached;
   const generation = deps.credentialCache.generation;
   const resolution = await lookupCredential(deps.db, presented, now);
   if (!resolution.ok) throw unauthorized(resolution.code);
   deps.credentialCache.set(presented.hash, resolution.actor, now.getTime(), generation);
+  return resolution.actor;
 }

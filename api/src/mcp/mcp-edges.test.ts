@@ -81,3 +81,45 @@ describe('MCP beside the site', () => {
     }
   });
 });
+
+describe('MCP attribution: the client\'s own name, when it names no agent', () => {
+  it('attributes Plan writes to clientInfo.name (carried in the Mcp-Session-Id given at initialize), unless a header names the agent or the key is an agent\'s', async () => {
+    const t = await startTestApp();
+    try {
+      const acme = await seedPlanOrg(t);
+      await createBoard(t, acme.adminKey);
+      await t.request('POST', '/v1/plan/tasks/', { key: acme.adminKey, body: { board: (await t.request('GET', '/v1/plan/boards/', { key: acme.adminKey })).body.results[0].uuid, title: 'Seed' } });
+      const commentAs = async (headers: Record<string, string>, clientName: string) => {
+        const client = await connect(t, headers, clientName);
+        try {
+          const result = await call(client, 'comment_task', { task: 'PLAT-1', body: `From ${clientName}` });
+          expect(result.isError, JSON.stringify(result.structuredContent)).toBeFalsy();
+          return structured(result).agent_name;
+        } finally {
+          await client.close();
+        }
+      };
+      expect(await commentAs({ 'X-API-KEY': acme.adminKey }, 'Claude Code')).toBe('Claude Code');
+      expect(await commentAs({ 'X-API-KEY': acme.adminKey, 'X-Service-Agent-Name': 'Deploy%20Bot' }, 'Claude Code')).toBe('Deploy Bot');
+      // An agent key is the agent itself: no name is added, and its writes are not refused for one.
+      expect(await commentAs({ 'X-API-KEY': acme.agentKey }, 'Claude Code')).toBe(null);
+      // A client name Rollcall would refuse as an agent name gets no session id, and attributes nothing.
+      expect(await commentAs({ 'X-API-KEY': acme.adminKey }, 'bad<name>')).toBe(null);
+
+      const init = (name: string) => JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name, version: '1' } } });
+      const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+      const initialized = await t.request('POST', '/mcp', { key: acme.adminKey, raw: init('Cursor'), headers });
+      expect(initialized.status).toBe(200);
+      expect(initialized.headers.get('mcp-session-id')).toMatch(/^[0-9a-f-]{36}\.Q3Vyc29y$/);
+      // A session id that is not one of ours (or holds no valid name) is ignored, never refused: the server keeps no sessions.
+      const comment = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'comment_task', arguments: { task: 'PLAT-1', body: 'x' } } });
+      for (const sessionId of ['nonsense', 'a.%%%', `x.${Buffer.from('bad<name>').toString('base64url')}`]) {
+        const res = await t.request('POST', '/mcp', { key: acme.adminKey, raw: comment, headers: { ...headers, 'mcp-session-id': sessionId } });
+        expect(res.status, sessionId).toBe(200);
+        expect(res.body.result.structuredContent.agent_name, sessionId).toBe(null);
+      }
+    } finally {
+      await t.close();
+    }
+  });
+});

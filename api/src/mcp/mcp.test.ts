@@ -48,7 +48,8 @@ describe('MCP server at /mcp (Streamable HTTP, stateless): tools over the REST r
     expect(structured(reported)).toMatchObject({ agent_name: 'Deploy Bot', content: 'Shipped v2', is_milestone: true, pending_messages: [] });
     expect(reported.content).toEqual([{ type: 'text', text: expect.stringContaining('Deploy Bot') }]);
     const listed = await t.request('GET', '/v1/agent-reports/', { key: acme.adminKey });
-    const { pending_messages: _pending, ...report } = structured(reported);
+    // The POST answer alone carries pending_messages and co_authors_unresolved (what this call left unresolved).
+    const { pending_messages: _pending, co_authors_unresolved: _unresolved, ...report } = structured(reported);
     expect(listed.body.results).toEqual([report]);
 
     const health = await call(client, 'health_check', { agent_name: 'Deploy Bot', ok: true, message: 'green' });

@@ -41,6 +41,7 @@ export const CLUSTER_NAMES: Record<string, Translations> = {
   Client: { es: 'Cliente', pt: 'Cliente' },
   Operations: { es: 'Operación', pt: 'Operação' },
   'Using the app': { es: 'Usar la aplicación', pt: 'Usar o aplicativo' },
+  'Connecting agents': { es: 'Conectar agentes', pt: 'Conectar agentes' },
 };
 
 /** `feature_area` identifier → its label in each language. */

@@ -59,6 +59,7 @@ export const CHANGELOG: ChangelogEntry[] = [
       'Plan labels carry a description (up to 1,000 characters, \'\' when none) and take is_archived on POST and PATCH (/v1/plan/labels/{label}/ and /v1/plan/boards/{board}/labels/…): true archives, false restores (a live label of the board must not have its name: 400 naming name), as the DailyBot client sends them.',
       'GET /v1/plan/boards/{board}/delta/: the 400 delta_window_expired of a cursor (or updated_since) out of the 7-day window carries extra.full_resync_required: true, which the DailyBot client checks before reading the snapshot again.',
       'A key with explicit scopes that lacks the one an endpoint needs: its 403 insufficient_scope carries extra.required_scope (tasks:read, tasks:write or tasks:admin), as the structure refusals already did.',
+      'MCP attribution: the answer to initialize gives an Mcp-Session-Id carrying the client\'s own name (clientInfo.name); without an X-Service-Agent-Name header, a tool\'s Plan writes are attributed to that name, as the header would (never for an agent key). Nothing is stored: any process reads it (docs/mcp.md, Attribution).',
     ],
   },
   {
