@@ -3,6 +3,7 @@ import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { GetPromptResult, Prompt, ReadResourceResult, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
 import type { Dispatch, RestAnswer, RestCall } from './dispatch.ts';
 import { toolError } from './calls.ts';
+import { localDate } from '../lib/dates.ts';
 
 /**
  * Resources and prompts: read-only context an agent pulls in, each again through its REST route (so the same
@@ -15,6 +16,13 @@ export const RESOURCE_TEMPLATES: ResourceTemplate[] = [
     name: 'board-tasks',
     title: 'A board\'s tasks',
     description: 'The tasks of a Plan board, in board order (GET /v1/plan/boards/{board}/tasks/, first 100).',
+    mimeType: 'application/json',
+  },
+  {
+    uriTemplate: 'rollcall://checkins/{checkin}/standup',
+    name: 'checkin-standup',
+    title: 'Today\'s stand-up of a check-in',
+    description: 'The answers to a check-in on its own today (the day in the check-in\'s time zone): GET /v1/checkins/{checkin}/responses/ for that day, first 100, with what the caller may read (participants read their team\'s).',
     mimeType: 'application/json',
   },
 ];
@@ -40,12 +48,24 @@ async function rest(dispatch: Dispatch, ctx: Context, call: RestCall): Promise<R
   return answer.body as Record<string, unknown>;
 }
 
-const BOARD_TASKS = /^rollcall:\/\/plan\/boards\/([^/?#]+)\/tasks$/;
+const BOARD_TASKS = /^rollcall:\/\/plan\/boards\/([A-Za-z0-9-]+)\/tasks$/;
+const CHECKIN_STANDUP = /^rollcall:\/\/checkins\/([A-Za-z0-9-]+)\/standup$/;
 
-export async function readResource(dispatch: Dispatch, ctx: Context, uri: string): Promise<ReadResourceResult> {
+/** The REST read behind a resource URI, or null when the URI names none of ours. */
+async function resourceBody(dispatch: Dispatch, ctx: Context, uri: string, now: Date): Promise<Record<string, unknown> | null> {
   const board = BOARD_TASKS.exec(uri)?.[1];
-  if (board === undefined || !/^[A-Za-z0-9-]+$/.test(board)) throw new McpError(ErrorCode.InvalidParams, `not_found: no resource ${uri}`, { code: 'not_found', status: 404 });
-  const body = await rest(dispatch, ctx, { method: 'GET', path: `/v1/plan/boards/${board}/tasks/`, query: { page_size: '100' } });
+  if (board !== undefined) return rest(dispatch, ctx, { method: 'GET', path: `/v1/plan/boards/${board}/tasks/`, query: { page_size: '100' } });
+  const checkin = CHECKIN_STANDUP.exec(uri)?.[1];
+  if (checkin === undefined) return null;
+  // "Today" is the check-in's day, as its answers are dated: read its time zone first (also the visibility check).
+  const detail = await rest(dispatch, ctx, { method: 'GET', path: `/v1/checkins/${checkin}/`, query: {} });
+  const day = localDate(now, (detail.schedule as { timezone: string }).timezone);
+  return rest(dispatch, ctx, { method: 'GET', path: `/v1/checkins/${checkin}/responses/`, query: { date_start: day, date_end: day, page_size: '100' } });
+}
+
+export async function readResource(dispatch: Dispatch, ctx: Context, uri: string, now: Date): Promise<ReadResourceResult> {
+  const body = await resourceBody(dispatch, ctx, uri, now);
+  if (body === null) throw new McpError(ErrorCode.InvalidParams, `not_found: no resource ${uri}`, { code: 'not_found', status: 404 });
   return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(body) }] };
 }
 

@@ -79,7 +79,7 @@ export function mcpEndpoint(deps: Pick<Deps, 'db' | 'clock' | 'credentialCache' 
     server.setRequestHandler(CallToolRequestSchema, (request) => callTool(ctx, request.params.name, request.params.arguments ?? {}, agentName));
     server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: [] }));
     server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: RESOURCE_TEMPLATES }));
-    server.setRequestHandler(ReadResourceRequestSchema, (request) => readResource(dispatch, ctx, request.params.uri));
+    server.setRequestHandler(ReadResourceRequestSchema, (request) => readResource(dispatch, ctx, request.params.uri, deps.clock.now()));
     server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: PROMPTS }));
     server.setRequestHandler(GetPromptRequestSchema, (request) =>
       getPrompt(dispatch, ctx, request.params.name, request.params.arguments ?? {}, deps.clock.now().toISOString().slice(0, 10)),

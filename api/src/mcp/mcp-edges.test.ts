@@ -46,12 +46,29 @@ describe('MCP resources and prompts, through the REST routes', () => {
       await t.request('POST', '/v1/agent-reports/', { key: acme.adminKey, body: { agent_name: 'Deploy Bot', content: 'Deployed v2' } });
       const client = await connect(t, { 'X-API-KEY': acme.adminKey });
       const { resourceTemplates } = await client.listResourceTemplates();
-      expect(resourceTemplates.map((r) => r.uriTemplate)).toEqual(['rollcall://plan/boards/{board}/tasks']);
+      expect(resourceTemplates.map((r) => r.uriTemplate)).toEqual(['rollcall://plan/boards/{board}/tasks', 'rollcall://checkins/{checkin}/standup']);
       const uri = `rollcall://plan/boards/${board.uuid}/tasks`;
       const read = await client.readResource({ uri });
       const rest = await t.request('GET', `/v1/plan/boards/${board.uuid}/tasks/?page_size=100`, { key: acme.adminKey });
       expect(JSON.parse((read.contents[0] as { text: string }).text)).toEqual(rest.body);
       await expect(client.readResource({ uri: 'rollcall://plan/boards/0190c8f4-0000-7000-8000-000000000000/tasks' })).rejects.toThrow(/not_found/);
+
+      // Today's stand-up of a check-in: its answers of the day in the check-in's time zone (Tokyo is already a day
+      // ahead of UTC late in the UTC day), exactly what the REST list answers for that day.
+      const created = await t.request('POST', '/v1/checkins/create/', {
+        key: acme.adminKey,
+        body: { name: 'Daily', schedule: { days: [1, 2, 3, 4, 5], time: '09:00', timezone: 'Asia/Tokyo' }, participants: { user_uuids: [acme.member.user.uuid] }, questions: [{ question_type: 'text', question: 'What did you do?' }] },
+      });
+      expect(created.status).toBe(201);
+      const checkin = created.body.uuid as string;
+      expect((await t.request('POST', `/v1/checkins/${checkin}/responses/`, { key: acme.member.key, body: { responses: [{ index: 0, response: 'Shipped the importer' }] } })).status).toBe(201);
+      const standup = await client.readResource({ uri: `rollcall://checkins/${checkin}/standup` });
+      const day = (await t.request('GET', `/v1/checkins/${checkin}/responses/`, { key: acme.adminKey })).body.results[0].response_date as string;
+      const listed = await t.request('GET', `/v1/checkins/${checkin}/responses/?date_start=${day}&date_end=${day}&page_size=100`, { key: acme.adminKey });
+      expect(listed.body.count).toBe(1);
+      expect(JSON.parse((standup.contents[0] as { text: string }).text)).toEqual(listed.body);
+      await expect(client.readResource({ uri: 'rollcall://checkins/0190c8f4-0000-7000-8000-000000000000/standup' })).rejects.toThrow(/not_found/);
+      await expect(client.readResource({ uri: 'rollcall://checkins/x y/standup' })).rejects.toThrow(/not_found/);
 
       const prompt = await client.getPrompt({ name: 'standup_from_reports', arguments: { agent_name: 'Deploy Bot' } });
       expect(prompt.messages[0].content).toMatchObject({ type: 'text', text: expect.stringContaining('Deploy Bot: Deployed v2') });
