@@ -6,6 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { startTestApp } from './harness.ts';
+import { createBoard, seedPlanOrg } from './plan-fixtures.ts';
 import type { TestApp } from './harness.ts';
 
 const CLI = path.resolve(import.meta.dirname, '../src/cli.ts');
@@ -29,7 +30,8 @@ describe('rollcall mcp: the stdio bridge to /mcp', () => {
     fs.rmSync(home, { recursive: true, force: true });
   });
 
-  const spawnBridge = (args: string[]) => new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', ...args], env: bridgeEnv(home), stderr: 'pipe' });
+  const spawnBridge = (args: string[], extra: Record<string, string> = {}) =>
+    new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', ...args], env: { ...bridgeEnv(home), ...extra }, stderr: 'pipe' });
 
   it('forwards an agent\'s session over stdio with --url and --key: initialize, list tools, report', async () => {
     const { adminKey } = await t.seedOrganization();
@@ -42,6 +44,21 @@ describe('rollcall mcp: the stdio bridge to /mcp', () => {
       expect(result.structuredContent).toMatchObject({ agent_name: 'Stdio Bot', content: 'Bridged' });
       const listed = await t.request('GET', '/v1/agent-reports/', { key: adminKey });
       expect(listed.body.count).toBe(1);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('names the agent of Plan writes with ROLLCALL_AGENT_NAME, any UTF-8 name intact', async () => {
+    const acme = await seedPlanOrg(t);
+    const { board } = await createBoard(t, acme.adminKey);
+    await t.request('POST', '/v1/plan/tasks/', { key: acme.adminKey, body: { board: board.uuid, title: 'Seed' } });
+    const client = new Client({ name: 'stdio-agent', version: '1.0.0' });
+    await client.connect(spawnBridge(['--url', t.url, '--key', acme.adminKey], { ROLLCALL_AGENT_NAME: 'Café bot' }));
+    try {
+      const result = (await client.callTool({ name: 'comment_task', arguments: { task: 'PLAT-1', body: 'Bridged' } })) as CallToolResult;
+      expect(result.isError, JSON.stringify(result.structuredContent)).toBeFalsy();
+      expect((result.structuredContent as { agent_name: string }).agent_name).toBe('Café bot');
     } finally {
       await client.close();
     }

@@ -16,7 +16,8 @@ export async function mcpBridge(ctx: CommandContext, flags: { key?: string; url?
   if (!credential) throw new ClientError(EXIT.unauthenticated, `not signed in to ${ctx.apiUrl}: pass --key, set ROLLCALL_API_KEY, or run \`rollcall login\`.`);
   const headers: Record<string, string> = credential.kind === 'api_key' ? { 'X-API-KEY': credential.value } : { Authorization: `Bearer ${credential.value}` };
   const agentName = process.env.ROLLCALL_AGENT_NAME;
-  if (agentName) headers['X-Service-Agent-Name'] = agentName;
+  // The header is percent-encoded UTF-8 (as the API reads it), so a name such as "Café bot" travels intact.
+  if (agentName) headers['X-Service-Agent-Name'] = encodeURIComponent(agentName);
 
   const upstream = new StreamableHTTPClientTransport(new URL('/mcp', `${ctx.apiUrl}/`), { requestInit: { headers } });
   const local = new StdioServerTransport();
