@@ -100,8 +100,9 @@ describe('attachment uploads are streamed (a 25 MiB PUT to a running server)', (
     peak = Math.max(peak, residentBytes(child.pid!));
     expect(answer.status).toBe(200);
     expect(JSON.parse(answer.body)).toEqual({ attachment_uuid: big.uuid, status: 'uploaded', size: 25 * MiB, sha256: answer.sha256 });
-    const org = (await db('plan_attachments').where({ uuid: big.uuid }).first('organization_uuid'))!.organization_uuid;
-    expect(fs.statSync(path.join(dir, 'attachments', org, big.uuid)).size).toBe(25 * MiB);
+    // Each PUT writes an object of its own (the row's key and a random suffix) and the row names the one it claimed.
+    const key = (await db('plan_attachments').where({ uuid: big.uuid }).first('storage_key'))!.storage_key;
+    expect(fs.statSync(path.join(dir, 'attachments', key)).size).toBe(25 * MiB);
     const grew = (peak - before) / MiB;
     console.log(`25 MiB upload: resident memory ${(before / MiB).toFixed(1)} MiB before, ${(peak / MiB).toFixed(1)} MiB at peak (+${grew.toFixed(1)} MiB)`);
     expect(grew).toBeLessThan(8);
