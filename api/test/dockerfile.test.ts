@@ -161,5 +161,7 @@ describe('Dockerfile (replayed without a Docker engine)', () => {
     expect(server.exitCode).toBe(0);
     const stopped = spawnSync(process.execPath, execForm(stepsOf('HEALTHCHECK')[0].args).slice(1), { cwd: app, env: runEnv });
     expect(stopped.status).toBe(1);
-  }, 240_000);
+  // Two npm ci runs (the API's production dependencies with the SQLite driver's native build, and the web app's stage),
+  // then a precompile and a start: minutes on a 2-core machine, more while other test files share it.
+  }, 600_000);
 });
