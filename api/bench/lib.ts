@@ -79,7 +79,9 @@ export async function startServe(env: NodeJS.ProcessEnv, ready: RegExp): ReturnT
   const { flags, entry, args } = serveCommand();
   const precompile = spawnSync(process.execPath, [path.join(API_DIR, entry), 'precompile'], { env, encoding: 'utf8' });
   if (precompile.status !== 0) throw new Error(`rollcall precompile failed:\n${precompile.stderr}`);
-  return startProcess([...flags, path.join(API_DIR, entry), ...args], env, ready);
+  // BENCH_SERVE_NODE_OPTIONS reaches the server only (say `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it under load).
+  const serverEnv = process.env.BENCH_SERVE_NODE_OPTIONS ? { ...env, NODE_OPTIONS: process.env.BENCH_SERVE_NODE_OPTIONS } : env;
+  return startProcess([...flags, path.join(API_DIR, entry), ...args], serverEnv, ready);
 }
 
 export async function stop(child: ChildProcess): Promise<void> {

@@ -12,9 +12,25 @@ export interface RequestOrigin {
 /** A host name or an IP literal ([…] for IPv6), with an optional port: what may stand between `//` and the path. */
 const HOST = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.?)(?::\d{1,5})?$/;
 
+/**
+ * Hosts already judged: nearly every request names one of a few (the server's own names), and judging one
+ * (a pattern and a URL parse) cost about 4 µs of a 160 µs `/v1/me/`. Bounded: cleared when full.
+ */
+const judgedHosts = new Map<string, string | null>();
+const JUDGED_HOSTS_MAX = 256;
+
 /** A host as given, or null unless it is one (no spaces, slashes, user info or junk; at most 260 characters). */
 export function validHost(value: string | undefined): string | null {
-  if (value === undefined) return null;
+  if (value === undefined || value.length > 260) return null;
+  const known = judgedHosts.get(value);
+  if (known !== undefined) return known;
+  const judged = judgeHost(value);
+  if (judgedHosts.size >= JUDGED_HOSTS_MAX) judgedHosts.clear();
+  judgedHosts.set(value, judged);
+  return judged;
+}
+
+function judgeHost(value: string): string | null {
   const host = value.trim();
   if (host.length === 0 || host.length > 260 || !HOST.test(host)) return null;
   const port = /:(\d+)$/.exec(host.startsWith('[') ? host.slice(host.indexOf(']')) : host);

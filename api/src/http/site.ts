@@ -10,9 +10,11 @@ const API_PATHS = /^\/(v1\/|v1$|docs|healthz|readyz|metrics|mcp$)/;
  */
 export function serveSite(dir: string) {
   const handler = createHandler(dir);
-  return async function site(ctx: Context, next: Next): Promise<void> {
+  // Not async: API requests pass through without a promise of its own.
+  return function site(ctx: Context, next: Next): Promise<void> {
     if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || API_PATHS.test(ctx.path)) return next();
     ctx.respond = false;
     handler(ctx.req, ctx.res);
+    return Promise.resolve();
   };
 }

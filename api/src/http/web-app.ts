@@ -46,10 +46,14 @@ function precompressed(file: string, accept: string): { name: string; path: stri
 export function serveWebApp(dir: string) {
   const root = path.resolve(dir);
   const assets = path.join(root, 'assets');
-  return async function webApp(ctx: Context, next: Next): Promise<void> {
+  // Not async: every other request passes through without a promise of its own.
+  return function webApp(ctx: Context, next: Next): Promise<void> {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
-    if (ctx.path === '/app') return ctx.redirect('/app/');
-    if (!ctx.path.startsWith('/app/')) return next();
+    if (ctx.path === '/app') return Promise.resolve(ctx.redirect('/app/'));
+    return ctx.path.startsWith('/app/') ? Promise.resolve(serve(ctx)) : next();
+  };
+
+  function serve(ctx: Context): void {
     ctx.set('X-Content-Type-Options', 'nosniff');
     ctx.set('Referrer-Policy', 'same-origin');
     if (ctx.path.startsWith('/app/assets/')) {
@@ -82,5 +86,5 @@ export function serveWebApp(dir: string) {
     }
     ctx.type = 'text/html; charset=utf-8';
     ctx.body = readFileSync(index);
-  };
+  }
 }

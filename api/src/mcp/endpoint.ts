@@ -59,8 +59,12 @@ export function mcpEndpoint(deps: Pick<Deps, 'db' | 'clock' | 'credentialCache' 
     return answer.status >= 400 ? toolError(answer) : toolResult(tool, answer);
   }
 
-  return async function mcp(ctx: Context, next: Next): Promise<void> {
-    if (ctx.path !== MCP_PATH) return next();
+  // Not async: every other request passes through without a promise of its own.
+  return function mcp(ctx: Context, next: Next): Promise<void> {
+    return ctx.path === MCP_PATH ? answer(ctx) : next();
+  };
+
+  async function answer(ctx: Context): Promise<void> {
     // The metrics' route label (http/request-context.ts), as a router sets it.
     (ctx as Context & { _matchedRoute?: string })._matchedRoute = MCP_PATH;
     if (ctx.method !== 'POST') {
@@ -89,7 +93,7 @@ export function mcpEndpoint(deps: Pick<Deps, 'db' | 'clock' | 'credentialCache' 
     await server.connect(transport);
     ctx.respond = false;
     await transport.handleRequest(ctx.req, ctx.res, ctx.request.body);
-  };
+  }
 }
 
 /** A present, well-formed, known credential (the plan and scope checks are each tool's REST route's). */
