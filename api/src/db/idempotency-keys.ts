@@ -1,4 +1,5 @@
 import { isSqlite } from './connection.ts';
+import { firstOf, insertRow } from './raw-sql.ts';
 import type { Db, Executor } from './connection.ts';
 import { conflict } from '../lib/errors.ts';
 import { readJson, writeJson } from '../lib/json.ts';
@@ -52,7 +53,8 @@ const inProgress = () => conflict('idempotency_in_progress', 'A request with thi
  * no answer.
  */
 export async function lookupKey(db: Executor, claim: ClaimedKey, now: Date): Promise<Claim> {
-  const row: IdempotencyKeyRow | undefined = await db('plan_idempotency_keys').where({ actor_id: claim.actorId, key: claim.key }).first();
+  // Raw SQL, as storeAnswer: every Plan write with a key runs both (db/raw-sql.ts).
+  const row = await firstOf<IdempotencyKeyRow>(db, 'select * from plan_idempotency_keys where actor_id = ? and key = ? limit 1', [claim.actorId, claim.key]);
   if (!row || row.state !== 'done' || String(row.expires_at) <= now.toISOString()) return { kind: 'claimed', claim };
   if (row.fingerprint !== claim.fingerprint) throw mismatch();
   return { kind: 'replay', answer: answerOf(row) };
@@ -99,11 +101,14 @@ export async function storeAnswer(db: Executor, claim: ClaimedKey, answer: Store
     created_at: now.toISOString(),
     expires_at: new Date(now.getTime() + KEEP_MS).toISOString(),
   };
-  await db('plan_idempotency_keys')
-    .insert({ actor_id: claim.actorId, key: claim.key, organization_uuid: claim.organizationUuid, ...columns })
-    .onConflict(['actor_id', 'key'])
-    .merge(columns)
-    .where((q) => q.where('plan_idempotency_keys.expires_at', '<=', now.toISOString()).orWhereNot('plan_idempotency_keys.state', 'done'));
+  const names = Object.keys(columns);
+  const upsert = insertRow(
+    'plan_idempotency_keys',
+    { actor_id: claim.actorId, key: claim.key, organization_uuid: claim.organizationUuid, ...columns },
+    ` on conflict (actor_id, key) do update set ${names.map((name) => `${name} = excluded.${name}`).join(', ')}` +
+      ` where plan_idempotency_keys.expires_at <= ? or plan_idempotency_keys.state <> 'done'`,
+  );
+  await db.raw(upsert.sql, [...upsert.bindings, now.toISOString()]);
 }
 
 /** Hourly maintenance: keys whose answer is older than 24 hours. */

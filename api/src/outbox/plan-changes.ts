@@ -1,5 +1,6 @@
 import type { Actor } from '../auth/credentials.ts';
 import type { Executor } from '../db/connection.ts';
+import { firstOf, insertRow } from '../db/raw-sql.ts';
 import { writeJson } from '../lib/json.ts';
 import type { EventReceivers } from './events.ts';
 
@@ -74,7 +75,8 @@ export class ChangeLog {
   async record(change: Change): Promise<RecordedChange> {
     const seq = change.board === null ? await this.#nextOrganizationSeq() : await this.#nextBoardSeq(change.board);
     const organizationUuid = this.#actor.organization.uuid;
-    await this.#db('plan_changes').insert({
+    // Raw SQL, as the sequence: every Plan write runs both (db/raw-sql.ts).
+    const insert = insertRow('plan_changes', {
       organization_uuid: organizationUuid,
       board_uuid: change.board,
       project_uuid: change.project ?? null,
@@ -90,6 +92,7 @@ export class ChangeLog {
       created_at: this.#now.toISOString(),
       task_uuid: change.task !== undefined ? change.task : change.kind === 'task' ? change.uuid : null,
     });
+    await this.#db.raw(insert.sql, insert.bindings);
     const prefix = change.event === false ? undefined : EVENT_PREFIX[change.kind];
     if (prefix && (await this.#isWanted(`${prefix}.${change.change}`))) {
       await this.#events.record(
@@ -126,10 +129,7 @@ export class ChangeLog {
   }
 
   async #nextBoardSeq(boardUuid: string): Promise<number> {
-    const [row] = await this.#db('plan_boards')
-      .where({ uuid: boardUuid })
-      .update({ change_seq: this.#db.raw('?? + 1', ['change_seq']) })
-      .returning('change_seq');
+    const row = await firstOf<{ change_seq: number | string }>(this.#db, 'update plan_boards set change_seq = change_seq + 1 where uuid = ? returning change_seq', [boardUuid]);
     if (!row) throw new Error(`change log: no board ${boardUuid}`);
     return Number(row.change_seq);
   }

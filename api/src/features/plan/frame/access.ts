@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { Actor } from '../../../auth/credentials.ts';
 import { can, canManagePlanContainer, canSeePlanContainer } from '../../../auth/policy.ts';
 import type { Executor } from '../../../db/connection.ts';
+import { firstOf } from '../../../db/raw-sql.ts';
 import type { GoalRow, MemberRole } from '../../../db/tables.ts';
 import { notFound } from '../../../lib/errors.ts';
 import { boardManagerRequired, projectManagerRequired } from './errors.ts';
@@ -21,8 +22,9 @@ const TABLES = {
 
 export async function memberRole(db: Executor, container: Container, uuid: string, userUuid: string): Promise<MemberRole | null> {
   const { members, column } = TABLES[container];
-  const row = await db(members).where({ [column]: uuid, user_uuid: userUuid }).first('role');
-  return (row?.role as MemberRole | undefined) ?? null;
+  // Raw SQL: this runs on nearly every Plan request (db/raw-sql.ts).
+  const row = await firstOf<{ role: MemberRole }>(db, `select role from ${members} where ${column} = ? and user_uuid = ? limit 1`, [uuid, userUuid]);
+  return row?.role ?? null;
 }
 
 export interface Access<Row> {
@@ -37,7 +39,7 @@ export interface Access<Row> {
  * members-only container or a management check.
  */
 async function visible<Row extends { visibility: string }>(db: Executor, actor: Actor, container: Container, uuid: string, needRole: boolean): Promise<Access<Row>> {
-  const row = (await db(TABLES[container].rows).where({ uuid }).first()) as (Row & { organization_uuid: string }) | undefined;
+  const row = await firstOf<Row & { organization_uuid: string }>(db, `select * from ${TABLES[container].rows} where uuid = ? limit 1`, [uuid]);
   if (!row || row.organization_uuid !== actor.organization.uuid) throw notFound();
   const lookUp = needRole ? !can(actor, 'plan.manage_all') : row.visibility !== 'org' && !can(actor, 'plan.manage_all');
   const role = lookUp ? await memberRole(db, container, uuid, actor.user.uuid) : null;
