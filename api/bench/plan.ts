@@ -35,6 +35,8 @@ import type { Change, RecordedChange } from '../src/outbox/plan-changes.ts';
 import { ORGANIZATION_EVENTS } from '../src/features/webhooks/events.ts';
 import { sha256Hex } from '../src/lib/secrets.ts';
 import { createLabel } from '../src/features/plan/labels/service.ts';
+import { measureFrameStages, printFrameStages } from './plan-frame.ts';
+import type { FrameStages } from './plan-frame.ts';
 
 const CLIENTS = 50;
 const WRITES = ['label write', 'state write'];
@@ -47,6 +49,8 @@ export interface PlanBenchResult {
   closedLoop: { operations: EndpointResult[]; writes: EndpointResult; reads: EndpointResult; ratio: number };
   paced: { intervalMs: number; offeredReqPerSec: number; operations: EndpointResult[]; writes: EndpointResult; reads: EndpointResult };
   cost: WriteCost;
+  /** What each stage of the per-request frame costs (bench/plan-frame.ts). */
+  frame: FrameStages;
   /** What bounded the closed loop on SQLite, and the same mix on PostgreSQL when TEST_DATABASE_URL is set. */
   bound: Bound;
   postgres: EngineFigures | null;
@@ -246,6 +250,7 @@ export async function benchPlan(options: { seconds?: number; baselineSeconds?: n
   const postgres = process.env.TEST_DATABASE_URL ? await runPhases('postgres', seconds, baselineSeconds, intervalMs) : null;
   // Measured after the server has stopped, so nothing else runs beside it.
   const cost = await measureWriteCost();
+  const frame = await measureFrameStages();
 
   const baseline = summarize('GET /v1/me/ (baseline)', runs.baseline.latencies.me ?? [], runs.baseline.elapsedSeconds);
   const closed = figures(runs.closed);
@@ -259,6 +264,7 @@ export async function benchPlan(options: { seconds?: number; baselineSeconds?: n
     closedLoop: { ...closed, ratio },
     paced: { intervalMs, offeredReqPerSec: round1((CLIENTS * 1000) / intervalMs), ...paced },
     cost,
+    frame,
     bound: runs.bound,
     postgres: pg,
     non2xx: [runs.baseline, runs.closed, runs.paced, ...(postgres ? [postgres.baseline, postgres.closed, postgres.paced] : [])].reduce((sum, run) => sum + run.non2xx + run.errors, 0),
@@ -291,6 +297,7 @@ export async function benchPlan(options: { seconds?: number; baselineSeconds?: n
   log(`  non-2xx or errors: ${result.non2xx}`);
   log(`  one label write at a time (medians of ${cost.samples}): with Idempotency-Key ${cost.writeWithKeyUs} µs, without ${cost.writeWithoutKeyUs} µs → the key costs ${cost.idempotencyShare} %`);
   log(`    the service in its transaction: with the change log ${cost.serviceWithLogUs} µs, without its rows ${cost.serviceWithoutLogUs} µs → the change log costs ${cost.changeLogShare} % of the write`);
+  printFrameStages(frame, log);
   log(
     `  targets: write p99 < 50 ms paced ${verdict(result.targets.writeP99Under50msPaced)}, closed loop ${verdict(result.targets.writeP99Under50msClosedLoop)}; ` +
       `read p99 < 20 ms paced ${verdict(result.targets.readP99Under20msPaced)}, closed loop ${verdict(result.targets.readP99Under20msClosedLoop)}; ` +
