@@ -7,7 +7,8 @@ import type { TaskApp } from '../../../../test/task-fixtures.ts';
 /**
  * Label filters read the label rows at the place listed (migration 0900: each label row keeps its task's column and
  * liveness, written by triggers). Whatever tasks go through (moves, archives, restores, new labels), a list
- * filtered by label, or by label and column, names the same tasks and counts as the board's tasks say.
+ * filtered by label, by label and column, or by label and owner names the same tasks and counts as the board's
+ * tasks say.
  */
 describe('Plan task lists by label, as tasks move', () => {
   let app: TaskApp;
@@ -23,11 +24,14 @@ describe('Plan task lists by label, as tasks move', () => {
     labels = [];
     for (const name of ['red', 'green', 'blue']) labels.push((await app.call('POST', `/v1/plan/boards/${board.uuid}/labels/`, app.acme.adminKey, { name })).body.uuid);
     tasks = [];
-    for (let i = 0; i < 6; i++) tasks.push((await app.tasks.create(board, { title: `Task ${i}`, labels: [labels[i % 3]], state: states[i % states.length] })).key);
+    for (let i = 0; i < 6; i++) {
+      const owner = i % 2 === 0 ? { owner: app.acme.admin.uuid } : {};
+      tasks.push((await app.tasks.create(board, { title: `Task ${i}`, labels: [labels[i % 3]], state: states[i % states.length], ...owner })).key);
+    }
   });
   afterAll(async () => app.t.close());
 
-  type Task = { key: string; state: string; labels: string[]; archived_at: string | null };
+  type Task = { key: string; state: string; labels: string[]; archived_at: string | null; owner: string | null };
   const everything = async (): Promise<Task[]> => (await app.call('GET', `/v1/plan/boards/${board.uuid}/tasks/?include=archived&page_size=100`, app.acme.adminKey)).body.results;
   const listed = async (query: string) => {
     const res = await app.call('GET', `/v1/plan/boards/${board.uuid}/tasks/?${query}&page_size=100`, app.acme.adminKey);
@@ -64,6 +68,9 @@ describe('Plan task lists by label, as tasks move', () => {
           const two = [label, labels[(i + 1) % 3]];
           const either = all.filter((t) => t.archived_at === null && t.labels.some((l) => two.includes(l))).map((t) => t.key).sort();
           expect(await listed(`label=${two.join(',')}`)).toEqual({ count: either.length, keys: either });
+          // One person's tasks check each task's labels instead of reading the label's rows.
+          const owned = carrying.filter((t) => t.archived_at === null && t.owner === app.acme.admin.uuid).map((t) => t.key).sort();
+          expect(await listed(`label=${label}&owner=${app.acme.admin.uuid}`)).toEqual({ count: owned.length, keys: owned });
           for (const state of states) {
             const here = carrying.filter((t) => t.archived_at === null && t.state === state).map((t) => t.key).sort();
             expect(await listed(`label=${label}&state=${state}`)).toEqual({ count: here.length, keys: here });

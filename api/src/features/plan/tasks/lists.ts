@@ -78,6 +78,9 @@ const onlyFilters = (f: TaskFilters, ...allowed: ('states' | 'labels' | 'search'
   [f.created?.from, f.created?.to, f.due?.from, f.due?.to].every((v) => v === undefined) &&
   !f.open;
 
+/** Whether an owner filter names one person (not unowned tasks too): a list of that person's tasks. */
+const onePerson = (f: TaskFilters) => f.owners !== undefined && f.owners.users.length === 1 && !f.owners.unowned;
+
 async function filtered(r: PlanRead, scope: ListScope, filters: TaskFilters): Promise<Filtered | null> {
   const db = r.db;
   const parent = filters.parent === undefined ? undefined : await findTask(db, r.actor.organization.uuid, filters.parent);
@@ -108,7 +111,11 @@ async function filtered(r: PlanRead, scope: ListScope, filters: TaskFilters): Pr
     }
     if (!archived) query.whereNull('t.archived_at');
     if (filters.states) query.whereIn('t.state_uuid', filters.states);
-    if (filters.labels) {
+    if (filters.labels && onePerson(filters)) {
+      // One person's tasks are few (400 on the benchmark's board, against 2,500 live tasks of a label): each one's
+      // labels are probed by primary key instead (the count, over 50 owners and 20 labels: 2.5-3.0 -> 1.5-2.0 ms).
+      query.whereExists(db('plan_task_labels as l').select('l.task_uuid').where('l.task_uuid', db.ref('t.uuid')).whereIn('l.label_uuid', filters.labels));
+    } else if (filters.labels) {
       // Only the label rows at the place listed (migration 0900 keeps each row's column and liveness): a label on
       // 3,100 tasks filtered by a column of 4,000 reads the 412 in both, not the 3,100.
       const labelled = db('plan_task_labels as l').select('l.task_uuid').whereIn('l.label_uuid', filters.labels);
