@@ -6,7 +6,7 @@ const include = ['src/**/*.test.ts', 'test/**/*.test.ts'];
  * Two projects: every test on SQLite, and, when TEST_DATABASE_URL names a PostgreSQL server (`.ci/run` starts
  * one), the same tests again with each test app on a fresh PostgreSQL database (test/database.ts). Left out of
  * the PostgreSQL run: the tests that start `rollcall` processes on a data directory (SQLite by construction)
- * and the SQLite connection's own test.
+ * and the SQLite connection's and WAL checkpointer's own tests.
  */
 export default defineConfig({
   test: {
@@ -24,7 +24,7 @@ export default defineConfig({
               test: {
                 name: 'postgres',
                 include,
-                exclude: ['test/cli.test.ts', 'test/cli-client.test.ts', 'src/client/terminal.test.ts', 'test/backup.test.ts', 'test/docs.test.ts', 'test/node-version.test.ts', 'test/crash.test.ts', 'test/attachment-streaming.test.ts', 'test/dockerfile.test.ts', 'test/startup.test.ts', 'src/db/connection.test.ts'],
+                exclude: ['test/cli.test.ts', 'test/cli-client.test.ts', 'src/client/terminal.test.ts', 'test/backup.test.ts', 'test/docs.test.ts', 'test/node-version.test.ts', 'test/crash.test.ts', 'test/attachment-streaming.test.ts', 'test/dockerfile.test.ts', 'test/startup.test.ts', 'src/db/connection.test.ts', 'src/db/checkpointer.test.ts'],
                 env: { ROLLCALL_TEST_ENGINE: 'postgres' },
               },
             },

@@ -5,7 +5,7 @@
  * the same 100 clients (BENCH_BASELINE_SECONDS, default 10 s). Closed loop (throughput), then open loop (each
  * client every BENCH_TASKS_INTERVAL_MS, default 500 ms: latency at a given load).
  *
- * Targets: create and move p99 under 50 ms, a filtered list page of 50 p99 under 30 ms, search p99 under 50 ms,
+ * Targets: create and move p99 under 50 ms, patch under 30 ms, a filtered list page of 50 p99 under 30 ms, search p99 under 50 ms,
  * no duplicate or missing KEY-n, server RSS under 250 MB. Against a real `rollcall serve` process on a seeded
  * temporary DATA_DIR, driven from another process (http-load.ts). `node api/bench/tasks.ts`, or `benchTasks()`.
  */
@@ -213,6 +213,7 @@ export async function benchTasks(options: { seconds?: number; baselineSeconds?: 
     targets: {
       createP99Under50msPaced: p99(paced, 'create') < 50,
       moveP99Under50msPaced: p99(paced, 'move') < 50,
+      patchP99Under30msPaced: p99(paced, 'patch') < 30,
       filteredListP99Under30msPaced: Math.max(...LISTS.map((name) => p99(paced, name))) < 30,
       searchP99Under50msPaced: p99(paced, 'search') < 50,
       noDuplicateKeys: runs.keys.duplicates === 0 && runs.keys.gaps === 0,

@@ -7,6 +7,7 @@ import { explainStartError } from './db/start-errors.ts';
 import { DatabaseInUseError, holdSqliteServer } from './db/sqlite-files.ts';
 import type { Db } from './db/connection.ts';
 import { migrateLatest, withStartupLock } from './db/migrate.ts';
+import { startCheckpointer } from './db/checkpointer.ts';
 import { systemClock } from './lib/clock.ts';
 import type { Clock } from './lib/clock.ts';
 import { createLogger } from './lib/logger.ts';
@@ -98,6 +99,9 @@ export async function startServer(config: Config, options: StartOptions = {}): P
 
   const { app, deps, close: closeApp } = createApp({ db, clock, config, logger });
   const jobs = startJobs(deps);
+  // SQLite: the WAL is copied into the database from a worker thread, not in a commit on this one (db/checkpointer.ts).
+  const file = isPostgresUrl(config.databaseUrl) ? ':memory:' : sqliteFilename(config.databaseUrl);
+  const checkpointer = file === ':memory:' ? null : await startCheckpointer(db, file, { logger });
   handle = app.callback();
   logger.info({ url, data_dir: config.dataDir, database: displayDatabaseUrl(config.databaseUrl) }, 'listening');
   if (config.requireHttps && config.trustProxy === null) {
@@ -119,6 +123,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       }
       await jobs.idle();
       await closeApp();
+      await checkpointer?.stop();
       await db.destroy();
       owner.release();
       logger.info('stopped');

@@ -72,4 +72,5 @@ export const migrations: Migration[] = [
   { name: '0860_plan_label_description', load: () => import('./0860_plan_label_description.ts') },
   { name: '0890_plan_task_search_state', load: () => import('./0890_plan_task_search_state.ts') },
   { name: '0891_organization_config_versions', load: () => import('./0891_organization_config_versions.ts') },
+  { name: '0900_plan_task_label_placement', load: () => import('./0900_plan_task_label_placement.ts') },
 ];

@@ -74,6 +74,9 @@ export interface BoardKeyRow {
 export interface TaskLabelRow {
   task_uuid: string;
   label_uuid: string;
+  /** Where the task is (migration 0900): written by triggers from the task, never by the code. */
+  state_uuid?: string | null;
+  live?: boolean | number;
 }
 
 export interface GoalRow {
