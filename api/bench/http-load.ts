@@ -239,6 +239,8 @@ export async function runLoad(job: LoadJob): Promise<LoadOutput> {
   const latencies: Record<string, number[]> = {};
   let non2xx = 0;
   let errors = 0;
+  let snapshotsDoneAt = 0;
+  const pollers = job.clients.filter((client) => client.role === 'poller').length;
 
   function send(agent: http.Agent, client: LoadClient, request: Request): Promise<void> {
     const headers: Record<string, string | number> = { 'x-api-key': client.key, accept: 'application/json', ...request.headers };
@@ -247,12 +249,16 @@ export async function runLoad(job: LoadJob): Promise<LoadOutput> {
       headers['content-length'] = Buffer.byteLength(request.body);
     }
     const started = performance.now();
+    // The delta feed once every poller has its snapshot, printed beside the whole phase's.
+    const afterSnapshots = request.name === 'delta' && snapshotsDoneAt > 0 && started > snapshotsDoneAt;
     return new Promise((resolve) => {
       const req = http.request({ host: target.hostname, port: target.port, method: request.method, path: request.path, headers, agent }, (res) => {
         let answer = '';
         res.on('data', request.onAnswer ? (chunk: Buffer) => void (answer += chunk.toString()) : () => {});
         res.on('end', () => {
           (latencies[request.name] ??= []).push(performance.now() - started);
+          if (afterSnapshots) (latencies['delta after the snapshots'] ??= []).push(performance.now() - started);
+          if (request.name === 'snapshot' && latencies.snapshot.length === pollers) snapshotsDoneAt = performance.now();
           request.onAnswer?.(res.statusCode!, answer);
           if (res.statusCode! < 200 || res.statusCode! >= 300) non2xx++;
           resolve();
