@@ -6,8 +6,9 @@
 import os from 'node:os';
 import { benchMe, printMe } from './me.ts';
 import { benchCheckins } from './checkins.ts';
-import { benchCheckinLoop } from './checkin-loop.ts';
-import { benchDeliveries } from './deliveries.ts';
+import type { CheckinLoopResult } from './checkin-loop.ts';
+import type { DeliveriesBenchResult } from './deliveries.ts';
+import { inFreshProcess } from './fresh-process.ts';
 import { benchAgents } from './agents.ts';
 import { benchKudos } from './kudos.ts';
 import { benchPlan } from './plan.ts';
@@ -26,11 +27,12 @@ if (wanted('checkins')) {
   console.log('\n== check-ins ==');
   await benchCheckins({ log: (line) => console.log(line) });
   console.log('-- the check-in loop: asking 10,000 people at once, then 10,000 web answers --');
-  await benchCheckinLoop({ print: true });
+  // Measures its own process's memory: a process of its own, as the deliveries phase (fresh-process.ts).
+  await inFreshProcess<CheckinLoopResult>(new URL('./checkin-loop.ts', import.meta.url), 'benchCheckinLoop', { print: true });
 }
 if (wanted('deliveries')) {
   console.log('\n== deliveries ==');
-  await benchDeliveries({ print: true });
+  await inFreshProcess<DeliveriesBenchResult>(new URL('./deliveries.ts', import.meta.url), 'benchDeliveries', { print: true });
 }
 if (wanted('agents')) {
   console.log('\n== agents ==');

@@ -24,7 +24,7 @@ import { createFileStore } from './outbound/files/index.ts';
 import type { FileStore } from './outbound/files/index.ts';
 import { onUnreadableTimestamp } from './lib/time.ts';
 import { makeDispatch } from './mcp/dispatch.ts';
-import { mcpEndpoint } from './mcp/endpoint.ts';
+import { lazyMcpEndpoint } from './mcp/lazy-endpoint.ts';
 import { buildDeliveryServices, connectFeatures } from './wiring.ts';
 import type { DeliveryOptions } from './wiring.ts';
 
@@ -89,7 +89,7 @@ export function createApp(dependencies: AppDependencies): { app: Koa; routes: Ro
     routers[0].allowedMethods({ throw: true }) as Koa.Middleware,
   ];
   // The Model Context Protocol endpoint: each tool call runs its REST route, through the same error handler and routers.
-  app.use(mcpEndpoint(deps, makeDispatch(app, [errorHandler(deps.logger), optionalTrailingSlash, ...routing])));
+  app.use(lazyMcpEndpoint(deps, makeDispatch(app, [errorHandler(deps.logger), optionalTrailingSlash, ...routing])));
   for (const middleware of routing) app.use(middleware);
 
   const routes = routers.flatMap((router) =>

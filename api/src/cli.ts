@@ -117,7 +117,7 @@ async function healthcheck(): Promise<void> {
 }
 
 /**
- * Loads every module a server can need, the lazily loaded ones too (migrations, the OpenAPI catalogue), so that
+ * Loads every module a server can need, the lazily loaded ones too (migrations, the OpenAPI catalogue, the MCP endpoint), so that
  * Node's compile cache (enabled by bin/rollcall.js) holds them all. A server whose modules are all cached never
  * starts Node's TypeScript stripper, which keeps about 20 MB of resident memory once it has run. The container
  * image runs this at build; elsewhere the first start fills the cache.
@@ -125,7 +125,7 @@ async function healthcheck(): Promise<void> {
 async function precompile(): Promise<void> {
   const directory = module.getCompileCacheDir();
   if (!directory) fail('the compile cache is off: run this through bin/rollcall.js (npx rollcall precompile)');
-  await Promise.all([import('./server.ts'), import('./admin/commands.ts'), import('./client/index.ts')]);
+  await Promise.all([import('./server.ts'), import('./admin/commands.ts'), import('./client/index.ts'), import('./mcp/endpoint.ts')]);
   const { migrations } = await import('./db/migrations/index.ts');
   for (const migration of migrations) await migration.load();
   await (await import('./openapi/catalog.ts')).loadParts();

@@ -18,9 +18,8 @@ import { inputSchema, restCall, toolError, toolResult } from './calls.ts';
 import type { Dispatch } from './dispatch.ts';
 import { TOOLS } from './tools.ts';
 import { clientNameOf, initializeClientName, sessionIdFor } from './client-name.ts';
+import { MCP_PATH } from './path.ts';
 import { PROMPTS, RESOURCE_TEMPLATES, getPrompt, readResource } from './context.ts';
-
-export const MCP_PATH = '/mcp';
 
 const INSTRUCTIONS =
   'Rollcall: report your work (report), check in your health (health_check), read and acknowledge the messages people send you, ' +

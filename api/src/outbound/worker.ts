@@ -5,7 +5,7 @@ import type { Notifications } from '../db/notifications.ts';
 import type { Clock } from '../lib/clock.ts';
 import { instanceId } from '../lib/ids.ts';
 import type { Logger } from '../lib/logger.ts';
-import { claimDue, recordAttempts, renewLeases, settle } from '../outbox/deliveries.ts';
+import { claimDue, recordAttempts, renewLeases, settleAll } from '../outbox/deliveries.ts';
 import type { SettledAttempt } from '../outbox/deliveries.ts';
 import type { DeliveryHook, DeliveryPart, SendResult, Sender } from './types.ts';
 import { errorResult } from './http-sender.ts';
@@ -375,13 +375,30 @@ export class DeliveryWorker {
       owner: this.#claims?.owner ?? null,
     }));
     await recordAttempts(trx, settled);
+    // Rows are settled in runs, one statement per run: a run ends at a row whose outcome has hooks, which run
+    // right after it is settled, before the next row (a hook may cancel later rows: a 410 disables the endpoint),
+    // so every row sees what it saw when each was settled alone.
+    let run: SettledAttempt[] = [];
     for (const a of settled) {
-      if (!(await settle(trx, a, now))) continue;
+      run.push(a);
+      const hooks = this.#hooksFor(a);
+      if (hooks.length === 0) continue;
+      const done = await settleAll(trx, run, now);
+      run = [];
+      if (!done.has(a.delivery.uuid)) continue;
       const updated: DeliveryRow = { ...a.delivery, status: a.status, attempts: a.attempt };
-      const hooks = a.outcome === 'delivered' ? this.#delivered : a.outcome === 'gone' ? this.#gone : a.outcome === 'failed' ? this.#failed : null;
-      for (const hook of hooks?.get(a.delivery.channel) ?? []) await hook(trx, updated, now);
-      if (a.outcome === 'gone') for (const hook of this.#failed.get(a.delivery.channel) ?? []) await hook(trx, updated, now);
+      for (const hook of hooks) await hook(trx, updated, now);
     }
+    if (run.length > 0) await settleAll(trx, run, now);
+  }
+
+  /** The hooks an outcome calls, in order: a 410's `onGone`, then `onFailed` (it ends the delivery too). */
+  #hooksFor(a: SettledAttempt): DeliveryHook[] {
+    const channel = a.delivery.channel;
+    if (a.outcome === 'delivered') return this.#delivered.get(channel) ?? [];
+    if (a.outcome === 'failed') return this.#failed.get(channel) ?? [];
+    if (a.outcome === 'gone') return [...(this.#gone.get(channel) ?? []), ...(this.#failed.get(channel) ?? [])];
+    return [];
   }
 
   /**
