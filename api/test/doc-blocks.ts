@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { REPO_DIR, cleanEnv } from './processes.ts';
@@ -36,4 +36,16 @@ export const runnableBlocks = (file: string) => fencedBlocks(file).filter((b) =>
 export function runBlock(block: DocBlock, env: Record<string, string>, cwd = REPO_DIR) {
   const result = spawnSync('bash', ['-e', '-o', 'pipefail', '-c', block.code], { cwd, env: cleanEnv(env), encoding: 'utf8', timeout: 60_000 });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/**
+ * Runs a page's blocks joined as one bash session (-e, pipefail), without blocking this process: a walk-through
+ * that calls the test app served by this very process needs its event loop free. `env` is the whole environment.
+ */
+export function runScript(script: string, env: NodeJS.ProcessEnv, options: { timeoutMs?: number; cwd?: string } = {}): Promise<{ stdout: string; stderr: string; code: number }> {
+  return new Promise((resolve) => {
+    execFile('bash', ['-euo', 'pipefail', '-c', script], { cwd: options.cwd ?? REPO_DIR, env, timeout: options.timeoutMs ?? 60_000, maxBuffer: 10 * 1024 * 1024 }, (err, stdout, stderr) =>
+      resolve({ stdout, stderr, code: err ? Number((err as { code?: number }).code ?? 1) : 0 }),
+    );
+  });
 }

@@ -1,12 +1,8 @@
-import { execFile } from 'node:child_process';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp } from './harness.ts';
 import type { TestApp } from './harness.ts';
 import { bootstrapIfEmpty } from '../src/bootstrap.ts';
-import { runnableBlocks } from './doc-blocks.ts';
-
-const ROOT = path.resolve(import.meta.dirname, '../..');
+import { runScript, runnableBlocks } from './doc-blocks.ts';
 
 /**
  * docs/mcp.md's first agent session runs word for word: its `sh runnable` blocks, in order, in one bash session
@@ -26,11 +22,7 @@ describe('docs/mcp.md', () => {
     const blocks = runnableBlocks('docs/mcp.md');
     expect(blocks.length).toBe(5);
     const script = blocks.map((b) => b.code).join('\n').split('\n').filter((line) => !/^export ROLLCALL=/.test(line)).join('\n');
-    const { stdout, stderr, code } = await new Promise<{ stdout: string; stderr: string; code: number }>((resolve) => {
-      execFile('bash', ['-euo', 'pipefail', '-c', script], { cwd: ROOT, env: { ...process.env, ROLLCALL: t.url, KEY: key }, timeout: 60_000 }, (err, stdout, stderr) =>
-        resolve({ stdout, stderr, code: err ? Number((err as { code?: number }).code ?? 1) : 0 }),
-      );
-    });
+    const { stdout, stderr, code } = await runScript(script, { ...process.env, ROLLCALL: t.url, KEY: key });
     expect(code, stderr).toBe(0);
     const expected = ['PLAT-1', '"name": "rollcall"', 'report', 'move_task', 'recorded for Deploy Bot', 'PLAT-1', 'Moved PLAT-1', 'Comment', 'Updated PLAT-1: Rotate the signing keys (staging first) (version 2)', '{"isError":true,"code":"version_conflict"}'];
     let at = 0;

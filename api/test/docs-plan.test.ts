@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,6 +6,7 @@ import type { TestApp } from './harness.ts';
 import { bootstrapIfEmpty } from '../src/bootstrap.ts';
 import { loadParts } from '../src/openapi/catalog.ts';
 import { planScopeTable } from '../src/http/plan/openapi.ts';
+import { runScript } from './doc-blocks.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const DOC = fs.readFileSync(path.join(ROOT, 'docs/plan.md'), 'utf8');
@@ -37,14 +37,11 @@ describe('docs/plan.md', () => {
     const blocks = [...walkthrough.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]);
     expect(blocks.length).toBeGreaterThan(8);
     const script = blocks.join('\n').split('\n').filter((line) => !/^export (ROLLCALL|KEY)=/.test(line)).join('\n');
-    const { stdout, stderr, code } = await new Promise<{ stdout: string; stderr: string; code: number }>((resolve) => {
-      execFile('bash', ['-euo', 'pipefail', '-c', script], {
-        cwd: ROOT,
-        env: { ...process.env, ROLLCALL: t.url, KEY: key, DATABASE_URL: t.config.databaseUrl, NODE_ENV: 'test', LOG_LEVEL: 'silent' },
-        timeout: 120_000,
-        maxBuffer: 10 * 1024 * 1024,
-      }, (err, stdout, stderr) => resolve({ stdout, stderr, code: err ? Number((err as { code?: number }).code ?? 1) : 0 }));
-    });
+    const { stdout, stderr, code } = await runScript(
+      script,
+      { ...process.env, ROLLCALL: t.url, KEY: key, DATABASE_URL: t.config.databaseUrl, NODE_ENV: 'test', LOG_LEVEL: 'silent' },
+      { timeoutMs: 120_000 },
+    );
     expect(code, stderr).toBe(0);
     const expected = [
       '"plan": "enterprise"', '"enabled": true', '"acts_as_person": true',
