@@ -1,3 +1,5 @@
+import { escapeHtml } from '../../lib/html.ts';
+
 /**
  * What a claim link (the `claim_url` of a self-registration) shows when it is opened: which agent it is, and the
  * one request that claims it. The claim itself is a POST by a signed-in person; this page only says how, as a
@@ -22,8 +24,6 @@ export function presentClaimLink(link: ClaimLink) {
   return { agent_name: link.agentName, org_name: link.orgName, detail: detail(link), claim: claimRequest(link) };
 }
 
-const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
 /** GET /v1/agent/claim/ in a browser. */
 export function claimPage(link: ClaimLink): string {
   const request = claimRequest(link);
@@ -34,13 +34,13 @@ export function claimPage(link: ClaimLink): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
-<title>Claim the agent ${escape(link.agentName)} · Rollcall</title>
+<title>Claim the agent ${escapeHtml(link.agentName)} · Rollcall</title>
 <style>body{font:16px/1.5 system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem;color:#1f2328}pre{background:#f6f8fa;padding:1rem;overflow-x:auto;border-radius:6px}</style>
 </head>
 <body>
-<h1>Claim the agent ${escape(link.agentName)}</h1>
-<p>${escape(detail(link))}</p>
-<pre><code>${escape(curl)}</code></pre>
+<h1>Claim the agent ${escapeHtml(link.agentName)}</h1>
+<p>${escapeHtml(detail(link))}</p>
+<pre><code>${escapeHtml(curl)}</code></pre>
 <p>Use your own key in place of <code>rk_your_personal_key</code>. The link works until the agent is claimed.</p>
 </body>
 </html>

@@ -44,7 +44,7 @@ describe('Agent self-registration and claim (CONTRACT §6, §12)', () => {
     expect(page.headers.get('referrer-policy')).toBe('no-referrer');
     const html = await page.text();
     expect(html).toContain('<h1>Claim the agent Night Builder</h1>');
-    expect(html).toContain(`-d &#39;{&#34;claim_token&#34;:&#34;${reg.body.claim_token}&#34;}&#39;`);
+    expect(html).toContain(`-d &#39;{&quot;claim_token&quot;:&quot;${reg.body.claim_token}&quot;}&#39;`);
     const link = await t.request('GET', claimPath);
     expect(link.status).toBe(200);
     expect(link.body).toEqual({

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readJson } from '../../lib/json.ts';
 import { fullName } from '../../lib/names.ts';
-import { escapeHtml } from './messages.ts';
+import { escapeHtml } from '../../lib/html.ts';
 import type { AnswerView } from './answer-service.ts';
 
 /**

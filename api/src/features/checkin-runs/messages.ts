@@ -2,14 +2,13 @@ import type { EmailMessage } from '../../outbox/deliveries.ts';
 import { fullName } from '../../lib/names.ts';
 import type { CheckinRow, QuestionRow } from '../../db/tables.ts';
 import type { LoopSettings } from './schedule.ts';
+import { escapeHtml } from '../../lib/html.ts';
 
 /**
  * What the loop says, in text and HTML: the prompt and its reminders, the note on how a reply was read, and
  * the team report. Pure functions; the jobs put them into the outbox.
  */
 
-export const escapeHtml = (text: string): string =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 const paragraphs = (text: string) => text.split(/\n{2,}/).map((p) => `<p>${escapeHtml(p).replace(/\n/g, '<br>')}</p>`).join('\n');
 
