@@ -132,6 +132,7 @@ export interface EndpointResult {
 
 const percentile = (sorted: number[], q: number): number => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))] ?? 0;
 export const round1 = (x: number) => Math.round(x * 10) / 10;
+export const median = (values: number[]): number => [...values].sort((a, b) => a - b)[values.length >> 1] ?? 0;
 
 export function summarize(name: string, values: number[], seconds: number): EndpointResult {
   const sorted = [...values].sort((a, b) => a - b);

@@ -13,13 +13,10 @@
  *
  * Medians in microseconds. `node api/bench/plan-frame.ts`, or `measureFrameStages()` from bench/plan.ts.
  */
-import http from 'node:http';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { startInProcessApp } from './in-process-app.ts';
-import { createOrganization } from '../src/features/organization/service.ts';
-import { createUser } from '../src/features/users/repository.ts';
-import { issueKey } from '../src/features/api-keys/service.ts';
+import { planPerson, sequentialClient, startInProcessApp } from './in-process-app.ts';
+import { median, round1 } from './lib.ts';
 import { lookupCredential } from '../src/auth/credentials.ts';
 import { sha256Hex } from '../src/lib/secrets.ts';
 import { describePlan } from '../src/http/plan/registrar.ts';
@@ -37,8 +34,6 @@ export interface FrameStages {
   stages: { gate: number; minuteCeiling: number; attributionNone: number; attributionNamed: number; idempotencyLookup: number; boardAccess: number };
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1] ?? 0;
-const round1 = (x: number) => Math.round(x * 10) / 10;
 
 /** The median time of `run` in µs: batches of `batch` calls, so a clock read's cost and resolution do not count. */
 async function timed(run: () => unknown, samples: number, batch = 50): Promise<number> {
@@ -54,31 +49,11 @@ async function timed(run: () => unknown, samples: number, batch = 50): Promise<n
 
 export async function measureFrameStages(samples = Number(process.env.BENCH_PLAN_COST_SAMPLES ?? 1000)): Promise<FrameStages> {
   const app = await startInProcessApp('plan-frame');
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const { organizationUuid, key } = await planPerson(app.db, 'Frame');
+  const client = sequentialClient(app.url, key);
+  const send = client.send;
   try {
     const now = new Date();
-    const org = await createOrganization(app.db, { name: 'Frame', plan: 'enterprise', planBetaEnabled: true }, now);
-    const person = await createUser(app.db, { organizationUuid: org.uuid, email: 'frame@bench.test', firstName: 'Frame' }, now);
-    const key = (await issueKey(app.db, { organizationUuid: org.uuid, ownerUuid: person.uuid, kind: 'personal', name: 'frame' }, now)).secret;
-    const target = new URL(app.url);
-    const send = (method: string, pathname: string, body?: unknown, headers: Record<string, string> = {}) =>
-      new Promise<{ status: number; text: string; us: number }>((resolve, reject) => {
-        const text = body === undefined ? '' : JSON.stringify(body);
-        const started = performance.now();
-        const req = http.request(
-          {
-            host: target.hostname, port: target.port, method, path: pathname, agent,
-            headers: { 'x-api-key': key, ...(text ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) } : {}), ...headers },
-          },
-          (res) => {
-            let answer = '';
-            res.on('data', (chunk: Buffer) => (answer += chunk.toString()));
-            res.on('end', () => resolve({ status: res.statusCode ?? 0, text: answer, us: (performance.now() - started) * 1000 }));
-          },
-        );
-        req.on('error', reject);
-        req.end(text);
-      });
     const board = JSON.parse((await send('POST', '/v1/plan/boards/', { name: 'Frame', key: 'FRAME' })).text).uuid as string;
     const label = JSON.parse((await send('POST', `/v1/plan/boards/${board}/labels/`, { name: 'frame' })).text).uuid as string;
 
@@ -111,12 +86,12 @@ export async function measureFrameStages(samples = Number(process.env.BENCH_PLAN
       minuteCeiling: await timed(() => app.deps.budgets.take(`plan-reads:frame`, 100_000_000, 60), rounds, 1000),
       attributionNone: await timed(() => resolveAgentName(app.db, actor, undefined), rounds),
       attributionNamed: await timed(() => resolveAgentName(app.db, actor, 'frame-bot'), rounds),
-      idempotencyLookup: await timed(() => lookupKey(app.db, { actorId: actor.credential.uuid, key: 'absent-key', fingerprint: 'x', organizationUuid: org.uuid }, now), rounds),
+      idempotencyLookup: await timed(() => lookupKey(app.db, { actorId: actor.credential.uuid, key: 'absent-key', fingerprint: 'x', organizationUuid }, now), rounds),
       boardAccess: await timed(() => visibleBoard(app.db, actor, board), rounds),
     };
     return { samples, requests, stages };
   } finally {
-    agent.destroy();
+    client.close();
     await app.close();
   }
 }

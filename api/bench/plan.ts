@@ -16,19 +16,16 @@
  * The load runs against a real `rollcall serve` process on a seeded temporary DATA_DIR, from another process
  * (http-load.ts). `node api/bench/plan.ts`, or `benchPlan()` from the runner.
  */
-import http from 'node:http';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { cpuSeconds, machineBusy, round1, runLoadProcess, seedPeople, summarize, withSeededServe } from './lib.ts';
+import { cpuSeconds, machineBusy, median, round1, runLoadProcess, seedPeople, summarize, withSeededServe } from './lib.ts';
 import type { EndpointResult } from './lib.ts';
 import type { LoadClient, LoadOutput } from './http-load.ts';
-import { startInProcessApp } from './in-process-app.ts';
+import { planPerson, sequentialClient, startInProcessApp } from './in-process-app.ts';
 import { createDb } from '../src/db/connection.ts';
 import type { Db } from '../src/db/connection.ts';
 import { migrateLatest } from '../src/db/migrate.ts';
 import { createOrganization } from '../src/features/organization/service.ts';
-import { createUser } from '../src/features/users/repository.ts';
-import { issueKey } from '../src/features/api-keys/service.ts';
 import { lookupCredential } from '../src/auth/credentials.ts';
 import { ChangeLog } from '../src/outbox/plan-changes.ts';
 import type { Change, RecordedChange } from '../src/outbox/plan-changes.ts';
@@ -132,7 +129,6 @@ function figures(run: LoadOutput) {
   return { operations, writes: merged(WRITES, 'writes (labels + states)'), reads: merged(READS, 'reads (labels + states)') };
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1] ?? 0;
 
 /** The change log as it would be without its rows: what a write costs without recording its change. */
 class UnrecordedChanges extends ChangeLog {
@@ -144,30 +140,13 @@ class UnrecordedChanges extends ChangeLog {
 /** What the frame's Idempotency-Key and change log add to one label write (sequential, in this process). */
 export async function measureWriteCost(samples = Number(process.env.BENCH_PLAN_COST_SAMPLES ?? 1000)): Promise<WriteCost> {
   const app = await startInProcessApp('plan');
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const db: Db = app.db;
+  const { key } = await planPerson(db, 'Cost');
+  const now = new Date();
+  const client = sequentialClient(app.url, key);
   try {
-    const db: Db = app.db;
-    const now = new Date();
-    const org = await createOrganization(db, { name: 'Cost', plan: 'enterprise', planBetaEnabled: true }, now);
-    const person = await createUser(db, { organizationUuid: org.uuid, email: 'cost@bench.test', firstName: 'Cost' }, now);
-    const key = (await issueKey(db, { organizationUuid: org.uuid, ownerUuid: person.uuid, kind: 'personal', name: 'cost' }, now)).secret;
-    const target = new URL(app.url);
-    const post = (pathname: string, body: unknown, headers: Record<string, string> = {}) =>
-      new Promise<{ status: number; body: string; ms: number }>((resolve, reject) => {
-        const text = JSON.stringify(body);
-        const started = performance.now();
-        const req = http.request(
-          { host: target.hostname, port: target.port, method: 'POST', path: pathname, agent, headers: { 'x-api-key': key, 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers } },
-          (res) => {
-            let answer = '';
-            res.on('data', (chunk: Buffer) => (answer += chunk.toString()));
-            res.on('end', () => resolve({ status: res.statusCode ?? 0, body: answer, ms: performance.now() - started }));
-          },
-        );
-        req.on('error', reject);
-        req.end(text);
-      });
-    const board = JSON.parse((await post('/v1/plan/boards/', { name: 'Cost', key: 'COST' })).body).uuid as string;
+    const post = (pathname: string, body: unknown, headers: Record<string, string> = {}) => client.send('POST', pathname, body, headers);
+    const board = JSON.parse((await post('/v1/plan/boards/', { name: 'Cost', key: 'COST' })).text).uuid as string;
 
     // Through HTTP, alternating, so drift of this machine's speed falls on both alike.
     const withKey: number[] = [];
@@ -175,8 +154,8 @@ export async function measureWriteCost(samples = Number(process.env.BENCH_PLAN_C
     for (let i = 0; i < samples * 2 + 200; i++) {
       const keyed = i % 2 === 0;
       const res = await post(`/v1/plan/boards/${board}/labels/`, { name: `http ${i}` }, keyed ? { 'idempotency-key': `cost-key-${i}` } : {});
-      if (res.status !== 201) throw new Error(`label write answered ${res.status}: ${res.body}`);
-      if (i >= 200) (keyed ? withKey : withoutKey).push(res.ms * 1000);
+      if (res.status !== 201) throw new Error(`label write answered ${res.status}: ${res.text}`);
+      if (i >= 200) (keyed ? withKey : withoutKey).push(res.us);
     }
 
     // The service in its transaction, with and without the change log's rows.
@@ -209,7 +188,7 @@ export async function measureWriteCost(samples = Number(process.env.BENCH_PLAN_C
     cost.changeLogShare = round1(((cost.serviceWithLogUs - cost.serviceWithoutLogUs) / write) * 100);
     return cost;
   } finally {
-    agent.destroy();
+    client.close();
     await app.close();
   }
 }
