@@ -174,7 +174,8 @@ describe.skipIf(process.env.ROLLCALL_TEST_ENGINE !== 'postgres')('Three processe
       for (let seq = 0; seq < DELIVERIES; seq += 100) {
         const batch = Array.from({ length: 100 }, (_, i) => ({ ...webhookDelivery(sub, 'kudos.posted', new Date().toISOString(), { seq: seq + i }), orderingKey: `key-${(seq + i) % 50}` }));
         await db.transaction((trx) => enqueueMany(trx, batch, new Date()));
-        await new Promise((resolve) => setTimeout(resolve, 150));
+        // 6 s of enqueueing in all: the kills (one every 1.5 s or so) fall while deliveries are still arriving.
+        await new Promise((resolve) => setTimeout(resolve, 300));
       }
     })();
     const kills: number[] = [];
