@@ -12,6 +12,21 @@ export interface ChangelogEntry {
  */
 export const CHANGELOG: ChangelogEntry[] = [
   {
+    version: '1.8.0',
+    date: '2026-11-27',
+    title: 'Check-ins answered in chat, what a newcomer and an attacker found, and the web app, Plan client and MCP work of this round',
+    changes: [
+      // Each area adds its lines below its own marker, so parallel branches merge without touching each other's.
+      // defects (issue 34)
+      // chat (issue 35)
+      // check-ins (issue 36)
+      // performance (issue 37)
+      // web app (issue 38)
+      // Plan client (issue 39)
+      // MCP (issue 40)
+    ],
+  },
+  {
     version: '1.7.0',
     date: '2026-11-25',
     title: 'Check-ins that run themselves, the web app at /app/, an MCP server for agents, the DailyBot client\'s Plan calls, security and concurrency fixes, and what a newcomer found',
