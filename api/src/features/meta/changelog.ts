@@ -18,6 +18,7 @@ export const CHANGELOG: ChangelogEntry[] = [
     changes: [
       // Each area adds its lines below its own marker, so parallel branches merge without touching each other's.
       // defects (issue 34)
+      'Fixed (security): a stored secret (webhook signing secrets, bearers, chat tokens) sealed with AES-256-GCM is opened only with its whole 16-byte authentication tag; a cut-short tag was accepted, and Node printed a DEP0182 deprecation warning.',
       // chat (issue 35)
       // check-ins (issue 36)
       // performance (issue 37)
