@@ -1,5 +1,8 @@
 import type { AddressObject } from 'mailparser';
 
+/** The largest message taken, over SMTP (552 past it) or HTTP (413). */
+export const MAX_INBOUND_BYTES = 10 * 1024 * 1024;
+
 /** A received e-mail, as handed to the inbound routes. */
 export interface InboundEmail {
   /** Sender address, lower case. */

@@ -1,9 +1,7 @@
 import type { SMTPServerAddress } from 'smtp-server';
 import type { Logger } from '../lib/logger.ts';
-import { UnreadableMessage, parseInbound } from './parse.ts';
+import { MAX_INBOUND_BYTES, UnreadableMessage, parseInbound } from './parse.ts';
 import type { InboundRoutes } from './registry.ts';
-
-export const MAX_INBOUND_BYTES = 10 * 1024 * 1024;
 
 export interface InboundSmtp {
   port: number;

@@ -19,6 +19,7 @@ export const CHANGELOG: ChangelogEntry[] = [
       // Each area adds its lines below its own marker, so parallel branches merge without touching each other's.
       // defects (issue 34)
       'Fixed (security): a stored secret (webhook signing secrets, bearers, chat tokens) sealed with AES-256-GCM is opened only with its whole 16-byte authentication tag; a cut-short tag was accepted, and Node printed a DEP0182 deprecation warning.',
+      'Fixed: after a 413 payload_too_large on the answer page (POST /checkins/answer/{token}) or POST /v1/inbound-email/, the next request on the same keep-alive connection got no answer until the connection timed out (65 s). Every body over its limit (forms, raw MIME, JSON) is now answered 413 with Connection: close, and the connection closes; a Content-Length over the limit is refused before the body is read.',
       // chat (issue 35)
       // check-ins (issue 36)
       // performance (issue 37)
