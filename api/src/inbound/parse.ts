@@ -38,8 +38,8 @@ export type ParseReport =
 /** The thread's heap: a message of MAX_INBOUND_BYTES needs a small part of it; past it the message is unreadable. */
 const WORKER_HEAP_MB = 256;
 /**
- * An idle thread ends after this long, giving back its memory (about 50 MB of resident memory with the parsers loaded); replies come
- * in bursts after prompts, and starting the thread again costs a few hundred milliseconds of its own CPU.
+ * An idle thread ends after this long, giving back its memory (about 50 MB resident with the parsers loaded);
+ * replies come in bursts after prompts, and starting the thread again costs a few hundred milliseconds of its CPU.
  */
 const IDLE_MS = 5 * 60_000;
 
