@@ -1,4 +1,3 @@
-import EmailReplyParser from 'email-reply-parser';
 import type { Config } from '../../lib/config.ts';
 import type { Db } from '../../db/connection.ts';
 import type { Logger } from '../../lib/logger.ts';
@@ -17,16 +16,11 @@ import type { CheckinRow, PromptRow, QuestionRow } from '../../db/tables.ts';
 /**
  * Answering by e-mail. A reply finds its prompt by the per-prompt reply address it was sent to, or by the
  * Message-ID of a prompt or reminder in In-Reply-To or References; never by its sender alone (anyone can write
- * any From), and the sender must also be the person asked. The reply's new text (quoted text and signature cut by
- * email-reply-parser, after mailparser) is split into answers in question order: numbered lines `1.` … `n.`, or
- * one paragraph per question. Anything else is saved whole as the first text answer, and the person gets one
+ * any From), and the sender must also be the person asked. The reply's new text (`visibleText`: quoted text and
+ * signature cut by email-reply-parser, in the inbound parser's thread) is split into answers in question order:
+ * numbered lines `1.` … `n.`, or one paragraph per question. Anything else is saved whole as the first text answer, and the person gets one
  * e-mail saying how it was read, with a web link to fix it.
  */
-
-/** The reply's own text, without what it quotes and without a signature. */
-export function newText(text: string): string {
-  return new EmailReplyParser().read(text.replace(/\r\n/g, '\n')).getVisibleText().trim();
-}
 
 /** The reply split into `count` answers, or null when it does not split that way. */
 export function splitAnswers(text: string, count: number): string[] | null {
@@ -126,7 +120,7 @@ async function saveReply(deps: ReplyDeps, promptUuid: string, mail: InboundEmail
     const existing = await trx('checkin_responses').where({ checkin_uuid: checkin.uuid, user_uuid: person.uuid, response_date: prompt.run_date }).first('uuid');
     if (existing && (await trx('checkin_reports').where({ checkin_uuid: checkin.uuid, report_date: prompt.run_date }).whereIn('subject', [TEAM, person.uuid]).first('uuid'))) return 'closed';
     const questions = await questionsOf(trx, checkin.uuid);
-    const text = newText(mail.text);
+    const text = mail.visibleText;
     const read = readReply(questions, text);
     if (read.responses.length === 0) return 'empty';
     const { is_active: _active, ...author } = person;

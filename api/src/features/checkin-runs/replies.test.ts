@@ -1,6 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sendDuePrompts } from './feature.ts';
-import { newText, splitAnswers } from './email-replies.ts';
+import { splitAnswers } from './email-replies.ts';
+import { visibleText } from '../../inbound/message-text.ts';
+import { MAX_INBOUND_BYTES } from '../../inbound/parse.ts';
 import { createCheckin, replyMime, startLoopApp } from './loop-fixtures.ts';
 import type { LoopApp } from './loop-fixtures.ts';
 
@@ -68,11 +70,27 @@ describe('Answering a check-in by replying to its e-mail', () => {
     expect(await answers()).toEqual([]);
   });
 
+  it('refuses a reply over MAX_INBOUND_BYTES to a valid reply address by its size, before parsing it (413); takes the largest, saved whole', async () => {
+    const line = 'Shipped the importer and its tests, and fixed the exporter.\r\n';
+    const head = replyMime({ from: mia(), to: prompt.replyTo, text: '' });
+    const sized = (bytes: number) => head + line.repeat(Math.ceil(bytes / line.length)).slice(0, bytes - Buffer.byteLength(head));
+    const tooLarge = await app.t.request('POST', '/v1/inbound-email/', { raw: sized(MAX_INBOUND_BYTES + 1), headers: { 'content-type': 'message/rfc822', 'x-inbound-secret': 'inbound-secret' } });
+    expect(tooLarge.status).toBe(413);
+    expect(tooLarge.body.code).toBe('payload_too_large');
+    expect(await answers()).toEqual([]);
+    expect(await deliver(sized(MAX_INBOUND_BYTES))).toMatchObject({ routed: true, route: 'checkin-replies' });
+    // One paragraph for two questions: saved whole as the first answer, cut to its 10,000 characters.
+    const [[who, [first]]] = await answers();
+    expect(who).toBe('Mia Member');
+    expect(first).toHaveLength(10_000);
+    expect(first.startsWith('Shipped the importer and its tests, and fixed the exporter.\nShipped')).toBe(true);
+  });
+
   it('splits replies by numbered lines or paragraphs (unit)', () => {
     expect(splitAnswers('1. a\n2. b\ncontinued\n3) c', 3)).toEqual(['a', 'b\ncontinued', 'c']);
     expect(splitAnswers('a\n\nb', 2)).toEqual(['a', 'b']);
     expect(splitAnswers('a\n\nb', 3)).toBeNull();
     expect(splitAnswers('Intro\n1. a\n2. b', 2)).toBeNull();
-    expect(newText('Fine\n\nOn Mon, Mar 9, 2026 at 9:00 AM X <x@y.z> wrote:\n> quoted\n')).toBe('Fine');
+    expect(visibleText('Fine\n\nOn Mon, Mar 9, 2026 at 9:00 AM X <x@y.z> wrote:\n> quoted\n')).toBe('Fine');
   });
 });

@@ -18,6 +18,9 @@ export const CHANGELOG: ChangelogEntry[] = [
     changes: [
       // Each area adds its lines below its own marker, so parallel branches merge without touching each other's.
       // defects (issue 34)
+      'Fixed (security): a stored secret (webhook signing secrets, bearers, chat tokens) sealed with AES-256-GCM is opened only with its whole 16-byte authentication tag; a cut-short tag was accepted, and Node printed a DEP0182 deprecation warning.',
+      'Fixed: after a 413 payload_too_large on the answer page (POST /checkins/answer/{token}) or POST /v1/inbound-email/, the next request on the same keep-alive connection got no answer until the connection timed out (65 s). Every body over its limit (forms, raw MIME, JSON) is now answered 413 with Connection: close, and the connection closes; a Content-Length over the limit is refused before the body is read.',
+      'Fixed (security): an HTML-only e-mail could hold the server for minutes, unauthenticated, over the inbound SMTP listener (and POST /v1/inbound-email/): received mail is now parsed on a worker thread with time limits, never on the event loop, in steps whose cost grows with the message and no faster. Received messages are 2 MiB at most (were 10 MiB), refused by size before they are read: POST /v1/inbound-email/ answers 413 payload_too_large (a Content-Length over the limit before the body is sent), the SMTP listener advertises SIZE, answers 552 at MAIL FROM for a larger declared size or at the end of a larger message (not kept), and takes 32 connections at once. A message that cannot be read within 20 s is refused as unreadable (SMTP 554, HTTP 400 invalid_message). The text of an HTML-only reply keeps its lines, paragraphs and quotations (as > lines), so a check-in answered in HTML splits into its answers.',
       // chat (issue 35)
       // check-ins (issue 36)
       // performance (issue 37)
