@@ -10,6 +10,7 @@ import { signal, useSignal } from './state.ts';
 import { SignIn } from './pages/signin.tsx';
 import { Today } from './pages/today.tsx';
 import { Boards } from './pages/boards.tsx';
+import { AcceptInvitation, INVITATION_PATH } from './pages/invitation.tsx';
 import './styles.css';
 
 // The board (drag and drop, live updates, task detail) loads only when a board is opened.
@@ -29,7 +30,7 @@ function applyTheme(value: Theme): void {
 async function loadMe(): Promise<void> {
   try {
     const body = await get('/v1/me/');
-    me.set({ uuid: body.uuid, full_name: body.full_name, email: body.email, role: body.role, organization: body.organization });
+    me.set({ uuid: body.uuid, first_name: body.first_name, full_name: body.full_name, email: body.email, role: body.role, timezone: body.timezone, organization: body.organization });
   } catch {
     me.set(false);
   }
@@ -117,6 +118,14 @@ function App() {
     document.title = title ? `${title} · Rollcall` : 'Rollcall';
   }, [title]);
 
+  // An invitation's link: its page whether or not someone is signed in on this browser (accepting signs in).
+  if (INVITATION_PATH.test(path)) {
+    return (
+      <main id="main" class="signin-page">
+        <AcceptInvitation me={person} onSignedIn={loadMe} setTitle={setTitle} />
+      </main>
+    );
+  }
   if (person === null) return <p class="loading" role="status">{t('loading')}</p>;
   if (person === false) {
     return (
@@ -141,7 +150,7 @@ function App() {
         ) : path.startsWith('/app/boards/') ? (
           <Boards setTitle={setTitle} />
         ) : (
-          <Today me={person} setTitle={setTitle} />
+          <Today me={person} setTitle={setTitle} onProfileSaved={loadMe} />
         )}
       </main>
     </>
