@@ -18,10 +18,17 @@ export const CHANGELOG: ChangelogEntry[] = [
     changes: [
       // Each area adds its lines below its own marker, so parallel branches merge without touching each other's.
       // defects (issue 34)
+      'Fixed: inviting someone did not work from end to end. The invitation e-mail now links to PUBLIC_URL (or the address the inviter\'s request reached) + /app/invitations/accept?token=…, a web app page where one click accepts the invitation and signs the person in; links of earlier e-mails (/invitations/accept?token=…) are redirected there. A link works once and for 7 days from its e-mail (migration 0910_invitation_expiry; earlier invitations get 7 days from their last e-mail).',
+      'POST /v1/invitations/accept/ takes session: true (what the web app sends): the person is also signed in, with the rollcall_session cookie POST /v1/cli/auth/session/ sets, and the answer adds authenticated and expires_at; it must carry the app\'s own Origin, else 403 cross_origin_request. Refusals now tell the cases apart: 404 invitation_not_found (unknown, replaced by a resend, or revoked; was not_found), 400 invitation_expired (extra.expired_at), 400 invitation_already_accepted.',
+      'Users carry status (active, invited or deactivated) and invitation ({uuid, status: pending or expired, sent_at, expires_at, sent_count, invited_by_uuid} for an invited person, else null): an invited person is no longer indistinguishable from a deactivated one. GET /v1/users/ filters by status=. POST /v1/invite-user/ answers the invitation\'s expires_at.',
+      'DELETE /v1/invitations/{uuid}/ (admins and managers; an admin\'s invitation, admins): revokes an invitation nobody accepted. Its link stops, its e-mail is not sent if it still waits in the outbox, and the invited person is removed with their team and check-in places; the address can be invited again. 409 invitation_already_accepted once accepted. Resending an invitation also cancels the older e-mail if it has not gone out.',
+      'Signing in with the e-mailed code (verify-code, session, rollcall login) while invited accepts the invitation: the code e-mail says so. An address whose invitation expired gets an e-mail saying to ask for a new one, instead of "no account uses it".',
+      'Web app, Admin → People: a Status column (active; invited, with when the link expires or that it has; deactivated); invited people have Resend and Revoke instead of Reactivate. docs/kudos.md accepts its two invitations as the invited people would, instead of activating them with PATCH is_active: true, and says how invitations work.',
       // chat (issue 35)
       // check-ins (issue 36)
       // performance (issue 37)
       // web app (issue 38)
+      'Web app: someone who has just joined lands on a Today that says what to do first: give their name and time zone (someone invited by address has none), where their check-ins come from (or, for an admin with none yet, where to create the first), kudos and boards. It goes once done, or when hidden.',
       // Plan client (issue 39)
       // MCP (issue 40)
     ],
