@@ -41,9 +41,10 @@ describe('POST /v1/invite-user/ (CONTRACT §3)', () => {
     const members = await t.request('GET', `/v1/teams/${team.uuid}/members/`, { key: p.adminKey });
     expect(members.body.map((m: { email: string }) => m.email)).toEqual(['new.person@acme.test']);
     // Invited people are visible to admins and managers, with their state; not in the members' directory.
-    const invited = await t.request('GET', '/v1/users/?status=invited&include_email=true', { key: p.manager.key });
+    const invited = await t.request('GET', '/v1/users/?status=invited&include_email=true', { key: p.adminKey, example: true });
     expect(invited.body.count).toBe(1);
-    expect(invited.body.results[0]).toMatchObject({ uuid: res.body.user.uuid, is_active: false, status: 'invited', invitation });
+    expect(invited.body.results[0]).toMatchObject({ uuid: res.body.user.uuid, email: 'new.person@acme.test', is_active: false, status: 'invited', invitation });
+    expect((await t.request('GET', '/v1/users/?status=invited', { key: p.manager.key })).body.results[0]).toMatchObject({ uuid: res.body.user.uuid, status: 'invited', invitation });
     expect((await t.request('GET', `/v1/users/${res.body.user.uuid}/`, { key: p.adminKey })).body).toMatchObject({ status: 'invited', invitation });
     expect((await t.request('GET', '/v1/users/?is_active=false', { key: p.adminKey })).body.count).toBe(1);
     expect((await t.request('GET', '/v1/users/?status=deactivated', { key: p.adminKey })).body.count).toBe(0);
