@@ -1,10 +1,10 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootstrapIfEmpty } from '../src/bootstrap.ts';
 import { startTestApp } from './harness.ts';
 import type { TestApp } from './harness.ts';
+import { runScript } from './doc-blocks.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const DOC = fs.readFileSync(path.join(ROOT, 'docs/kudos.md'), 'utf8');
@@ -27,23 +27,14 @@ describe('docs/kudos.md', () => {
   it('invites and accepts two people, then gives, boosts, lists and ranks kudos, word for word', async () => {
     const blocks = [...DOC.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]);
     expect(blocks.length).toBe(9);
-    const script = blocks.join('\n').split('\n').filter((line) => !/^export (ROLLCALL|KEY)=/.test(line)).join('\n');
-    // The page writes to /dev/stderr (tee), which cannot be opened on the socket Node gives a child: a file instead.
-    const errors = path.join(t.config.dataDir, 'docs-kudos.stderr');
-    const errorFd = fs.openSync(errors, 'w');
-    const bash = spawn('bash', ['-euo', 'pipefail', '-c', script], {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', errorFd],
-      env: {
-        ...process.env, ROLLCALL: t.url, KEY: key, DATABASE_URL: t.config.databaseUrl, DATA_DIR: t.config.dataDir, NODE_ENV: 'test', LOG_LEVEL: 'silent',
-        ROLLCALL_API_KEY: '', ROLLCALL_URL: '', ROLLCALL_API_URL: '', NO_COLOR: '1',
-      },
-    });
-    let stdout = '';
-    bash.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    const code = await new Promise<number>((resolve) => bash.on('close', (c) => resolve(c ?? 1)));
-    fs.closeSync(errorFd);
-    const stderr = fs.readFileSync(errors, 'utf8');
+    // The page shows an answer with `tee /dev/stderr`, which cannot open the socket Node gives a child as its
+    // stderr: the session's stderr goes through a pipe of its own first, as in a terminal.
+    const page = blocks.join('\n').split('\n').filter((line) => !/^export (ROLLCALL|KEY)=/.test(line)).join('\n');
+    const { stdout, stderr, code } = await runScript(
+      `exec 2> >(cat >&2)\n${page}`,
+      { ...process.env, ROLLCALL: t.url, KEY: key, DATABASE_URL: t.config.databaseUrl, DATA_DIR: t.config.dataDir, NODE_ENV: 'test', LOG_LEVEL: 'silent', ROLLCALL_API_KEY: '', ROLLCALL_URL: '', ROLLCALL_API_URL: '', NO_COLOR: '1' },
+      { timeoutMs: 150_000 },
+    );
     expect(code, `${stderr}\n${stdout}`).toBe(0);
     const expected = [
       '{"detail":"Invitation accepted.","user":"Ana Lima","status":"active"}',

@@ -136,7 +136,7 @@ describe('DELETE /v1/invitations/{uuid}/ (revoke)', () => {
   afterEach(async () => t.close());
 
   const invite = async (body: Record<string, unknown>, key = p.adminKey) => (await t.request('POST', '/v1/invite-user/', { key, body })).body;
-  const tokenOf = async (invitationUuid: string) => /token=([0-9A-Za-z]{40})/.exec(JSON.parse((await t.db('deliveries').where({ ref_uuid: invitationUuid }).orderBy('uuid')).at(-1).payload).text)![1];
+  const tokenOf = async (invitationUuid: string) => /token=([0-9A-Za-z]{40})/.exec(JSON.parse((await t.db('deliveries').where({ ref_uuid: invitationUuid }).orderBy('uuid')).at(-1)!.payload).text)![1];
 
   it('takes the invitation back: 204, the person and their places go, the waiting e-mail is not sent, the link stops, the address can be invited again', async () => {
     const team = (await t.request('POST', '/v1/teams/', { key: p.adminKey, body: { name: 'Platform' } })).body;
