@@ -10,12 +10,14 @@ import { signal, useSignal } from './state.ts';
 import { SignIn } from './pages/signin.tsx';
 import { Today } from './pages/today.tsx';
 import { Boards } from './pages/boards.tsx';
-import { AcceptInvitation, INVITATION_PATH } from './pages/invitation.tsx';
 import './styles.css';
 
 // The board (drag and drop, live updates, task detail) loads only when a board is opened.
 const BoardPage = lazy(() => import('./board/board-page.tsx').then((m) => ({ default: m.BoardPage })));
 const Admin = lazy(() => import('./pages/admin.tsx').then((m) => ({ default: m.Admin })));
+// The page an invitation e-mail links to: its own chunk, as only a newcomer opens it, once.
+const AcceptInvitation = lazy(() => import('./pages/invitation.tsx').then((m) => ({ default: m.AcceptInvitation })));
+const INVITATION_PATH = /^\/app\/invitations\/accept\/?$/;
 
 /** null while checking, false when signed out. */
 const me = signal<Me | null | false>(null);
@@ -122,7 +124,9 @@ function App() {
   if (INVITATION_PATH.test(path)) {
     return (
       <main id="main" class="signin-page">
-        <AcceptInvitation me={person} onSignedIn={loadMe} setTitle={setTitle} />
+        <Suspense fallback={<p role="status">{t('loading')}</p>}>
+          <AcceptInvitation me={person} onSignedIn={loadMe} setTitle={setTitle} />
+        </Suspense>
       </main>
     );
   }

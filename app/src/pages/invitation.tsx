@@ -5,7 +5,6 @@ import { formatDateTime, t } from '../i18n.ts';
 import { Link, navigate } from '../router.tsx';
 import { ErrorNote } from '../ui.tsx';
 
-export const INVITATION_PATH = /^\/app\/invitations\/accept\/?$/;
 const TOKEN = /^[0-9A-Za-z]{40}$/;
 
 /** Why a link cannot be accepted, as the API says it (its code), in the person's language. */
