@@ -152,8 +152,11 @@ export async function verifyCode(db: Db, box: SecretBox, input: VerifyCodeInput,
     if (!chosen) return invalidCode();
     const spent = await trx('cli_sign_in_codes').where({ uuid: latest.uuid }).whereNull('spent_at').update({ spent_at: stamp });
     if (spent !== 1) return codeExpired();
-    // An invited person's first sign-in accepts the invitation (null: accepted at the same moment by its link).
-    if (chosen.invitation) await activateInvitation(trx, chosen.invitation, now);
+    // An invited person's first sign-in accepts the invitation. Null: its link accepted it at the same moment (the
+    // person is active: go on), or it was revoked meanwhile (the person is gone: the address has no account now).
+    if (chosen.invitation && !(await activateInvitation(trx, chosen.invitation, now))) {
+      if (!(await trx('users').where({ uuid: chosen.user.uuid, is_active: true }).first('uuid'))) return invalidCode();
+    }
     const issued = await issueCliToken(trx, { organizationUuid: chosen.organization.uuid, userUuid: chosen.user.uuid }, now);
     return { kind: 'signed_in', token: issued.token, expiresAt: issued.expiresAt, candidate: chosen };
   });
