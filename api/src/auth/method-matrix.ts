@@ -54,7 +54,7 @@ export const METHOD_MATRIX: readonly MatrixRow[] = [
   { group: '/v1/platform/*', prefixes: ['/v1/platform/'], apiKey: true, cli: false, oauth2: false, spec: true },
   {
     group: 'API keys, invitations, mood, organization webhooks, deliveries, exchange tokens',
-    prefixes: ['/v1/api-keys/', '/v1/invite-user/', '/v1/mood/', '/v1/webhook-subscription/', '/v1/deliveries/', '/v1/exchange-token/'],
+    prefixes: ['/v1/api-keys/', '/v1/invite-user/', '/v1/invitations/', '/v1/mood/', '/v1/webhook-subscription/', '/v1/deliveries/', '/v1/exchange-token/'],
     apiKey: true, cli: true, oauth2: false, spec: false,
   },
   { group: 'Plan (beta)', prefixes: ['/v1/plan/'], apiKey: true, cli: true, oauth2: false, spec: false },

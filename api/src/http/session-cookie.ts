@@ -42,3 +42,18 @@ export function crossOriginRefusal(ctx: Context, publicUrl: string | null): ApiE
       : "This write was signed in with Rollcall's session cookie but carries no Origin header; only the app's own pages may use the session.",
   );
 }
+
+/**
+ * An anonymous call that sets the session (accepting an invitation with `session: true`) must come from the app's
+ * own pages too: another site's page must not sign a visitor in as someone else (login cross-site request forgery).
+ */
+export function sessionOriginRefusal(ctx: Context, publicUrl: string | null): ApiError | null {
+  const origin = ctx.get('Origin');
+  if (origin && origin === ownOrigin(ctx, publicUrl)) return null;
+  return forbidden(
+    'cross_origin_request',
+    origin
+      ? `A session is set only for Rollcall's own pages; this request came from another site (${origin.slice(0, 200)}).`
+      : "A session is set only for Rollcall's own pages; this request carries no Origin header (leave out session: true to accept without signing in).",
+  );
+}
