@@ -121,7 +121,14 @@ export const FREE_PLAN_CLI_ALLOWED: readonly string[] = [
   'POST /v1/cli/auth/logout/',
   'POST /v1/cli/auth/logout-everywhere/',
 ];
-const FREE_PLAN_SET = new Set(FREE_PLAN_CLI_ALLOWED);
+/** Where the Model Context Protocol endpoint answers (Streamable HTTP; `mcp/`). */
+export const MCP_PATH = '/mcp';
+
+/**
+ * The MCP endpoint is a way in, not an operation: each of its tool calls runs a REST route, which the allow-list
+ * judges, so a free-plan CLI token or self-registered agent connects and calls the tools the list allows.
+ */
+const FREE_PLAN_SET = new Set([...FREE_PLAN_CLI_ALLOWED, `POST ${MCP_PATH}`]);
 
 /** Whether a method and path is on the free-plan allow-list (the path as requested, any case). */
 export const onFreePlanAllowList = (method: string, path: string): boolean => FREE_PLAN_SET.has(`${method} ${path.toLowerCase()}`);
