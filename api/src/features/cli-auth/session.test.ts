@@ -93,7 +93,7 @@ describe('web session cookie (POST /v1/cli/auth/session/)', () => {
         await secure.close();
       }
     }
-  });
+  }, 120_000);
 
   it('refuses a cookie-authenticated write from another origin or without one (403 cross_origin_request), and takes our own', async () => {
     const acme = await t.seedOrganization();
