@@ -113,7 +113,7 @@ describe('Scope matrix: each scoped key against every area', () => {
       'PATCH /v1/forms/:uuid/config/', 'PATCH /v1/forms/:uuid/questions/:question/', 'PATCH /v1/forms/:uuid/responses/:response/',
       'PATCH /v1/organization/', 'PATCH /v1/teams/:uuid/', 'PATCH /v1/users/:uuid/', 'PATCH /v1/workflows/:uuid/',
       'POST /v1/cli/chat/completions/', 'POST /v1/deliveries/:uuid/redeliver/', 'POST /v1/exchange-token/', 'POST /v1/forms/:uuid/questions/',
-      'POST /v1/forms/:uuid/responses/', 'POST /v1/forms/:uuid/responses/:response/transition/', 'POST /v1/forms/create/', 'POST /v1/invite-user/',
+      'POST /v1/forms/:uuid/responses/', 'POST /v1/forms/:uuid/responses/:response/transition/', 'POST /v1/forms/create/', 'POST /v1/invite-user/', 'DELETE /v1/invitations/:uuid/',
       'POST /v1/open-conversation/', 'POST /v1/send-message/', 'POST /v1/teams/', 'POST /v1/teams/:uuid/member/', 'POST /v1/webhook-subscription/',
       'POST /v1/webhook-subscription/sample/', 'POST /v1/workflows/', 'POST /v1/workflows/:uuid/trigger/', 'PUT /v1/forms/:uuid/questions/reorder/',
     ].sort());
