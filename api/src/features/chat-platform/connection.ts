@@ -62,13 +62,15 @@ export async function getConnection(db: Executor, box: Pick<SecretBox, 'decrypt'
 }
 
 /**
- * The connections a request from `platform` may come from: those that can receive, of the workspace the request
- * names or not yet tied to one (the signature then decides). At most 50: a server hosts few organizations per
- * workspace; the request is verified against each one's secret until one matches.
+ * The connections a request from `platform` may come from, those that can receive: of the workspace the request
+ * names or not yet tied to one (`ownTeam`), else the others (`otherTeams`: a signature one of them made is a
+ * request from another workspace than its own). At most 50 each; the request is verified against each one's
+ * secret until one matches.
  */
-export async function receivingConnections(db: Executor, box: Pick<SecretBox, 'decrypt'>, platform: Platform, teamId: string | null): Promise<ChatConnection[]> {
+export async function receivingConnections(db: Executor, box: Pick<SecretBox, 'decrypt'>, platform: Platform, teamId: string | null, which: 'ownTeam' | 'otherTeams'): Promise<ChatConnection[]> {
   const query = db('chat_connections').where({ platform, can_receive: true });
-  if (teamId) query.andWhere((q) => q.where('external_team_id', teamId).orWhereNull('external_team_id'));
+  if (teamId && which === 'ownTeam') query.andWhere((q) => q.where('external_team_id', teamId).orWhereNull('external_team_id'));
+  if (which === 'otherTeams') query.whereNotNull('external_team_id').modify((q) => (teamId ? q.whereNot('external_team_id', teamId) : q));
   const rows: ChatConnectionRow[] = await query.orderBy('organization_uuid').limit(50);
   return rows.map((row) => connectionOf(row, box));
 }

@@ -68,13 +68,13 @@ export async function peopleNotFound(db: Executor, organizationUuid: string, pla
     .sort((a, b) => a.last_name.localeCompare(b.last_name) || a.first_name.localeCompare(b.first_name));
 }
 
-/** Of these e-mails, those the platform has no account for (last lookup), lower case. */
-export async function missingEmails(db: Executor, organizationUuid: string, platform: Platform, emails: string[]): Promise<Set<string>> {
-  const missing = new Set<string>();
+/** What the last lookup found for each of these e-mails (lower case → found or not); absent: never looked up. */
+export async function accountsOf(db: Executor, organizationUuid: string, platform: Platform, emails: string[]): Promise<Map<string, boolean>> {
+  const found = new Map<string, boolean>();
   const lower = [...new Set(emails.map((e) => e.toLowerCase()))];
   for (let i = 0; i < lower.length; i += 500) {
-    const rows = await db('chat_people').where({ organization_uuid: organizationUuid, platform, found: false }).whereIn('email', lower.slice(i, i + 500)).select('email');
-    for (const row of rows) missing.add(row.email);
+    const rows = await db('chat_people').where({ organization_uuid: organizationUuid, platform }).whereIn('email', lower.slice(i, i + 500)).select('email', 'found');
+    for (const row of rows) found.set(row.email, bool(row.found));
   }
-  return missing;
+  return found;
 }

@@ -107,10 +107,11 @@ export async function saveChatAnswer(trx: Executor, config: Config, person: User
 
 /** A person's check-ins of today (their own day for each), with where each stands: the App Home, `/rollcall status`. */
 export async function todayOf(db: Db | Executor, person: UserRow, now: Date): Promise<HomeCard> {
-  const uuids = await participatingCheckinUuids(db, person.uuid);
-  const checkins: CheckinRow[] = uuids.length
-    ? await db('checkins').whereIn('uuid', uuids).where({ organization_uuid: person.organization_uuid, active: true, is_archived: false }).orderBy('time').orderBy('name')
-    : [];
+  const checkins: CheckinRow[] = await db('checkins')
+    .whereIn('uuid', participatingCheckinUuids(db, person.uuid))
+    .where({ organization_uuid: person.organization_uuid, active: true, is_archived: false })
+    .orderBy('time')
+    .orderBy('name');
   const card: HomeCard = { name: person.first_name, checkins: [] };
   for (const checkin of checkins) {
     const date = dayOf(checkin, person, now);

@@ -26,6 +26,7 @@ export function presentRunDay(checkin: CheckinRow, day: RunDay) {
       next_reminder_at: iso(p.next_reminder_at),
       answered: anonymous ? null : p.answered_at !== null,
       answered_at: anonymous ? null : iso(p.answered_at),
+      chat_account: p.chat_account,
       deliveries: (day.deliveries.get(p.uuid) ?? []).map(presentDelivery),
     })),
     reports: day.reports.map((r) => ({

@@ -97,8 +97,9 @@ export async function verifyRequest(deps: SlackDeps, kind: RequestKind, raw: str
   if (Math.abs(deps.now().getTime() - Number(timestamp) * 1000) > MAX_SKEW_MS) throw unauthorized('credential_expired');
   const body = parseBody(kind, raw);
   const team = teamOf(body);
-  const candidates = await receivingConnections(deps.db, deps.box, 'slack', team);
-  const connection = candidates.find((c) => c.signingSecret && sameSignature(slackSignature(c.signingSecret, timestamp, raw), signature));
+  const signedBy = (candidates: ChatConnection[]) => candidates.find((c) => c.signingSecret && sameSignature(slackSignature(c.signingSecret, timestamp, raw), signature));
+  const connection = signedBy(await receivingConnections(deps.db, deps.box, 'slack', team, 'ownTeam'))
+    ?? (team ? signedBy(await receivingConnections(deps.db, deps.box, 'slack', team, 'otherTeams')) : undefined);
   if (!connection) throw unauthorized('invalid_credentials');
   if (!body) throw badRequest('malformed_request', kind === 'events' ? 'The body is not a JSON object.' : kind === 'interactions' ? 'The body has no JSON `payload` field.' : 'The body is not a form.');
   // The Events API's URL check names no workspace: Slack sends it once when the URL is pasted.
