@@ -5,7 +5,7 @@ import { seedPeople } from '../../../../test/people-fixtures.ts';
 import type { People } from '../../../../test/people-fixtures.ts';
 import { SIGNING_SECRET, SLACK_TOKEN, slackHeaders, startSlackStandIn } from '../../../../test/slack-stand-in.ts';
 import type { SlackStandIn } from '../../../../test/slack-stand-in.ts';
-import { sendDuePrompts } from '../../checkin-runs/feature.ts';
+import { askDue } from '../../checkin-runs/ask.ts';
 import { REQUEST_PATHS } from './requests.ts';
 import type { RequestKind } from './requests.ts';
 
@@ -61,7 +61,7 @@ export class SlackApp {
   /** 09:00 in Berlin: the prompts are asked and their direct messages sent. */
   async ask(): Promise<void> {
     this.t.clock.set('2026-03-10T08:00:00.000Z');
-    await sendDuePrompts(this.t.deps);
+    await askDue(this.t.db, this.t.config, this.t.clock.now());
     await this.t.deps.delivery.runDue();
   }
 
