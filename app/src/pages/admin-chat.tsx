@@ -21,8 +21,8 @@ interface Status {
 /**
  * The chat platform connection (PATCH /v1/organization/ {platform}): Slack with its bot token and signing secret
  * (without the secret it sends but people cannot answer in Slack, and this says so), the others with an
- * incoming-webhook URL. Secrets go to the API and are never shown again. Once connected: the app manifest and
- * the request URLs to paste into the platform, the people it has no account for, and a test prompt to oneself.
+ * incoming-webhook URL. Secrets go to the API and are never shown again. For Slack, the app manifest to create
+ * the app from; once connected, the request URLs to paste, the people it has no account for, and a test prompt.
  */
 export function ChatConnection() {
   const [status, setStatus] = useState<Status | null>(null);
@@ -47,11 +47,13 @@ export function ChatConnection() {
   }
 
   const current = status?.platform ?? null;
+  const slack = kind === 'slack' || current === 'slack';
   return (
     <section class="card" aria-labelledby="chat-title">
       <h2 id="chat-title">{t('chat.title')}</h2>
       <p role="status">{status === null ? '' : current ? t('chat.connected', { platform: PLATFORM_NAMES[current] ?? current }) : t('chat.none')}</p>
       {current && status ? <Receiving status={status} /> : null}
+      {slack ? <SlackManifest /> : null}
       {current ? <button type="button" onClick={() => save(null)}>{t('chat.disconnect')}</button> : null}
       <form
         onSubmit={(e) => {
@@ -86,15 +88,10 @@ export function ChatConnection() {
   );
 }
 
-/** What the connection can do: answer in the platform or not (and why), the URLs and manifest, who was not found, a test. */
+/** What the connection can do: answer in the platform or not (and why), the URLs to paste, who was not found, a test. */
 function Receiving({ status }: { status: Status }) {
-  const [manifest, setManifest] = useState<string | null>(null);
   const [sent, setSent] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    if (!status.manifest_url) return;
-    get(new URL(status.manifest_url).pathname).then((m) => setManifest(JSON.stringify(m, null, 2)), () => {});
-  }, [status.manifest_url]);
 
   async function test() {
     setError(null);
@@ -124,13 +121,6 @@ function Receiving({ status }: { status: Status }) {
           </dl>
         </>
       ) : null}
-      {manifest ? (
-        <details>
-          <summary>{t('chat.manifest')}</summary>
-          <p class="muted">{t('chat.manifest.hint')}</p>
-          <pre class="manifest" tabIndex={0} aria-label={t('chat.manifest')}><code>{manifest}</code></pre>
-        </details>
-      ) : null}
       <h3>{t('chat.notfound')}</h3>
       {status.people_not_found.length ? (
         <>
@@ -148,5 +138,19 @@ function Receiving({ status }: { status: Status }) {
       {sent ? <p role="status">{sent}</p> : null}
       <ErrorNote message={error} />
     </div>
+  );
+}
+
+/** The Slack app's manifest with this server's addresses (GET /v1/integrations/slack/manifest/): to create the app from. */
+function SlackManifest() {
+  const [manifest, setManifest] = useState<string | null>(null);
+  useEffect(() => void get('/v1/integrations/slack/manifest/').then((m) => setManifest(JSON.stringify(m, null, 2)), () => {}), []);
+  if (!manifest) return null;
+  return (
+    <details>
+      <summary>{t('chat.manifest')}</summary>
+      <p class="muted">{t('chat.manifest.hint')}</p>
+      <pre class="manifest" tabIndex={0} aria-label={t('chat.manifest')}><code>{manifest}</code></pre>
+    </details>
   );
 }
