@@ -110,6 +110,9 @@ export function bodyOf(platform: ChatPlatform, payload: ChatPayload): PlatformBo
   return platform.post(payload.post);
 }
 
+/** The text of the thread reply a step posts (step 1 is the first reply). */
+export const replyText = (payload: ChatPayload): string => payload.thread[payload.progress.step - 1] ?? '';
+
 // ---------------------------------------------------------------- what the outbox holds
 
 /** What one chat post says, independent of the platform (send-message, announcements, notices). */

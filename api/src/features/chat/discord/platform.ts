@@ -1,4 +1,5 @@
 import type { ChatPost, PlatformBody } from '../../chat-platform/platform.ts';
+import { replyText } from '../../chat-platform/platform.ts';
 import { postWebhook } from '../../chat-platform/platform-http.ts';
 import { webhookPlatform } from '../../chat-platform/webhook-platform.ts';
 
@@ -32,7 +33,7 @@ export const discordPlatform = webhookPlatform({
       progress.message_id = String(json.id ?? ref?.message_id ?? '');
       await step.refs.save({ message_id: progress.message_id });
     } else {
-      await postWebhook(step.http, 'POST', withWait(url), discordMessage({ text: payload.thread[progress.step - 1] ?? '', buttons: [], imageUrl: null }), 'discord');
+      await postWebhook(step.http, 'POST', withWait(url), discordMessage({ text: replyText(payload), buttons: [], imageUrl: null }), 'discord');
     }
     return { ...progress, step: progress.step + 1 };
   },

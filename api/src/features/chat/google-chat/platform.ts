@@ -1,4 +1,5 @@
 import type { ChatPost, PlatformBody } from '../../chat-platform/platform.ts';
+import { replyText } from '../../chat-platform/platform.ts';
 import { postWebhook } from '../../chat-platform/platform-http.ts';
 import { webhookPlatform } from '../../chat-platform/webhook-platform.ts';
 
@@ -26,7 +27,7 @@ export const googleChatPlatform = webhookPlatform({
     u.searchParams.set('threadKey', payload.bot_message_id);
     u.searchParams.set('messageReplyOption', 'REPLY_MESSAGE_FALLBACK_TO_NEW_THREAD');
     const main = payload.progress.step === 0;
-    const body = main ? withCardId(step.body, `rollcall-${payload.bot_message_id}`) : { text: payload.thread[payload.progress.step - 1] ?? '' };
+    const body = main ? withCardId(step.body, `rollcall-${payload.bot_message_id}`) : { text: replyText(payload) };
     const json = await postWebhook(step.http, 'POST', u.toString(), body, 'google chat');
     if (main) await step.refs.save({ message_id: String(json.name ?? '') });
     return { ...payload.progress, step: payload.progress.step + 1 };

@@ -1,4 +1,5 @@
 import type { ChatPost, PlatformBody } from '../../chat-platform/platform.ts';
+import { replyText } from '../../chat-platform/platform.ts';
 import { postWebhook } from '../../chat-platform/platform-http.ts';
 import { webhookPlatform } from '../../chat-platform/webhook-platform.ts';
 
@@ -31,7 +32,7 @@ export const teamsPlatform = webhookPlatform({
   post: teamsMessage,
   async send(step) {
     const { payload } = step;
-    const body = payload.progress.step === 0 ? step.body : teamsMessage({ text: payload.thread[payload.progress.step - 1] ?? '', buttons: [], imageUrl: null });
+    const body = payload.progress.step === 0 ? step.body : teamsMessage({ text: replyText(payload), buttons: [], imageUrl: null });
     await postWebhook(step.http, 'POST', step.connection.webhookUrl ?? '', body, 'microsoft teams');
     return { ...payload.progress, step: payload.progress.step + 1 };
   },

@@ -1,4 +1,5 @@
 import type { ChatPlatform, ReportChannel, SendStep, SendProgress } from '../../chat-platform/platform.ts';
+import { replyText } from '../../chat-platform/platform.ts';
 import { PersonNotFound } from '../../chat-platform/people.ts';
 import { SlackApi } from './api.ts';
 import { homeView, postBody, promptBody, reportBody } from './blocks.ts';
@@ -28,7 +29,7 @@ async function send(step: SendStep): Promise<SendProgress> {
     progress.channel = String(json.channel ?? progress.channel);
     await step.refs.save({ channel: progress.channel, ts: progress.ts });
   } else {
-    await slack.call('chat.postMessage', { channel: progress.channel, text: payload.thread[progress.step - 1] ?? '', thread_ts: progress.ts });
+    await slack.call('chat.postMessage', { channel: progress.channel, text: replyText(payload), thread_ts: progress.ts });
   }
   return { ...progress, step: progress.step + 1 };
 }
