@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_EMAIL, REPO, startServer, startSmtpSink } from './server.ts';
 import type { Running } from './server.ts';
 import { CERT_FILE } from '../../api/test/receivers.ts';
-import { SIGNING_SECRET, SLACK_TOKEN, startSlackStandIn } from '../../api/test/slack-stand-in.ts';
+import { SIGNING_SECRET, SLACK_TOKEN, interactionBody, slackHeaders, startSlackStandIn, submitPayload, textValue } from '../../api/test/slack-stand-in.ts';
 import type { SlackStandIn } from '../../api/test/slack-stand-in.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -360,11 +360,20 @@ describe('admin', () => {
     await chat.getByText('App manifest', { exact: true }).click();
     expect(await chat.locator('pre.manifest').innerText()).toContain(`"request_url": "${server.url}/v1/integrations/slack/events/"`);
     await chat.getByText('Everyone asked so far was found.').waitFor();
-    slack.addUser(ADMIN_EMAIL);
+    const adaInSlack = slack.addUser(ADMIN_EMAIL);
     await chat.getByRole('button', { name: 'Send a test prompt to me' }).click();
     await chat.getByText(`A test prompt is on its way to ${ADMIN_EMAIL} in Slack. Answering it saves nothing.`).waitFor();
     for (let i = 0; i < 100 && slack.calls('chat.postMessage').length === 0; i++) await adaPage.waitForTimeout(100);
     expect(slack.calls('chat.postMessage')[0].json.blocks[2].elements[0].value).toMatch(/^t:/);
+    // An answer given in Slack's form (as Slack posts it, signed) is the web app's answer too.
+    const [done, blocking] = (await server.api('GET', `/v1/checkins/${ids.checkin}/detail/`)).questions;
+    const modal = { private_metadata: JSON.stringify({ c: ids.checkin, d: new Date().toISOString().slice(0, 10) }) };
+    const raw = interactionBody(submitPayload(adaInSlack, modal, { [`q.${done.uuid}`]: textValue('Answered in Slack'), [`q.${blocking.uuid}`]: textValue(null) }));
+    const submitted = await fetch(`${server.url}/v1/integrations/slack/interactions/`, { method: 'POST', headers: slackHeaders(raw, Date.now() / 1000), body: raw });
+    expect(await submitted.json()).toEqual({ response_action: 'clear' });
+    await adaPage.getByRole('link', { name: 'Today' }).click();
+    await adaPage.getByRole('region', { name: 'Team stand-ups' }).getByText('Answered in Slack').waitFor();
+    await adaPage.getByRole('link', { name: 'Admin' }).click();
     // Mia has no Slack account with her address: a message to her finds nobody, and the screen lists her.
     await server.api('POST', '/v1/send-message/', { message: 'Hello', target_users: [ids.mia] });
     for (let i = 0; i < 100 && slack.calls('users.lookupByEmail').length < 2; i++) await adaPage.waitForTimeout(100);
@@ -390,7 +399,7 @@ describe('admin', () => {
     await adaPage.getByRole('button', { name: 'Deactivate Mia Member' }).click();
     await adaPage.getByRole('button', { name: 'Reactivate Mia Member' }).waitFor();
     await miaPage.getByRole('heading', { name: 'Entrar en Rollcall' }).waitFor({ timeout: 15_000 });
-  });
+  }, 180_000);
 });
 
 /** Drags with the mouse (the board's Sortable works on pointer events), landing in the target's middle or top. */
