@@ -176,3 +176,7 @@ export async function saveConversationsOf(trx: Executor, config: Config, checkin
   }
   return saved;
 }
+
+/** Conversations nobody finished and no team report saved (a check-in reporting answers one by one): kept 2 days. */
+export const pruneConversations = (db: Executor, now: Date): Promise<number> =>
+  db('checkin_chat_conversations').where('updated_at', '<', new Date(now.getTime() - 2 * 86_400_000).toISOString()).delete();

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { clickPayload, eventBody, imMessage, interactionBody, submitPayload, textValue } from '../../../../test/slack-stand-in.ts';
 import { sendDueReminders, sendDueReports } from '../../checkin-runs/feature.ts';
+import { pruneConversations } from '../../checkin-runs/chat-conversation.ts';
 import { startSlackApp } from './slack-fixtures.ts';
 import type { SlackApp } from './slack-fixtures.ts';
 
@@ -143,6 +144,15 @@ describe('Slack: answering a check-in in a modal or in the conversation', () => 
     await app.send('events', eventBody(imMessage(ids.mia, 'edit')));
     await t.deps.delivery.runDue();
     expect(slack.calls('chat.postMessage').filter((c) => c.json.channel === `D${ids.mia}`).at(-1)!.json.text).toBe('There is nothing to answer right now. `/rollcall status` shows your check-ins of today.');
+  });
+
+  it('a conversation nobody finishes and no team report saves is dropped after two days', async () => {
+    const { t, ids } = app;
+    await app.send('events', eventBody(imMessage(ids.otto, 'Half an answer')));
+    expect(await pruneConversations(t.db, t.clock.now())).toBe(0);
+    t.clock.advance(2 * 86_400_000 + 60_000);
+    expect(await pruneConversations(t.db, t.clock.now())).toBe(1);
+    expect(await t.db('checkin_chat_conversations')).toEqual([]);
   });
 
   it('reminds by direct message, with the same "Answer" button', async () => {
