@@ -83,6 +83,8 @@ async function viewSubmission(deps: SlackDeps, request: VerifiedRequest): Promis
   const outcome = await deps.db.transaction(async (trx) => {
     if (!(await takeNonce(trx, signatureNonce(request.signature), now))) return 'replayed' as const;
     if ('test' in subject) {
+      // A test prompt of this person's organization (its message is recorded under the id the modal carries).
+      if (!(await trx('chat_messages').where({ uuid: subject.test, organization_uuid: person.organization_uuid }).first('uuid'))) return { state: 'invalid' } as const;
       const card = { ...testPromptCard(subject.test, deps.config, now), answered: true };
       await enqueueChatPost(trx, {
         organizationUuid: person.organization_uuid, platform: 'slack', botMessageId: subject.test, edit: true, text: 'Rollcall test prompt: answered ✓',
