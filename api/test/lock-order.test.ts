@@ -6,6 +6,8 @@ import { isSqlite } from '../src/db/connection.ts';
 
 /** Requests waiting their turn hold or wait for a pooled connection: on a loaded test machine 5 s is not always enough. */
 const SLOW_MACHINE = { DATABASE_CONNECT_TIMEOUT_MS: '30000' };
+/** The dry-run cases send a few hundred requests in rounds. */
+const LONG = 240_000;
 
 /**
  * Writes that used to deadlock on PostgreSQL (issue 24, item 7): they take their locks in one order now
@@ -94,4 +96,152 @@ describe('concurrent writes take their locks in one order (no deadlock, no 503)'
     expect(new Set(ranks).size).toBe(10);
     expect(await deadlocks()).toBe(before);
   });
+
+  /** A dry run's answer (status 200, `dry_run: true`) with the status the real operation would have answered. */
+  const dryRunOf = (answer: TestResponse) => {
+    expect([answer.status, answer.body?.dry_run]).toEqual([200, true]);
+    return answer.body as { status: number; result: Record<string, unknown> | null; changes: { object_kind: string; object_uuid: string; change_kind: string }[] };
+  };
+
+  it('dry-runs the deletion of a board while tasks and labels are created on it: every creation lands, every dry run answers as the real deletion would', async () => {
+    const before = await deadlocks();
+    for (let round = 0; round < 3; round++) {
+      const { board } = await createBoard(t, acme.adminKey, { name: `Dry ${round}`, key: `DRY${round}` });
+      for (let i = 0; i < 4; i++) expect((await call('POST', `/v1/plan/boards/${board.uuid}/tasks/`, acme.adminKey, { title: `Seed ${i}` })).status).toBe(201);
+      for (let i = 0; i < 2; i++) expect((await call('POST', `/v1/plan/boards/${board.uuid}/labels/`, acme.adminKey, { name: `Seed ${i}` })).status).toBe(201);
+      const alone = dryRunOf(await call('DELETE', `/v1/plan/boards/${board.uuid}/?dry_run=true`, acme.adminKey));
+      expect(alone.result!.cascade).toEqual({ states: 5, labels: 2, members: 1, tasks: 4 });
+
+      const answers = await Promise.all([
+        ...Array.from({ length: 8 }, () => call('DELETE', `/v1/plan/boards/${board.uuid}/?dry_run=true`, acme.adminKey)),
+        ...Array.from({ length: 8 }, (_, i) => call('POST', `/v1/plan/boards/${board.uuid}/tasks/`, acme.adminKey, { title: `New ${i}` })),
+        ...Array.from({ length: 4 }, (_, i) => call('POST', `/v1/plan/boards/${board.uuid}/labels/`, acme.adminKey, { name: `New ${i}` })),
+      ]);
+      noServerErrors(answers);
+      // Every creation lands (no 409 identifier_allocation_failed), with the board's next numbers, none skipped.
+      expect(answers.slice(8).map((a) => `${a.status} ${a.body?.code ?? ''}`)).toEqual(Array(12).fill('201 '));
+      expect(answers.slice(8, 16).map((a) => Number(a.body.key.split('-')[1])).sort((a, b) => a - b)).toEqual([5, 6, 7, 8, 9, 10, 11, 12]);
+      // Each dry run saw the board at one moment: the seeds and some of the creations, never a half-deleted board.
+      for (const answer of answers.slice(0, 8)) {
+        const dry = dryRunOf(answer);
+        const cascade = dry.result!.cascade as Record<string, number>;
+        expect([dry.status, dry.result!.deleted, cascade.states, cascade.members]).toEqual([204, alone.result!.deleted, 5, 1]);
+        expect(cascade.tasks).toBeGreaterThanOrEqual(4);
+        expect(cascade.tasks).toBeLessThanOrEqual(12);
+        expect(cascade.labels).toBeGreaterThanOrEqual(2);
+        expect(cascade.labels).toBeLessThanOrEqual(6);
+        expect(dry.changes).toEqual(alone.changes);
+      }
+      // And what the last dry run answers is what the deletion does.
+      const last = dryRunOf(await call('DELETE', `/v1/plan/boards/${board.uuid}/?dry_run=true`, acme.adminKey));
+      expect(last.result!.cascade).toEqual({ states: 5, labels: 6, members: 1, tasks: 12 });
+      expect((await call('DELETE', `/v1/plan/boards/${board.uuid}/`, acme.adminKey)).status).toBe(last.status);
+      for (const table of ['plan_tasks', 'plan_labels', 'plan_states', 'plan_board_members'] as const) {
+        expect(Number((await t.db(table).where({ board_uuid: board.uuid }).count({ n: '*' }))[0].n)).toBe(0);
+      }
+    }
+    expect(await deadlocks()).toBe(before);
+  }, LONG);
+
+  /**
+   * `answer` (a dry run beside writes that only add) saw the Plan at one moment between `before` and `after` (the
+   * same dry run alone, before and after those writes): the answer of one of them, or for a dry run each count
+   * between theirs, every other field as theirs, and every change of `before` and none that `after` lacks.
+   */
+  const seenBetween = (answer: TestResponse, before: TestResponse, after: TestResponse) => {
+    if (answer.status !== 200 || before.status !== 200 || after.status !== 200) {
+      expect([[before.status, before.body], [after.status, after.body]]).toContainEqual([answer.status, answer.body]);
+      return;
+    }
+    const [got, low, high] = [answer, before, after].map((a) => dryRunOf(a));
+    const flat = (value: unknown, path = ''): [string, unknown][] =>
+      value !== null && typeof value === 'object' ? Object.entries(value).flatMap(([k, v]) => flat(v, `${path}.${k}`)) : [[path, value]];
+    const [lows, highs] = [new Map(flat(low.result)), new Map(flat(high.result))];
+    expect(got.status).toBe(low.status);
+    for (const [path, value] of flat(got.result)) {
+      if (typeof value !== 'number') expect([path, value]).toEqual([path, lows.get(path)]);
+      else expect([path, value >= (lows.get(path) as number) && value <= (highs.get(path) as number)]).toEqual([path, true]);
+    }
+    const keys = (dry: ReturnType<typeof dryRunOf>) => new Set(dry.changes.map((c) => `${c.object_kind} ${c.object_uuid} ${c.change_kind}`));
+    const [gotKeys, lowKeys, highKeys] = [got, low, high].map(keys);
+    expect([...lowKeys].filter((k) => !gotKeys.has(k))).toEqual([]);
+    expect([...gotKeys].filter((k) => !highKeys.has(k))).toEqual([]);
+  };
+
+  it('dry-runs deletions of a board, its members, tasks, labels, states and participants beside writes on them: each answers as the real deletion would at one moment', async () => {
+    const before = await deadlocks();
+    const mia = acme.member.user.uuid;
+    const otto = acme.other.user.uuid;
+    for (let round = 0; round < 3; round++) {
+      const { board, states } = await createBoard(t, acme.adminKey, { name: `Dry mix ${round}`, key: `DRYM${round}` });
+      const other = (await createBoard(t, acme.adminKey, { name: `Dry other ${round}`, key: `DRYO${round}` })).board;
+      const path = `/v1/plan/boards/${board.uuid}`;
+      expect((await call('POST', `${path}/members/`, acme.adminKey, { user: otto })).status).toBe(201);
+      const review = (await call('POST', `${path}/states/`, acme.adminKey, { name: 'Review', category: 'in_progress' })).body.uuid;
+      const used = (await call('POST', `${path}/labels/`, acme.adminKey, { name: 'Used' })).body.uuid;
+      const unused = (await call('POST', `${path}/labels/`, acme.adminKey, { name: 'Unused' })).body.uuid;
+      const tasks: { key: string }[] = [];
+      for (let i = 0; i < 6; i++) {
+        const body = { title: `T${i}`, participants: [mia], ...(i < 2 ? { state: review } : {}), ...(i === 2 ? { labels: [used] } : {}), ...(i === 5 ? { parent_task: tasks[4].key } : {}) };
+        tasks.push((await call('POST', `${path}/tasks/`, acme.adminKey, body)).body);
+      }
+      const elsewhere: { key: string }[] = [];
+      for (let i = 0; i < 2; i++) elsewhere.push((await call('POST', `/v1/plan/boards/${other.uuid}/tasks/`, acme.adminKey, { title: `Other ${i}` })).body);
+      const link = (from: { key: string }, to: { key: string }, type = 'relates_to') => call('POST', `/v1/plan/tasks/${from.key}/relations/`, acme.adminKey, { relation_type: type, target_task: to.key });
+      expect([(await link(tasks[3], tasks[4], 'blocks')).status, (await link(tasks[0], elsewhere[0])).status]).toEqual([201, 201]);
+
+      // In an order where no real deletion changes the answer of a later one (the tasks, then the board, last).
+      const targets = [
+        ...tasks.map((task) => `/v1/plan/tasks/${task.key}/participants/${mia}/`),
+        `${path}/members/${otto}/`,
+        `${path}/labels/${unused}/`,
+        `${path}/labels/${used}/`,
+        `${path}/states/${review}/?migrate_to=${states.Todo}`,
+        ...tasks.map((task) => `/v1/plan/tasks/${task.key}/`),
+        `/v1/plan/tasks/${elsewhere[0].key}/`,
+        `${path}/`,
+      ];
+      const dryRun = (target: string) => call('DELETE', `${target}${target.includes('?') ? '&' : '?'}dry_run=true`, acme.adminKey);
+      const alone = async () => {
+        const answers: TestResponse[] = [];
+        for (const target of targets) answers.push(await dryRun(target));
+        return answers;
+      };
+      const first = await alone();
+      expect(first.map((a) => a.status)).toEqual([...Array(8).fill(200), 409, ...Array(9).fill(200)]);
+
+      const writes = [
+        ...Array.from({ length: 6 }, (_, i) => () => call('POST', `${path}/tasks/`, acme.adminKey, { title: `New ${i}`, participants: [mia], labels: [unused] })),
+        ...Array.from({ length: 3 }, (_, i) => () => call('POST', `${path}/labels/`, acme.adminKey, { name: `New ${i}` })),
+        ...tasks.map((task) => () => call('POST', `/v1/plan/tasks/${task.key}/comments/`, acme.adminKey, { body: 'Still needed?' })),
+        ...tasks.map((task) => () => link(elsewhere[1], task)),
+        ...tasks.map((task, i) => () => call('PATCH', `/v1/plan/tasks/${task.key}/`, acme.adminKey, { title: `Edited ${i}` })),
+        ...tasks.map((task) => () => call('POST', `/v1/plan/tasks/${task.key}/participants/`, acme.adminKey, { user: otto })),
+        () => call('PATCH', `${path}/members/${otto}/`, acme.adminKey, { role: 'manager' }),
+        () => call('POST', `/v1/plan/boards/${other.uuid}/tasks/`, acme.adminKey, { title: 'Other new' }),
+      ];
+      // Sent interleaved, so each dry run meets writes of every kind.
+      const dryRuns = targets.map((target) => () => dryRun(target));
+      const runs = [...dryRuns.map((run, i) => ({ run, at: i / dryRuns.length })), ...writes.map((run, i) => ({ run, at: i / writes.length }))].sort((a, b) => a.at - b.at).map((r) => r.run);
+      const answers = await Promise.all(runs.map((run) => run()));
+      const answerOf = (run: () => Promise<TestResponse>) => answers[runs.indexOf(run)];
+      noServerErrors(answers);
+      expect(writes.map((write) => answerOf(write).status)).toEqual([...Array(6 + 3 + 6 + 6).fill(201), ...Array(6).fill(200), ...Array(6).fill(201), 200, 201]);
+
+      const last = await alone();
+      for (const [i, target] of targets.entries()) {
+        try {
+          seenBetween(answerOf(dryRuns[i]), first[i], last[i]);
+        } catch (err) {
+          throw new Error(`DELETE ${target}?dry_run=true: ${(err as Error).message}`);
+        }
+      }
+      // And the deletions do what the dry runs answer.
+      for (const [i, target] of targets.entries()) {
+        const real = await call('DELETE', target, acme.adminKey);
+        expect([target, real.status]).toEqual([target, last[i].status === 200 ? last[i].body.status : last[i].status]);
+      }
+    }
+    expect(await deadlocks()).toBe(before);
+  }, LONG);
 });

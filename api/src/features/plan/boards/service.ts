@@ -1,5 +1,4 @@
 import { ValidationFailed, conflict } from '../../../lib/errors.ts';
-import { forWrite } from '../../../db/locks.ts';
 import type { PageRequest } from '../../../lib/page.ts';
 import { uuidv7 } from '../../../lib/ids.ts';
 import { assertCeiling } from '../entitlements/ceilings.ts';
@@ -12,6 +11,9 @@ import { byOrdering, pageOf } from '../frame/lists.ts';
 import { addMember } from '../members/service.ts';
 import { createDefaultStates } from '../states/service.ts';
 import { forgetLinksOfBoard } from '../tasks/relations.ts';
+import { boardsLinkedTo } from '../tasks/access.ts';
+import { lockBoards, writableBoard } from '../frame/locks.ts';
+import { lockOrganization } from '../../../outbox/plan-changes.ts';
 import { indexBoard } from '../search/index.ts';
 import { presentBoard } from './presenter.ts';
 import type { CreateBoardInput, UpdateBoardInput } from './schema.ts';
@@ -108,7 +110,7 @@ export async function createBoard(w: PlanWrite, input: CreateBoardInput): Promis
 }
 
 export async function updateBoard(w: PlanWrite, uuid: string, input: UpdateBoardInput): Promise<BoardRow> {
-  const { row: board } = await managedBoard<BoardRow>(w.db, w.actor, uuid);
+  const { row: board } = await writableBoard<BoardRow>(w, uuid);
   const changes: Partial<BoardRow> = {};
   if (input.name !== undefined && input.name.trim() !== board.name) changes.name = input.name.trim();
   if (input.description !== undefined && input.description !== board.description) changes.description = input.description;
@@ -127,7 +129,7 @@ export async function updateBoard(w: PlanWrite, uuid: string, input: UpdateBoard
 }
 
 export async function archiveBoard(w: PlanWrite, uuid: string): Promise<BoardRow> {
-  const { row: board } = await managedBoard<BoardRow>(w.db, w.actor, uuid);
+  const { row: board } = await writableBoard<BoardRow>(w, uuid);
   if (board.archived_at !== null) return board;
   const updated = { ...board, archived_at: w.now.toISOString(), updated_at: w.now.toISOString() };
   await w.db('plan_boards').where({ uuid }).update({ archived_at: updated.archived_at, updated_at: updated.updated_at });
@@ -149,9 +151,11 @@ export async function restoreBoard(w: PlanWrite, uuid: string): Promise<BoardRow
  * on the organization's stream: the board's own counter goes with it.
  */
 export async function deleteBoard(w: PlanWrite, uuid: string) {
+  // The lock order (frame/locks.ts): the organization's stream (the deletion is logged there), then this board, as
+  // its DELETE locks it, with the boards its tasks' links reach (their tasks log the links' removal), by uuid.
+  await lockOrganization(w.db, w.actor.organization.uuid, w.now);
+  await lockBoards(w.db, [uuid, ...(await boardsLinkedTo(w.db, w.db('plan_tasks').select('uuid').where({ board_uuid: uuid })))], uuid);
   const { row: board } = await managedBoard<BoardRow>(w.db, w.actor, uuid);
-  // The board's row before its tasks' (the lock order of every Plan write).
-  await forWrite(w.db, w.db('plan_boards').where({ uuid })).first('uuid');
   const count = async (table: string) => Number((await w.db(table).where({ board_uuid: uuid }).count({ count: '*' }))[0].count);
   const cascade = { states: await count('plan_states'), labels: await count('plan_labels'), members: await count('plan_board_members'), tasks: await count('plan_tasks') };
   await w.db('plan_board_keys').where({ board_uuid: uuid }).whereNull('retired_at').update({ retired_at: w.now.toISOString() });

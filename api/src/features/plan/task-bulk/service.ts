@@ -2,6 +2,8 @@ import type { TaskRow } from '../../../db/tables.ts';
 import { forWrite } from '../../../db/locks.ts';
 import { ApiError, ValidationFailed } from '../../../lib/errors.ts';
 import type { PlanWrite } from '../frame/context.ts';
+import { lockBoards } from '../frame/locks.ts';
+import { isUuid } from '../../../lib/ids.ts';
 import { findTask } from '../tasks/access.ts';
 import { moveTask } from '../tasks/placement.ts';
 import type { PresentedTask } from '../tasks/repository.ts';
@@ -30,11 +32,12 @@ const RUNS: Record<BulkOperation, Run> = {
   create: (w, { board, ...fields }, allocation) => createTask(w, board as string, fields as CreateTaskInput, allocation),
 };
 
-async function lockAll(w: PlanWrite, refs: string[]): Promise<void> {
+/** `refs`: the items' tasks; `boards`: the boards the items create tasks on. */
+async function lockAll(w: PlanWrite, refs: string[], boards: string[]): Promise<void> {
   const tasks = (await Promise.all(refs.map((ref) => findTask(w.db, w.actor.organization.uuid, ref)))).filter((t): t is TaskRow => t !== null);
   const uuids = [...new Set(tasks.map((t) => t.uuid))].sort();
   // The Plan's lock order: boards (by uuid), then their tasks (by uuid); each item's own locks are then held already.
-  for (const board of [...new Set(tasks.map((t) => t.board_uuid))].sort()) await forWrite(w.db, w.db('plan_boards').where({ uuid: board })).first('uuid');
+  await lockBoards(w.db, [...tasks.map((t) => t.board_uuid), ...boards.filter(isUuid).map((b) => b.toLowerCase())]);
   if (uuids.length > 0) await forWrite(w.db, w.db('plan_tasks').whereIn('uuid', uuids).orderBy('uuid').select('uuid'));
 }
 
@@ -49,7 +52,8 @@ export async function runBulk(
   atomic: boolean,
   allocation: Allocation,
 ): Promise<{ outcomes: ItemOutcome[]; committed: boolean }> {
-  await lockAll(w, items.flatMap((item) => ('body' in item && typeof item.body.task === 'string' ? [item.body.task] : [])));
+  const named = (field: string) => items.flatMap((item) => ('body' in item && typeof item.body[field] === 'string' ? [item.body[field] as string] : []));
+  await lockAll(w, named('task'), named('board'));
   if (atomic) await w.db.raw('savepoint bulk_all');
   const outcomes: ItemOutcome[] = [];
   for (const item of items) {
