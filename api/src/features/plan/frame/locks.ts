@@ -1,7 +1,7 @@
 import type { Trx } from '../../../db/connection.ts';
 import { forDelete, forWrite } from '../../../db/locks.ts';
 import { lockOrganization } from '../../../outbox/plan-changes.ts';
-import { managedBoard } from './access.ts';
+import { managedBoard, managedProject } from './access.ts';
 import type { Access } from './access.ts';
 import type { PlanWrite } from './context.ts';
 
@@ -13,6 +13,9 @@ import type { PlanWrite } from './context.ts';
  * after a row the write changed (or pointed at with a foreign key), they close a cycle with a write that took the
  * stream first and now waits for that row.
  */
+
+/** The organization's stream, where projects, their members, milestones and updates, and goals log: first of all. */
+export const lockOrganizationStream = (w: PlanWrite): Promise<void> => lockOrganization(w.db, w.actor.organization.uuid, w.now);
 
 /**
  * Locks boards in the order (by uuid) for the rest of the transaction. `deleting`: the board this write deletes,
@@ -30,12 +33,13 @@ export async function lockBoards(db: Trx, uuids: Iterable<string>, deleting?: st
 export const lockBoard = (db: Trx, uuid: string): Promise<void> => lockBoards(db, [uuid]);
 
 /**
- * The stream a board's or project's own rows (members, labels, states) record on, locked before they change:
- * the board's row, or for a project the organization's Plan row (projects log on the organization's stream).
+ * The stream of an object on a board or not (`board`: its board's uuid, or null): its board's, or the
+ * organization's. Locked before the object's own rows change: a board's or project's members, a task's or
+ * comment's attachments and reactions, a project's or goal's.
  */
-export async function lockContainer(w: PlanWrite, container: 'board' | 'project', uuid: string): Promise<void> {
-  if (container === 'board') await lockBoard(w.db, uuid);
-  else await lockOrganization(w.db, w.actor.organization.uuid, w.now);
+export async function lockStreamOf<T extends { board: string | null }>(w: PlanWrite, target: T): Promise<T> {
+  await (target.board ? lockBoard(w.db, target.board) : lockOrganizationStream(w));
+  return target;
 }
 
 /**
@@ -46,4 +50,10 @@ export async function lockContainer(w: PlanWrite, container: 'board' | 'project'
 export async function writableBoard<Row extends { visibility: string }>(w: PlanWrite, uuid: string): Promise<Access<Row>> {
   await lockBoard(w.db, uuid);
   return managedBoard<Row>(w.db, w.actor, uuid);
+}
+
+/** A project the caller manages, the organization's stream locked first (as `writableBoard` for a board). */
+export async function writableProject<Row extends { visibility: string }>(w: PlanWrite, uuid: string): Promise<Access<Row>> {
+  await lockOrganizationStream(w);
+  return managedProject<Row>(w.db, w.actor, uuid);
 }
