@@ -82,12 +82,13 @@ async function lockTask(trx: Trx, uuid: string, lock: TaskLock): Promise<TaskRow
   for (;;) {
     const seen: TaskRow | undefined = await trx('plan_tasks').where({ uuid }).first();
     if (!seen) return undefined;
-    await lockBoards(trx, [seen.board_uuid, ...(lock === 'deletion' ? await boardsLinkedTo(trx, [uuid]) : [])]);
+    const boards = [seen.board_uuid, ...(lock === 'deletion' ? await boardsLinkedTo(trx, [uuid]) : [])];
+    await lockBoards(trx, boards);
     const row = trx('plan_tasks').where({ uuid });
     const task: TaskRow | undefined = await (lock === 'board' ? row : lock === 'task' ? forWrite(trx, row) : forDelete(trx, row)).first();
     if (task && task.board_uuid !== seen.board_uuid) continue;
     // A link made between the read above and the locks: its board now, out of the order (rare; the retry covers it).
-    if (task && lock === 'deletion') await lockBoards(trx, await boardsLinkedTo(trx, [uuid]));
+    if (task && lock === 'deletion') await lockBoards(trx, (await boardsLinkedTo(trx, [uuid])).filter((b) => !boards.includes(b)));
     return task;
   }
 }
