@@ -144,6 +144,22 @@ describe('concurrent writes take their locks in one order (no deadlock, no 503)'
     expect(await deadlocks()).toBe(before);
   }, LONG);
 
+  it('dry-runs the deletion of a board without taking a lock: it answers while another transaction holds the board', async () => {
+    // SQLite has one connection: a transaction held here would hold the app's requests too. Nothing to show there.
+    if (isSqlite(t.db)) return;
+    const { board } = await createBoard(t, acme.adminKey, { name: 'Held', key: 'HELD' });
+    expect((await call('POST', `/v1/plan/boards/${board.uuid}/tasks/`, acme.adminKey, { title: 'One' })).status).toBe(201);
+    const holder = await t.db.transaction();
+    try {
+      await holder('plan_boards').where({ uuid: board.uuid }).forUpdate().first('uuid');
+      const waited = new Promise<'waited'>((resolve) => setTimeout(() => resolve('waited'), 20_000).unref());
+      const dry = await Promise.race([call('DELETE', `/v1/plan/boards/${board.uuid}/?dry_run=true`, acme.adminKey), waited]);
+      expect(dry === 'waited' ? 'the dry run waited for the board' : dryRunOf(dry).result!.cascade).toEqual({ states: 5, labels: 0, members: 1, tasks: 1 });
+    } finally {
+      await holder.rollback();
+    }
+  }, LONG);
+
   /**
    * `answer` (a dry run beside writes that only add) saw the Plan at one moment between `before` and `after` (the
    * same dry run alone, before and after those writes): the answer of one of them, or for a dry run each count

@@ -18,7 +18,7 @@ export const CHANGELOG: ChangelogEntry[] = [
     changes: [
       // Each area adds its lines below its own marker, so parallel branches merge without touching each other's.
       // defects (issue 34)
-      'Fixed (PostgreSQL): dry-run deletions (DELETE …?dry_run=true of boards, members, tasks, labels, states, participants) beside writes on the same board no longer deadlock into 503 database_unavailable, and task creations beside them no longer answer 409 identifier_allocation_failed. Every Plan write now locks the board or organization it logs on before it changes anything, and a deletion locks what it deletes first; a dry run takes the same locks as the real call, and a task creation that meets a deadlock runs again.',
+      'Fixed (PostgreSQL): dry-run deletions (DELETE …?dry_run=true of boards, members, tasks, labels, states, participants) beside writes on the same board no longer deadlock into 503 database_unavailable, and task creations beside them no longer answer 409 identifier_allocation_failed. Every Plan write now locks the board or organization it logs on before it changes anything, and a deletion locks what it deletes first; a dry run takes no more locks than the real call (the dry run of a board deletion only reads, and takes none), and a task creation that meets a deadlock runs again.',
       // chat (issue 35)
       // check-ins (issue 36)
       // performance (issue 37)
