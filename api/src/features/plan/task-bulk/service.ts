@@ -3,7 +3,6 @@ import { forWrite } from '../../../db/locks.ts';
 import { ApiError, ValidationFailed } from '../../../lib/errors.ts';
 import type { PlanWrite } from '../frame/context.ts';
 import { lockBoards } from '../frame/locks.ts';
-import { isUuid } from '../../../lib/ids.ts';
 import { findTask } from '../tasks/access.ts';
 import { moveTask } from '../tasks/placement.ts';
 import type { PresentedTask } from '../tasks/repository.ts';
@@ -14,8 +13,8 @@ import type { BulkOperation } from './schema.ts';
 
 /**
  * Bulk task changes: each item runs as its single-task call would, in a savepoint of the call's transaction,
- * so a refused item is undone alone and the others stay; with `atomic`, one refusal undoes every item. The tasks
- * are locked first, in one order (uuid), then their boards (the order every task write takes), so bulk calls
+ * so a refused item is undone alone and the others stay; with `atomic`, one refusal undoes every item. The tasks'
+ * boards are locked first, by uuid, then the tasks, by uuid (the order every task write takes), so bulk calls
  * over the same tasks never wait on each other in a cycle.
  */
 
@@ -32,12 +31,11 @@ const RUNS: Record<BulkOperation, Run> = {
   create: (w, { board, ...fields }, allocation) => createTask(w, board as string, fields as CreateTaskInput, allocation),
 };
 
-/** `refs`: the items' tasks; `boards`: the boards the items create tasks on. */
-async function lockAll(w: PlanWrite, refs: string[], boards: string[]): Promise<void> {
+async function lockAll(w: PlanWrite, refs: string[]): Promise<void> {
   const tasks = (await Promise.all(refs.map((ref) => findTask(w.db, w.actor.organization.uuid, ref)))).filter((t): t is TaskRow => t !== null);
   const uuids = [...new Set(tasks.map((t) => t.uuid))].sort();
   // The Plan's lock order: boards (by uuid), then their tasks (by uuid); each item's own locks are then held already.
-  await lockBoards(w.db, [...tasks.map((t) => t.board_uuid), ...boards.filter(isUuid).map((b) => b.toLowerCase())]);
+  await lockBoards(w.db, tasks.map((t) => t.board_uuid));
   if (uuids.length > 0) await forWrite(w.db, w.db('plan_tasks').whereIn('uuid', uuids).orderBy('uuid').select('uuid'));
 }
 
@@ -52,8 +50,7 @@ export async function runBulk(
   atomic: boolean,
   allocation: Allocation,
 ): Promise<{ outcomes: ItemOutcome[]; committed: boolean }> {
-  const named = (field: string) => items.flatMap((item) => ('body' in item && typeof item.body[field] === 'string' ? [item.body[field] as string] : []));
-  await lockAll(w, named('task'), named('board'));
+  await lockAll(w, items.flatMap((item) => ('body' in item && typeof item.body.task === 'string' ? [item.body.task] : [])));
   if (atomic) await w.db.raw('savepoint bulk_all');
   const outcomes: ItemOutcome[] = [];
   for (const item of items) {
