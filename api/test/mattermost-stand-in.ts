@@ -4,7 +4,8 @@ import type { Received } from './receivers.ts';
 /**
  * A stand-in of a Mattermost server for tests, on both sides of the conversation:
  * - its REST API (`{server}/api/v4`), a real local HTTPS server (the connection's `server_url`) that records
- *   every call and answers as Mattermost documents: users/me, users/email/…, users/…, channels/direct, posts,
+ *   every call and answers as Mattermost documents: users/me, users/email/…, users/username/… (the e-mail's
+ *   local part), users/…, channels/direct, posts,
  *   posts/…/patch, actions/dialogs/open, users/me/teams and their channels. A wrong bot token answers 401.
  * - the requests Mattermost sends to Rollcall: a button's action (with the context Rollcall put in it), a dialog
  *   submitted (with its state), the slash command (with its token in `Authorization: Token …`).
@@ -42,6 +43,11 @@ export async function startMattermostStandIn(): Promise<MattermostStandIn> {
     if (req.method === 'GET' && path.startsWith('/users/email/')) {
       const id = users.get(decodeURIComponent(path.slice('/users/email/'.length)).toLowerCase());
       return id ? { status: 200, body: { id, delete_at: 0 } } : { status: 404, body: { id: 'app.user.missing_account.const', status_code: 404 } };
+    }
+    if (req.method === 'GET' && path.startsWith('/users/username/')) {
+      const name = decodeURIComponent(path.slice('/users/username/'.length)).toLowerCase();
+      const id = [...users].find(([email]) => email.split('@')[0] === name)?.[1];
+      return id ? { status: 200, body: { id, username: name } } : { status: 404, body: { status_code: 404 } };
     }
     if (req.method === 'GET' && path === '/users/me/teams') return { status: 200, body: [{ id: MM_TEAM, name: 'acme', display_name: 'Acme' }] };
     if (req.method === 'GET' && path === `/users/me/teams/${MM_TEAM}/channels`) {

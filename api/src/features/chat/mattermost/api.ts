@@ -46,6 +46,17 @@ export class MattermostApi {
     }
   }
 
+  /** The user with this username (`@otto` without the @), or null when the server has none (404). */
+  async userIdByUsername(username: string): Promise<string | null> {
+    try {
+      const user = (await this.call('GET', `/users/username/${encodeURIComponent(username)}`)) as { id?: unknown };
+      return typeof user.id === 'string' ? user.id : null;
+    } catch (err) {
+      if (err instanceof PlatformError && err.statusCode === 404) return null;
+      throw err;
+    }
+  }
+
   /** A user's e-mail (shown to the bot when the server's privacy settings allow it, or to a bot with the right role). */
   async emailOf(userId: string): Promise<string | null> {
     const user = (await this.call('GET', `/users/${encodeURIComponent(userId)}`)) as { email?: unknown };

@@ -72,7 +72,7 @@ describe('Mattermost: answering a check-in in a dialog', () => {
     );
   });
 
-  it('/rollcall opens the next check-in in the dialog; status and help answer ephemerally', async () => {
+  it('/rollcall opens the next check-in in the dialog; status, kudos and help answer ephemerally', async () => {
     const { ids, p, checkin } = app;
     const opened = await app.command(ids.otto, '', { example: true });
     expect([opened.status, opened.body]).toEqual([200, { response_type: 'ephemeral', text: 'Opening Daily for 2026-03-10.' }]);
@@ -81,6 +81,12 @@ describe('Mattermost: answering a check-in in a dialog', () => {
     const status = await app.command(ids.otto, 'status');
     expect(status.body).toEqual({ response_type: 'ephemeral', text: '- **Daily** (2026-03-10): waiting for your answers' });
     expect((await app.command(ids.otto, 'help')).body.text).toContain('**/rollcall status**');
+    // Kudos: the people by their Mattermost usernames (matched by e-mail), through the kudos service.
+    const kudos = await app.command(ids.otto, 'kudos @mia Thanks for the review!');
+    expect(kudos.body).toEqual({ response_type: 'ephemeral', text: '🎉 Kudos sent to Mia Member.' });
+    const [given] = (await app.t.request('GET', '/v1/kudos/', { key: p.member.key })).body.results;
+    expect(given).toMatchObject({ content: 'Thanks for the review!', giver: { uuid: p.other.user.uuid }, receivers: [{ uuid: p.member.user.uuid }] });
+    expect((await app.command(ids.otto, 'kudos @nobody thanks')).body.text).toBe('Rollcall does not know @nobody: kudos go to people of your organization.');
     // The command tied the connection to its team.
     expect((await app.t.request('GET', '/v1/integrations/', { key: p.adminKey })).body).toMatchObject({
       platform: 'mattermost', label: 'Mattermost', can_receive: true, problem: null, workspace: MM_TEAM,

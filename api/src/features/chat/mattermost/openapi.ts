@@ -24,7 +24,7 @@ export const operations: Operation[] = [
   {
     method: 'post', path: REQUEST_PATHS.commands, tag, auth: false,
     headers: [{ name: 'Authorization', description: '`Token <the slash command\'s token>`, as Mattermost sends it (else the form\'s `token`)', required: false }],
-    summary: 'Mattermost slash command URL: /rollcall, /rollcall status, /rollcall help',
+    summary: 'Mattermost slash command URL: /rollcall, /rollcall status, /rollcall kudos @someone message, /rollcall help',
     description: `Called by Mattermost, authenticated by the slash command's token compared in constant time with the connection's: no API key. A command from another team than the connection's (the first command ties it) answers 403 \`workspace_not_connected\`. Answers an ephemeral message (\`{response_type: "ephemeral", text}\`); \`/rollcall\` alone also opens the person's next check-in of today in the dialog. ${refusals}`,
     rawBody: { contentType: 'application/x-www-form-urlencoded', description: 'The command\'s form fields (`team_id`, `user_id`, `command`, `text`, `trigger_id`, …).', schema: { type: 'string', maxLength: 256 * 1024 } },
     responses: { 200: { type: 'object', properties: { response_type: { enum: ['ephemeral'] }, text: { type: 'string' } } }, ...errors },
