@@ -128,7 +128,9 @@ function baseFor(config: Config, platform: Platform): string | null {
  * ALLOW_PRIVATE_WEBHOOKS: a server on the same network as Rollcall needs it), and the /rollcall slash command's
  * token (without it the connection sends but takes no request). A secret of ours signs the buttons and dialogs.
  */
-async function mattermostCredentials(config: Config, resolve: Resolver | undefined, input: NonNullable<PlatformConnectionInput>): Promise<Record<string, string>> {
+async function mattermostCredentials(
+  config: Config, resolve: Resolver | undefined, input: NonNullable<PlatformConnectionInput>, requestSecret: string | null,
+): Promise<Record<string, string>> {
   if (input.webhook_url) throw new ValidationFailed({ 'platform.webhook_url': ['Mattermost connects with a bot account token and the server URL, not a webhook URL.'] });
   if (!input.bot_token || !/^[A-Za-z0-9]{20,64}$/.test(input.bot_token)) {
     throw new ValidationFailed({ 'platform.bot_token': ["The bot account's access token (Integrations › Bot Accounts), 26 letters and digits."] });
@@ -140,7 +142,7 @@ async function mattermostCredentials(config: Config, resolve: Resolver | undefin
   if (input.command_token !== undefined && !/^[A-Za-z0-9]{20,64}$/.test(input.command_token)) {
     throw new ValidationFailed({ 'platform.command_token': ["The /rollcall slash command's token (Integrations › Slash Commands), 26 letters and digits."] });
   }
-  return { bot_token: input.bot_token, server_url: server, request_secret: randomBase62(43), ...(input.command_token ? { command_token: input.command_token } : {}) };
+  return { bot_token: input.bot_token, server_url: server, request_secret: requestSecret ?? randomBase62(43), ...(input.command_token ? { command_token: input.command_token } : {}) };
 }
 
 /** Connects (or with null disconnects) the organization's chat platform. Secrets are checked and sealed. */
@@ -169,7 +171,9 @@ export async function connectPlatform(
     }
     credentials = { bot_token: input.bot_token, ...(input.signing_secret ? { signing_secret: input.signing_secret } : {}) };
   } else if (input.kind === 'mattermost') {
-    credentials = await mattermostCredentials(config, resolve, input);
+    // A new token keeps the secret the day's buttons were signed with: they still work after a reconnection.
+    const before = await getConnection(db, box, organizationUuid).catch(() => null);
+    credentials = await mattermostCredentials(config, resolve, input, before?.platform === 'mattermost' ? before.requestSecret : null);
   } else {
     if (input.bot_token) throw new ValidationFailed({ 'platform.bot_token': ['This platform connects with an incoming-webhook URL, not a bot token.'] });
     if (input.signing_secret) throw new ValidationFailed({ 'platform.signing_secret': ['This platform connects with an incoming-webhook URL, not a signing secret.'] });

@@ -95,6 +95,15 @@ describe('Mattermost request URLs: refused, with nothing saved', () => {
     expect((await app.click(app.ids.mia, context)).body).toEqual({ ephemeral_text: 'This check-in can no longer be answered here: it was archived, or you no longer take part in it.' });
   });
 
+  it('a new connection (another token) keeps the buttons already sent working; another platform refuses them', async () => {
+    const { t, p, mm } = app;
+    const reconnect = (platform: Record<string, unknown>) => t.request('PATCH', '/v1/organization/', { key: p.adminKey, body: { platform } });
+    expect((await reconnect({ kind: 'mattermost', bot_token: 'mmbottoken0000000000000001', server_url: mm.server, command_token: 'mmcommandtoken000000000002' })).status).toBe(200);
+    expect((await app.click(app.ids.mia, context)).body).toEqual({});
+    expect((await reconnect({ kind: 'slack', bot_token: 'xoxb-test-token', signing_secret: '8f742231b10e8888abcd99yyyzzz85a5' })).status).toBe(200);
+    expect((await app.click(app.ids.mia, context)).body).toEqual(refusal('invalid_credentials'));
+  });
+
   it('someone whose e-mail is no person of the organization is told so', async () => {
     const stranger = app.mm.addUser('stranger@elsewhere.test');
     expect((await app.click(stranger, context)).body).toEqual({ ephemeral_text: 'Rollcall has no active person with the e-mail address of your Mattermost account. Ask your Rollcall admin to invite you with that address.' });
