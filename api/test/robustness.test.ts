@@ -12,6 +12,7 @@ import { matrixRowOf, takesExchangeToken } from '../src/auth/method-matrix.ts';
 import { SIGNING_SECRET, SLACK_TOKEN, slackHeaders, startSlackStandIn } from './slack-stand-in.ts';
 import type { SlackStandIn } from './slack-stand-in.ts';
 import { TEST_CA } from './receivers.ts';
+import { MM_COMMAND_TOKEN, MM_TOKEN } from './mattermost-stand-in.ts';
 
 /**
  * Bad input gets a 4xx, never a 5xx, on every route the app serves (enumerated from its routers, so a route added
@@ -83,6 +84,9 @@ describe('robustness: no 5xx on bad input, on any route', () => {
     await setExchangeCommand(t.db, t.clock, acme.org.uuid, 'on');
     // Slack, able to receive: its request URLs verify the junk's signature, then read it.
     await t.request('PATCH', '/v1/organization/', { key, body: { platform: { kind: 'slack', bot_token: SLACK_TOKEN, signing_secret: SIGNING_SECRET } } });
+    // Another organization on Mattermost, able to receive: its slash command URL checks the junk's token, then reads it.
+    const other = await t.seedOrganization({ name: 'Mattermost users' });
+    await t.request('PATCH', '/v1/organization/', { key: other.adminKey, body: { platform: { kind: 'mattermost', bot_token: MM_TOKEN, server_url: 'https://mm.example.com', command_token: MM_COMMAND_TOKEN } } });
     // Real objects, so the junk reaches the code behind the lookups too. The key and user the requests change
     // are not the admin's own (a regenerate or a deactivation would lock the test out).
     const member = await t.seedUser(acme.org.uuid);
@@ -157,6 +161,9 @@ describe('robustness: no 5xx on bad input, on any route', () => {
       const unsigned = await t.request(method, path, { raw, headers: { 'content-type': 'application/json' } });
       if (unsigned.status !== 401) return unsigned;
       return t.request(method, path, { raw, headers: { ...slackHeaders(raw ?? '', t.clock.now().getTime() / 1000), ...extra } });
+    }
+    if (matrixRowOf(route.path)?.signedBy === 'mattermost') {
+      return t.request(method, path, { raw, headers: { 'content-type': 'application/json', authorization: `Token ${MM_COMMAND_TOKEN}`, ...extra } });
     }
     const headers = { 'x-inbound-secret': 'inbound-secret', ...(raw === undefined ? {} : { 'content-type': 'application/json' }), ...extra };
     if (tokenRoutes.has(id)) return t.request(method, path, { token, raw, headers });

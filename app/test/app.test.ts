@@ -379,6 +379,23 @@ describe('admin', () => {
     await adaPage.getByRole('region', { name: 'Chat platform' }).getByText('No chat platform is connected.').waitFor();
     expect((await server.api('GET', '/v1/organization/')).platform).toBeNull();
 
+    // Mattermost: the server's URL, the bot account's token and the /rollcall command's token; the command's URL
+    // to paste is shown, and people can answer there.
+    const mm = adaPage.getByRole('region', { name: 'Chat platform' });
+    await mm.getByLabel('Platform').selectOption('mattermost');
+    await mm.getByLabel('Mattermost server URL').fill('https://127.0.0.1:9');
+    await mm.getByLabel(/^Bot account token/).fill('mmbottoken0000000000000001');
+    await mm.getByLabel(/^Slash command token/).fill('mmcommandtoken000000000001');
+    await mm.getByRole('button', { name: 'Connect' }).click();
+    await mm.getByText('Connected to Mattermost.').waitFor();
+    await mm.getByText('People can answer in Mattermost.').waitFor();
+    await mm.getByText(`${server.url}/v1/integrations/mattermost/commands/`, { exact: true }).waitFor();
+    expect(await mm.getByLabel(/^Slash command token/).inputValue()).toBe('');
+    expect(await axe(adaPage)).toEqual([]);
+    expect((await server.api('GET', '/v1/integrations/')).platform).toBe('mattermost');
+    await mm.getByRole('button', { name: 'Disconnect' }).click();
+    await mm.getByText('No chat platform is connected.').waitFor();
+
     await adaPage.getByLabel('E-mail', { exact: true }).fill('otto@acme.test');
     await adaPage.getByRole('button', { name: 'Send invitation' }).click();
     await adaPage.getByText('Invitation sent to otto@acme.test.').waitFor();

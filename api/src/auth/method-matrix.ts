@@ -20,7 +20,7 @@ export interface MatrixRow {
   /** A row of the spec's table; false for the groups it does not name. */
   spec: boolean;
   /** Requests a platform signs, verified by its signature instead of a credential (the route checks it). */
-  signedBy?: 'slack';
+  signedBy?: 'slack' | 'mattermost';
 }
 
 export const METHOD_MATRIX: readonly MatrixRow[] = [
@@ -67,6 +67,13 @@ export const METHOD_MATRIX: readonly MatrixRow[] = [
     group: 'Slack request URLs (Slack\'s signature, no credential)',
     prefixes: ['/v1/integrations/slack/events/', '/v1/integrations/slack/interactions/', '/v1/integrations/slack/commands/'],
     apiKey: false, cli: false, oauth2: false, spec: false, signedBy: 'slack',
+  },
+  // Called by Mattermost: the slash command's token, or Rollcall's own signature in a button's context or a
+  // dialog's state (features/chat/mattermost/requests.ts).
+  {
+    group: 'Mattermost request URLs (the command token or our signature, no credential)',
+    prefixes: ['/v1/integrations/mattermost/actions/', '/v1/integrations/mattermost/dialogs/', '/v1/integrations/mattermost/commands/'],
+    apiKey: false, cli: false, oauth2: false, spec: false, signedBy: 'mattermost',
   },
 ];
 

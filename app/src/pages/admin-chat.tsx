@@ -3,8 +3,8 @@ import { api, get, post } from '../api.ts';
 import { t } from '../i18n.ts';
 import { ErrorNote } from '../ui.tsx';
 
-const PLATFORMS = ['slack', 'microsoft_teams', 'discord', 'google_chat'] as const;
-const PLATFORM_NAMES: Record<string, string> = { slack: 'Slack', microsoft_teams: 'Microsoft Teams', discord: 'Discord', google_chat: 'Google Chat' };
+const PLATFORMS = ['slack', 'microsoft_teams', 'discord', 'google_chat', 'mattermost'] as const;
+const PLATFORM_NAMES: Record<string, string> = { slack: 'Slack', microsoft_teams: 'Microsoft Teams', discord: 'Discord', google_chat: 'Google Chat', mattermost: 'Mattermost' };
 
 /** GET /v1/integrations/: can people answer through the connection, the URLs to paste, who was not found. */
 interface Status {
@@ -30,6 +30,7 @@ export function ChatConnection() {
   const [secret, setSecret] = useState('');
   const [signing, setSigning] = useState('');
   const [channel, setChannel] = useState('');
+  const [mattermost, setMattermost] = useState({ server_url: '', command_token: '' });
   const [error, setError] = useState<string | null>(null);
   const refresh = () => get<Status>('/v1/integrations/').then(setStatus, (err) => setError(err.message));
   useEffect(() => void refresh(), []);
@@ -40,6 +41,7 @@ export function ChatConnection() {
       await api('PATCH', '/v1/organization/', { platform });
       setSecret('');
       setSigning('');
+      setMattermost({ ...mattermost, command_token: '' });
       await refresh();
     } catch (err) {
       setError((err as Error).message);
@@ -58,7 +60,10 @@ export function ChatConnection() {
       <form
         onSubmit={(e) => {
           e.preventDefault();
-          const credentials = kind === 'slack' ? { bot_token: secret, ...(signing ? { signing_secret: signing } : {}) } : { webhook_url: secret };
+          const credentials =
+            kind === 'slack' ? { bot_token: secret, ...(signing ? { signing_secret: signing } : {}) }
+            : kind === 'mattermost' ? { bot_token: secret, server_url: mattermost.server_url, ...(mattermost.command_token ? { command_token: mattermost.command_token } : {}) }
+            : { webhook_url: secret };
           void save({ kind, ...credentials, ...(channel ? { channel_name: channel } : {}) });
         }}
       >
@@ -66,8 +71,9 @@ export function ChatConnection() {
         <select id="chat-kind" value={kind} onChange={(e) => setKind((e.target as HTMLSelectElement).value as (typeof PLATFORMS)[number])}>
           {PLATFORMS.map((p) => <option key={p} value={p}>{PLATFORM_NAMES[p]}</option>)}
         </select>
-        <label for="chat-secret">{kind === 'slack' ? t('chat.token') : t('chat.webhook')}</label>
-        {kind === 'slack' ? (
+        {kind === 'mattermost' ? <MattermostServer value={mattermost.server_url} onInput={(server_url) => setMattermost({ ...mattermost, server_url })} /> : null}
+        <label for="chat-secret">{kind === 'slack' ? t('chat.token') : kind === 'mattermost' ? t('chat.mattermost.token') : t('chat.webhook')}</label>
+        {kind === 'slack' || kind === 'mattermost' ? (
           <input id="chat-secret" type="password" required autoComplete="off" value={secret} onInput={(e) => setSecret((e.target as HTMLInputElement).value)} />
         ) : (
           <input id="chat-secret" type="url" required autoComplete="off" value={secret} onInput={(e) => setSecret((e.target as HTMLInputElement).value)} />
@@ -77,6 +83,13 @@ export function ChatConnection() {
             <label for="chat-signing">{t('chat.signing')}</label>
             <input id="chat-signing" type="password" autoComplete="off" aria-describedby="chat-signing-hint" value={signing} onInput={(e) => setSigning((e.target as HTMLInputElement).value)} />
             <p id="chat-signing-hint" class="muted">{t('chat.signing.hint')}</p>
+          </>
+        ) : null}
+        {kind === 'mattermost' ? (
+          <>
+            <label for="chat-command">{t('chat.mattermost.command')}</label>
+            <input id="chat-command" type="password" autoComplete="off" aria-describedby="chat-command-hint" value={mattermost.command_token} onInput={(e) => setMattermost({ ...mattermost, command_token: (e.target as HTMLInputElement).value })} />
+            <p id="chat-command-hint" class="muted">{t('chat.mattermost.command.hint')}</p>
           </>
         ) : null}
         <label for="chat-channel">{t('chat.channel')}</label>
@@ -152,5 +165,15 @@ function SlackManifest() {
       <p class="muted">{t('chat.manifest.hint')}</p>
       <pre class="manifest" tabIndex={0} aria-label={t('chat.manifest')}><code>{manifest}</code></pre>
     </details>
+  );
+}
+
+/** Mattermost's server address: where Rollcall calls its REST API (`{server}/api/v4`). */
+function MattermostServer({ value, onInput }: { value: string; onInput: (value: string) => void }) {
+  return (
+    <>
+      <label for="chat-server">{t('chat.mattermost.server')}</label>
+      <input id="chat-server" type="url" required autoComplete="off" placeholder="https://chat.example.com" value={value} onInput={(e) => onInput((e.target as HTMLInputElement).value)} />
+    </>
   );
 }

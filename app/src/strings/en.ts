@@ -237,4 +237,8 @@ export const en = {
   'chat.notfound.none': "Everyone asked so far was found.",
   'chat.test': "Send a test prompt to me",
   'chat.test.sent': "A test prompt is on its way to {to} in {platform}. Answering it saves nothing.",
+  'chat.mattermost.server': "Mattermost server URL",
+  'chat.mattermost.token': "Bot account token (Integrations › Bot Accounts)",
+  'chat.mattermost.command': "Slash command token (Integrations › Slash Commands › /rollcall)",
+  'chat.mattermost.command.hint': "With it, /rollcall works in Mattermost. The Answer buttons work either way. Paste the command URL shown once connected into the slash command.",
 };

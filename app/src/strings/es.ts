@@ -238,4 +238,8 @@ export const es: Record<keyof typeof en, string> = {
   'chat.notfound.none': "Se encontró a todas las personas consultadas hasta ahora.",
   'chat.test': "Enviarme una pregunta de prueba",
   'chat.test.sent': "Una pregunta de prueba va de camino a {to} en {platform}. Responderla no guarda nada.",
+  'chat.mattermost.server': "URL del servidor de Mattermost",
+  'chat.mattermost.token': "Token de la cuenta bot (Integraciones › Cuentas bot)",
+  'chat.mattermost.command': "Token del comando (Integraciones › Comandos de barra › /rollcall)",
+  'chat.mattermost.command.hint': "Con él, /rollcall funciona en Mattermost. Los botones Responder funcionan de todos modos. Pega en el comando la URL que se muestra al conectar.",
 };

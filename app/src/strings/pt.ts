@@ -238,4 +238,8 @@ export const pt: Record<keyof typeof en, string> = {
   'chat.notfound.none': "Todas as pessoas consultadas até agora foram encontradas.",
   'chat.test': "Enviar uma pergunta de teste para mim",
   'chat.test.sent': "Uma pergunta de teste está a caminho de {to} no {platform}. Responder não guarda nada.",
+  'chat.mattermost.server': "URL do servidor Mattermost",
+  'chat.mattermost.token': "Token da conta bot (Integrações › Contas bot)",
+  'chat.mattermost.command': "Token do comando (Integrações › Comandos de barra › /rollcall)",
+  'chat.mattermost.command.hint': "Com ele, /rollcall funciona no Mattermost. Os botões Responder funcionam de qualquer forma. Cole no comando a URL mostrada depois de conectar.",
 };

@@ -83,7 +83,7 @@ export interface SubscriptionRow {
   updated_at: string;
 }
 
-export const PLATFORMS = ['slack', 'microsoft_teams', 'discord', 'google_chat'] as const;
+export const PLATFORMS = ['slack', 'microsoft_teams', 'discord', 'google_chat', 'mattermost'] as const;
 export type Platform = (typeof PLATFORMS)[number];
 
 export interface ChatConnectionRow {

@@ -4,6 +4,7 @@ import { organizationConfig } from '../../db/organization-config.ts';
 import type { OrganizationConfig } from '../../db/organization-config.ts';
 import { ValidationFailed, badRequest } from '../../lib/errors.ts';
 import { readJson, writeJson } from '../../lib/json.ts';
+import { randomBase62 } from '../../lib/secrets.ts';
 import type { SecretBox } from '../../outbound/secret-box.ts';
 import { refuseUrl } from '../../outbound/address-policy.ts';
 import type { Resolver } from '../../outbound/address-policy.ts';
@@ -20,6 +21,12 @@ export interface ChatConnection {
   signingSecret: string | null;
   /** The platform's workspace, once learned (Slack team id). */
   externalTeamId: string | null;
+  /** Mattermost: the server's address (its API is `{serverUrl}/api/v4`). */
+  serverUrl: string | null;
+  /** Mattermost: the /rollcall slash command's token, which Mattermost sends with each command. */
+  commandToken: string | null;
+  /** A secret of ours (Mattermost): signs what a button or dialog hands back, so a request proves it came from a message of ours. */
+  requestSecret: string | null;
 }
 
 /**
@@ -27,12 +34,15 @@ export interface ChatConnection {
  * one by one. The others post to the one channel they were connected with. A platform module that sends direct
  * messages is named here too (features/chat/platforms.test.ts checks both agree).
  */
-export const DIRECT_MESSAGE_PLATFORMS: ReadonlySet<Platform> = new Set<Platform>(['slack']);
+export const DIRECT_MESSAGE_PLATFORMS: ReadonlySet<Platform> = new Set<Platform>(['slack', 'mattermost']);
 
 interface Credentials {
   bot_token?: string;
   webhook_url?: string;
   signing_secret?: string;
+  server_url?: string;
+  command_token?: string;
+  request_secret?: string;
 }
 
 function connectionOf(row: ChatConnectionRow, box: Pick<SecretBox, 'decrypt'>): ChatConnection {
@@ -45,6 +55,9 @@ function connectionOf(row: ChatConnectionRow, box: Pick<SecretBox, 'decrypt'>): 
     channelName: row.channel_name,
     signingSecret: credentials.signing_secret ?? null,
     externalTeamId: row.external_team_id ?? null,
+    serverUrl: credentials.server_url ?? null,
+    commandToken: credentials.command_token ?? null,
+    requestSecret: credentials.request_secret ?? null,
   };
 }
 
@@ -110,6 +123,28 @@ function baseFor(config: Config, platform: Platform): string | null {
   return null;
 }
 
+/**
+ * Mattermost: the bot account's access token, the server's address (https, and not a private address unless
+ * ALLOW_PRIVATE_WEBHOOKS: a server on the same network as Rollcall needs it), and the /rollcall slash command's
+ * token (without it the connection sends but takes no request). A secret of ours signs the buttons and dialogs.
+ */
+async function mattermostCredentials(
+  config: Config, resolve: Resolver | undefined, input: NonNullable<PlatformConnectionInput>, requestSecret: string | null,
+): Promise<Record<string, string>> {
+  if (input.webhook_url) throw new ValidationFailed({ 'platform.webhook_url': ['Mattermost connects with a bot account token and the server URL, not a webhook URL.'] });
+  if (!input.bot_token || !/^[A-Za-z0-9]{20,64}$/.test(input.bot_token)) {
+    throw new ValidationFailed({ 'platform.bot_token': ["The bot account's access token (Integrations › Bot Accounts), 26 letters and digits."] });
+  }
+  const server = (input.server_url ?? '').replace(/\/+$/, '');
+  if (!server) throw new ValidationFailed({ 'platform.server_url': ['The Mattermost server URL is required (https://chat.example.com).'] });
+  const refusal = await refuseUrl(server, { allowPrivate: config.allowPrivateWebhooks, resolve });
+  if (refusal) throw new ValidationFailed({ 'platform.server_url': [refusal] });
+  if (input.command_token !== undefined && !/^[A-Za-z0-9]{20,64}$/.test(input.command_token)) {
+    throw new ValidationFailed({ 'platform.command_token': ["The /rollcall slash command's token (Integrations › Slash Commands), 26 letters and digits."] });
+  }
+  return { bot_token: input.bot_token, server_url: server, request_secret: requestSecret ?? randomBase62(43), ...(input.command_token ? { command_token: input.command_token } : {}) };
+}
+
 /** Connects (or with null disconnects) the organization's chat platform. Secrets are checked and sealed. */
 export async function connectPlatform(
   db: Executor,
@@ -135,6 +170,10 @@ export async function connectPlatform(
       throw new ValidationFailed({ 'platform.signing_secret': ["A Slack signing secret: the letters and digits under Basic Information › App Credentials › Signing Secret."] });
     }
     credentials = { bot_token: input.bot_token, ...(input.signing_secret ? { signing_secret: input.signing_secret } : {}) };
+  } else if (input.kind === 'mattermost') {
+    // A new token keeps the secret the day's buttons were signed with: they still work after a reconnection.
+    const before = await getConnection(db, box, organizationUuid).catch(() => null);
+    credentials = await mattermostCredentials(config, resolve, input, before?.platform === 'mattermost' ? before.requestSecret : null);
   } else {
     if (input.bot_token) throw new ValidationFailed({ 'platform.bot_token': ['This platform connects with an incoming-webhook URL, not a bot token.'] });
     if (input.signing_secret) throw new ValidationFailed({ 'platform.signing_secret': ['This platform connects with an incoming-webhook URL, not a signing secret.'] });
@@ -152,7 +191,7 @@ export async function connectPlatform(
     platform: input.kind,
     credentials_encrypted: box.encrypt(writeJson(credentials)),
     channel_name: input.channel_name ?? null,
-    can_receive: Boolean(credentials.signing_secret),
+    can_receive: Boolean(credentials.signing_secret || credentials.command_token),
     // A new token may be another workspace's: learned again from the next request.
     external_team_id: null,
     updated_at: now.toISOString(),

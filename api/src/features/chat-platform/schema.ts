@@ -13,6 +13,9 @@ export const platformConnectionSchema = yup
     signing_secret: yup.string().trim().max(128),
     webhook_url: yup.string().trim().max(2048),
     channel_name: yup.string().trim().min(1).max(200),
+    // Mattermost: the server's address and the /rollcall slash command's token.
+    server_url: yup.string().trim().max(2048),
+    command_token: yup.string().trim().max(128),
   })
   .nullable()
   .default(undefined);

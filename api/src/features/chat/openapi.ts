@@ -30,7 +30,7 @@ export const schemas: Record<string, JsonSchema> = {
   IntegrationStatus: {
     type: 'object',
     properties: {
-      platform: { enum: ['slack', 'microsoft_teams', 'discord', 'google_chat', null] },
+      platform: { enum: ['slack', 'microsoft_teams', 'discord', 'google_chat', 'mattermost', null] },
       label: nullableString,
       can_receive: { type: 'boolean' },
       problem: nullableString,
@@ -47,7 +47,7 @@ export const schemas: Record<string, JsonSchema> = {
   ReportChannels: {
     type: 'object',
     properties: {
-      channels: { type: 'array', items: { type: 'object', properties: { id: { type: 'string' }, name: { type: 'string' }, platform: { enum: ['slack', 'microsoft_teams', 'discord', 'google_chat'] }, type: { type: 'string' } } } },
+      channels: { type: 'array', items: { type: 'object', properties: { id: { type: 'string' }, name: { type: 'string' }, platform: { enum: ['slack', 'microsoft_teams', 'discord', 'google_chat', 'mattermost'] }, type: { type: 'string' } } } },
       total: { type: 'integer' },
     },
   },

@@ -2,6 +2,7 @@ import type { Platform } from '../../db/tables.ts';
 import type { ChatPlatform } from '../chat-platform/platform.ts';
 import { discordPlatform } from './discord/platform.ts';
 import { googleChatPlatform } from './google-chat/platform.ts';
+import { mattermostPlatform } from './mattermost/platform.ts';
 import { teamsPlatform } from './microsoft-teams/platform.ts';
 import { slackPlatform } from './slack/platform.ts';
 
@@ -15,4 +16,5 @@ export const PLATFORMS: Readonly<Record<Platform, ChatPlatform>> = {
   microsoft_teams: teamsPlatform,
   discord: discordPlatform,
   google_chat: googleChatPlatform,
+  mattermost: mattermostPlatform,
 };
