@@ -18,6 +18,7 @@ export const CHANGELOG: ChangelogEntry[] = [
     changes: [
       // Each area adds its lines below its own marker, so parallel branches merge without touching each other's.
       // defects (issue 34)
+      'rollcall: every command and sub-command takes --help and -h and prints its usage, exit 0 (rollcall admin --help, rollcall admin backup --help and rollcall admin outbox -h printed a stack trace); rollcall help COMMAND… too. An unknown option, an option without its value, a value given to a switch or an argument too many prints one line naming it and the command\'s usage, exit 2, on every command. Options go after the command\'s words (rollcall admin org plan ORG PLAN --json), and each command takes only its own.',
       // chat (issue 35)
       // check-ins (issue 36)
       // performance (issue 37)
