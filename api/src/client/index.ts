@@ -14,8 +14,9 @@ import { health, messages, report, update } from './work-commands.ts';
  */
 export const CLIENT_NOTES = `Client commands talk to a Rollcall server at --api-url, ROLLCALL_API_URL or ROLLCALL_URL (default
 http://localhost:8080). Every client command takes --json. ROLLCALL_API_KEY (an API key) is used instead of a
-session when set; ROLLCALL_AGENT_NAME stands in for --agent. Exit codes: 0 done, 1 refused by the server, 2 usage,
-3 not signed in or credential refused, 4 not allowed (role, plan), 5 rate limited, 6 server unreachable or failing.`;
+session when set; ROLLCALL_AGENT_NAME stands in for --agent.
+Exit codes: 0 done, 1 refused by the server, 2 usage, 3 not signed in or credential refused, 4 not allowed (role,
+plan), 5 rate limited, 6 server unreachable or failing.`;
 
 const COMMON: Options = { json: { type: 'boolean' }, 'api-url': { type: 'string' } };
 const LINES: Options = { done: { type: 'string', multiple: true }, doing: { type: 'string', multiple: true }, blocked: { type: 'string', multiple: true } };
