@@ -64,9 +64,20 @@ describe('rollcall mcp: the stdio bridge to /mcp', () => {
     }
   });
 
-  it('answers a request with an error naming the server\'s refusal when the key is unknown', async () => {
-    const client = new Client({ name: 'stdio-agent', version: '1.0.0' });
-    await expect(client.connect(spawnBridge(['--url', t.url, '--key', 'rk_live_0000000000000000000000000000000000000000']))).rejects.toThrow(/credential_malformed/);
-    await client.close();
+  it('answers a request with an error saying the key is malformed, or unknown to the server', async () => {
+    const refusals = {
+      rk_wrong: 'the API key from --key is malformed: an API key is rk_ and 40 letters and digits (credential_malformed).',
+      [`rk_${'0'.repeat(40)}`]: `the API key from --key is unknown to ${t.url}: revoked, regenerated, or made on another server; check the key, or create a new one (invalid_credentials).`,
+    };
+    for (const [key, said] of Object.entries(refusals)) {
+      const client = new Client({ name: 'stdio-agent', version: '1.0.0' });
+      const transport = spawnBridge(['--url', t.url, '--key', key]);
+      let stderr = '';
+      transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      await expect(client.connect(transport)).rejects.toThrow(`MCP error -32000: ${said}`);
+      await client.close();
+      // A person running it by hand reads the same line.
+      expect(stderr).toBe(`rollcall mcp: ${said}\n`);
+    }
   });
 });
