@@ -21,6 +21,7 @@ export const CHANGELOG: ChangelogEntry[] = [
       'rollcall: every command and sub-command takes --help and -h and prints its usage, exit 0 (rollcall admin --help, rollcall admin backup --help and rollcall admin outbox -h printed a stack trace); rollcall help COMMAND… too. An unknown option, an option without its value, a value given to a switch or an argument too many prints one line naming it and the command\'s usage, exit 2, on every command. Options go after the command\'s words (rollcall admin org plan ORG PLAN --json), and each command takes only its own.',
       'rollcall (every client command, and rollcall mcp\'s answers to the agent): a refused credential is said with its reason and what to do, instead of the API\'s "Authentication credentials were not provided." for every 401: the API key from --key or ROLLCALL_API_KEY is malformed (credential_malformed), unknown to the server (invalid_credentials) or expired (credential_expired); the session is no longer valid or has expired (sign in again). Exit code 3 as before.',
       'rollcall login: on a terminal the sign-in code shows as one dot per digit while it is typed, as docs/cli.md shows it (it was echoed as typed); Backspace and Ctrl-U erase. Piped input is read as before.',
+      'OpenAPI document: the examples of GET /v1/deliveries/{uuid}/ and POST /v1/deliveries/{uuid}/redeliver/ no longer show a loopback address as the hook\'s name; no example string holds a loopback or private address.',
       // chat (issue 35)
       // check-ins (issue 36)
       // performance (issue 37)
