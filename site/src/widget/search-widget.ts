@@ -18,7 +18,7 @@
  * right before its own script tag, or into the element matched by data-target, and reads the indexes from
  * the site the script came from. Indexes are fetched on first focus, not on page load.
  */
-import { buildIndex, search, toDocs, type Hit, type HelpLike, type PostLike } from './search-core.ts';
+import { buildIndex, search, toDocs, type Hit, type HelpLike, type PostLike, type Stemmer } from './search-core.ts';
 import { fill, WIDGET_STRINGS, type WidgetLang, type WidgetStrings } from './strings.ts';
 
 const script = document.currentScript as HTMLScriptElement | null;
@@ -37,8 +37,11 @@ function loadIndex(lang: string): Promise<Index> {
         if (!r.ok) throw new Error(`${path}: HTTP ${r.status}`);
         return r.json();
       });
-    index = Promise.all([get('api/posts.json'), get('api/help.json')]).then(([posts, help]) =>
-      buildIndex(toDocs(posts as PostLike[], help as HelpLike[], lang)),
+    // The language's stemmer is a module of its own (about 2 KB gzip), loaded with the indexes rather than
+    // carried by every page that shows a search box.
+    const stemmer = import(new URL(`search-stemmer-${lang}.js`, base).href).then((module: { stemmer: Stemmer }) => module.stemmer);
+    index = Promise.all([get('api/posts.json'), get('api/help.json'), stemmer]).then(([posts, help, stem]) =>
+      buildIndex(toDocs(posts as PostLike[], help as HelpLike[], lang), lang, stem),
     );
     // A failed fetch should be retried on the next focus, not cached forever.
     index.catch(() => indexes.delete(lang));
