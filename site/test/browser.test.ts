@@ -172,6 +172,17 @@ describe('site in Chromium', () => {
     expect(await translated.locator('[lang], [data-in-english], [hreflang]').count()).toBe(0);
   });
 
+  it('still searches when the language\'s stemmer cannot be loaded, matching words as written', async () => {
+    const context = await browser.newContext();
+    await context.route('**/search-stemmer-*.js', (route) => route.abort());
+    const plain = await context.newPage();
+    await plain.goto(`${server.url}/es/`);
+    await plain.keyboard.press('Control+k');
+    await plain.keyboard.type('webhoks');
+    await expect.poll(() => plain.getByRole('option').first().textContent()).toContain('Webhooks de agentes');
+    await context.close();
+  });
+
   it('says when nothing matches and offers the help center, reachable by keyboard', async () => {
     await page.goto(`${server.url}/en/`);
     await page.keyboard.press('Control+k');

@@ -114,7 +114,6 @@ export const SEARCH_OPTIONS: SearchOptions = {
   processTerm: (term) => term,
 };
 
-
 /**
  * The searchable documents of one language: its own records, plus the English records of entries that have
  * no translation in it yet, linked to the language's copy of the page (the site builds one, with a notice).
@@ -146,7 +145,6 @@ function inLanguage<T extends { lang: string; slug: string }>(records: readonly 
   return records.filter((r) => r.lang === lang || (r.lang === SOURCE_LANG && !translated.has(r.slug)));
 }
 
-/** The index of one language's documents, words analysed as that language's (`stem` is its stemmer). */
 /** One language's index, and the analysis its words went through (queries go through the same). */
 export interface SearchIndex {
   index: MiniSearch<Doc>;

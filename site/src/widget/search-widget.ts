@@ -38,8 +38,12 @@ function loadIndex(lang: string): Promise<Index> {
         return r.json();
       });
     // The language's stemmer is a module of its own (about 2 KB gzip), loaded with the indexes rather than
-    // carried by every page that shows a search box.
-    const stemmer = import(new URL(`search-stemmer-${lang}.js`, base).href).then((module: { stemmer: Stemmer }) => module.stemmer);
+    // carried by every page that shows a search box. Without it (a host that lacks the file, a policy that
+    // refuses modules) words are matched as written: search loses word forms, not its results.
+    const stemmer = import(new URL(`search-stemmer-${lang}.js`, base).href).then(
+      (module: { stemmer: Stemmer }) => module.stemmer,
+      (): Stemmer => (word) => word,
+    );
     index = Promise.all([get('api/posts.json'), get('api/help.json'), stemmer]).then(([posts, help, stem]) =>
       buildIndex(toDocs(posts as PostLike[], help as HelpLike[], lang), lang, stem),
     );
