@@ -9,7 +9,7 @@ import type { CommandContext } from './context.ts';
  * `rollcall mcp`: a stdio MCP server for agents that only launch local commands (docs/mcp.md). Every message read
  * on stdin is forwarded to the server's /mcp (Streamable HTTP) with the credential: `--key`, else
  * ROLLCALL_API_KEY, else the `rollcall login` session; every answer goes back on stdout. Stdout carries the
- * protocol only: anything else goes to stderr. Runs until stdin closes.
+ * protocol only: anything else goes to stderr. Runs until stdin closes, and the requests read by then are answered.
  */
 export async function mcpBridge(ctx: CommandContext, flags: { key?: string; url?: string }): Promise<void> {
   const credential: Credential | null = flags.key ? { kind: 'api_key', value: flags.key.trim(), from: '--key' } : ctx.credential;
@@ -39,8 +39,11 @@ export async function mcpBridge(ctx: CommandContext, flags: { key?: string; url?
     local.onclose = () => resolve();
     process.stdin.once('end', () => resolve());
   });
+  // What was read and is still on its way: when stdin ends (a script that pipes its requests in), the bridge answers
+  // them before it closes, rather than aborting them.
+  const inFlight = new Set<Promise<void>>();
   local.onmessage = (message: JSONRPCMessage) => {
-    upstream.send(message).catch((err: unknown) => {
+    const forwarded = upstream.send(message).catch((err: unknown) => {
       if (err instanceof Error) answered.add(err);
       const id = 'id' in message ? message.id : undefined;
       const refused = refusals.get(id);
@@ -48,8 +51,10 @@ export async function mcpBridge(ctx: CommandContext, flags: { key?: string; url?
       const said = refused?.message ?? `${ctx.apiUrl}/mcp: ${err instanceof Error ? err.message : String(err)}`;
       process.stderr.write(`rollcall mcp: ${said}\n`);
       // A request gets its answer even when the server cannot be reached or refuses the credential.
-      if (id !== undefined && 'method' in message) void local.send({ jsonrpc: '2.0', id, error: { code: -32000, message: said } });
+      if (id !== undefined && 'method' in message) return local.send({ jsonrpc: '2.0', id, error: { code: -32000, message: said } });
     });
+    inFlight.add(forwarded);
+    void forwarded.finally(() => inFlight.delete(forwarded));
   };
   upstream.onmessage = (message) => void local.send(message);
   // The transport reports a failed send here too, just before the send rejects: said once, by the send's handler.
@@ -57,5 +62,6 @@ export async function mcpBridge(ctx: CommandContext, flags: { key?: string; url?
   await upstream.start();
   await local.start();
   await closed;
+  await Promise.allSettled(inFlight);
   await upstream.close();
 }
