@@ -35,7 +35,9 @@ export async function startAppOnPort(options: {
   const db = createDb(config.databaseUrl, config.database, options.logger);
   await migrateLatest(db);
   const { app, routes, deps, accessLog, close: closeApp } = createApp({ db, clock: options.clock, config, logger: options.logger, delivery: options.delivery });
-  const server = http.createServer(options.keepAliveTimeout === undefined ? {} : { keepAliveTimeout: options.keepAliveTimeout }, app.callback());
+  // The server's keep-alive (65 s) unless a test asks otherwise: with Node's 5 s, a test pausing about that long under
+  // load sends its next request on a socket the server is closing, and fetch fails with ECONNRESET.
+  const server = http.createServer({ keepAliveTimeout: options.keepAliveTimeout ?? 65_000 }, app.callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
