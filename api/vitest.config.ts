@@ -11,6 +11,8 @@ const include = ['src/**/*.test.ts', 'test/**/*.test.ts'];
 export default defineConfig({
   test: {
     pool: 'forks',
+    // Migrates one database per project and run; test apps start on copies of it (test/database-template.ts).
+    globalSetup: ['test/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // The CI machine has two cores; more workers only contend for them.
