@@ -1,4 +1,4 @@
-import { signal } from './state.ts';
+import { signal } from '@preact/signals';
 import { en } from './strings/en.ts';
 import { es } from './strings/es.ts';
 import { pt } from './strings/pt.ts';
@@ -27,7 +27,7 @@ export const lang = signal<Lang>(initialLang());
 export function setLang(next: Lang): void {
   localStorage.setItem('rollcall.lang', next);
   document.documentElement.lang = next;
-  lang.set(next);
+  lang.value = next;
 }
 
 /** A string of the current language, with `{name}` placeholders filled. */

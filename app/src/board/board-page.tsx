@@ -1,10 +1,10 @@
 import Sortable from 'sortablejs';
 import { memo } from 'preact/compat';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { ApiError, post } from '../api.ts';
+import { useLocation } from 'preact-iso';
+import { api, ApiError, ok } from '../api.ts';
 import type { Me } from '../api.ts';
 import { lang, t } from '../i18n.ts';
-import { Link, navigate } from '../router.tsx';
 import { ErrorNote, Loading } from '../ui.tsx';
 import { byRank, LiveBoard } from './live.ts';
 import type { BoardCopy, Label, State, Task } from './live.ts';
@@ -13,7 +13,8 @@ import type { FilterValues } from './filters.tsx';
 import { TaskDetail } from './task-detail.tsx';
 
 /** A board: its columns (live states by position), tasks by rank, drag to move, kept current by the delta feed. */
-export function BoardPage({ boardUuid, taskRef, me, setTitle }: { boardUuid: string; taskRef: string | null; me: Me; setTitle: (title: string) => void }) {
+export function BoardPage({ board: boardUuid, task: taskRef, me, setTitle }: { board: string; task?: string; me: Me; setTitle: (title: string) => void }) {
+  const { route } = useLocation();
   const live = useMemo(() => new LiveBoard(boardUuid), [boardUuid]);
   const [copy, setCopy] = useState<BoardCopy | null>(null);
   const [, bump] = useState(0);
@@ -63,7 +64,7 @@ export function BoardPage({ boardUuid, taskRef, me, setTitle }: { boardUuid: str
     const provisional = after ? `${after.rank}\u0001` : before ? '\u0001' : `${column.at(-1)?.rank ?? ''}\u0001`;
     live.put({ ...task, state, rank: provisional });
     try {
-      const moved = await post<Task>(`/v1/plan/tasks/${task.uuid}/move/`, { state, ...neighbour });
+      const moved = await ok(api.POST('/v1/plan/tasks/{task}/move/', { params: { path: { task: task.uuid } }, body: { state, ...neighbour } }));
       live.put(moved);
     } catch (err) {
       setError(err instanceof ApiError ? err.message : String(err));
@@ -75,7 +76,7 @@ export function BoardPage({ boardUuid, taskRef, me, setTitle }: { boardUuid: str
     <div class="board-page">
       <div class="board-head">
         <h1><span class="key">{copy.board.key}</span> {copy.board.name}</h1>
-        <Link href="/app/boards/">{t('board.all')}</Link>
+        <a href="/app/boards/">{t('board.all')}</a>
       </div>
       <Filters board={copy} value={filters} onChange={setFilters} boardUuid={boardUuid} />
       <p class="sr-only" id="drag-help">{t('board.draghelp')}</p>
@@ -105,7 +106,7 @@ export function BoardPage({ boardUuid, taskRef, me, setTitle }: { boardUuid: str
           me={me}
           onSaved={(task) => live.put(task)}
           onMove={(task, state) => move(task, state, {})}
-          onClose={() => navigate(base)}
+          onClose={() => route(base)}
         />
       ) : null}
     </div>
@@ -195,7 +196,7 @@ function ColumnView({ state, tasks, copy, live, boardUuid, onMove, neighbours, o
     e.preventDefault();
     setError(null);
     try {
-      onCreated(await post<Task>(`/v1/plan/boards/${boardUuid}/tasks/`, { title, state: state.uuid }));
+      onCreated(await ok(api.POST('/v1/plan/boards/{board}/tasks/', { params: { path: { board: boardUuid } }, body: { title, state: state.uuid } })));
       setTitle('');
     } catch (err) {
       setError((err as Error).message);
@@ -231,9 +232,9 @@ const TaskCard = memo(
   function TaskCard({ task, boardUuid, people, labels, onKey }: { task: Task; boardUuid: string; people: Map<string, string>; labels: Map<string, Label>; onKey: (e: KeyboardEvent) => void }) {
     return (
       <li class="task-card" data-id={task.uuid} data-key={task.key}>
-        <Link href={`/app/boards/${boardUuid}/tasks/${task.key}/`} aria-describedby="drag-help" onKeyDown={onKey}>
+        <a href={`/app/boards/${boardUuid}/tasks/${task.key}/`} aria-describedby="drag-help" onKeyDown={onKey}>
           <span class="key">{task.key}</span> <span class="title">{task.title}</span>
-        </Link>
+        </a>
         <div class="meta">
           {task.priority ? <span class={`prio p${task.priority}`}>P{task.priority}</span> : null}
           {task.labels.map((l) => (labels.get(l) ? <span key={l} class="label">{labels.get(l)!.name}</span> : null))}

@@ -1,6 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
-import { all, post } from '../api.ts';
-import type { Me } from '../api.ts';
+import { all, api, ok } from '../api.ts';
+import type { Me, Schemas } from '../api.ts';
+
+type View = Schemas['PlanView'];
 import { t } from '../i18n.ts';
 import { ErrorNote } from '../ui.tsx';
 import type { BoardCopy, Task } from './live.ts';
@@ -14,12 +16,6 @@ export interface FilterValues {
 }
 export const NO_FILTERS: FilterValues = {};
 
-interface View {
-  uuid: string;
-  name: string;
-  visibility: string;
-  filters: Record<string, unknown>;
-}
 
 export function matches(task: Task, f: FilterValues, me: Me): boolean {
   if (f.search) {
@@ -51,7 +47,7 @@ export function Filters({ board, value, onChange, boardUuid }: { board: BoardCop
   const [name, setName] = useState('');
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
-    all<View>(`/v1/plan/boards/${boardUuid}/views/`).then(setViews, () => {});
+    all('/v1/plan/boards/{board}/views/', { path: { board: boardUuid } }).then(setViews, () => {});
   }, [boardUuid]);
   const set = (patch: Partial<FilterValues>) => {
     setChosen('');
@@ -62,7 +58,7 @@ export function Filters({ board, value, onChange, boardUuid }: { board: BoardCop
     e.preventDefault();
     setError(null);
     try {
-      const view = await post<View>(`/v1/plan/boards/${boardUuid}/views/`, { name, visibility: 'personal', filters: value });
+      const view = await ok(api.POST('/v1/plan/boards/{board}/views/', { params: { path: { board: boardUuid } }, body: { name, visibility: 'personal', filters: { ...value } } }));
       setViews([...views, view]);
       setChosen(view.uuid);
       setName('');

@@ -14,10 +14,6 @@ export const en = {
   'nav.today': 'Today',
   'nav.boards': 'Boards',
   'prefs.language': 'Language',
-  'prefs.theme': 'Theme',
-  'theme.system': 'System theme',
-  'theme.light': 'Light',
-  'theme.dark': 'Dark',
   'signout.here': 'Sign out',
   'signout.everywhere': 'Sign out everywhere',
   'signin.title': 'Sign in to Rollcall',
@@ -225,4 +221,7 @@ export const en = {
   'chat.channel': "Default channel (optional)",
   'chat.connect': "Connect",
   'chat.replace': "Replace the connection",
+  'theme.dark': "Dark theme",
+  'nav.home': "Rollcall: Today",
+  'standups.anonymous': "Anonymous",
 };

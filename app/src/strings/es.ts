@@ -15,10 +15,6 @@ export const es: Record<keyof typeof en, string> = {
   'nav.today': 'Hoy',
   'nav.boards': 'Tableros',
   'prefs.language': 'Idioma',
-  'prefs.theme': 'Tema',
-  'theme.system': 'Tema del sistema',
-  'theme.light': 'Claro',
-  'theme.dark': 'Oscuro',
   'signout.here': 'Cerrar sesión',
   'signout.everywhere': 'Cerrar sesión en todas partes',
   'signin.title': 'Entrar en Rollcall',
@@ -226,4 +222,7 @@ export const es: Record<keyof typeof en, string> = {
   'chat.channel': "Canal por defecto (opcional)",
   'chat.connect': "Conectar",
   'chat.replace': "Sustituir la conexión",
+  'theme.dark': "Tema oscuro",
+  'nav.home': "Rollcall: Hoy",
+  'standups.anonymous': "Anónimo",
 };

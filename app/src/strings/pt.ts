@@ -15,10 +15,6 @@ export const pt: Record<keyof typeof en, string> = {
   'nav.today': 'Hoje',
   'nav.boards': 'Quadros',
   'prefs.language': 'Idioma',
-  'prefs.theme': 'Tema',
-  'theme.system': 'Tema do sistema',
-  'theme.light': 'Claro',
-  'theme.dark': 'Escuro',
   'signout.here': 'Sair',
   'signout.everywhere': 'Sair de todos os lugares',
   'signin.title': 'Entrar no Rollcall',
@@ -226,4 +222,7 @@ export const pt: Record<keyof typeof en, string> = {
   'chat.channel': "Canal padrão (opcional)",
   'chat.connect': "Conectar",
   'chat.replace': "Substituir a conexão",
+  'theme.dark': "Tema escuro",
+  'nav.home': "Rollcall: Hoje",
+  'standups.anonymous': "Anônimo",
 };
