@@ -49,7 +49,11 @@ function Header({ person }: { person: Me }) {
     <header class="top">
       <a class="skip" href="#main">{t('nav.skip')}</a>
       <a class="brand" href="/app/" aria-label={t('nav.home')}>
-        <img src="/app/icon.svg" alt="" width="24" height="24" />
+        <svg aria-hidden="true" viewBox="0 0 32 32" width="28" height="28">
+          <rect width="32" height="32" rx="7" fill="#0b5cad" />
+          <path d="M7 10h8M7 16h5M7 22h8" stroke="#fff" stroke-opacity=".6" stroke-width="2.5" stroke-linecap="round" />
+          <path d="M16 17.5l3.5 3.5L26 12" fill="none" stroke="#fff" stroke-width="3" stroke-linecap="round" stroke-linejoin="round" />
+        </svg>
         <span>Rollcall</span>
       </a>
       <nav aria-label={t('nav.main')}>
