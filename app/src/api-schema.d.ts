@@ -2020,9 +2020,9 @@ export interface components {
       completed_at: string | null;
       /** Format: date-time */
       archived_at: string | null;
-      participants: string[];
-      relations: components["schemas"]["PlanTaskRelation"][];
-      children: string[];
+      participants?: string[];
+      relations?: components["schemas"]["PlanTaskRelation"][];
+      children?: string[];
     };
     PlanTaskRelation: {
       /** Format: uuid */
@@ -2105,6 +2105,9 @@ export interface components {
       labels: components["schemas"]["PlanLabel"][];
       members: components["schemas"]["PlanMember"][];
       tasks: components["schemas"]["PlanTask"][];
+      comment_counts: {
+        [key: string]: number;
+      };
       delta_cursor: string;
       /** Format: date-time */
       generated_at: string;
@@ -2117,6 +2120,8 @@ export interface components {
           object_kind: string;
           /** Format: uuid */
           object_uuid: string;
+          /** Format: uuid */
+          task: string | null;
           /** @enum {unknown} */
           change_kind: "created" | "updated" | "moved" | "archived" | "restored" | "deleted";
           changed_fields: string[];
