@@ -36,6 +36,9 @@ export function t(key: Key, values: Record<string, string | number> = {}): strin
   return text.replace(/\{(\w+)\}/g, (_, name) => String(values[name] ?? ''));
 }
 
+/** A day as YYYY-MM-DD in this browser's time zone (today by default), as the API writes dates. */
+export const localDay = (d = new Date()) => `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+
 export function formatDate(iso: string): string {
   return new Intl.DateTimeFormat(lang.value, { dateStyle: 'medium' }).format(new Date(iso.length === 10 ? `${iso}T12:00:00Z` : iso));
 }

@@ -82,6 +82,14 @@ export class LiveBoard {
       if (change.snapshot) copy.board = change.snapshot as BoardCopy['board'];
       return true;
     }
+    if (change.object_kind === 'comment' && change.task && (change.change_kind === 'created' || change.change_kind === 'deleted')) {
+      const counts = { ...copy.comment_counts };
+      const now = (Object.hasOwn(counts, change.task) ? counts[change.task] : 0) + (change.change_kind === 'created' ? 1 : -1);
+      if (now > 0) counts[change.task] = now;
+      else delete counts[change.task];
+      copy.comment_counts = counts;
+      return true;
+    }
     const list = Object.hasOwn(LISTS, change.object_kind) ? LISTS[change.object_kind] : undefined;
     if (!list) return false;
     // The snapshot of a change of this kind is the object as its own endpoint presents it (null once deleted).

@@ -2,11 +2,10 @@ import { useEffect, useState } from 'preact/hooks';
 import { all, api, ok } from '../api.ts';
 import type { Schemas } from '../api.ts';
 import type { Me } from '../api.ts';
-import { formatDate, t } from '../i18n.ts';
+import { formatDate, localDay, t } from '../i18n.ts';
 import { Empty, ErrorNote, Loading, Markdown } from '../ui.tsx';
 import { answered } from './checkin-answer.tsx';
 
-const localDay = (d = new Date()) => `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
 const shift = (day: string, by: number) => {
   const d = new Date(`${day}T12:00:00Z`);
   d.setUTCDate(d.getUTCDate() + by);
