@@ -215,8 +215,26 @@ export interface paths {
   "/v1/open-conversation/": {
     post: operations["post_v1_open_conversation"];
   };
+  "/v1/integrations/": {
+    get: operations["get_v1_integrations"];
+  };
+  "/v1/integrations/test-prompt/": {
+    post: operations["post_v1_integrations_test_prompt"];
+  };
   "/v1/report-channels/": {
     get: operations["get_v1_report_channels"];
+  };
+  "/v1/integrations/slack/events/": {
+    post: operations["post_v1_integrations_slack_events"];
+  };
+  "/v1/integrations/slack/interactions/": {
+    post: operations["post_v1_integrations_slack_interactions"];
+  };
+  "/v1/integrations/slack/commands/": {
+    post: operations["post_v1_integrations_slack_commands"];
+  };
+  "/v1/integrations/slack/manifest/": {
+    get: operations["get_v1_integrations_slack_manifest"];
   };
   "/v1/agent-reports/": {
     get: operations["get_v1_agent_reports"];
@@ -954,7 +972,7 @@ export interface components {
       key_suffix: string;
       masked_key: string;
       is_agent_key: boolean;
-      scopes: ("tasks:read" | "tasks:write" | "tasks:admin")[];
+      scopes: ("tasks:read" | "tasks:write" | "tasks:admin" | "checkins" | "kudos" | "agents" | "email")[];
       /** Format: date-time */
       expires_at: string | null;
       /** Format: date-time */
@@ -1228,6 +1246,8 @@ export interface components {
           answered: boolean | null;
           /** Format: date-time */
           answered_at: string | null;
+          /** @enum {unknown} */
+          chat_account: "found" | "not_found" | "";
           deliveries: ({
               /** Format: uuid */
               uuid: string;
@@ -1362,6 +1382,31 @@ export interface components {
       /** Format: date-time */
       created_at: string;
       signing_secret: string;
+    };
+    IntegrationStatus: {
+      /** @enum {unknown} */
+      platform: "slack" | "microsoft_teams" | "discord" | "google_chat" | "";
+      label: string | null;
+      can_receive: boolean;
+      problem: string | null;
+      workspace: string | null;
+      request_urls: {
+          name: string;
+          /** Format: uri */
+          url: string;
+        }[];
+      url_problem: string | null;
+      /** Format: uri */
+      manifest_url: string | null;
+      people_not_found: {
+          /** Format: uuid */
+          uuid: string;
+          first_name: string;
+          last_name: string;
+          email: string;
+          /** Format: date-time */
+          looked_up_at: string;
+        }[];
     };
     ReportChannels: {
       channels: ({
@@ -3091,6 +3136,7 @@ export interface operations {
             /** @enum {string} */
             kind: "slack" | "microsoft_teams" | "discord" | "google_chat";
             bot_token?: string;
+            signing_secret?: string;
             webhook_url?: string;
             channel_name?: string;
           }) | null;
@@ -3188,7 +3234,7 @@ export interface operations {
           kind?: "personal" | "agent" | "organization";
           is_agent_key?: boolean;
           for_user_id?: string;
-          scopes?: ("tasks:read" | "tasks:write" | "tasks:admin")[];
+          scopes?: ("tasks:read" | "tasks:write" | "tasks:admin" | "checkins" | "kudos" | "agents" | "email")[];
           /** Format: date-time */
           expires_at?: string | null;
         };
@@ -3313,7 +3359,7 @@ export interface operations {
       content: {
         "application/json": {
           name?: string;
-          scopes?: ("tasks:read" | "tasks:write" | "tasks:admin")[];
+          scopes?: ("tasks:read" | "tasks:write" | "tasks:admin" | "checkins" | "kudos" | "agents" | "email")[];
           regenerate?: boolean;
         };
       };
@@ -6396,6 +6442,80 @@ export interface operations {
       };
     };
   };
+  get_v1_integrations: {
+    responses: {
+      200: {
+        content: {
+          "application/json": components["schemas"]["IntegrationStatus"];
+        };
+      };
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"] | components["schemas"]["FieldErrors"];
+        };
+      };
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  post_v1_integrations_test_prompt: {
+    responses: {
+      202: {
+        content: {
+          "application/json": {
+            queued: boolean;
+            /** Format: uuid */
+            bot_message_id: string;
+            platform: string;
+            to: string;
+          };
+        };
+      };
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
   get_v1_report_channels: {
     responses: {
       200: {
@@ -6429,6 +6549,216 @@ export interface operations {
         };
       };
       502: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  post_v1_integrations_slack_events: {
+    parameters: {
+      header: {
+        "X-Slack-Request-Timestamp": string;
+        "X-Slack-Signature": string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": Record<string, unknown>;
+      };
+    };
+    responses: {
+      200: {
+        content: {
+          "application/json": {
+            challenge: string;
+          };
+        };
+      };
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      413: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  post_v1_integrations_slack_interactions: {
+    parameters: {
+      header: {
+        "X-Slack-Request-Timestamp": string;
+        "X-Slack-Signature": string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/x-www-form-urlencoded": string;
+      };
+    };
+    responses: {
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {unknown} */
+            response_action: "clear" | "errors" | "update";
+            errors: Record<string, unknown>;
+            view: Record<string, unknown>;
+          };
+        };
+      };
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      413: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  post_v1_integrations_slack_commands: {
+    parameters: {
+      header: {
+        "X-Slack-Request-Timestamp": string;
+        "X-Slack-Signature": string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/x-www-form-urlencoded": string;
+      };
+    };
+    responses: {
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {unknown} */
+            response_type: "ephemeral";
+            text: string;
+          };
+        };
+      };
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      413: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  get_v1_integrations_slack_manifest: {
+    responses: {
+      200: {
+        content: {
+          "application/json": Record<string, unknown>;
+        };
+      };
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"] | components["schemas"]["FieldErrors"];
+        };
+      };
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      429: {
         content: {
           "application/json": components["schemas"]["Error"];
         };

@@ -4,7 +4,8 @@ import type { Schemas } from '../api.ts';
 import type { Me } from '../api.ts';
 import { formatDate, formatDateTime, t } from '../i18n.ts';
 import { ErrorNote } from '../ui.tsx';
-import { ChatConnection, NewCheckin, Webhooks } from './admin-integrations.tsx';
+import { NewCheckin, Webhooks } from './admin-integrations.tsx';
+import { ChatConnection } from './admin-chat.tsx';
 
 type Person = Schemas['User'];
 type Key = Schemas['ApiKey'];
@@ -77,7 +78,7 @@ function People({ me, onPeople }: { me: Me; onPeople: (people: { uuid: string; n
   return (
     <section class="card" aria-labelledby="people-title">
       <h2 id="people-title">{t('admin.people')}</h2>
-      <table class="table">
+      <table class="table" tabIndex={0}>
         <thead><tr><th scope="col">{t('admin.name')}</th><th scope="col">{t('admin.email')}</th><th scope="col">{t('admin.role')}</th><th scope="col">{t('admin.status')}</th><th scope="col"><span class="sr-only">{t('admin.actions')}</span></th></tr></thead>
         <tbody>
           {people.map((p) => (
@@ -206,7 +207,7 @@ function Keys() {
           <button type="button" onClick={() => setFresh(null)}>{t('admin.keydone')}</button>
         </div>
       ) : null}
-      <table class="table">
+      <table class="table" tabIndex={0}>
         <thead><tr><th scope="col">{t('admin.name')}</th><th scope="col">{t('admin.key')}</th><th scope="col">{t('admin.owner')}</th><th scope="col">{t('admin.lastused')}</th><th scope="col"><span class="sr-only">{t('admin.actions')}</span></th></tr></thead>
         <tbody>
           {keys.map((k) => (

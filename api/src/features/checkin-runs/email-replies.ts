@@ -9,7 +9,8 @@ import type { InboundHandler } from '../../inbound/registry.ts';
 import { questionsOf } from '../checkins/repository.ts';
 import { answerForDay } from '../checkins/responses-service.ts';
 import { unsplitReplyEmail } from './messages.ts';
-import { TEAM } from './report.ts';
+import { markPromptAnswered } from './chat-cards.ts';
+import { reportedWith } from './edit-window.ts';
 import { answerUrl, messageKey, newAnswerToken, replyKeyOf, storeAnswerTokens } from './tokens.ts';
 import type { CheckinRow, PromptRow, QuestionRow } from '../../db/tables.ts';
 
@@ -19,7 +20,8 @@ import type { CheckinRow, PromptRow, QuestionRow } from '../../db/tables.ts';
  * any From), and the sender must also be the person asked. The reply's new text (`visibleText`: quoted text and
  * signature cut by email-reply-parser, in the inbound parser's thread) is split into answers in question order:
  * numbered lines `1.` … `n.`, or one paragraph per question. Anything else is saved whole as the first text answer, and the person gets one
- * e-mail saying how it was read, with a web link to fix it.
+ * e-mail saying how it was read, with a web link to fix it. A reply older than the answer already saved (by its
+ * Date, `olderThanAnswer`) is dropped.
  */
 
 /** The reply split into `count` answers, or null when it does not split that way. */
@@ -42,7 +44,7 @@ const YES = /^(y|yes|yeah|yep|true|s[ií]|sim|1)[.!]?$/i;
 const NO = /^(n|no|nope|false|n[aã]o|0)[.!]?$/i;
 
 /** One answer's text as its question's type takes it; undefined when it cannot be read so. */
-function typed(q: QuestionRow, text: string): unknown {
+export function typed(q: QuestionRow, text: string): unknown {
   switch (q.question_type) {
     case 'boolean':
       return YES.test(text) ? true : NO.test(text) ? false : undefined;
@@ -107,7 +109,22 @@ export function checkinReplyHandler(deps: ReplyDeps): InboundHandler {
   };
 }
 
-type ReplyOutcome = 'saved' | 'saved_whole' | 'not_the_person' | 'closed' | 'gone' | 'empty';
+type ReplyOutcome = 'saved' | 'saved_whole' | 'not_the_person' | 'closed' | 'gone' | 'empty' | 'older_than_answer';
+
+/** When a reply was written: its Date header, but never later than its arrival (a skewed or forged clock); else its arrival. */
+const writtenAt = (mail: InboundEmail, now: Date): string => (mail.date && mail.date < now.toISOString() ? mail.date : now.toISOString());
+
+/**
+ * Whether a reply is older than the answer it would replace, so that a reply replayed or delayed never overwrites
+ * a newer one. Replies are ordered by when they were written (the prompt keeps the last saved one's); an answer
+ * given any other way (the web page, the API, an agent's merge: the response changed after the last reply was
+ * saved) by when it was saved.
+ */
+function olderThanAnswer(prompt: PromptRow, existing: { updated_at: string } | undefined, written: string): boolean {
+  if (prompt.reply_written_at && written < prompt.reply_written_at) return true;
+  const answeredElsewhere = existing !== undefined && (!prompt.reply_saved_at || existing.updated_at > prompt.reply_saved_at);
+  return answeredElsewhere && written < existing.updated_at;
+}
 
 async function saveReply(deps: ReplyDeps, promptUuid: string, mail: InboundEmail): Promise<ReplyOutcome> {
   const now = deps.clock.now();
@@ -117,14 +134,18 @@ async function saveReply(deps: ReplyDeps, promptUuid: string, mail: InboundEmail
     const person = prompt ? await trx('users').where({ uuid: prompt.user_uuid }).first('uuid', 'first_name', 'last_name', 'email', 'is_active') : undefined;
     if (!prompt || !checkin || !person || bool(checkin.is_archived) || !bool(person.is_active)) return 'gone';
     if (person.email.toLowerCase() !== mail.from) return 'not_the_person';
-    const existing = await trx('checkin_responses').where({ checkin_uuid: checkin.uuid, user_uuid: person.uuid, response_date: prompt.run_date }).first('uuid');
-    if (existing && (await trx('checkin_reports').where({ checkin_uuid: checkin.uuid, report_date: prompt.run_date }).whereIn('subject', [TEAM, person.uuid]).first('uuid'))) return 'closed';
+    const existing = await trx('checkin_responses').where({ checkin_uuid: checkin.uuid, user_uuid: person.uuid, response_date: prompt.run_date }).first('uuid', 'updated_at');
+    if (existing && (await reportedWith(trx, checkin.uuid, prompt.run_date, person.uuid))) return 'closed';
+    const written = writtenAt(mail, now);
+    if (olderThanAnswer(prompt, existing, written)) return 'older_than_answer';
     const questions = await questionsOf(trx, checkin.uuid);
     const text = mail.visibleText;
     const read = readReply(questions, text);
     if (read.responses.length === 0) return 'empty';
     const { is_active: _active, ...author } = person;
     await answerForDay(trx, { checkin, questions, author, date: prompt.run_date, responses: read.responses }, now);
+    await trx('checkin_prompts').where({ uuid: prompt.uuid }).update({ reply_written_at: written, reply_saved_at: now.toISOString() });
+    await markPromptAnswered(trx, deps.config, { checkin, person: author, date: prompt.run_date }, now);
     if (read.split) return 'saved';
     const { token, row } = newAnswerToken({ checkinUuid: checkin.uuid, userUuid: person.uuid, date: prompt.run_date, timeZone: prompt.timezone }, now);
     await storeAnswerTokens(trx, [row]);

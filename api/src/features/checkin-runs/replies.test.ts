@@ -86,6 +86,42 @@ describe('Answering a check-in by replying to its e-mail', () => {
     expect(first.startsWith('Shipped the importer and its tests, and fixed the exporter.\nShipped')).toBe(true);
   });
 
+  it('keeps the newest answer: an older reply, replayed or delayed, never overwrites a newer reply or a web answer', async () => {
+    const { t } = app;
+    const reply = (text: string, date?: string, messageId?: string) => deliver(replyMime({ from: mia(), to: prompt.replyTo, text, date, messageId }));
+    t.clock.set('2026-03-10T08:25:00.000Z');
+    await reply('1. Newer\n2. Newer', '2026-03-10T08:20:00.000Z', '<newer@mail.example.com>');
+    // Written ten minutes earlier, arriving (or replayed) later: older than what is saved.
+    t.clock.set('2026-03-10T08:30:00.000Z');
+    expect(await reply('1. Older\n2. Older', '2026-03-10T08:10:00.000Z')).toMatchObject({ routed: true, route: 'checkin-replies' });
+    expect(await answers()).toEqual([['Mia Member', ['Newer', 'Newer']]]);
+    // The same message again changes nothing; a reply written later wins, delayed or not.
+    await reply('1. Newer\n2. Newer', '2026-03-10T08:20:00.000Z', '<newer@mail.example.com>');
+    await reply('1. Latest\n2. Latest', '2026-03-10T08:21:00.000Z');
+    expect(await answers()).toEqual([['Mia Member', ['Latest', 'Latest']]]);
+
+    // An answer from the web page or the API at 08:40 is newer than a reply written at 08:35 that arrives after it.
+    t.clock.set('2026-03-10T08:40:00.000Z');
+    const edited = await t.request('PUT', `/v1/checkins/${checkin.uuid}/responses/`, { key: app.p.member.key, body: { responses: [{ index: 0, response: 'Web' }, { index: 1, response: 'Web' }] } });
+    expect(edited.status).toBe(200);
+    t.clock.set('2026-03-10T08:45:00.000Z');
+    await reply('1. Late\n2. Late', '2026-03-10T08:35:00.000Z');
+    expect(await answers()).toEqual([['Mia Member', ['Web', 'Web']]]);
+    await reply('1. After\n2. After', '2026-03-10T08:44:00.000Z');
+    expect(await answers()).toEqual([['Mia Member', ['After', 'After']]]);
+
+    // A Date in the future counts as the arrival: it cannot lock out the replies after it.
+    t.clock.set('2026-03-10T08:50:00.000Z');
+    await reply('1. Skewed\n2. Skewed', '2030-01-01T00:00:00.000Z');
+    t.clock.set('2026-03-10T09:00:00.000Z');
+    await reply('1. Final\n2. Final', '2026-03-10T08:55:00.000Z');
+    expect(await answers()).toEqual([['Mia Member', ['Final', 'Final']]]);
+    // Without a Date, replies count in the order they arrive (the other tests send none).
+    await reply('1. Undated\n2. Undated');
+    expect(await answers()).toEqual([['Mia Member', ['Undated', 'Undated']]]);
+    expect(app.t.logs.filter((line) => line.includes('"outcome":"older_than_answer"'))).toHaveLength(2);
+  });
+
   it('splits replies by numbered lines or paragraphs (unit)', () => {
     expect(splitAnswers('1. a\n2. b\ncontinued\n3) c', 3)).toEqual(['a', 'b\ncontinued', 'c']);
     expect(splitAnswers('a\n\nb', 2)).toEqual(['a', 'b']);

@@ -6,7 +6,7 @@ import type { Actor } from '../../auth/credentials.ts';
 import { recordEvent } from '../webhooks/events.ts';
 import { likePattern } from '../../db/sql.ts';
 import { can, userUpdateRefusal } from '../../auth/policy.ts';
-import { fullName } from './repository.ts';
+import { endSignIns, fullName } from './repository.ts';
 import { replaceTimeOff, timeOffOf } from '../../db/time-off.ts';
 import type { TimeOff } from '../../db/time-off.ts';
 import { pendingInvitationsOf } from './invitation-state.ts';
@@ -95,10 +95,6 @@ async function activeAdminCount(db: Executor, organizationUuid: string): Promise
   return Number(count);
 }
 
-/**
- * Admins change anything; everyone else only their own profile fields. Deactivation keeps the user's data;
- * their keys and tokens stop at once (the credential check reads `is_active`).
- */
 /** One person as GET and PATCH /v1/users/{uuid}/ answer: their row, time off and pending invitation. */
 export interface UserDetail {
   row: UserRow;
@@ -116,6 +112,11 @@ export async function getUserDetail(db: Executor, actor: Actor, uuid: string): P
   return detailOf(db, await getUser(db, actor, uuid));
 }
 
+/**
+ * Admins change anything; everyone else only their own profile fields. Deactivation keeps the user's data; their
+ * keys stop at once (the credential check reads `is_active`) and work again on reactivation, while their CLI
+ * tokens and web sessions are revoked for good.
+ */
 export async function updateUser(db: Executor, actor: Actor, uuid: string, input: UpdateUserInput, now: Date): Promise<UserDetail> {
   return db.transaction(async (trx) => {
     const row = await getUser(trx, actor, uuid);
@@ -133,6 +134,7 @@ export async function updateUser(db: Executor, actor: Actor, uuid: string, input
     await trx('users').where({ uuid }).update(changes);
     if (input.time_off !== undefined) await replaceTimeOff(trx, row, input.time_off, now);
     if (input.is_active !== undefined && input.is_active !== bool(row.is_active)) {
+      if (!input.is_active) await endSignIns(trx, uuid, now);
       if (input.is_active) await trx('invitations').where({ user_uuid: uuid }).whereNull('accepted_at').update({ accepted_at: now.toISOString(), updated_at: now.toISOString() });
       await recordEvent(
         trx,

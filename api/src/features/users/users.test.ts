@@ -141,6 +141,9 @@ describe('Users (CONTRACT §3, §12)', () => {
     expect(JSON.parse(events[0].payload).user).toEqual({ uuid: p.member.user.uuid, full_name: 'Mia Member', email: 'mia@acme.test' });
     await t.request('PATCH', `/v1/users/${p.member.user.uuid}/`, { key: p.adminKey, body: { is_active: true } });
     expect((await t.request('GET', '/v1/me/', { key: p.member.key })).status).toBe(200);
+    // Deactivation ended their sign-ins for good (CLI tokens and web sessions): reactivating revives their keys only.
+    expect((await t.request('GET', '/v1/me/', { token })).body.code).toBe('invalid_credentials');
+    expect(await t.db('cli_tokens').where({ user_uuid: p.member.user.uuid }).whereNull('revoked_at')).toEqual([]);
   });
 
   it('keeps at least one active admin (400 last_admin)', async () => {

@@ -2,7 +2,8 @@ import { ValidationFailed, conflict, notFound } from '../../../lib/errors.ts';
 import type { Executor } from '../../../db/connection.ts';
 import type { PageRequest } from '../../../lib/page.ts';
 import { uuidv7 } from '../../../lib/ids.ts';
-import { managedBoard, visibleBoard } from '../frame/access.ts';
+import { visibleBoard } from '../frame/access.ts';
+import { writableBoard } from '../frame/locks.ts';
 import type { PlanRead, PlanWrite } from '../frame/context.ts';
 import { unlessTaken } from '../frame/db-errors.ts';
 import { nameKey } from '../frame/presenters.ts';
@@ -60,7 +61,7 @@ async function recordLabel(w: PlanWrite, row: LabelRow, change: 'created' | 'upd
 }
 
 export async function createLabel(w: PlanWrite, boardUuid: string, input: CreateLabelInput): Promise<LabelRow> {
-  const { row: board } = await managedBoard<{ uuid: string; organization_uuid: string; visibility: string }>(w.db, w.actor, boardUuid);
+  const { row: board } = await writableBoard<{ uuid: string; organization_uuid: string; visibility: string }>(w, boardUuid);
   const name = input.name.trim();
   if (!input.is_archived) await assertNameFree(w.db, board.uuid, nameKey(name), null);
   const row: LabelRow = {
@@ -88,7 +89,7 @@ async function applyLabelChanges(w: PlanWrite, label: LabelRow, changes: Partial
 
 /** Rename, recolour, describe; archive or restore with is_archived. */
 export async function updateLabel(w: PlanWrite, boardUuid: string, labelUuid: string, input: UpdateLabelInput): Promise<LabelRow> {
-  await managedBoard(w.db, w.actor, boardUuid);
+  await writableBoard(w, boardUuid);
   const label = await labelOf(w.db, boardUuid, labelUuid);
   const changes: Partial<LabelRow> = {};
   if (input.name !== undefined && input.name.trim() !== label.name) {
@@ -109,13 +110,13 @@ export async function updateLabel(w: PlanWrite, boardUuid: string, labelUuid: st
 
 /** Archived labels stay on their tasks and can no longer be added (spec: is_archived true). */
 export async function archiveLabel(w: PlanWrite, boardUuid: string, labelUuid: string): Promise<LabelRow> {
-  await managedBoard(w.db, w.actor, boardUuid);
+  await writableBoard(w, boardUuid);
   const label = await labelOf(w.db, boardUuid, labelUuid);
   return label.archived_at !== null ? label : applyLabelChanges(w, label, { archived_at: w.now.toISOString() }, 'archived');
 }
 
 export async function restoreLabel(w: PlanWrite, boardUuid: string, labelUuid: string): Promise<LabelRow> {
-  await managedBoard(w.db, w.actor, boardUuid);
+  await writableBoard(w, boardUuid);
   const label = await labelOf(w.db, boardUuid, labelUuid);
   if (label.archived_at === null) return label;
   await assertNameFree(w.db, boardUuid, label.name_key, label.uuid);
@@ -124,7 +125,7 @@ export async function restoreLabel(w: PlanWrite, boardUuid: string, labelUuid: s
 
 /** A label still on tasks is archived instead (409 label_in_use). */
 export async function deleteLabel(w: PlanWrite, boardUuid: string, labelUuid: string) {
-  await managedBoard(w.db, w.actor, boardUuid);
+  await writableBoard(w, boardUuid);
   const label = await labelOf(w.db, boardUuid, labelUuid);
   const tasks = await tasksWithLabel(w.db, label.uuid);
   if (tasks > 0) throw conflict('label_in_use', `This label is on ${tasks} task(s); archive it instead.`, { tasks });

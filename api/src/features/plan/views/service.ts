@@ -11,6 +11,7 @@ import type { PageRequest } from '../../../lib/page.ts';
 import { sha256Hex } from '../../../lib/secrets.ts';
 import { memberRole, visibleBoard, visibleProject } from '../frame/access.ts';
 import type { PlanRead, PlanWrite } from '../frame/context.ts';
+import { lockStreamOf } from '../frame/locks.ts';
 import { presentView } from './presenter.ts';
 import type { CreateViewInput, SavedViewItem, UpdateViewInput } from './schema.ts';
 
@@ -74,14 +75,14 @@ export async function listViews(r: PlanRead, container: ViewContainer, page: Pag
 }
 
 /**
- * A view the caller sees (someone else's personal view is absent), with where it lives. `lock` (writes): its
- * container's row, then the view's, so concurrent writes with one ETag take turns and the later ones compare
- * against what the first wrote (the lock order of docs/architecture.md: the board before what is on it).
+ * A view the caller sees (someone else's personal view is absent), with where it lives. `lock` (the write): its
+ * container's stream, then the view's row, so concurrent writes with one ETag take turns and the later ones
+ * compare against what the first wrote (the lock order of docs/architecture.md: the stream before what is on it).
  */
-async function viewOf(db: Executor, actor: Actor, uuid: string, lock = false): Promise<{ row: ViewRow; place: Place }> {
+async function viewOf(db: Executor, actor: Actor, uuid: string, lock?: PlanWrite): Promise<{ row: ViewRow; place: Place }> {
   if (lock) {
     const seen: ViewRow | undefined = await db('plan_views').where({ uuid }).first();
-    if (seen) await lockContainer(db, seen.board_uuid ? { kind: 'board', uuid: seen.board_uuid } : { kind: 'project', uuid: seen.project_uuid! });
+    if (seen) await lockStreamOf(lock, { board: seen.board_uuid });
   }
   const row: ViewRow | undefined = await (lock ? forWrite(db, db('plan_views').where({ uuid })) : db('plan_views').where({ uuid })).first();
   if (!row || row.organization_uuid !== actor.organization.uuid) throw notFound();
@@ -92,14 +93,6 @@ async function viewOf(db: Executor, actor: Actor, uuid: string, lock = false): P
 
 export async function getView(r: PlanRead, uuid: string): Promise<ViewRow> {
   return (await viewOf(r.db, r.actor, uuid)).row;
-}
-
-/**
- * The container's row, locked until the write ends: the list ETag is read and the view written under it, so of
- * concurrent creations sent with one list ETag exactly one finds it current (PostgreSQL let 9 of 20 through).
- */
-async function lockContainer(db: Executor, container: ViewContainer): Promise<void> {
-  await forWrite(db, db(container.kind === 'board' ? 'plan_boards' : 'plan_projects').where({ uuid: container.uuid })).first('uuid');
 }
 
 function checkPrecondition(ifMatch: string[], etag: string, required = true): void {
@@ -142,7 +135,9 @@ export async function createView(w: PlanWrite, container: ViewContainer, input: 
   const place = await placeOf(w.db, w.actor, container);
   const visibility = input.visibility as ViewVisibility;
   assertMayHave(w.actor, place, visibility);
-  await lockContainer(w.db, container);
+  // The container's stream, until the write ends: the list ETag is read and the view written under it, so of
+  // concurrent creations sent with one list ETag exactly one finds it current (PostgreSQL let 9 of 20 through).
+  await lockStreamOf(w, { board: container.kind === 'board' ? container.uuid : null });
   if (visibility === 'personal') await assertUnderLimit(w.db, w.actor, place, null);
   checkPrecondition(ifMatch, listEtag(await visibleViews(w.db, w.actor, container)));
   if (visibility === 'board_default') await demoteDefault(w, place, null);
@@ -171,7 +166,7 @@ const sortList = (sort: string | string[] | undefined): string[] => (sort === un
 
 /** PUT (`replace`: absent filters and sort are emptied) or PATCH (only what the body names). */
 export async function changeView(w: PlanWrite, uuid: string, input: UpdateViewInput, ifMatch: string[], replace: boolean): Promise<ViewRow> {
-  const { row, place } = await viewOf(w.db, w.actor, uuid, true);
+  const { row, place } = await viewOf(w.db, w.actor, uuid, w);
   const visibility = (input.visibility ?? row.visibility) as ViewVisibility;
   if (row.visibility !== 'personal') assertMayHave(w.actor, place, row.visibility);
   assertMayHave(w.actor, place, visibility);
@@ -213,7 +208,7 @@ async function recordChange(w: PlanWrite, before: ViewRow, after: ViewRow, field
 }
 
 export async function deleteView(w: PlanWrite, uuid: string, ifMatch: string[]) {
-  const { row, place } = await viewOf(w.db, w.actor, uuid, true);
+  const { row, place } = await viewOf(w.db, w.actor, uuid, w);
   if (row.visibility !== 'personal') assertMayHave(w.actor, place, row.visibility);
   // Checked when sent: the DailyBot client deletes without one.
   checkPrecondition(ifMatch, viewEtag(row), false);
