@@ -359,7 +359,7 @@ describe('admin', () => {
     const raw = interactionBody(submitPayload(adaInSlack, modal, { [`q.${done.uuid}`]: textValue('Answered in Slack'), [`q.${blocking.uuid}`]: textValue(null) }));
     const submitted = await fetch(`${server.url}/v1/integrations/slack/interactions/`, { method: 'POST', headers: slackHeaders(raw, Date.now() / 1000), body: raw });
     expect(await submitted.json()).toEqual({ response_action: 'clear' });
-    await adaPage.getByRole('link', { name: 'Today' }).click();
+    await adaPage.getByRole('link', { name: 'Today', exact: true }).click();
     await adaPage.getByRole('region', { name: 'Team stand-ups' }).getByText('Answered in Slack').waitFor();
     await adaPage.getByRole('link', { name: 'Admin' }).click();
     // Mia has no Slack account with her address: a message to her finds nobody, and the screen lists her.

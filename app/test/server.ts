@@ -136,3 +136,18 @@ export async function startServer(smtpUrl: string, extraEnv: Record<string, stri
     },
   };
 }
+
+/**
+ * A signed-in browser session for `email` without the form: the code the sink received, exchanged as the app does
+ * (POST /v1/cli/auth/session/), as the cookie to add to a browser context.
+ */
+export async function sessionCookie(server: Running, sink: Awaited<ReturnType<typeof startSmtpSink>>, email: string) {
+  const before = sink.messages.length;
+  const post = (path: string, body: unknown) => fetch(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  await post('/v1/cli/auth/request-code/', { email });
+  const code = await sink.codeFor(email, before);
+  const session = await post('/v1/cli/auth/session/', { email, code });
+  const token = /rollcall_session=([^;]+)/.exec(session.headers.get('set-cookie') ?? '')?.[1];
+  if (!token) throw new Error(`no session for ${email}: ${session.status} ${await session.text()}`);
+  return { name: 'rollcall_session', value: token, domain: '127.0.0.1', path: '/v1/', httpOnly: true, sameSite: 'Strict' as const };
+}

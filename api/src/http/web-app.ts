@@ -27,6 +27,7 @@ const TYPES: Record<string, string> = {
   '.svg': 'image/svg+xml',
   '.png': 'image/png',
   '.json': 'application/json; charset=utf-8',
+  '.webmanifest': 'application/manifest+json; charset=utf-8',
 };
 
 /** The .br or .gz copy of `file` the request's Accept-Encoding takes (brotli first), when the build wrote one. */

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, get, post } from '../api.ts';
+import { api, ok } from '../api.ts';
+import type { Schemas } from '../api.ts';
 import { t } from '../i18n.ts';
 import { ErrorNote } from '../ui.tsx';
 
@@ -7,16 +8,8 @@ const PLATFORMS = ['slack', 'microsoft_teams', 'discord', 'google_chat', 'matter
 const PLATFORM_NAMES: Record<string, string> = { slack: 'Slack', microsoft_teams: 'Microsoft Teams', discord: 'Discord', google_chat: 'Google Chat', mattermost: 'Mattermost' };
 
 /** GET /v1/integrations/: can people answer through the connection, the URLs to paste, who was not found. */
-interface Status {
-  platform: string | null;
-  label: string | null;
-  can_receive: boolean;
-  problem: string | null;
-  request_urls: { name: string; url: string }[];
-  url_problem: string | null;
-  manifest_url: string | null;
-  people_not_found: { uuid: string; first_name: string; last_name: string; email: string }[];
-}
+type Status = Schemas['IntegrationStatus'];
+type Platform = { kind: (typeof PLATFORMS)[number]; bot_token?: string; signing_secret?: string; webhook_url?: string; channel_name?: string };
 
 /**
  * The chat platform connection (PATCH /v1/organization/ {platform}): Slack with its bot token and signing secret
@@ -32,13 +25,13 @@ export function ChatConnection() {
   const [channel, setChannel] = useState('');
   const [mattermost, setMattermost] = useState({ server_url: '', command_token: '' });
   const [error, setError] = useState<string | null>(null);
-  const refresh = () => get<Status>('/v1/integrations/').then(setStatus, (err) => setError(err.message));
+  const refresh = () => ok(api.GET('/v1/integrations/')).then(setStatus, (err: Error) => setError(err.message));
   useEffect(() => void refresh(), []);
 
-  async function save(platform: object | null) {
+  async function save(platform: Platform | null) {
     setError(null);
     try {
-      await api('PATCH', '/v1/organization/', { platform });
+      await ok(api.PATCH('/v1/organization/', { body: { platform } }));
       setSecret('');
       setSigning('');
       setMattermost({ ...mattermost, command_token: '' });
@@ -48,7 +41,7 @@ export function ChatConnection() {
     }
   }
 
-  const current = status?.platform ?? null;
+  const current = status?.platform || null;
   const slack = kind === 'slack' || current === 'slack';
   return (
     <section class="card" aria-labelledby="chat-title">
@@ -110,7 +103,7 @@ function Receiving({ status }: { status: Status }) {
     setError(null);
     setSent(null);
     try {
-      const answer = await post<{ to: string }>('/v1/integrations/test-prompt/');
+      const answer = await ok(api.POST('/v1/integrations/test-prompt/'));
       setSent(t('chat.test.sent', { to: answer.to, platform: status.label ?? '' }));
     } catch (err) {
       setError((err as Error).message);
@@ -157,7 +150,7 @@ function Receiving({ status }: { status: Status }) {
 /** The Slack app's manifest with this server's addresses (GET /v1/integrations/slack/manifest/): to create the app from. */
 function SlackManifest() {
   const [manifest, setManifest] = useState<string | null>(null);
-  useEffect(() => void get('/v1/integrations/slack/manifest/').then((m) => setManifest(JSON.stringify(m, null, 2)), () => {}), []);
+  useEffect(() => void ok(api.GET('/v1/integrations/slack/manifest/')).then((m) => setManifest(JSON.stringify(m, null, 2)), () => {}), []);
   if (!manifest) return null;
   return (
     <details>

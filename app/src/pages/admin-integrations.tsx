@@ -1,32 +1,23 @@
 import { useEffect, useState } from 'preact/hooks';
-import { all, api, get, post } from '../api.ts';
+import { all, api, ok } from '../api.ts';
+import type { Schemas } from '../api.ts';
+
+type Option = { uuid: string; name: string };
+type Hook = Schemas['WebhookSubscription'];
+type Delivery = Schemas['Delivery'];
 import { formatDate, t } from '../i18n.ts';
 import { ErrorNote } from '../ui.tsx';
 
-interface Template {
-  uuid: string;
-  name: string;
-  questions: { question: string }[];
-}
 
-interface Option {
-  uuid: string;
-  name: string;
-}
 
-interface Channel {
-  id: string;
-  name: string;
-  platform: string;
-}
 
 const DAYS = [1, 2, 3, 4, 5, 6, 0];
 const dayName = (day: number) => new Intl.DateTimeFormat(document.documentElement.lang || 'en', { weekday: 'short' }).format(new Date(Date.UTC(2024, 0, 7 + day)));
 
 /** A new check-in from a template: its days, time and time zone, who takes part, where its report goes. */
 export function NewCheckin({ people, teams }: { people: Option[]; teams: Option[] }) {
-  const [templates, setTemplates] = useState<Template[]>([]);
-  const [channels, setChannels] = useState<Channel[]>([]);
+  const [templates, setTemplates] = useState<Schemas['Template'][]>([]);
+  const [channels, setChannels] = useState<Schemas['ReportChannels']['channels']>([]);
   const [name, setName] = useState('');
   const [template, setTemplate] = useState('');
   const [days, setDays] = useState<number[]>([1, 2, 3, 4, 5]);
@@ -38,8 +29,8 @@ export function NewCheckin({ people, teams }: { people: Option[]; teams: Option[
   const [done, setDone] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
-    all<Template>('/v1/templates/').then((list) => (setTemplates(list), list[0] && setTemplate(list[0].uuid)), () => {});
-    get('/v1/report-channels/').then((b) => setChannels(b.channels ?? []), () => {});
+    all('/v1/templates/').then((list) => (setTemplates(list), list[0] && setTemplate(list[0].uuid)), () => {});
+    ok(api.GET('/v1/report-channels/')).then((b) => setChannels(b.channels), () => {});
   }, []);
   const chosen = templates.find((x) => x.uuid === template);
   const toggle = (list: string[], id: string, on: boolean) => (on ? [...list, id] : list.filter((x) => x !== id));
@@ -50,14 +41,14 @@ export function NewCheckin({ people, teams }: { people: Option[]; teams: Option[
     setDone(null);
     const picked = channels.find((c) => c.id === channel);
     try {
-      await post('/v1/checkins/create/', {
+      await ok(api.POST('/v1/checkins/create/', { body: {
         name,
         // The API copies the template's questions into the new check-in.
         template_uuid: template || null,
         schedule: { days, time, timezone },
         participants: { user_uuids: users, team_uuids: teamIds },
         ...(picked ? { report_channels: [{ id: picked.id, name: picked.name, platform: picked.platform }] } : {}),
-      });
+      } }));
       setDone(t('checkins.created', { name }));
       setName('');
     } catch (err) {
@@ -127,26 +118,7 @@ export function NewCheckin({ people, teams }: { people: Option[]; teams: Option[
   );
 }
 
-interface Hook {
-  hook_id: string;
-  hook_url: string;
-  name: string | null;
-  subscriptions: string[];
-  active: boolean;
-  disabled_reason: string | null;
-}
 
-interface Delivery {
-  uuid: string;
-  channel: string;
-  kind: string;
-  destination: string;
-  status: string;
-  attempts: number;
-  last_status_code: number | null;
-  last_error: string | null;
-  next_attempt_at: string | null;
-}
 
 const EVENTS = ['followups.response.completed', 'followups.response.updated', 'kudos.posted', 'organization.user_activated', 'organization.user_deactivated', 'tasks.*'];
 
@@ -158,8 +130,8 @@ export function Webhooks() {
   const [events, setEvents] = useState<string[]>(['followups.response.completed']);
   const [error, setError] = useState<string | null>(null);
   const load = () => {
-    all<Hook>('/v1/webhook-subscription/').then(setHooks, (err) => setError(err.message));
-    get('/v1/deliveries/?page_size=20').then((page) => setDeliveries(page.results), () => {});
+    all('/v1/webhook-subscription/').then(setHooks, (err) => setError(err.message));
+    ok(api.GET('/v1/deliveries/', { params: { query: { page_size: 20 } } })).then((page) => setDeliveries(page.results), () => {});
   };
   useEffect(load, []);
 
@@ -167,7 +139,7 @@ export function Webhooks() {
     e.preventDefault();
     setError(null);
     try {
-      await post('/v1/webhook-subscription/', { hook_url: url, subscriptions: events });
+      await ok(api.POST('/v1/webhook-subscription/', { body: { hook_url: url, subscriptions: events } }));
       setUrl('');
       load();
     } catch (err) {
@@ -177,7 +149,7 @@ export function Webhooks() {
   async function remove(hook: Hook) {
     setError(null);
     try {
-      await api('DELETE', '/v1/webhook-subscription/', { hook_id: hook.hook_id });
+      await ok(api.DELETE('/v1/webhook-subscription/', { body: { hook_id: hook.hook_id } }));
       load();
     } catch (err) {
       setError((err as Error).message);

@@ -1,37 +1,14 @@
 import { useEffect, useState } from 'preact/hooks';
-import { all, api, post } from '../api.ts';
+import { all, api, ok } from '../api.ts';
+import type { Schemas } from '../api.ts';
 import type { Me } from '../api.ts';
 import { formatDate, formatDateTime, t } from '../i18n.ts';
 import { ErrorNote } from '../ui.tsx';
 import { NewCheckin, Webhooks } from './admin-integrations.tsx';
 import { ChatConnection } from './admin-chat.tsx';
 
-interface Person {
-  uuid: string;
-  full_name: string;
-  email?: string;
-  role: string;
-  is_active: boolean;
-  status: 'active' | 'invited' | 'deactivated';
-  /** The pending invitation of an invited person. */
-  invitation: { uuid: string; status: 'pending' | 'expired'; sent_at: string; expires_at: string } | null;
-}
-
-interface Key {
-  uuid: string;
-  name: string;
-  kind: string;
-  owner: { full_name: string };
-  masked_key: string;
-  created_at: string;
-  last_used_at: string | null;
-}
-
-interface Team {
-  uuid: string;
-  name: string;
-  members_count: number;
-}
+type Person = Schemas['User'];
+type Key = Schemas['ApiKey'];
 
 const ROLES = ['member', 'manager', 'admin', 'guest'] as const;
 
@@ -61,11 +38,11 @@ export function Admin({ me, setTitle }: { me: Me; setTitle: (title: string) => v
 function People({ me, onPeople }: { me: Me; onPeople: (people: { uuid: string; name: string }[]) => void }) {
   const [people, setPeople] = useState<Person[]>([]);
   const [email, setEmail] = useState('');
-  const [role, setRole] = useState<string>('member');
+  const [role, setRole] = useState<(typeof ROLES)[number]>('member');
   const [note, setNote] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const load = () =>
-    all<Person>('/v1/users/?include_email=true').then((list) => {
+    all('/v1/users/', { query: { include_email: 'true' } }).then((list) => {
       setPeople(list);
       onPeople(list.filter((p) => p.is_active).map((p) => ({ uuid: p.uuid, name: p.full_name })));
     }, (err) => setError(err.message));
@@ -87,15 +64,15 @@ function People({ me, onPeople }: { me: Me; onPeople: (people: { uuid: string; n
   }
   async function invite(e: Event) {
     e.preventDefault();
-    if (await change(() => post('/v1/invite-user/', { email, role }), t('admin.invited', { email }))) setEmail('');
+    if (await change(() => ok(api.POST('/v1/invite-user/', { body: { email, role } })), t('admin.invited', { email }))) setEmail('');
   }
-  const setActive = (person: Person, active: boolean) => change(() => api('PATCH', `/v1/users/${person.uuid}/`, { is_active: active }));
+  const setActive = (person: Person, active: boolean) => change(() => ok(api.PATCH('/v1/users/{uuid}/', { params: { path: { uuid: person.uuid } }, body: { is_active: active } })));
   // Resending is invite-user again (a new link for 7 days; the old one stops).
-  const resend = (person: Person) => change(() => post('/v1/invite-user/', { email: person.email }), t('admin.resent', { email: person.email ?? '' }));
+  const resend = (person: Person) => change(() => ok(api.POST('/v1/invite-user/', { body: { email: person.email ?? '' } })), t('admin.resent', { email: person.email ?? '' }));
   const revoke = (person: Person) => {
     if (!person.invitation || !confirm(t('admin.revokeinviteconfirm', { email: person.email ?? '' }))) return;
     const uuid = person.invitation.uuid;
-    void change(() => api('DELETE', `/v1/invitations/${uuid}/`), t('admin.revokedinvite', { email: person.email ?? '' }));
+    void change(() => ok(api.DELETE('/v1/invitations/{uuid}/', { params: { path: { uuid } } })), t('admin.revokedinvite', { email: person.email ?? '' }));
   };
 
   return (
@@ -131,7 +108,7 @@ function People({ me, onPeople }: { me: Me; onPeople: (people: { uuid: string; n
         <label for="invite-email">{t('admin.email')}</label>
         <input id="invite-email" type="email" required value={email} onInput={(e) => setEmail((e.target as HTMLInputElement).value)} />
         <label for="invite-role">{t('admin.role')}</label>
-        <select id="invite-role" value={role} onChange={(e) => setRole((e.target as HTMLSelectElement).value)}>
+        <select id="invite-role" value={role} onChange={(e) => setRole((e.target as HTMLSelectElement).value as (typeof ROLES)[number])}>
           {ROLES.map((r) => <option key={r} value={r}>{r}</option>)}
         </select>
         <button type="submit" class="primary">{t('admin.sendinvite')}</button>
@@ -161,16 +138,16 @@ function Status({ person }: { person: Person }) {
 }
 
 function Teams({ onTeams }: { onTeams: (teams: { uuid: string; name: string }[]) => void }) {
-  const [teams, setTeams] = useState<Team[]>([]);
+  const [teams, setTeams] = useState<Schemas['Team'][]>([]);
   const [name, setName] = useState('');
   const [error, setError] = useState<string | null>(null);
-  const load = () => all<Team>('/v1/teams/').then((list) => (setTeams(list), onTeams(list.map((x) => ({ uuid: x.uuid, name: x.name })))), (err) => setError(err.message));
+  const load = () => all('/v1/teams/').then((list) => (setTeams(list), onTeams(list.map((x) => ({ uuid: x.uuid, name: x.name })))), (err) => setError(err.message));
   useEffect(() => void load(), []);
   async function create(e: Event) {
     e.preventDefault();
     setError(null);
     try {
-      await post('/v1/teams/', { name });
+      await ok(api.POST('/v1/teams/', { body: { name } }));
       setName('');
       await load();
     } catch (err) {
@@ -196,13 +173,13 @@ function Keys() {
   const [name, setName] = useState('');
   const [fresh, setFresh] = useState<{ name: string; key: string } | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const load = () => all<Key>('/v1/api-keys/').then(setKeys, (err) => setError(err.message));
+  const load = () => all('/v1/api-keys/').then(setKeys, (err) => setError(err.message));
   useEffect(() => void load(), []);
   async function create(e: Event) {
     e.preventDefault();
     setError(null);
     try {
-      const created = await post('/v1/api-keys/', { name });
+      const created = await ok(api.POST('/v1/api-keys/', { body: { name } }));
       setFresh({ name: created.name, key: created.key });
       setName('');
       await load();
@@ -214,7 +191,7 @@ function Keys() {
     if (!confirm(t('admin.revokeconfirm', { name: key.name }))) return;
     setError(null);
     try {
-      await api('DELETE', `/v1/api-keys/${key.uuid}/`);
+      await ok(api.DELETE('/v1/api-keys/{uuid}/', { params: { path: { uuid: key.uuid } } }));
       await load();
     } catch (err) {
       setError((err as Error).message);

@@ -1,14 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
-import { all, api } from '../api.ts';
+import { all, api, ok } from '../api.ts';
 import type { Me } from '../api.ts';
 import { t } from '../i18n.ts';
-import { Link } from '../router.tsx';
 import { ErrorNote } from '../ui.tsx';
-
-interface Checkin {
-  uuid: string;
-  name: string;
-}
 
 const hiddenKey = (me: Me) => `rollcall.firststeps.${me.uuid}`;
 const browserZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
@@ -21,9 +15,9 @@ const browserZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'U
  */
 export function FirstSteps({ me, onProfileSaved }: { me: Me; onProfileSaved: () => void }) {
   const [hidden, setHidden] = useState(localStorage.getItem(hiddenKey(me)) === 'hidden');
-  const [checkins, setCheckins] = useState<Checkin[] | null>(null);
+  const [checkins, setCheckins] = useState<{ name: string }[] | null>(null);
   useEffect(() => {
-    if (!hidden) all<Checkin>('/v1/checkins/').then(setCheckins, () => setCheckins([]));
+    if (!hidden) all('/v1/checkins/').then(setCheckins, () => setCheckins([]));
   }, []);
   const needsName = !me.first_name;
   if (hidden || checkins === null || (!needsName && checkins.length > 0)) return null;
@@ -45,14 +39,14 @@ export function FirstSteps({ me, onProfileSaved }: { me: Me; onProfileSaved: () 
           {checkins.length ? (
             <p>{t('first.checkinsyours', { names: checkins.map((c) => c.name).join(', ') })}</p>
           ) : me.role === 'admin' ? (
-            <p>{t('first.checkinsnoneadmin')} <Link href="/app/admin/">{t('first.toadmin')}</Link></p>
+            <p>{t('first.checkinsnoneadmin')} <a href="/app/admin/">{t('first.toadmin')}</a></p>
           ) : (
             <p>{t('first.checkinsnone', { email: me.email })}</p>
           )}
         </li>
         <li>
           <h3>{t('first.team')}</h3>
-          <p>{t('first.kudos')} <Link href="/app/boards/">{t('first.boards')}</Link></p>
+          <p>{t('first.kudos')} <a href="/app/boards/">{t('first.boards')}</a></p>
         </li>
       </ol>
       <button type="button" onClick={hide}>{t('first.hide')}</button>
@@ -72,7 +66,7 @@ function ProfileForm({ me, onSaved }: { me: Me; onSaved: () => void }) {
     setBusy(true);
     setError(null);
     try {
-      await api('PATCH', `/v1/users/${me.uuid}/`, { first_name: first, last_name: last, timezone: zone });
+      await ok(api.PATCH('/v1/users/{uuid}/', { params: { path: { uuid: me.uuid } }, body: { first_name: first, last_name: last, timezone: zone } }));
       onSaved();
     } catch (err) {
       setError((err as Error).message);

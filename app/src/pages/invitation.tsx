@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
-import { ApiError, post } from '../api.ts';
+import { api, ApiError, ok } from '../api.ts';
 import type { Me } from '../api.ts';
 import { formatDateTime, t } from '../i18n.ts';
-import { Link, navigate } from '../router.tsx';
+import { useLocation } from 'preact-iso';
 import { ErrorNote } from '../ui.tsx';
 
 const TOKEN = /^[0-9A-Za-z]{40}$/;
@@ -10,7 +10,7 @@ const TOKEN = /^[0-9A-Za-z]{40}$/;
 /** Why a link cannot be accepted, as the API says it (its code), in the person's language. */
 function problemOf(err: unknown): string {
   if (!(err instanceof ApiError)) return (err as Error).message;
-  if (err.code === 'invitation_expired') return t('invite.expired', { date: formatDateTime(String(err.body?.extra?.expired_at ?? '')) });
+  if (err.code === 'invitation_expired') return t('invite.expired', { date: formatDateTime(String((err.body?.extra as { expired_at?: string } | undefined)?.expired_at ?? '')) });
   if (err.code === 'invitation_already_accepted') return t('invite.used');
   if (err.code === 'throttled') return t('signin.throttled');
   // 404 invitation_not_found, or a token the API does not even read as one (400 with its field).
@@ -25,7 +25,8 @@ function problemOf(err: unknown): string {
  * An unknown, expired or used link says what to do instead.
  */
 export function AcceptInvitation({ me, onSignedIn, setTitle }: { me: Me | null | false; onSignedIn: () => void; setTitle: (title: string) => void }) {
-  const token = new URLSearchParams(location.search).get('token') ?? '';
+  const { query, route } = useLocation();
+  const token = query.token ?? '';
   const [error, setError] = useState<string | null>(TOKEN.test(token) ? null : t('invite.unknown'));
   const [used, setUsed] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -35,9 +36,9 @@ export function AcceptInvitation({ me, onSignedIn, setTitle }: { me: Me | null |
     setBusy(true);
     setError(null);
     try {
-      await post('/v1/invitations/accept/', { token, session: true });
+      await ok(api.POST('/v1/invitations/accept/', { body: { token, session: true } }));
       // The link is spent: it leaves the address bar and the history, and Today shows.
-      navigate('/app/', { replace: true });
+      route('/app/', true);
       onSignedIn();
     } catch (err) {
       setUsed(err instanceof ApiError && err.code === 'invitation_already_accepted');
@@ -58,7 +59,7 @@ export function AcceptInvitation({ me, onSignedIn, setTitle }: { me: Me | null |
       <ErrorNote message={error} />
       {error ? (
         <p>
-          <Link href="/app/">{me ? t('invite.today') : t('invite.signin')}</Link>
+          <a href="/app/">{me ? t('invite.today') : t('invite.signin')}</a>
         </p>
       ) : null}
     </section>
