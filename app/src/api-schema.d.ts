@@ -236,6 +236,15 @@ export interface paths {
   "/v1/integrations/slack/manifest/": {
     get: operations["get_v1_integrations_slack_manifest"];
   };
+  "/v1/integrations/mattermost/actions/": {
+    post: operations["post_v1_integrations_mattermost_actions"];
+  };
+  "/v1/integrations/mattermost/dialogs/": {
+    post: operations["post_v1_integrations_mattermost_dialogs"];
+  };
+  "/v1/integrations/mattermost/commands/": {
+    post: operations["post_v1_integrations_mattermost_commands"];
+  };
   "/v1/agent-reports/": {
     get: operations["get_v1_agent_reports"];
     post: operations["post_v1_agent_reports"];
@@ -1385,7 +1394,7 @@ export interface components {
     };
     IntegrationStatus: {
       /** @enum {unknown} */
-      platform: "slack" | "microsoft_teams" | "discord" | "google_chat" | "";
+      platform: "slack" | "microsoft_teams" | "discord" | "google_chat" | "mattermost" | "";
       label: string | null;
       can_receive: boolean;
       problem: string | null;
@@ -1413,7 +1422,7 @@ export interface components {
           id: string;
           name: string;
           /** @enum {unknown} */
-          platform: "slack" | "microsoft_teams" | "discord" | "google_chat";
+          platform: "slack" | "microsoft_teams" | "discord" | "google_chat" | "mattermost";
           type: string;
         })[];
       total: number;
@@ -3134,11 +3143,13 @@ export interface operations {
           image?: string | null;
           platform?: ({
             /** @enum {string} */
-            kind: "slack" | "microsoft_teams" | "discord" | "google_chat";
+            kind: "slack" | "microsoft_teams" | "discord" | "google_chat" | "mattermost";
             bot_token?: string;
             signing_secret?: string;
             webhook_url?: string;
             channel_name?: string;
+            server_url?: string;
+            command_token?: string;
           }) | null;
         };
       };
@@ -6754,6 +6765,152 @@ export interface operations {
         };
       };
       404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  post_v1_integrations_mattermost_actions: {
+    requestBody: {
+      content: {
+        "application/json": Record<string, unknown>;
+      };
+    };
+    responses: {
+      200: {
+        content: {
+          "application/json": {
+            ephemeral_text: string;
+          };
+        };
+      };
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      413: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  post_v1_integrations_mattermost_dialogs: {
+    requestBody: {
+      content: {
+        "application/json": Record<string, unknown>;
+      };
+    };
+    responses: {
+      200: {
+        content: {
+          "application/json": {
+            errors: Record<string, unknown>;
+            error: string;
+          };
+        };
+      };
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      413: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  post_v1_integrations_mattermost_commands: {
+    parameters: {
+      header?: {
+        Authorization?: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/x-www-form-urlencoded": string;
+      };
+    };
+    responses: {
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {unknown} */
+            response_type: "ephemeral";
+            text: string;
+          };
+        };
+      };
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      413: {
         content: {
           "application/json": components["schemas"]["Error"];
         };
