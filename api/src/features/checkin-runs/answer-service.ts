@@ -5,6 +5,7 @@ import { questionsOf } from '../checkins/repository.ts';
 import { answersOf } from '../checkins/response-parts.ts';
 import type { Answer } from '../checkins/response-parts.ts';
 import { answerForDay } from '../checkins/responses-service.ts';
+import { IncompleteAnswer } from '../checkins/answer-rules.ts';
 import type { ParticipantUser } from '../checkins/repository.ts';
 import { TEAM } from './report.ts';
 import { grantOf } from './tokens.ts';
@@ -80,12 +81,18 @@ export function formAnswers(questions: QuestionRow[], form: FormValues): { uuid:
   return out;
 }
 
-export type SaveOutcome = { state: 'invalid' } | { state: 'closed'; view: AnswerView } | { state: 'saved'; view: AnswerView } | { state: 'refused'; view: AnswerView; problems: Record<string, string[]> };
+export type SaveOutcome =
+  | { state: 'invalid' }
+  | { state: 'closed'; view: AnswerView }
+  | { state: 'saved'; view: AnswerView }
+  /** `problems` as the API words them; `unanswered`: the required questions left empty, which the page names itself. */
+  | { state: 'refused'; view: AnswerView; problems: Record<string, string[]>; unanswered: string[] };
 
 /**
  * Saves the form as the person's answers of the link's day, through the same service as POST/PUT …/responses/.
- * A link whose day was reported with an answer in it no longer edits (`closed`); an answer the rules refuse
- * comes back with its problems (`refused`), the person's input kept by the page.
+ * A link whose day was reported with an answer in it no longer edits (`closed`); an answer the rules refuse (a
+ * required question left empty or blank among them) comes back with its problems (`refused`), nothing saved, the
+ * person's input kept by the page.
  */
 export async function saveAnswer(db: Db, token: string, form: FormValues, now: Date): Promise<SaveOutcome> {
   return db.transaction(async (trx) => {
@@ -102,7 +109,8 @@ export async function saveAnswer(db: Db, token: string, form: FormValues, now: D
       const answers = new Map(readJson<Answer[]>(row.answers, []).map((a) => [a.uuid, a.response]));
       return { state: 'saved', view: { ...view, answers, answered: true } } as const;
     } catch (err) {
-      if (err instanceof ValidationFailed) return { state: 'refused', view, problems: err.fields } as const;
+      if (err instanceof IncompleteAnswer) return { state: 'refused', view, problems: {}, unanswered: err.questions.map((q) => q.uuid) } as const;
+      if (err instanceof ValidationFailed) return { state: 'refused', view, problems: err.fields, unanswered: [] } as const;
       throw err;
     }
   });

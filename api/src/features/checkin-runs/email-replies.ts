@@ -9,9 +9,10 @@ import type { InboundEmail } from '../../inbound/parse.ts';
 import type { InboundHandler } from '../../inbound/registry.ts';
 import { questionsOf } from '../checkins/repository.ts';
 import { answerForDay } from '../checkins/responses-service.ts';
-import { unsplitReplyEmail } from './messages.ts';
+import { IncompleteAnswer } from '../checkins/answer-rules.ts';
+import { incompleteReplyEmail, unsplitReplyEmail } from './messages.ts';
 import { TEAM } from './report.ts';
-import { answerUrl, messageKey, newAnswerToken, replyKeyOf, storeAnswerTokens } from './tokens.ts';
+import { answerUrl, messageKey, newAnswerToken, newReplyIdentity, replyKeyOf, storeAnswerTokens, storeReplyKeys } from './tokens.ts';
 import type { CheckinRow, PromptRow, QuestionRow } from '../../db/tables.ts';
 
 /**
@@ -20,7 +21,8 @@ import type { CheckinRow, PromptRow, QuestionRow } from '../../db/tables.ts';
  * any From), and the sender must also be the person asked. The reply's new text (quoted text and signature cut by
  * email-reply-parser, after mailparser) is split into answers in question order: numbered lines `1.` … `n.`, or
  * one paragraph per question. Anything else is saved whole as the first text answer, and the person gets one
- * e-mail saying how it was read, with a web link to fix it.
+ * e-mail saying how it was read, with a web link to fix it. A reply that leaves a required question unanswered
+ * (or blank) is not recorded: the person gets an e-mail naming those questions, which they can reply to.
  */
 
 /** The reply's own text, without what it quotes and without a signature. */
@@ -108,12 +110,12 @@ export function checkinReplyHandler(deps: ReplyDeps): InboundHandler {
     }
     const outcome = await saveReply(deps, match.prompt_uuid, mail);
     deps.logger.info({ prompt: match.prompt_uuid, outcome, message_id: mail.messageId }, 'check-in reply');
-    if (outcome === 'saved' || outcome === 'saved_whole') deps.kick();
+    if (outcome === 'saved' || outcome === 'saved_whole' || outcome === 'incomplete') deps.kick();
     return true;
   };
 }
 
-type ReplyOutcome = 'saved' | 'saved_whole' | 'not_the_person' | 'closed' | 'gone' | 'empty';
+type ReplyOutcome = 'saved' | 'saved_whole' | 'incomplete' | 'not_the_person' | 'closed' | 'gone' | 'empty';
 
 async function saveReply(deps: ReplyDeps, promptUuid: string, mail: InboundEmail): Promise<ReplyOutcome> {
   const now = deps.clock.now();
@@ -128,13 +130,33 @@ async function saveReply(deps: ReplyDeps, promptUuid: string, mail: InboundEmail
     const questions = await questionsOf(trx, checkin.uuid);
     const text = newText(mail.text);
     const read = readReply(questions, text);
-    if (read.responses.length === 0) return 'empty';
+    if (read.responses.length === 0 && !questions.some((q) => bool(q.required))) return 'empty';
     const { is_active: _active, ...author } = person;
-    await answerForDay(trx, { checkin, questions, author, date: prompt.run_date, responses: read.responses }, now);
+    const link = () => {
+      const { token, row } = newAnswerToken({ checkinUuid: checkin.uuid, userUuid: person.uuid, date: prompt.run_date, timeZone: prompt.timezone }, now);
+      return { url: answerUrl(deps.config, token), row };
+    };
+    try {
+      await answerForDay(trx, { checkin, questions, author, date: prompt.run_date, responses: read.responses }, now);
+    } catch (err) {
+      // A reply that leaves a required question unanswered is not recorded (nothing was written): the person is told
+      // which, and can answer by replying to that note (it finds the same prompt) or on the web.
+      if (!(err instanceof IncompleteAnswer)) throw err;
+      const { url, row } = link();
+      await storeAnswerTokens(trx, [row]);
+      const reply = newReplyIdentity(deps.config.inboundEmailDomain, prompt.uuid);
+      await storeReplyKeys(trx, reply.keys);
+      const message = incompleteReplyEmail({
+        to: person.email, checkinName: checkin.name, date: prompt.run_date, unanswered: err.questions, questions: questions.length, split: read.split, parts: read.parts,
+        reply: text, url, replyTo: reply.address, messageId: reply.messageId, inReplyTo: mail.messageId,
+      });
+      await enqueueEmail(trx, { organizationUuid: checkin.organization_uuid, kind: 'checkin.reply_incomplete', message }, now);
+      return 'incomplete';
+    }
     if (read.split) return 'saved';
-    const { token, row } = newAnswerToken({ checkinUuid: checkin.uuid, userUuid: person.uuid, date: prompt.run_date, timeZone: prompt.timezone }, now);
+    const { url, row } = link();
     await storeAnswerTokens(trx, [row]);
-    const message = unsplitReplyEmail({ to: person.email, checkinName: checkin.name, date: prompt.run_date, questions: questions.length, parts: read.parts, url: answerUrl(deps.config, token), inReplyTo: mail.messageId });
+    const message = unsplitReplyEmail({ to: person.email, checkinName: checkin.name, date: prompt.run_date, questions: questions.length, parts: read.parts, url, inReplyTo: mail.messageId });
     await enqueueEmail(trx, { organizationUuid: checkin.organization_uuid, kind: 'checkin.reply_read', message }, now);
     return 'saved_whole';
   });

@@ -68,7 +68,7 @@ describe('command-line client endpoints (CONTRACT §8)', () => {
     expect(first.status).toBe(200);
     expect(first.body).toEqual({
       followups_count: 1,
-      attached_followups: [{ followup_uuid: daily.uuid, followup_name: 'Daily', date: '2026-03-10', action: 'created' }],
+      attached_followups: [{ followup_uuid: daily.uuid, followup_name: 'Daily', date: '2026-03-10', action: 'created', response_completed: true, unanswered_questions: [] }],
       detail: 'Added to 1 check-in.',
     });
     expect(yesNo.uuid).toBeDefined();

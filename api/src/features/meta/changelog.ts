@@ -18,6 +18,11 @@ export const CHANGELOG: ChangelogEntry[] = [
     changes: [
       // Each area adds its lines below its own marker, so parallel branches merge without touching each other's.
       // defects (issue 34)
+      'Fixed: an empty answer counted as answered. POST and PUT /v1/checkins/{uuid}/responses/ (and /v1/followups/…), the web answer page, e-mail replies and MCP\'s answer_checkin now refuse an answer that leaves a required question without one: 400 with the field map (responses.<i>.response for a question the body named blank, whitespace or null; responses listing each required question it left out, with its index and text), and nothing is written. A client answering question by question says how far it got with last_question_index: only the required questions up to it must be answered.',
+      'A check-in counts as answered for the day when every required question has an answer (response_completed): reminders, who is asked, the report\'s "answered" count and its "Not answered yet", the one-by-one report, include_summary\'s responded and pending, include_pending_users, GET /v1/cli/status/ and GET /v1/checkins/{uuid}/runs/ all read it so. An agent\'s co-authored lines (POST /v1/agent-reports/) and POST /v1/cli/updates/ add to the day\'s answer and may leave required questions empty: the person is then still reminded and pending, and the team report shows their answer marked "(not finished)". checkin.report.sent carries not_finished beside answered.',
+      'POST /v1/cli/updates/: each attached_followups item carries response_completed and unanswered_questions ({uuid, index, question}); rollcall update says which questions still wait. A POST …/responses/ over a day answered in part answers 409 response_already_exists saying to add the rest with PUT.',
+      'An e-mail reply that leaves a required question unanswered is not recorded: the person gets an e-mail (kind checkin.reply_incomplete) naming those questions, quoting the reply, with a web link and a reply address of its own, so replying to it answers.',
+      'MCP: a new tool get_checkin (GET /v1/checkins/{uuid}/detail/) gives an agent a check-in\'s questions (uuid, index, question, question_type, required, choices) before answer_checkin.',
       // chat (issue 35)
       // check-ins (issue 36)
       // performance (issue 37)
