@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { callTool, connectMcp, structured } from '../../../test/mcp-client.ts';
 import { sendDuePrompts, sendDueReminders, sendDueReports } from './feature.ts';
-import { createCheckin, startLoopApp } from './loop-fixtures.ts';
+import { createCheckin, linkIn, startLoopApp } from './loop-fixtures.ts';
 import type { LoopApp } from './loop-fixtures.ts';
 
 /**
@@ -55,6 +55,33 @@ describe('A check-in is answered when every required question is', () => {
     expect(await pending(p.member.key)).toEqual([]);
     t.clock.set('2026-03-10T09:00:00.000Z');
     expect(await sendDueReminders(t.deps)).toBe(1); // Otto only
+  });
+
+  it('refuses the web answer page\'s form with a required question blank: 400, the question named, the input kept, nothing saved', async () => {
+    const { t, p, sink } = app;
+    await t.deps.delivery.runDue();
+    const link = linkIn(t, sink.messages.find((m) => m.envelopeTo[0] === p.member.user.email)!.text);
+    const opened = await fetch(link);
+    const html = await opened.text();
+    const cookie = opened.headers.get('set-cookie')!.split(';')[0];
+    const formKey = /name="form_key" value="([0-9a-f]+)"/.exec(html)![1];
+    // The browser asks for the required answers before sending; the server refuses a blank one all the same.
+    expect(html.match(/<textarea [^>]*>/g)).toEqual([
+      `<textarea id="q0" name="q.${checkin.questions[0].uuid}" rows="4" required>`,
+      `<textarea id="q1" name="q.${checkin.questions[1].uuid}" rows="4" required>`,
+      `<textarea id="q2" name="q.${checkin.questions[2].uuid}" rows="4">`,
+    ]);
+    const [q0, q1] = checkin.questions.map((q) => `q.${q.uuid}`);
+    const refused = await fetch(link, {
+      method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', cookie },
+      body: new URLSearchParams([['form_key', formKey], [q0, 'Shipped the importer'], [q1, ' \r\n ']]).toString(),
+    });
+    expect(refused.status).toBe(400);
+    const page = await refused.text();
+    expect(page).toContain('<div class="note" role="alert"><p>Some answers could not be saved:</p><ul><li>Answer this required question: What will you do today?</li></ul></div>');
+    expect(page).toContain(`<textarea id="q1" name="q.${checkin.questions[1].uuid}" rows="4" required aria-invalid="true">`);
+    expect(page).toContain('>Shipped the importer</textarea>');
+    expect(await t.db('checkin_responses')).toEqual([]);
   });
 
   it('keeps an agent\'s co-authored lines and a rollcall update that answer in part: still reminded, pending and "not finished" until the rest is answered', async () => {
