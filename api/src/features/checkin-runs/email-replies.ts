@@ -30,7 +30,10 @@ export function newText(text: string): string {
   return new EmailReplyParser().read(text.replace(/\r\n/g, '\n')).getVisibleText().trim();
 }
 
-/** The reply split into `count` answers, or null when it does not split that way. */
+/**
+ * The reply split into answers in question order: numbered lines `1.` … up to `count` (fewer leave the later
+ * questions unanswered), or exactly `count` paragraphs; null when it does not split that way.
+ */
 export function splitAnswers(text: string, count: number): string[] | null {
   const lines = text.split('\n');
   const numbered: string[][] = [];
@@ -41,7 +44,7 @@ export function splitAnswers(text: string, count: number): string[] | null {
     else if (numbered.length) numbered[numbered.length - 1].push(line);
     else if (line.trim() !== '') before = true;
   }
-  if (!before && numbered.length === count) return numbered.map((part) => part.join('\n').trim());
+  if (!before && numbered.length > 0 && numbered.length <= count) return numbered.map((part) => part.join('\n').trim());
   const paragraphs = text.split(/\n[ \t]*\n/).map((p) => p.trim()).filter((p) => p !== '');
   return paragraphs.length === count ? paragraphs : null;
 }
@@ -71,8 +74,9 @@ function typed(q: QuestionRow, text: string): unknown {
 
 /** The answers a reply gives, and whether it split into one per question. */
 export function readReply(questions: QuestionRow[], text: string): { responses: { uuid: string; response: unknown }[]; split: boolean; parts: number } {
-  const parts = splitAnswers(text, questions.length);
-  if (parts) {
+  const split = splitAnswers(text, questions.length);
+  if (split) {
+    const parts = questions.map((_, i) => split[i] ?? '');
     const responses = questions.map((q, i) => ({ uuid: q.uuid, response: parts[i] === '' ? undefined : typed(q, parts[i]) }));
     if (responses.every((r, i) => r.response !== undefined || parts[i] === '')) return { responses: responses.filter((r) => r.response !== undefined), split: true, parts: parts.length };
   }

@@ -106,6 +106,10 @@ describe('Answering a check-in by replying to its e-mail', () => {
     expect(splitAnswers('a\n\nb', 2)).toEqual(['a', 'b']);
     expect(splitAnswers('a\n\nb', 3)).toBeNull();
     expect(splitAnswers('Intro\n1. a\n2. b', 2)).toBeNull();
+    // Numbered lines may stop early (the questions after them are left unanswered); paragraphs may not.
+    expect(splitAnswers('1. a\n2. b', 3)).toEqual(['a', 'b']);
+    expect(splitAnswers('1. a\n2. b\n3. c\n4. d', 3)).toBeNull();
+    expect(splitAnswers('a\n\nb', 3)).toBeNull();
     expect(newText('Fine\n\nOn Mon, Mar 9, 2026 at 9:00 AM X <x@y.z> wrote:\n> quoted\n')).toBe('Fine');
   });
 });
