@@ -89,7 +89,7 @@ export function createApp(dependencies: AppDependencies): { app: Koa; routes: Ro
     routers[0].allowedMethods({ throw: true }) as Koa.Middleware,
   ];
   // The Model Context Protocol endpoint: each tool call runs its REST route, through the same error handler and routers.
-  app.use(lazyMcpEndpoint(deps, makeDispatch(app, [errorHandler(deps.logger), optionalTrailingSlash, ...routing])));
+  app.use(lazyMcpEndpoint(deps, middlewares, makeDispatch(app, [errorHandler(deps.logger), optionalTrailingSlash, ...routing])));
   for (const middleware of routing) app.use(middleware);
 
   const routes = routers.flatMap((router) =>

@@ -50,6 +50,8 @@ export async function startTestApp(
     database?: { url: string; drop: () => Promise<void> };
     /** Run as another process of `sameDatabaseAs`: its database (its own connections, not dropped), its clock. */
     sameDatabaseAs?: { config: Config; clock: ManualClock };
+    /** The listener's keep-alive timeout (Node's default, 5 s, unless given; the server's is 65 s). */
+    keepAliveTimeout?: number;
   } = {},
 ) {
   const { sameDatabaseAs } = options;
@@ -62,6 +64,7 @@ export async function startTestApp(
     clock,
     logger,
     delivery,
+    keepAliveTimeout: options.keepAliveTimeout,
     database: options.database ?? (sameDatabaseAs ? { url: sameDatabaseAs.config.databaseUrl, drop: async () => {} } : undefined),
   });
 

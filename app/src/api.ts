@@ -73,8 +73,12 @@ export async function all<T>(path: string, limit = 2000): Promise<T[]> {
 /** Who is signed in (GET /v1/cli/auth/status/ and /v1/me/), or null. */
 export interface Me {
   uuid: string;
+  /** Empty for someone invited by address only, until they give their name. */
+  first_name: string;
   full_name: string;
   email: string;
   role: string;
+  /** Theirs, or the organization's when they have not set one. */
+  timezone: string;
   organization: { uuid: string; name: string };
 }

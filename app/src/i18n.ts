@@ -39,3 +39,9 @@ export function t(key: Key, values: Record<string, string | number> = {}): strin
 export function formatDate(iso: string): string {
   return new Intl.DateTimeFormat(lang.value, { dateStyle: 'medium' }).format(new Date(iso.length === 10 ? `${iso}T12:00:00Z` : iso));
 }
+
+/** A moment (an invitation's expiry) in the person's language and time zone. */
+export function formatDateTime(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : new Intl.DateTimeFormat(lang.value, { dateStyle: 'medium', timeStyle: 'short' }).format(date);
+}

@@ -15,6 +15,9 @@ import './styles.css';
 // The board (drag and drop, live updates, task detail) loads only when a board is opened.
 const BoardPage = lazy(() => import('./board/board-page.tsx').then((m) => ({ default: m.BoardPage })));
 const Admin = lazy(() => import('./pages/admin.tsx').then((m) => ({ default: m.Admin })));
+// The page an invitation e-mail links to: its own chunk, as only a newcomer opens it, once.
+const AcceptInvitation = lazy(() => import('./pages/invitation.tsx').then((m) => ({ default: m.AcceptInvitation })));
+const INVITATION_PATH = /^\/app\/invitations\/accept\/?$/;
 
 /** null while checking, false when signed out. */
 const me = signal<Me | null | false>(null);
@@ -29,7 +32,7 @@ function applyTheme(value: Theme): void {
 async function loadMe(): Promise<void> {
   try {
     const body = await get('/v1/me/');
-    me.set({ uuid: body.uuid, full_name: body.full_name, email: body.email, role: body.role, organization: body.organization });
+    me.set({ uuid: body.uuid, first_name: body.first_name, full_name: body.full_name, email: body.email, role: body.role, timezone: body.timezone, organization: body.organization });
   } catch {
     me.set(false);
   }
@@ -117,6 +120,16 @@ function App() {
     document.title = title ? `${title} · Rollcall` : 'Rollcall';
   }, [title]);
 
+  // An invitation's link: its page whether or not someone is signed in on this browser (accepting signs in).
+  if (INVITATION_PATH.test(path)) {
+    return (
+      <main id="main" class="signin-page">
+        <Suspense fallback={<p role="status">{t('loading')}</p>}>
+          <AcceptInvitation me={person} onSignedIn={loadMe} setTitle={setTitle} />
+        </Suspense>
+      </main>
+    );
+  }
   if (person === null) return <p class="loading" role="status">{t('loading')}</p>;
   if (person === false) {
     return (
@@ -141,7 +154,7 @@ function App() {
         ) : path.startsWith('/app/boards/') ? (
           <Boards setTitle={setTitle} />
         ) : (
-          <Today me={person} setTitle={setTitle} />
+          <Today me={person} setTitle={setTitle} onProfileSaved={loadMe} />
         )}
       </main>
     </>

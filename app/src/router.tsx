@@ -5,9 +5,11 @@ import { signal } from './state.ts';
 export const route = signal(location.pathname);
 addEventListener('popstate', () => route.set(location.pathname));
 
-export function navigate(path: string): void {
-  if (path === location.pathname) return;
-  history.pushState(null, '', path);
+/** Shows `path`; `replace` takes the current address out of the history (a spent invitation link). */
+export function navigate(path: string, options: { replace?: boolean } = {}): void {
+  if (path === location.pathname && !options.replace) return;
+  if (options.replace) history.replaceState(null, '', path);
+  else history.pushState(null, '', path);
   route.set(path);
   // Move focus to the new page's content, so keyboard and screen-reader users start there.
   queueMicrotask(() => document.getElementById('main')?.focus());

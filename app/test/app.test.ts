@@ -4,17 +4,14 @@
  * code the local SMTP sink receives. axe-core checks every screen; SCREENSHOTS=1 writes the help articles'
  * screenshots (site/public/help/app/).
  */
-import { mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { chromium } from 'playwright-core';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { axe, launchChromium } from './browser.ts';
 import { ADMIN_EMAIL, REPO, startServer, startSmtpSink } from './server.ts';
 import type { Running } from './server.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const SHOTS = path.join(REPO, 'site/public/help/app');
 
 let sink: Awaited<ReturnType<typeof startSmtpSink>>;
@@ -25,15 +22,6 @@ let mia: BrowserContext;
 let adaPage: Page;
 let miaPage: Page;
 const ids: Record<string, string> = {};
-
-async function axe(page: Page): Promise<string[]> {
-  await page.evaluate(AXE);
-  const violations = await page.evaluate(async () => {
-    const result = await (window as any).axe.run(document, { resultTypes: ['violations'] });
-    return result.violations.map((v: any) => `${v.id}: ${v.help} at ${v.nodes.map((n: any) => n.target.join(' ')).join(', ')}`);
-  });
-  return violations;
-}
 
 async function shot(page: Page, name: string): Promise<void> {
   if (!process.env.SCREENSHOTS) return;
@@ -68,7 +56,7 @@ beforeAll(async () => {
   // An agent's report co-authored with Mia lands in her stand-up for today.
   await server.api('POST', '/v1/agent-reports/', { agent_name: 'deploy-bot', content: 'Deployed v2 to production', co_authors: [ids.mia] });
 
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+  browser = await launchChromium();
   ada = await browser.newContext({ locale: 'en-US', viewport: { width: 1280, height: 860 } });
   mia = await browser.newContext({ locale: 'es-ES', viewport: { width: 390, height: 844 }, colorScheme: 'dark', isMobile: true, hasTouch: true });
   adaPage = await ada.newPage();

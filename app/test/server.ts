@@ -41,15 +41,23 @@ export async function startSmtpSink() {
   return {
     url: `smtp://127.0.0.1:${port}`,
     messages,
-    /** The newest sign-in code e-mailed to `to` after `after` messages, waiting for it to arrive. */
-    async codeFor(to: string, after: number): Promise<string> {
+    /** The first match of `pattern` in the newest e-mail to `to` after `after` messages, waiting for it to arrive. */
+    async find(to: string, after: number, pattern: RegExp, what: string): Promise<string> {
       for (let i = 0; i < 200; i++) {
         const mail = messages.slice(after).filter((m) => m.to.includes(to)).at(-1);
-        const code = /sign-in code is (\d{6})/.exec(mail?.text ?? '')?.[1];
-        if (code) return code;
+        const found = pattern.exec(mail?.text ?? '')?.[1];
+        if (found) return found;
         await new Promise((r) => setTimeout(r, 50));
       }
-      throw new Error(`no sign-in code e-mailed to ${to}`);
+      throw new Error(`no ${what} e-mailed to ${to}`);
+    },
+    /** The newest sign-in code e-mailed to `to` after `after` messages. */
+    codeFor(to: string, after: number): Promise<string> {
+      return this.find(to, after, /sign-in code is (\d{6})/, 'sign-in code');
+    },
+    /** The link of the newest invitation e-mailed to `to` after `after` messages. */
+    invitationFor(to: string, after: number): Promise<string> {
+      return this.find(to, after, /Accept the invitation: (\S+)/, 'invitation');
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

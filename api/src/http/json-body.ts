@@ -2,6 +2,7 @@ import type { Middleware } from 'koa';
 import { HttpMethodEnum, koaBody } from 'koa-body';
 import { ApiError, ValidationFailed, badRequest } from '../lib/errors.ts';
 import { MAX_JSON_DEPTH, unusableJsonAt } from '../lib/json.ts';
+import { payloadTooLarge } from './raw-body.ts';
 
 /** Some clients send JSON bodies on DELETE (CONTRACT §12). */
 const BODY_METHODS = [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH, HttpMethodEnum.DELETE];
@@ -44,7 +45,7 @@ export function parseJsonBodies(): Middleware {
 /** Why a body could not be read, in the contract's terms: every failure of the client's is a 4xx. */
 function unreadableBody(err: unknown): unknown {
   const e = err as { status?: number; type?: string; code?: string };
-  if (e.type === 'entity.too.large' || e.status === 413) return new ApiError(413, 'payload_too_large', 'The request body is larger than 1 MiB.');
+  if (e.type === 'entity.too.large' || e.status === 413) return payloadTooLarge('The request body is larger than 1 MiB.');
   if (e.status === 415) return new ApiError(415, 'unsupported_media_type', 'Unsupported request body encoding.');
   if (e.type === 'request.size.invalid' || e.type === 'request.aborted') return badRequest('malformed_json', 'The request body was cut off.');
   // zlib's errors (Z_DATA_ERROR, …): a Content-Encoding the body does not match.

@@ -50,6 +50,8 @@ export function serveWebApp(dir: string) {
   return function webApp(ctx: Context, next: Next): Promise<void> {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
     if (ctx.path === '/app') return Promise.resolve(ctx.redirect('/app/'));
+    // Invitation e-mails sent before 1.8.0 linked to /invitations/accept?token=…: the app's page accepts them.
+    if (ctx.path === '/invitations/accept' || ctx.path === '/invitations/accept/') return Promise.resolve(ctx.redirect(`/app/invitations/accept${ctx.search}`));
     return ctx.path.startsWith('/app/') ? Promise.resolve(serve(ctx)) : next();
   };
 

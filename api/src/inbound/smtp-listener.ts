@@ -1,9 +1,10 @@
 import type { SMTPServerAddress } from 'smtp-server';
 import type { Logger } from '../lib/logger.ts';
-import { UnreadableMessage, parseInbound } from './parse.ts';
+import { MAX_INBOUND_BYTES, UnreadableMessage, parseInbound } from './parse.ts';
 import type { InboundRoutes } from './registry.ts';
 
-export const MAX_INBOUND_BYTES = 10 * 1024 * 1024;
+/** Connections at once; a mail server delivering replies needs a few. */
+const MAX_SMTP_CLIENTS = 32;
 
 export interface InboundSmtp {
   port: number;
@@ -24,7 +25,12 @@ export async function startInboundSmtp(options: { port: number; host?: string; d
     banner: 'Rollcall inbound mail',
     authOptional: true,
     disabledCommands: ['AUTH', 'STARTTLS'],
+    // Advertised (EHLO: SIZE), so a sender that declares a larger message (MAIL FROM … SIZE=) is refused before
+    // sending it; one that does not is refused (552) at its end, having been counted, not kept.
     size: MAX_INBOUND_BYTES,
+    rejectOversized: true,
+    // Each connection holds at most one message of MAX_INBOUND_BYTES: this bounds their memory. More wait (421).
+    maxClients: MAX_SMTP_CLIENTS,
     logger: false,
     onRcptTo(address: SMTPServerAddress, _session, callback) {
       const at = address.address.toLowerCase().split('@');
@@ -36,11 +42,17 @@ export async function startInboundSmtp(options: { port: number; host?: string; d
       callback();
     },
     onData(stream, session, callback) {
+      // Counted as it streams: past the limit nothing more is kept, and the message is refused once it ends.
       const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      let size = 0;
+      stream.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size <= MAX_INBOUND_BYTES) chunks.push(chunk);
+        else chunks.length = 0;
+      });
       stream.on('end', () => {
-        if ((stream as unknown as { sizeExceeded?: boolean }).sizeExceeded) {
-          const err = new Error('5.3.4 Message too large') as Error & { responseCode: number };
+        if (size > MAX_INBOUND_BYTES) {
+          const err = new Error(`5.3.4 Message too large: at most ${MAX_INBOUND_BYTES} bytes`) as Error & { responseCode: number };
           err.responseCode = 552;
           return callback(err);
         }

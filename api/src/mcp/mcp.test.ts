@@ -172,9 +172,10 @@ describe('MCP server at /mcp (Streamable HTTP, stateless): tools over the REST r
     expect(structured(traversal)).toMatchObject({ status: 404, code: 'not_found' });
     const unknownTool = await call(client, 'drop_tables');
     expect(structured(unknownTool)).toMatchObject({ code: 'unknown_tool' });
-    // A `__proto__` argument is dropped by the SDK's argument parsing before the tool sees it: no pollution, no crash.
+    // A `__proto__` argument is an own key like any other, and the route refuses it as REST does: no pollution, no crash.
     const proto = await call(client, 'report', JSON.parse('{"__proto__": {"x": 1}, "agent_name": "Bot", "content": "x"}'));
-    expect(proto.isError).toBeFalsy();
+    const rest = await t.request('POST', '/v1/agent-reports/', { key: acme.adminKey, raw: '{"__proto__": {"x": 1}, "agent_name": "Bot", "content": "x"}', headers: { 'content-type': 'application/json' } });
+    expect(structured(proto)).toEqual({ status: rest.status, ...rest.body });
     expect(({} as Record<string, unknown>).x).toBeUndefined();
   });
 

@@ -93,7 +93,7 @@ describe('OpenAPI document and service endpoints', () => {
   it('documents the raw request body of POST /v1/inbound-email/', async () => {
     const { body } = await t.request('GET', '/v1/openapi.json');
     const inbound = body.paths['/v1/inbound-email/'].post;
-    expect(inbound.requestBody.content['message/rfc822'].schema).toEqual({ type: 'string', maxLength: 10 * 1024 * 1024 });
+    expect(inbound.requestBody.content['message/rfc822'].schema).toEqual({ type: 'string', maxLength: 2 * 1024 * 1024 });
     expect(inbound.requestBody.content['message/rfc822'].example).toMatch(/^From: /m);
     expect(body.paths['/metrics'].get.responses['200'].content).toHaveProperty('text/plain');
     expect(body.paths['/docs'].get.responses['200'].content).toHaveProperty('text/html');

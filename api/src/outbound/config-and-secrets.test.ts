@@ -1,9 +1,11 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, DEFAULT_RETRY_SCHEDULE_MS, loadConfig } from '../lib/config.ts';
 import { loadSecretBox } from './encryption-key.ts';
+import { SecretBox, UnreadableSecretError } from './secret-box.ts';
 
 describe('Delivery configuration and secrets at rest', () => {
   it('parses the retry schedule (CONTRACT §10 by default) and names a bad variable', () => {
@@ -39,5 +41,31 @@ describe('Delivery configuration and secrets at rest', () => {
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('refuses a sealed value whose authentication tag is cut short (GCM checks only the bytes it is given), without a deprecation warning', () => {
+    const box = new SecretBox(Buffer.alloc(32, 7));
+    const sealed = box.encrypt('whsec_top-secret');
+    const [version, iv, tag, body] = sealed.split('.');
+    expect(Buffer.from(tag, 'base64url')).toHaveLength(16);
+    for (const bytes of [15, 12, 8, 4, 1]) {
+      // A prefix of the genuine tag: accepted as authentic unless the length is fixed.
+      const short = Buffer.from(tag, 'base64url').subarray(0, bytes).toString('base64url');
+      expect(() => box.decrypt([version, iv, short, body].join('.')), `${bytes}-byte tag`).toThrow(UnreadableSecretError);
+    }
+    const long = Buffer.concat([Buffer.from(tag, 'base64url'), Buffer.alloc(1)]).toString('base64url');
+    expect(() => box.decrypt([version, iv, long, body].join('.'))).toThrow(UnreadableSecretError);
+    expect(box.decrypt(sealed)).toBe('whsec_top-secret');
+    // Node warns once per process (DEP0182) when a GCM tag's length is not fixed: a fresh process shows it.
+    const script = [
+      "import { SecretBox } from './src/outbound/secret-box.ts';",
+      'const box = new SecretBox(Buffer.alloc(32, 7));',
+      "const [v, iv, tag, body] = box.encrypt('x').split('.');",
+      "try { box.decrypt([v, iv, Buffer.from(tag, 'base64url').subarray(0, 4).toString('base64url'), body].join('.')); } catch {}",
+      "console.log(box.decrypt(box.encrypt('ok')));",
+    ].join('\n');
+    const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: path.resolve(import.meta.dirname, '../..'), encoding: 'utf8' });
+    expect(run.stdout.trim()).toBe('ok');
+    expect(run.stderr).not.toMatch(/DEP0182|DeprecationWarning/);
   });
 });

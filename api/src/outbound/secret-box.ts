@@ -13,6 +13,9 @@ export class UnreadableSecretError extends LocalDeliveryError {
   }
 }
 
+/** The whole GCM tag (what `getAuthTag` gives when sealing); decryption takes nothing shorter. */
+const AUTH_TAG_BYTES = 16;
+
 /**
  * Secrets Rollcall must send back out (webhook signing secrets, bearers, chat bot tokens and incoming-webhook
  * URLs) are stored encrypted with AES-256-GCM: `v1.<iv>.<tag>.<ciphertext>` in base64url. The key comes from
@@ -45,9 +48,12 @@ export class SecretBox {
   decrypt(sealed: string, what?: string): string {
     const [version, iv, tag, body] = sealed.split('.');
     if (version !== 'v1' || !iv || !tag || body === undefined) throw new UnreadableSecretError(what);
+    const authTag = Buffer.from(tag, 'base64url');
+    // GCM checks only as many tag bytes as it is given: a cut-short tag would be far easier to forge.
+    if (authTag.length !== AUTH_TAG_BYTES) throw new UnreadableSecretError(what);
     try {
-      const decipher = createDecipheriv('aes-256-gcm', this.#key, Buffer.from(iv, 'base64url'));
-      decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+      const decipher = createDecipheriv('aes-256-gcm', this.#key, Buffer.from(iv, 'base64url'), { authTagLength: AUTH_TAG_BYTES });
+      decipher.setAuthTag(authTag);
       return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString('utf8');
     } catch (err) {
       throw new UnreadableSecretError(what, { cause: err });

@@ -86,16 +86,19 @@ export async function enqueueMany(db: Executor, deliveries: NewDelivery[], now: 
  */
 export const EMAIL_SECRET_PLACEHOLDER = '{{secret}}';
 
-/** An e-mail into the outbox. Without SMTP_URL it is held there (and logged once) until a mailer is configured. */
+/**
+ * An e-mail into the outbox. Without SMTP_URL it is held there (and logged once) until a mailer is configured.
+ * `refUuid` names what it belongs to (an invitation), so a later change can cancel it while it waits.
+ */
 export function enqueueEmail(
   db: Executor,
-  params: { organizationUuid: string | null; kind: string; message: EmailMessage; secretEncrypted?: string },
+  params: { organizationUuid: string | null; kind: string; message: EmailMessage; secretEncrypted?: string; refUuid?: string },
   now: Date,
 ): Promise<string> {
-  const { organizationUuid, kind, message, secretEncrypted } = params;
+  const { organizationUuid, kind, message, secretEncrypted, refUuid } = params;
   return enqueue(
     db,
-    { organizationUuid, channel: 'email', kind, destination: message.to.join(', '), payload: message, webhookId: null, secretEncrypted: secretEncrypted ?? null },
+    { organizationUuid, channel: 'email', kind, destination: message.to.join(', '), payload: message, webhookId: null, secretEncrypted: secretEncrypted ?? null, refUuid },
     now,
   );
 }

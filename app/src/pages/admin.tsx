@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { all, api, post } from '../api.ts';
 import type { Me } from '../api.ts';
-import { formatDate, t } from '../i18n.ts';
+import { formatDate, formatDateTime, t } from '../i18n.ts';
 import { ErrorNote } from '../ui.tsx';
 import { ChatConnection, NewCheckin, Webhooks } from './admin-integrations.tsx';
 
@@ -11,6 +11,9 @@ interface Person {
   email?: string;
   role: string;
   is_active: boolean;
+  status: 'active' | 'invited' | 'deactivated';
+  /** The pending invitation of an invited person. */
+  invitation: { uuid: string; status: 'pending' | 'expired'; sent_at: string; expires_at: string } | null;
 }
 
 interface Key {
@@ -32,7 +35,7 @@ interface Team {
 const ROLES = ['member', 'manager', 'admin', 'guest'] as const;
 
 /**
- * Admin (admins only, as the API allows): people (invite, deactivate, reactivate), teams, a new check-in from a
+ * Admin (admins only, as the API allows): people (invite, resend or revoke an invitation, deactivate, reactivate), teams, a new check-in from a
  * template, API keys (a new key is shown once, then only its last four characters), webhooks and deliveries, the
  * chat platform connection.
  */
@@ -67,42 +70,53 @@ function People({ me, onPeople }: { me: Me; onPeople: (people: { uuid: string; n
     }, (err) => setError(err.message));
   useEffect(() => void load(), []);
 
+  /** One change to people, then the list again; `done` is said once it worked. */
+  async function change(action: () => Promise<unknown>, done: string | null = null): Promise<boolean> {
+    setError(null);
+    setNote(null);
+    try {
+      await action();
+      setNote(done);
+      await load();
+      return true;
+    } catch (err) {
+      setError((err as Error).message);
+      return false;
+    }
+  }
   async function invite(e: Event) {
     e.preventDefault();
-    setError(null);
-    try {
-      await post('/v1/invite-user/', { email, role });
-      setNote(t('admin.invited', { email }));
-      setEmail('');
-      await load();
-    } catch (err) {
-      setError((err as Error).message);
-    }
+    if (await change(() => post('/v1/invite-user/', { email, role }), t('admin.invited', { email }))) setEmail('');
   }
-  async function setActive(person: Person, active: boolean) {
-    setError(null);
-    try {
-      await api('PATCH', `/v1/users/${person.uuid}/`, { is_active: active });
-      await load();
-    } catch (err) {
-      setError((err as Error).message);
-    }
-  }
+  const setActive = (person: Person, active: boolean) => change(() => api('PATCH', `/v1/users/${person.uuid}/`, { is_active: active }));
+  // Resending is invite-user again (a new link for 7 days; the old one stops).
+  const resend = (person: Person) => change(() => post('/v1/invite-user/', { email: person.email }), t('admin.resent', { email: person.email ?? '' }));
+  const revoke = (person: Person) => {
+    if (!person.invitation || !confirm(t('admin.revokeinviteconfirm', { email: person.email ?? '' }))) return;
+    const uuid = person.invitation.uuid;
+    void change(() => api('DELETE', `/v1/invitations/${uuid}/`), t('admin.revokedinvite', { email: person.email ?? '' }));
+  };
 
   return (
     <section class="card" aria-labelledby="people-title">
       <h2 id="people-title">{t('admin.people')}</h2>
       <table class="table">
-        <thead><tr><th scope="col">{t('admin.name')}</th><th scope="col">{t('admin.email')}</th><th scope="col">{t('admin.role')}</th><th scope="col"><span class="sr-only">{t('admin.actions')}</span></th></tr></thead>
+        <thead><tr><th scope="col">{t('admin.name')}</th><th scope="col">{t('admin.email')}</th><th scope="col">{t('admin.role')}</th><th scope="col">{t('admin.status')}</th><th scope="col"><span class="sr-only">{t('admin.actions')}</span></th></tr></thead>
         <tbody>
           {people.map((p) => (
-            <tr key={p.uuid} class={p.is_active ? '' : 'inactive'}>
-              <td>{p.full_name}{p.is_active ? '' : ` (${t('admin.inactive')})`}</td>
+            <tr key={p.uuid} class={p.status === 'deactivated' ? 'inactive' : ''}>
+              <td>{p.full_name}</td>
               <td>{p.email ?? ''}</td>
               <td>{p.role}</td>
-              <td>
-                {p.uuid === me.uuid ? null : p.is_active ? (
+              <td><Status person={p} /></td>
+              <td class="actions">
+                {p.uuid === me.uuid ? null : p.status === 'active' ? (
                   <button type="button" onClick={() => setActive(p, false)} aria-label={t('admin.deactivate', { name: p.full_name })}>{t('admin.deactivateshort')}</button>
+                ) : p.status === 'invited' ? (
+                  <>
+                    <button type="button" onClick={() => resend(p)} aria-label={t('admin.resend', { email: p.email ?? '' })}>{t('admin.resendshort')}</button>
+                    <button type="button" onClick={() => revoke(p)} aria-label={t('admin.revokeinvite', { email: p.email ?? '' })}>{t('admin.revokeshort')}</button>
+                  </>
                 ) : (
                   <button type="button" onClick={() => setActive(p, true)} aria-label={t('admin.reactivate', { name: p.full_name })}>{t('admin.reactivateshort')}</button>
                 )}
@@ -124,6 +138,24 @@ function People({ me, onPeople }: { me: Me; onPeople: (people: { uuid: string; n
       {note ? <p class="ok" role="status">{note}</p> : null}
       <ErrorNote message={error} />
     </section>
+  );
+}
+
+/** A person's state: active, deactivated, or invited with when the link stops working (or that it has). */
+function Status({ person }: { person: Person }) {
+  if (person.status === 'active') return <>{t('admin.status.active')}</>;
+  if (person.status === 'deactivated') return <span class="badge">{t('admin.status.deactivated')}</span>;
+  const expired = person.invitation?.status === 'expired';
+  return (
+    <>
+      <span class={expired ? 'badge warn' : 'badge'}>{t('admin.status.invited')}</span>
+      {person.invitation ? (
+        <>
+          {' '}
+          <span class="muted small">{expired ? t('admin.inviteexpired') : t('admin.inviteexpires', { date: formatDateTime(person.invitation.expires_at) })}</span>
+        </>
+      ) : null}
+    </>
   );
 }
 

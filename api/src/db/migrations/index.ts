@@ -73,4 +73,6 @@ export const migrations: Migration[] = [
   { name: '0890_plan_task_search_state', load: () => import('./0890_plan_task_search_state.ts') },
   { name: '0891_organization_config_versions', load: () => import('./0891_organization_config_versions.ts') },
   { name: '0900_plan_task_label_placement', load: () => import('./0900_plan_task_label_placement.ts') },
+  { name: '0910_invitation_expiry', load: () => import('./0910_invitation_expiry.ts') },
+  { name: '0930_checkin_reply_order', load: () => import('./0930_checkin_reply_order.ts') },
 ];

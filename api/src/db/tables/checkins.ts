@@ -124,6 +124,12 @@ export interface PromptRow {
   next_reminder_at: string | null;
   remind_until: string;
   message_id: string;
+  /**
+   * The e-mail reply last saved for this prompt: when it was written (Date, at most its arrival) and saved (0930).
+   * Null until a reply is saved; a new prompt need not name them.
+   */
+  reply_written_at?: string | null;
+  reply_saved_at?: string | null;
 }
 
 /** `reply:<hash of a reply address's secret>` or `message:<Message-ID>` of an e-mail a prompt sent (migration 0820). */

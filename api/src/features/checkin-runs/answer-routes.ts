@@ -3,7 +3,7 @@ import type { Context } from 'koa';
 import { randomBytes } from 'node:crypto';
 import type { Deps } from '../../http/deps.ts';
 import type { Middlewares } from '../../http/middlewares.ts';
-import { ApiError } from '../../lib/errors.ts';
+import { readRawBody } from '../../http/raw-body.ts';
 import { safeEqual } from '../../lib/secrets.ts';
 import { ANSWER_PAGE_CSP, answerPage, forgeryPage, invalidPage, pickLanguage } from './answer-page.ts';
 import { openAnswer, saveAnswer } from './answer-service.ts';
@@ -39,15 +39,9 @@ function formKey(ctx: Context): string {
 /** The urlencoded form, read here (the JSON body parser leaves other types alone), at most 256 KiB. */
 async function readForm(ctx: Context): Promise<FormValues | null> {
   if (!ctx.is('application/x-www-form-urlencoded')) return null;
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of ctx.req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_FORM_BYTES) throw new ApiError(413, 'payload_too_large', 'The form is larger than 256 KiB.');
-    chunks.push(chunk as Buffer);
-  }
+  const body = await readRawBody(ctx, MAX_FORM_BYTES, 'The form is larger than 256 KiB.');
   const values: FormValues = new Map();
-  for (const [name, value] of new URLSearchParams(Buffer.concat(chunks).toString('utf8'))) {
+  for (const [name, value] of new URLSearchParams(body.toString('utf8'))) {
     if (value.includes('\u0000')) return null;
     values.set(name, [...(values.get(name) ?? []), value]);
   }

@@ -1,4 +1,3 @@
-import EmailReplyParser from 'email-reply-parser';
 import type { Config } from '../../lib/config.ts';
 import type { Db } from '../../db/connection.ts';
 import type { Logger } from '../../lib/logger.ts';
@@ -18,17 +17,13 @@ import type { CheckinRow, PromptRow, QuestionRow } from '../../db/tables.ts';
 /**
  * Answering by e-mail. A reply finds its prompt by the per-prompt reply address it was sent to, or by the
  * Message-ID of a prompt or reminder in In-Reply-To or References; never by its sender alone (anyone can write
- * any From), and the sender must also be the person asked. The reply's new text (quoted text and signature cut by
- * email-reply-parser, after mailparser) is split into answers in question order: numbered lines `1.` … `n.`, or
- * one paragraph per question. Anything else is saved whole as the first text answer, and the person gets one
- * e-mail saying how it was read, with a web link to fix it. A reply that leaves a required question unanswered
- * (or blank) is not recorded: the person gets an e-mail naming those questions, which they can reply to.
+ * any From), and the sender must also be the person asked. The reply's new text (`visibleText`: quoted text and
+ * signature cut by email-reply-parser, in the inbound parser's thread) is split into answers in question order:
+ * numbered lines `1.` … `n.`, or one paragraph per question. Anything else is saved whole as the first text answer,
+ * and the person gets one e-mail saying how it was read, with a web link to fix it. A reply that leaves a required
+ * question unanswered (or blank) is not recorded: the person gets an e-mail naming those questions, which they can
+ * reply to. A reply older than the answer already saved (by its Date, `olderThanAnswer`) is dropped.
  */
-
-/** The reply's own text, without what it quotes and without a signature. */
-export function newText(text: string): string {
-  return new EmailReplyParser().read(text.replace(/\r\n/g, '\n')).getVisibleText().trim();
-}
 
 /**
  * The reply split into answers in question order: numbered lines `1.` … up to `count` (fewer leave the later
@@ -119,7 +114,22 @@ export function checkinReplyHandler(deps: ReplyDeps): InboundHandler {
   };
 }
 
-type ReplyOutcome = 'saved' | 'saved_whole' | 'incomplete' | 'not_the_person' | 'closed' | 'gone' | 'empty';
+type ReplyOutcome = 'saved' | 'saved_whole' | 'incomplete' | 'not_the_person' | 'closed' | 'gone' | 'empty' | 'older_than_answer';
+
+/** When a reply was written: its Date header, but never later than its arrival (a skewed or forged clock); else its arrival. */
+const writtenAt = (mail: InboundEmail, now: Date): string => (mail.date && mail.date < now.toISOString() ? mail.date : now.toISOString());
+
+/**
+ * Whether a reply is older than the answer it would replace, so that a reply replayed or delayed never overwrites
+ * a newer one. Replies are ordered by when they were written (the prompt keeps the last saved one's); an answer
+ * given any other way (the web page, the API, an agent's merge: the response changed after the last reply was
+ * saved) by when it was saved.
+ */
+function olderThanAnswer(prompt: PromptRow, existing: { updated_at: string } | undefined, written: string): boolean {
+  if (prompt.reply_written_at && written < prompt.reply_written_at) return true;
+  const answeredElsewhere = existing !== undefined && (!prompt.reply_saved_at || existing.updated_at > prompt.reply_saved_at);
+  return answeredElsewhere && written < existing.updated_at;
+}
 
 async function saveReply(deps: ReplyDeps, promptUuid: string, mail: InboundEmail): Promise<ReplyOutcome> {
   const now = deps.clock.now();
@@ -129,10 +139,12 @@ async function saveReply(deps: ReplyDeps, promptUuid: string, mail: InboundEmail
     const person = prompt ? await trx('users').where({ uuid: prompt.user_uuid }).first('uuid', 'first_name', 'last_name', 'email', 'is_active') : undefined;
     if (!prompt || !checkin || !person || bool(checkin.is_archived) || !bool(person.is_active)) return 'gone';
     if (person.email.toLowerCase() !== mail.from) return 'not_the_person';
-    const existing = await trx('checkin_responses').where({ checkin_uuid: checkin.uuid, user_uuid: person.uuid, response_date: prompt.run_date }).first('uuid');
+    const existing = await trx('checkin_responses').where({ checkin_uuid: checkin.uuid, user_uuid: person.uuid, response_date: prompt.run_date }).first('uuid', 'updated_at');
     if (existing && (await trx('checkin_reports').where({ checkin_uuid: checkin.uuid, report_date: prompt.run_date }).whereIn('subject', [TEAM, person.uuid]).first('uuid'))) return 'closed';
+    const written = writtenAt(mail, now);
+    if (olderThanAnswer(prompt, existing, written)) return 'older_than_answer';
     const questions = await questionsOf(trx, checkin.uuid);
-    const text = newText(mail.text);
+    const text = mail.visibleText;
     const read = readReply(questions, text);
     if (read.responses.length === 0 && !questions.some((q) => bool(q.required))) return 'empty';
     const { is_active: _active, ...author } = person;
@@ -157,6 +169,7 @@ async function saveReply(deps: ReplyDeps, promptUuid: string, mail: InboundEmail
       await enqueueEmail(trx, { organizationUuid: checkin.organization_uuid, kind: 'checkin.reply_incomplete', message }, now);
       return 'incomplete';
     }
+    await trx('checkin_prompts').where({ uuid: prompt.uuid }).update({ reply_written_at: written, reply_saved_at: now.toISOString() });
     if (read.split) return 'saved';
     const { url, row } = link();
     await storeAnswerTokens(trx, [row]);

@@ -1,6 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sendDuePrompts } from './feature.ts';
-import { newText, splitAnswers } from './email-replies.ts';
+import { splitAnswers } from './email-replies.ts';
+import { visibleText } from '../../inbound/message-text.ts';
+import { MAX_INBOUND_BYTES } from '../../inbound/parse.ts';
 import { createCheckin, linkIn, replyMime, startLoopApp } from './loop-fixtures.ts';
 import type { LoopApp } from './loop-fixtures.ts';
 
@@ -101,6 +103,58 @@ describe('Answering a check-in by replying to its e-mail', () => {
     expect(await answers()).toEqual([]);
   });
 
+  it('refuses a reply over MAX_INBOUND_BYTES to a valid reply address by its size, before parsing it (413); takes the largest, saved whole', async () => {
+    const line = 'Shipped the importer and its tests, and fixed the exporter.\r\n';
+    const head = replyMime({ from: mia(), to: prompt.replyTo, text: '' });
+    const sized = (bytes: number) => head + line.repeat(Math.ceil(bytes / line.length)).slice(0, bytes - Buffer.byteLength(head));
+    const tooLarge = await app.t.request('POST', '/v1/inbound-email/', { raw: sized(MAX_INBOUND_BYTES + 1), headers: { 'content-type': 'message/rfc822', 'x-inbound-secret': 'inbound-secret' } });
+    expect(tooLarge.status).toBe(413);
+    expect(tooLarge.body.code).toBe('payload_too_large');
+    expect(await answers()).toEqual([]);
+    expect(await deliver(sized(MAX_INBOUND_BYTES))).toMatchObject({ routed: true, route: 'checkin-replies' });
+    // One paragraph for two questions: saved whole as the first answer, cut to its 10,000 characters.
+    const [[who, [first]]] = await answers();
+    expect(who).toBe('Mia Member');
+    expect(first).toHaveLength(10_000);
+    expect(first.startsWith('Shipped the importer and its tests, and fixed the exporter.\nShipped')).toBe(true);
+  });
+
+  it('keeps the newest answer: an older reply, replayed or delayed, never overwrites a newer reply or a web answer', async () => {
+    const { t } = app;
+    const reply = (text: string, date?: string, messageId?: string) => deliver(replyMime({ from: mia(), to: prompt.replyTo, text, date, messageId }));
+    t.clock.set('2026-03-10T08:25:00.000Z');
+    await reply('1. Newer\n2. Newer', '2026-03-10T08:20:00.000Z', '<newer@mail.example.com>');
+    // Written ten minutes earlier, arriving (or replayed) later: older than what is saved.
+    t.clock.set('2026-03-10T08:30:00.000Z');
+    expect(await reply('1. Older\n2. Older', '2026-03-10T08:10:00.000Z')).toMatchObject({ routed: true, route: 'checkin-replies' });
+    expect(await answers()).toEqual([['Mia Member', ['Newer', 'Newer']]]);
+    // The same message again changes nothing; a reply written later wins, delayed or not.
+    await reply('1. Newer\n2. Newer', '2026-03-10T08:20:00.000Z', '<newer@mail.example.com>');
+    await reply('1. Latest\n2. Latest', '2026-03-10T08:21:00.000Z');
+    expect(await answers()).toEqual([['Mia Member', ['Latest', 'Latest']]]);
+
+    // An answer from the web page or the API at 08:40 is newer than a reply written at 08:35 that arrives after it.
+    t.clock.set('2026-03-10T08:40:00.000Z');
+    const edited = await t.request('PUT', `/v1/checkins/${checkin.uuid}/responses/`, { key: app.p.member.key, body: { responses: [{ index: 0, response: 'Web' }, { index: 1, response: 'Web' }] } });
+    expect(edited.status).toBe(200);
+    t.clock.set('2026-03-10T08:45:00.000Z');
+    await reply('1. Late\n2. Late', '2026-03-10T08:35:00.000Z');
+    expect(await answers()).toEqual([['Mia Member', ['Web', 'Web']]]);
+    await reply('1. After\n2. After', '2026-03-10T08:44:00.000Z');
+    expect(await answers()).toEqual([['Mia Member', ['After', 'After']]]);
+
+    // A Date in the future counts as the arrival: it cannot lock out the replies after it.
+    t.clock.set('2026-03-10T08:50:00.000Z');
+    await reply('1. Skewed\n2. Skewed', '2030-01-01T00:00:00.000Z');
+    t.clock.set('2026-03-10T09:00:00.000Z');
+    await reply('1. Final\n2. Final', '2026-03-10T08:55:00.000Z');
+    expect(await answers()).toEqual([['Mia Member', ['Final', 'Final']]]);
+    // Without a Date, replies count in the order they arrive (the other tests send none).
+    await reply('1. Undated\n2. Undated');
+    expect(await answers()).toEqual([['Mia Member', ['Undated', 'Undated']]]);
+    expect(app.t.logs.filter((line) => line.includes('"outcome":"older_than_answer"'))).toHaveLength(2);
+  });
+
   it('splits replies by numbered lines or paragraphs (unit)', () => {
     expect(splitAnswers('1. a\n2. b\ncontinued\n3) c', 3)).toEqual(['a', 'b\ncontinued', 'c']);
     expect(splitAnswers('a\n\nb', 2)).toEqual(['a', 'b']);
@@ -110,6 +164,6 @@ describe('Answering a check-in by replying to its e-mail', () => {
     expect(splitAnswers('1. a\n2. b', 3)).toEqual(['a', 'b']);
     expect(splitAnswers('1. a\n2. b\n3. c\n4. d', 3)).toBeNull();
     expect(splitAnswers('a\n\nb', 3)).toBeNull();
-    expect(newText('Fine\n\nOn Mon, Mar 9, 2026 at 9:00 AM X <x@y.z> wrote:\n> quoted\n')).toBe('Fine');
+    expect(visibleText('Fine\n\nOn Mon, Mar 9, 2026 at 9:00 AM X <x@y.z> wrote:\n> quoted\n')).toBe('Fine');
   });
 });

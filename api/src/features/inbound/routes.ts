@@ -2,28 +2,17 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { Deps } from '../../http/deps.ts';
 import type { Middlewares } from '../../http/middlewares.ts';
+import { readRawBody } from '../../http/raw-body.ts';
 import { ApiError, unauthorized } from '../../lib/errors.ts';
 import { safeEqual } from '../../lib/secrets.ts';
-import { UnreadableMessage, parseInbound } from '../../inbound/parse.ts';
+import { MAX_INBOUND_BYTES, UnreadableMessage, parseInbound } from '../../inbound/parse.ts';
 import { presentInboundOutcome } from './presenter.ts';
-import { MAX_INBOUND_BYTES } from '../../inbound/smtp-listener.ts';
 
 function presentedSecret(ctx: Context): string | null {
   const header = ctx.get('x-inbound-secret');
   if (header) return header;
   const auth = /^Bearer\s+(.+)$/i.exec(ctx.get('authorization'));
   return auth ? auth[1].trim() : null;
-}
-
-async function readRaw(ctx: Context): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of ctx.req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_INBOUND_BYTES) throw new ApiError(413, 'payload_too_large', 'The message is larger than 10 MiB.');
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
 }
 
 /**
@@ -39,7 +28,7 @@ export function inboundRoutes(deps: Deps, _mw: Middlewares): Router {
     if (!presented) throw unauthorized('credential_absent');
     if (!safeEqual(presented, secret)) throw unauthorized('invalid_credentials');
     if (ctx.is('application/json')) throw new ApiError(415, 'unsupported_media_type', 'Send the raw MIME message (message/rfc822), not JSON.');
-    const raw = await readRaw(ctx);
+    const raw = await readRawBody(ctx, MAX_INBOUND_BYTES, `The message is larger than ${MAX_INBOUND_BYTES / (1024 * 1024)} MiB.`);
     if (raw.length === 0) throw new ApiError(400, 'empty_message', 'The request body must be a raw MIME message.');
     const mail = await parseInbound(raw, 'http').catch((err: unknown) => {
       throw err instanceof UnreadableMessage ? new ApiError(400, 'invalid_message', err.message) : err;

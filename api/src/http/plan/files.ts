@@ -3,7 +3,8 @@ import type { Readable, TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
 import type { Context } from 'koa';
-import { ValidationFailed, badRequest, unknownField } from '../../lib/errors.ts';
+import { ValidationFailed, unknownField } from '../../lib/errors.ts';
+import { bodyCutOff } from '../raw-body.ts';
 
 /** What a multipart request's file part says of itself (never trusted for its type: the content is checked). */
 export interface IncomingFile {
@@ -21,8 +22,6 @@ export interface FileBody {
 
 const FIELD_LIMIT = 16 * 1024;
 const notMultipart = () => new ValidationFailed({ file: ['Send the file as multipart/form-data, in a part named "file".'] });
-/** A raw body (a presigned PUT) that ended before its Content-Length, or whose connection dropped. */
-const cutOff = () => badRequest('request_incomplete', 'The request body was cut off before its end.');
 
 /** Passes bytes through and fails with `tooLarge()` once more than `max` have come. */
 export class ByteLimit extends Transform {
@@ -50,7 +49,7 @@ export function limitedBody(source: Readable & { complete?: boolean }, max: numb
   limit.on('error', () => source.resume());
   source.on('error', (err) => limit.destroy(err));
   source.on('close', () => {
-    if (source.complete === false && !limit.writableEnded) limit.destroy(cutOff());
+    if (source.complete === false && !limit.writableEnded) limit.destroy(bodyCutOff());
   });
   source.pipe(limit);
   return limit;
