@@ -8,6 +8,7 @@ import { startTestApp } from './harness.ts';
 import type { TestApp } from './harness.ts';
 import { startSmtpSink } from './receivers.ts';
 import { startInboundSmtp } from '../src/inbound/smtp-listener.ts';
+import { loadConfig } from '../src/lib/config.ts';
 import type { InboundSmtp } from '../src/inbound/smtp-listener.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -31,7 +32,13 @@ describe('docs/checkins.md', () => {
     // The reader's server has PUBLIC_URL (or runs on localhost:8080): its links open it.
     t.config.publicUrl = t.url;
     key = (await bootstrapIfEmpty(t.db, t.config, t.clock))!.generatedApiKey!;
-    // INBOUND_SMTP_PORT: the listener `npm start` opens with it, on a free port here.
+    // The server the page starts (`INBOUND_SMTP_PORT=2525 npm start`) opens its inbound listener on the port that
+    // `INBOUND` names; the test opens the same listener, for the same domain, on a free port (the one substitution).
+    const start = /```text\n(\w+)=(\S+) npm start\n```/.exec(DOC);
+    expect(start?.slice(1)).toEqual(['INBOUND_SMTP_PORT', '2525']);
+    const started = loadConfig({ [start![1]]: start![2] });
+    expect(started.inboundSmtpPort).toBe(Number(/^export INBOUND=smtp:\/\/localhost:(\d+) /m.exec(DOC)?.[1]));
+    expect(started.inboundEmailDomain).toBe(t.config.inboundEmailDomain);
     inbound = await startInboundSmtp({ port: 0, host: '127.0.0.1', domain: t.config.inboundEmailDomain, routes: t.deps.inboundRoutes, logger: t.deps.logger });
   });
   afterAll(async () => {
@@ -40,7 +47,7 @@ describe('docs/checkins.md', () => {
     await sink.close();
   });
 
-  it('asks, answers on the web, lists what is waiting, reports and shows the run, word for word', async () => {
+  it('asks, answers on the web and by e-mail reply, lists what is waiting, reports and shows the run, word for word', async () => {
     const blocks = [...DOC.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]);
     expect(blocks.length).toBe(9);
     const script = blocks.join('\n').split('\n').filter((line) => !/^export (ROLLCALL|KEY|INBOUND)=/.test(line)).join('\n');
