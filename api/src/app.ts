@@ -81,7 +81,7 @@ export function createApp(dependencies: AppDependencies): { app: Koa; routes: Ro
   app.use(optionalTrailingSlash);
   app.use(serveWebApp(deps.config.appDir));
   if (deps.config.siteDir) app.use(serveSite(deps.config.siteDir));
-  app.use(parseJsonBodies());
+  app.use(parseJsonBodies(features.flatMap((feature) => feature.rawBodyPaths ?? [])));
   const routing: Koa.Middleware[] = [
     refuseNulInQuery,
     dispatchByPathPrefix(routers),

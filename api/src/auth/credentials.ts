@@ -162,3 +162,11 @@ export async function lookupCredential(db: Executor, presented: PresentedCredent
     actor: { user, organization, credential: { kind: 'bearer', uuid: row.t__uuid, keyKind: null, scopes: [], expiresAt: row.t__expires_at } },
   };
 }
+
+/**
+ * A person acting through a request their chat platform signed (Slack's `/rollcall kudos`): the request names the
+ * person by their platform account, matched by e-mail, and acts as them with their role, as a CLI token would.
+ */
+export function chatPlatformActor(user: UserRow, organization: OrganizationRow, platform: string): Actor {
+  return { user, organization, credential: { kind: 'bearer', uuid: `chat:${platform}`, keyKind: null, scopes: [], expiresAt: null } };
+}

@@ -19,6 +19,8 @@ export interface MatrixRow {
   oauth2: boolean;
   /** A row of the spec's table; false for the groups it does not name. */
   spec: boolean;
+  /** Requests a platform signs, verified by its signature instead of a credential (the route checks it). */
+  signedBy?: 'slack';
 }
 
 export const METHOD_MATRIX: readonly MatrixRow[] = [
@@ -58,6 +60,14 @@ export const METHOD_MATRIX: readonly MatrixRow[] = [
     apiKey: true, cli: true, oauth2: false, spec: false,
   },
   { group: 'Plan (beta)', prefixes: ['/v1/plan/'], apiKey: true, cli: true, oauth2: false, spec: false },
+  { group: 'chat platform integrations (admins)', prefixes: ['/v1/integrations/'], apiKey: true, cli: true, oauth2: false, spec: false },
+  // Called by Slack and authenticated by its signature, never by a credential of ours: they call no authenticate()
+  // (which would refuse both kinds), and answer 401 to anything unsigned (features/chat/slack/requests.ts).
+  {
+    group: 'Slack request URLs (Slack\'s signature, no credential)',
+    prefixes: ['/v1/integrations/slack/events/', '/v1/integrations/slack/interactions/', '/v1/integrations/slack/commands/'],
+    apiKey: false, cli: false, oauth2: false, spec: false, signedBy: 'slack',
+  },
 ];
 
 /** A path's first two segments, as written: "/v1/plan/boards/…" → "/v1/plan". */

@@ -6,6 +6,7 @@ import { workflows } from './workflows/feature.ts';
 import { apiKeys } from './api-keys/feature.ts';
 import { assistant } from './assistant/feature.ts';
 import { chat } from './chat/feature.ts';
+import { chatSlack } from './chat/slack/feature.ts';
 import { checkins } from './checkins/feature.ts';
 import { checkinRuns } from './checkin-runs/feature.ts';
 import { cli } from './cli/feature.ts';
@@ -74,6 +75,7 @@ export const features: Feature[] = [
   email,
   inbound,
   chat,
+  chatSlack,
   agents,
   kudos,
   workflows,

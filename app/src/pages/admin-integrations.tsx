@@ -212,7 +212,7 @@ export function Webhooks() {
       </form>
       <ErrorNote message={error} />
       <h3>{t('hooks.deliveries')}</h3>
-      <table class="table">
+      <table class="table" tabIndex={0}>
         <thead><tr><th scope="col">{t('hooks.kind')}</th><th scope="col">{t('hooks.destination')}</th><th scope="col">{t('hooks.status')}</th><th scope="col">{t('hooks.attempts')}</th></tr></thead>
         <tbody>
           {deliveries.map((d) => (
@@ -225,62 +225,6 @@ export function Webhooks() {
           ))}
         </tbody>
       </table>
-    </section>
-  );
-}
-
-const PLATFORMS = ['slack', 'microsoft_teams', 'discord', 'google_chat'] as const;
-const PLATFORM_NAMES: Record<string, string> = { slack: 'Slack', microsoft_teams: 'Microsoft Teams', discord: 'Discord', google_chat: 'Google Chat' };
-
-/**
- * The chat platform connection (PATCH /v1/organization/ {platform}): Slack with a bot token, the others with an
- * incoming-webhook URL. The secret goes to the API and is never shown again.
- */
-export function ChatConnection() {
-  const [current, setCurrent] = useState<string | null | undefined>(undefined);
-  const [kind, setKind] = useState<(typeof PLATFORMS)[number]>('slack');
-  const [secret, setSecret] = useState('');
-  const [channel, setChannel] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => void get('/v1/organization/').then((org) => setCurrent(org.platform), (err) => setError(err.message)), []);
-
-  async function save(platform: object | null) {
-    setError(null);
-    try {
-      const org = await api('PATCH', '/v1/organization/', { platform });
-      setCurrent(org.platform);
-      setSecret('');
-    } catch (err) {
-      setError((err as Error).message);
-    }
-  }
-
-  return (
-    <section class="card" aria-labelledby="chat-title">
-      <h2 id="chat-title">{t('chat.title')}</h2>
-      <p role="status">{current ? t('chat.connected', { platform: PLATFORM_NAMES[current] ?? current }) : current === null ? t('chat.none') : ''}</p>
-      {current ? <button type="button" onClick={() => save(null)}>{t('chat.disconnect')}</button> : null}
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          void save({ kind, ...(kind === 'slack' ? { bot_token: secret } : { webhook_url: secret }), ...(channel ? { channel_name: channel } : {}) });
-        }}
-      >
-        <label for="chat-kind">{t('chat.platform')}</label>
-        <select id="chat-kind" value={kind} onChange={(e) => setKind((e.target as HTMLSelectElement).value as (typeof PLATFORMS)[number])}>
-          {PLATFORMS.map((p) => <option key={p} value={p}>{PLATFORM_NAMES[p]}</option>)}
-        </select>
-        <label for="chat-secret">{kind === 'slack' ? t('chat.token') : t('chat.webhook')}</label>
-        {kind === 'slack' ? (
-          <input id="chat-secret" type="password" required autoComplete="off" value={secret} onInput={(e) => setSecret((e.target as HTMLInputElement).value)} />
-        ) : (
-          <input id="chat-secret" type="url" required autoComplete="off" value={secret} onInput={(e) => setSecret((e.target as HTMLInputElement).value)} />
-        )}
-        <label for="chat-channel">{t('chat.channel')}</label>
-        <input id="chat-channel" maxLength={200} value={channel} onInput={(e) => setChannel((e.target as HTMLInputElement).value)} />
-        <button type="submit" class="primary">{current ? t('chat.replace') : t('chat.connect')}</button>
-      </form>
-      <ErrorNote message={error} />
     </section>
   );
 }

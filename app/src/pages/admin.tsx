@@ -3,7 +3,8 @@ import { all, api, post } from '../api.ts';
 import type { Me } from '../api.ts';
 import { formatDate, formatDateTime, t } from '../i18n.ts';
 import { ErrorNote } from '../ui.tsx';
-import { ChatConnection, NewCheckin, Webhooks } from './admin-integrations.tsx';
+import { NewCheckin, Webhooks } from './admin-integrations.tsx';
+import { ChatConnection } from './admin-chat.tsx';
 
 interface Person {
   uuid: string;
@@ -100,7 +101,7 @@ function People({ me, onPeople }: { me: Me; onPeople: (people: { uuid: string; n
   return (
     <section class="card" aria-labelledby="people-title">
       <h2 id="people-title">{t('admin.people')}</h2>
-      <table class="table">
+      <table class="table" tabIndex={0}>
         <thead><tr><th scope="col">{t('admin.name')}</th><th scope="col">{t('admin.email')}</th><th scope="col">{t('admin.role')}</th><th scope="col">{t('admin.status')}</th><th scope="col"><span class="sr-only">{t('admin.actions')}</span></th></tr></thead>
         <tbody>
           {people.map((p) => (
@@ -229,7 +230,7 @@ function Keys() {
           <button type="button" onClick={() => setFresh(null)}>{t('admin.keydone')}</button>
         </div>
       ) : null}
-      <table class="table">
+      <table class="table" tabIndex={0}>
         <thead><tr><th scope="col">{t('admin.name')}</th><th scope="col">{t('admin.key')}</th><th scope="col">{t('admin.owner')}</th><th scope="col">{t('admin.lastused')}</th><th scope="col"><span class="sr-only">{t('admin.actions')}</span></th></tr></thead>
         <tbody>
           {keys.map((k) => (

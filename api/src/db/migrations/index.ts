@@ -75,4 +75,5 @@ export const migrations: Migration[] = [
   { name: '0900_plan_task_label_placement', load: () => import('./0900_plan_task_label_placement.ts') },
   { name: '0910_invitation_expiry', load: () => import('./0910_invitation_expiry.ts') },
   { name: '0930_checkin_reply_order', load: () => import('./0930_checkin_reply_order.ts') },
+  { name: '0950_chat_apps', load: () => import('./0950_chat_apps.ts') },
 ];

@@ -168,3 +168,17 @@ export interface TimeOffRow {
   end_on: string;
   created_at: string;
 }
+
+/** A prompt being answered in the chat conversation, one question at a time (migration 0950). */
+export interface ChatConversationRow {
+  prompt_uuid: string;
+  organization_uuid: string;
+  checkin_uuid: string;
+  user_uuid: string;
+  run_date: string;
+  /** The question asked now (its index in the check-in's question order). */
+  position: number;
+  /** JSON `{question uuid: response}`: what was answered so far. */
+  answers: string;
+  updated_at: string;
+}

@@ -75,7 +75,7 @@ export function answerRoutes(deps: Deps, _mw: Middlewares): Router {
       ctx.body = forgeryPage(lang, ctx.path);
       return;
     }
-    const outcome = await saveAnswer(deps.db, ctx.params.token, form, deps.clock.now());
+    const outcome = await saveAnswer(deps.db, deps.config, ctx.params.token, form, deps.clock.now());
     if (outcome.state === 'invalid') {
       pageHeaders(ctx, 404);
       ctx.body = invalidPage(lang);

@@ -91,15 +91,17 @@ describe('Check-ins on Slack: prompts as direct messages with an answer button, 
     t.clock.set('2026-03-10T16:00:00.000Z');
     expect(await sendDueReports(t.deps)).toBe(1);
     await t.deps.delivery.runDue();
-    expect(posts().at(-1)!.text).toContain('0 of 1 answered, 1 away.');
-    expect(posts().at(-1)!.text).toContain('Away: Otto Member');
+    // Posts to different targets go side by side: the report is the channel's.
+    const report = posts().filter((post) => post.channel === 'C1').at(-1)!;
+    expect(report.text).toContain('0 of 1 answered, 1 away.');
+    expect(report.text).toContain('Away: Otto Member');
 
     app.rx.received.length = 0;
     const sent = await t.request('POST', '/v1/send-message/', { key: p.adminKey, body: { message: 'Hi', target_users: [p.member.user.uuid, p.other.user.uuid], skip_users_on_time_off: true } });
     expect(sent.status).toBe(200);
     expect(sent.body.targets).toBe(1);
     await t.deps.delivery.runDue();
-    const lookups = app.rx.received.filter((r) => r.url.startsWith('/api/users.lookupByEmail')).map((r) => new URL(r.url, 'http://x').searchParams.get('email'));
-    expect(lookups).toEqual([p.member.user.email]);
+    const sentTo = (await t.db('deliveries').where({ kind: 'chat.message' }).select('destination', 'status')).map((d) => [d.destination, d.status]);
+    expect(sentTo).toEqual([[`slack:user:${p.member.user.email}`, 'delivered']]);
   });
 });

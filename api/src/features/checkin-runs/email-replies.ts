@@ -10,7 +10,8 @@ import { questionsOf } from '../checkins/repository.ts';
 import { answerForDay } from '../checkins/responses-service.ts';
 import { IncompleteAnswer } from '../checkins/answer-rules.ts';
 import { incompleteReplyEmail, unsplitReplyEmail } from './messages.ts';
-import { TEAM } from './report.ts';
+import { markPromptAnswered } from './chat-cards.ts';
+import { reportedWith } from './edit-window.ts';
 import { answerUrl, messageKey, newAnswerToken, newReplyIdentity, replyKeyOf, storeAnswerTokens, storeReplyKeys } from './tokens.ts';
 import type { CheckinRow, PromptRow, QuestionRow } from '../../db/tables.ts';
 
@@ -48,7 +49,7 @@ const YES = /^(y|yes|yeah|yep|true|s[ií]|sim|1)[.!]?$/i;
 const NO = /^(n|no|nope|false|n[aã]o|0)[.!]?$/i;
 
 /** One answer's text as its question's type takes it; undefined when it cannot be read so. */
-function typed(q: QuestionRow, text: string): unknown {
+export function typed(q: QuestionRow, text: string): unknown {
   switch (q.question_type) {
     case 'boolean':
       return YES.test(text) ? true : NO.test(text) ? false : undefined;
@@ -140,7 +141,7 @@ async function saveReply(deps: ReplyDeps, promptUuid: string, mail: InboundEmail
     if (!prompt || !checkin || !person || bool(checkin.is_archived) || !bool(person.is_active)) return 'gone';
     if (person.email.toLowerCase() !== mail.from) return 'not_the_person';
     const existing = await trx('checkin_responses').where({ checkin_uuid: checkin.uuid, user_uuid: person.uuid, response_date: prompt.run_date }).first('uuid', 'updated_at');
-    if (existing && (await trx('checkin_reports').where({ checkin_uuid: checkin.uuid, report_date: prompt.run_date }).whereIn('subject', [TEAM, person.uuid]).first('uuid'))) return 'closed';
+    if (existing && (await reportedWith(trx, checkin.uuid, prompt.run_date, person.uuid))) return 'closed';
     const written = writtenAt(mail, now);
     if (olderThanAnswer(prompt, existing, written)) return 'older_than_answer';
     const questions = await questionsOf(trx, checkin.uuid);
@@ -170,6 +171,7 @@ async function saveReply(deps: ReplyDeps, promptUuid: string, mail: InboundEmail
       return 'incomplete';
     }
     await trx('checkin_prompts').where({ uuid: prompt.uuid }).update({ reply_written_at: written, reply_saved_at: now.toISOString() });
+    await markPromptAnswered(trx, deps.config, { checkin, person: author, date: prompt.run_date }, now);
     if (read.split) return 'saved';
     const { url, row } = link();
     await storeAnswerTokens(trx, [row]);

@@ -3,6 +3,7 @@ import { fullName } from '../../lib/names.ts';
 import type { CheckinRow, QuestionRow } from '../../db/tables.ts';
 import type { LoopSettings } from './schedule.ts';
 import { escapeHtml } from '../../lib/html.ts';
+import type { ReportCard, ReportEntry } from '../chat-platform/platform.ts';
 
 /**
  * What the loop says, in text and HTML: the prompt and its reminders, the note on how a reply was read, and
@@ -109,33 +110,9 @@ export function incompleteReplyEmail(p: {
   };
 }
 
-export interface ReportPerson {
-  uuid: string;
-  first_name: string;
-  last_name: string;
-  email: string;
-}
-
-export interface ReportEntry {
-  person: ReportPerson;
-  answers: { question: string; response: unknown }[];
-  hasIssue: boolean;
-  /** Every required question answered; an answer in part (an agent's co-authored lines alone) is shown, marked. */
-  complete: boolean;
-}
-
-export interface ReportContent {
-  checkinName: string;
-  date: string;
-  anonymous: boolean;
-  /** One person's answer, posted as it comes (send_reports_one_by_one): no counts, no missing list. */
-  single?: boolean;
-  answered: ReportEntry[];
-  missing: ReportPerson[];
-  away: ReportPerson[];
-  /** Answers for the previous report's day given or changed after it went. */
-  late?: { date: string; answered: ReportEntry[] };
-}
+export type { ReportEntry, ReportPerson } from '../chat-platform/platform.ts';
+/** What a report says: the chat card of it, which e-mail shows as text too. */
+export type ReportContent = ReportCard;
 
 const answerText = (value: unknown): string => (Array.isArray(value) ? value.join(', ') : typeof value === 'boolean' ? (value ? 'Yes' : 'No') : String(value));
 

@@ -5,8 +5,8 @@ import { uuidv7 } from '../../lib/ids.ts';
 import { bool, readJson, writeJson } from '../../lib/json.ts';
 import { addDays, localDate } from '../../lib/dates.ts';
 import { enqueueMany } from '../../outbox/deliveries.ts';
-import { platformName } from '../chat/connection.ts';
-import { enqueueChatPost } from '../chat/service.ts';
+import { DIRECT_MESSAGE_PLATFORMS, platformName } from '../chat-platform/connection.ts';
+import { enqueueChatPost } from '../chat-platform/enqueue.ts';
 import { ORGANIZATION_EVENTS } from '../webhooks/events.ts';
 import { participantsOf } from '../checkins/repository.ts';
 import { withParts } from '../checkins/response-parts.ts';
@@ -16,6 +16,8 @@ import { awayOn } from '../../db/time-off.ts';
 import { reportEmail, reportText } from './messages.ts';
 import type { ReportContent, ReportEntry, ReportPerson } from './messages.ts';
 import { loopSettings, reportInstant, runsOn } from './schedule.ts';
+import { saveConversationsOf } from './chat-conversation.ts';
+import { TEAM } from './edit-window.ts';
 import type { CheckinReportRow, CheckinRow, ResponseRow } from '../../db/tables.ts';
 
 /**
@@ -27,7 +29,7 @@ import type { CheckinReportRow, CheckinRow, ResponseRow } from '../../db/tables.
  * are written in one transaction. An answer after the report is kept (the API has it, and the next report).
  */
 
-export const TEAM = 'team';
+export { TEAM };
 
 /** Sends every report due by `now`; returns how many were sent. */
 export async function reportDue(db: Db, config: Config, now: Date): Promise<number> {
@@ -148,15 +150,21 @@ async function sendReport(trx: Executor, config: Config, checkin: CheckinRow, da
     .ignore()
     .returning(['uuid']);
   if (claimed.length === 0) return false;
+  // A conversation left half-way in chat is saved as far as it got, so the report shows it.
+  if (!only) await saveConversationsOf(trx, config, checkin, date, now);
   const content = await reportContent(trx, checkin, date, only);
   if (only && content.answered.length === 0) return true; // the answer was reset meanwhile: nothing to post
   const channels = readJson<{ id: string }[]>(checkin.report_channels, []).map((c) => c.id);
   const platform = channels.length ? await platformName(trx, checkin.organization_uuid) : null;
   let destinations: string[];
   if (platform) {
-    const text = reportText(content);
-    await enqueueChatPost(trx, { organizationUuid: checkin.organization_uuid, platform, text, channels: platform === 'slack' ? channels : [], users: [], kind: 'checkin.report', subjectUuid: uuid }, now);
-    destinations = platform === 'slack' ? channels.map((id) => `slack:channel:${id}`) : [`${platform}:webhook`];
+    const { recipients: _people, ...report } = content;
+    const direct = DIRECT_MESSAGE_PLATFORMS.has(platform);
+    await enqueueChatPost(trx, {
+      organizationUuid: checkin.organization_uuid, platform, text: reportText(content), message: { kind: 'report', report },
+      channels: direct ? channels : [], users: [], kind: 'checkin.report', subjectUuid: uuid,
+    }, now);
+    destinations = direct ? channels.map((id) => `${platform}:channel:${id}`) : [`${platform}:webhook`];
   } else {
     const to = content.recipients.filter((p) => p.email).map((p) => p.email);
     await enqueueMany(trx, to.map((address) => ({

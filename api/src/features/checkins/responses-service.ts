@@ -118,12 +118,14 @@ export async function saveResponse(
  */
 export async function answerForDay(
   db: Executor,
-  params: { checkin: CheckinRow; questions: QuestionRow[]; author: ParticipantUser; date: string; responses: AnswerInput[] },
+  params: { checkin: CheckinRow; questions: QuestionRow[]; author: ParticipantUser; date: string; responses: AnswerInput[]; inPart?: boolean },
   now: Date,
 ): Promise<{ row: ResponseRow; created: boolean }> {
   const { checkin, questions, author, date } = params;
   const answers = applyAnswers(questions, [], params.responses);
-  requireAnswered(questions, answers, params.responses, null);
+  // `inPart`: what a person gave before the day closed (a chat conversation left half-way when the report goes
+  // out) is kept even with required questions unanswered; the day then does not count as answered.
+  if (!params.inPart) requireAnswered(questions, answers, params.responses, null);
   const existing = await ownResponse(db, checkin.uuid, author.uuid, date);
   const row = await saveResponse(db, { checkin, questions, userUuid: author.uuid, date, answers, existing, author }, now);
   return { row, created: !existing };

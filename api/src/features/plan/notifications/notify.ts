@@ -3,8 +3,8 @@ import type { NotificationRouteRow, NotificationRow } from '../../../db/tables.t
 import { uuidv7 } from '../../../lib/ids.ts';
 import { bool, readJson, writeJson } from '../../../lib/json.ts';
 import { enqueueEmail } from '../../../outbox/deliveries.ts';
-import { platformName } from '../../chat/connection.ts';
-import { enqueueChatPost } from '../../chat/service.ts';
+import { platformName } from '../../chat-platform/connection.ts';
+import { enqueueChatPost } from '../../chat-platform/enqueue.ts';
 import { notificationKind } from './catalog.ts';
 import type { RouteScope } from './routing.ts';
 

@@ -8,13 +8,44 @@ import type { SecretBox } from '../../outbound/secret-box.ts';
 import { refuseUrl } from '../../outbound/address-policy.ts';
 import type { Resolver } from '../../outbound/address-policy.ts';
 import type { PlatformConnectionInput } from './schema.ts';
-import type { Platform } from '../../db/tables.ts';
+import type { ChatConnectionRow, Platform } from '../../db/tables.ts';
 
 export interface ChatConnection {
+  organizationUuid: string;
   platform: Platform;
   botToken: string | null;
   webhookUrl: string | null;
   channelName: string | null;
+  /** Verifies the platform's requests (Slack's signing secret); null: the connection sends but cannot receive. */
+  signingSecret: string | null;
+  /** The platform's workspace, once learned (Slack team id). */
+  externalTeamId: string | null;
+}
+
+/**
+ * The platforms that reach each person (a direct message): prompts, reminders and personal notices go to them
+ * one by one. The others post to the one channel they were connected with. A platform module that sends direct
+ * messages is named here too (features/chat/platforms.test.ts checks both agree).
+ */
+export const DIRECT_MESSAGE_PLATFORMS: ReadonlySet<Platform> = new Set<Platform>(['slack']);
+
+interface Credentials {
+  bot_token?: string;
+  webhook_url?: string;
+  signing_secret?: string;
+}
+
+function connectionOf(row: ChatConnectionRow, box: Pick<SecretBox, 'decrypt'>): ChatConnection {
+  const credentials = readJson<Credentials>(box.decrypt(row.credentials_encrypted, 'the chat platform credentials'), {});
+  return {
+    organizationUuid: row.organization_uuid,
+    platform: row.platform,
+    botToken: credentials.bot_token ?? null,
+    webhookUrl: credentials.webhook_url ?? null,
+    channelName: row.channel_name,
+    signingSecret: credentials.signing_secret ?? null,
+    externalTeamId: row.external_team_id ?? null,
+  };
 }
 
 /** The organization's chat platform, kept under its settings version (db/organization-config.ts): every kudos asks. */
@@ -27,9 +58,33 @@ export async function platformName(db: Executor, organizationUuid: string, confi
 
 export async function getConnection(db: Executor, box: Pick<SecretBox, 'decrypt'>, organizationUuid: string): Promise<ChatConnection | null> {
   const row = await db('chat_connections').where({ organization_uuid: organizationUuid }).first();
-  if (!row) return null;
-  const credentials = readJson<{ bot_token?: string; webhook_url?: string }>(box.decrypt(row.credentials_encrypted, 'the chat platform credentials'), {});
-  return { platform: row.platform, botToken: credentials.bot_token ?? null, webhookUrl: credentials.webhook_url ?? null, channelName: row.channel_name };
+  return row ? connectionOf(row, box) : null;
+}
+
+/**
+ * The connections a request from `platform` may come from, those that can receive: of the workspace the request
+ * names or not yet tied to one (`ownTeam`), else the others (`otherTeams`: a signature one of them made is a
+ * request from another workspace than its own). At most 50 each; the request is verified against each one's
+ * secret until one matches.
+ */
+export async function receivingConnections(db: Executor, box: Pick<SecretBox, 'decrypt'>, platform: Platform, teamId: string | null, which: 'ownTeam' | 'otherTeams'): Promise<ChatConnection[]> {
+  const query = db('chat_connections').where({ platform, can_receive: true });
+  if (teamId && which === 'ownTeam') query.andWhere((q) => q.where('external_team_id', teamId).orWhereNull('external_team_id'));
+  if (which === 'otherTeams') query.whereNotNull('external_team_id').modify((q) => (teamId ? q.whereNot('external_team_id', teamId) : q));
+  const rows: ChatConnectionRow[] = await query.orderBy('organization_uuid').limit(50);
+  // A connection whose secrets this server's key cannot open verifies nothing: it is skipped, not an error for all.
+  return rows.flatMap((row) => {
+    try {
+      return [connectionOf(row, box)];
+    } catch {
+      return [];
+    }
+  });
+}
+
+/** Ties a connection to its platform workspace, once learned (the first request's bot token said which). */
+export async function recordTeam(db: Executor, organizationUuid: string, teamId: string): Promise<void> {
+  await db('chat_connections').where({ organization_uuid: organizationUuid }).whereNull('external_team_id').update({ external_team_id: teamId });
 }
 
 const notConnected = () =>
@@ -76,9 +131,13 @@ export async function connectPlatform(
     if (!input.bot_token || !/^xox[bpa]-[A-Za-z0-9-]+$/.test(input.bot_token)) {
       throw new ValidationFailed({ 'platform.bot_token': ['A Slack bot token (xoxb-…) is required.'] });
     }
-    credentials = { bot_token: input.bot_token };
+    if (input.signing_secret !== undefined && !/^[A-Za-z0-9]{16,128}$/.test(input.signing_secret)) {
+      throw new ValidationFailed({ 'platform.signing_secret': ["A Slack signing secret: the letters and digits under Basic Information › App Credentials › Signing Secret."] });
+    }
+    credentials = { bot_token: input.bot_token, ...(input.signing_secret ? { signing_secret: input.signing_secret } : {}) };
   } else {
     if (input.bot_token) throw new ValidationFailed({ 'platform.bot_token': ['This platform connects with an incoming-webhook URL, not a bot token.'] });
+    if (input.signing_secret) throw new ValidationFailed({ 'platform.signing_secret': ['This platform connects with an incoming-webhook URL, not a signing secret.'] });
     if (!input.webhook_url) throw new ValidationFailed({ 'platform.webhook_url': ['An incoming-webhook URL is required.'] });
     const base = baseFor(config, input.kind);
     if (base && !input.webhook_url.startsWith(base)) {
@@ -93,6 +152,9 @@ export async function connectPlatform(
     platform: input.kind,
     credentials_encrypted: box.encrypt(writeJson(credentials)),
     channel_name: input.channel_name ?? null,
+    can_receive: Boolean(credentials.signing_secret),
+    // A new token may be another workspace's: learned again from the next request.
+    external_team_id: null,
     updated_at: now.toISOString(),
   };
   await db('chat_connections')
