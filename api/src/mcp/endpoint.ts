@@ -23,7 +23,7 @@ import { PROMPTS, RESOURCE_TEMPLATES, getPrompt, readResource } from './context.
 
 const INSTRUCTIONS =
   'Rollcall: report your work (report), check in your health (health_check), read and acknowledge the messages people send you, ' +
-  'answer your check-ins (list_checkins, answer_checkin), and pick up Plan tasks (search_tasks, list_board_tasks, get_task, create_task, update_task, move_task, comment_task; board_snapshot and board_delta keep a copy of a board). ' +
+  'answer your check-ins (list_checkins, get_checkin for a check-in\'s questions, answer_checkin), and pick up Plan tasks (search_tasks, list_board_tasks, get_task, create_task, update_task, move_task, comment_task; board_snapshot and board_delta keep a copy of a board). ' +
   'A refusal is a tool error whose structured content carries the API\'s code and detail; a 429 carries retry_after in seconds.';
 
 /** The listed tools, built once: their input schemas come from the routes' yup schemas. */

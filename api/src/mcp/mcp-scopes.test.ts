@@ -48,7 +48,7 @@ describe('MCP tools and scopes', () => {
     const task = { task: 'PLAT-1' };
     args = {
       report: { agent_name: 'Bot', content: 'x' }, health_check: { agent_name: 'Bot', ok: true }, read_messages: {}, acknowledge_messages: { message_ids: ['1'] },
-      send_email: { agent_name: 'Bot', to: ['mia@acme.test'], subject: 'Hi', body_html: '<p>Hi</p>' }, list_checkins: {},
+      send_email: { agent_name: 'Bot', to: ['mia@acme.test'], subject: 'Hi', body_html: '<p>Hi</p>' }, list_checkins: {}, get_checkin: { uuid: board.uuid },
       answer_checkin: { uuid: board.uuid, responses: [{ index: 0, response: 'x' }] }, give_kudos: { content: 'Thanks', receivers: [acme.member.user.uuid] },
       search_tasks: { q: 'seed' }, list_board_tasks: { board: board.uuid }, list_board_states: { board: board.uuid }, board_snapshot: { board: board.uuid },
       board_delta: { board: board.uuid, cursor: 'x' }, get_task: task, create_task: { board: board.uuid, title: 'New' }, update_task: { ...task, priority: 1 },

@@ -24,7 +24,7 @@ describe('MCP server at /mcp (Streamable HTTP, stateless): tools over the REST r
     expect(client.getServerVersion()?.name).toBe('rollcall');
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name)).toEqual([
-      'report', 'health_check', 'read_messages', 'acknowledge_messages', 'send_email', 'list_checkins', 'answer_checkin', 'give_kudos',
+      'report', 'health_check', 'read_messages', 'acknowledge_messages', 'send_email', 'list_checkins', 'get_checkin', 'answer_checkin', 'give_kudos',
       'search_tasks', 'list_board_tasks', 'list_board_states', 'board_snapshot', 'board_delta', 'get_task', 'create_task', 'update_task', 'move_task', 'comment_task',
     ]);
     const byName = Object.fromEntries(tools.map((tool) => [tool.name, tool]));

@@ -188,6 +188,8 @@ export interface ReportEntry {
   person: ReportPerson;
   answers: { question: string; response: unknown }[];
   hasIssue: boolean;
+  /** Every required question answered; an answer in part (an agent's co-authored lines alone) is shown, marked. */
+  complete: boolean;
 }
 
 /** report: what a check-in's report says (checkin-runs/report.ts builds it). */

@@ -88,7 +88,7 @@ export function answerRoutes(deps: Deps, _mw: Middlewares): Router {
       return;
     }
     pageHeaders(ctx, outcome.state === 'closed' ? 409 : 400);
-    ctx.body = answerPage(lang, outcome.view, cookie, outcome.state === 'closed' ? { notice: 'closed' } : { problems: outcome.problems, submitted: form });
+    ctx.body = answerPage(lang, outcome.view, cookie, outcome.state === 'closed' ? { notice: 'closed' } : { problems: outcome.problems, unanswered: outcome.unanswered, submitted: form });
   });
   return router;
 }

@@ -6,6 +6,7 @@ import { questionsOf } from '../checkins/repository.ts';
 import { answersOf } from '../checkins/response-parts.ts';
 import type { Answer } from '../checkins/response-parts.ts';
 import { answerForDay } from '../checkins/responses-service.ts';
+import { IncompleteAnswer } from '../checkins/answer-rules.ts';
 import type { ParticipantUser } from '../checkins/repository.ts';
 import { reportedWith } from './edit-window.ts';
 import { grantOf } from './tokens.ts';
@@ -25,6 +26,7 @@ export interface AnswerView {
   date: string;
   /** The person's answers of that day so far (parts folded in), by question uuid. */
   answers: Map<string, Answer['response']>;
+  /** Every required question answered (response_completed): an agent's co-authored lines alone are not an answer yet. */
   answered: boolean;
   /** False once the day's report went out with an answer in it: the answer can no longer change here. */
   editable: boolean;
@@ -42,7 +44,7 @@ export async function viewOf(db: Executor, grant: Pick<AnswerTokenRow, 'checkin_
   const answers = new Map(response ? (await answersOf(db, response)).map((a) => [a.uuid, a.response]) : []);
   const reported = response ? await reportedWith(db, checkin.uuid, grant.run_date, person.uuid) : false;
   const { is_active: _active, organization_uuid: _org, ...who } = person;
-  return { state: 'ok', view: { checkin, person: who, questions, date: grant.run_date, answers, answered: Boolean(response), editable: !reported } };
+  return { state: 'ok', view: { checkin, person: who, questions, date: grant.run_date, answers, answered: bool(response?.response_completed), editable: !reported } };
 }
 
 /** What the link at `token` shows. */
@@ -81,13 +83,18 @@ export function formAnswers(questions: QuestionRow[], form: FormValues): { uuid:
   return out;
 }
 
-export type SaveOutcome = { state: 'invalid' } | { state: 'closed'; view: AnswerView } | { state: 'saved'; view: AnswerView } | { state: 'refused'; view: AnswerView; problems: Record<string, string[]> };
+export type SaveOutcome =
+  | { state: 'invalid' }
+  | { state: 'closed'; view: AnswerView }
+  | { state: 'saved'; view: AnswerView }
+  /** `problems` as the API words them; `unanswered`: the required questions left empty, which the page names itself. */
+  | { state: 'refused'; view: AnswerView; problems: Record<string, string[]>; unanswered: string[] };
 
 /**
  * Saves the form as the person's answers of the link's day, through the same service as POST/PUT …/responses/
- * (their prompt's chat message, if one was sent, becomes "Answered ✓").
- * A link whose day was reported with an answer in it no longer edits (`closed`); an answer the rules refuse
- * comes back with its problems (`refused`), the person's input kept by the page.
+ * (their prompt's chat message, if one was sent, becomes "Answered ✓"). A link whose day was reported with an
+ * answer in it no longer edits (`closed`); an answer the rules refuse (a required question left empty or blank
+ * among them) comes back with its problems (`refused`), nothing saved, the person's input kept by the page.
  */
 export async function saveAnswer(db: Db, config: Config, token: string, form: FormValues, now: Date): Promise<SaveOutcome> {
   return db.transaction(async (trx) => {
@@ -105,7 +112,8 @@ export async function saveAnswer(db: Db, config: Config, token: string, form: Fo
       const answers = new Map(readJson<Answer[]>(row.answers, []).map((a) => [a.uuid, a.response]));
       return { state: 'saved', view: { ...view, answers, answered: true } } as const;
     } catch (err) {
-      if (err instanceof ValidationFailed) return { state: 'refused', view, problems: err.fields } as const;
+      if (err instanceof IncompleteAnswer) return { state: 'refused', view, problems: {}, unanswered: err.questions.map((q) => q.uuid) } as const;
+      if (err instanceof ValidationFailed) return { state: 'refused', view, problems: err.fields, unanswered: [] } as const;
       throw err;
     }
   });

@@ -5,6 +5,8 @@ import { localDate } from '../../lib/dates.ts';
 import type { HomeCard } from '../chat-platform/platform.ts';
 import { isParticipant, participatingCheckinUuids } from '../checkins/repository.ts';
 import { answerForDay } from '../checkins/responses-service.ts';
+import { IncompleteAnswer } from '../checkins/answer-rules.ts';
+import { bool } from '../../lib/json.ts';
 import { formAnswers, viewOf } from './answer-service.ts';
 import type { AnswerView, FormValues } from './answer-service.ts';
 import { markPromptAnswered } from './chat-cards.ts';
@@ -91,8 +93,13 @@ export async function saveChatAnswer(trx: Executor, config: Config, person: User
     await answerForDay(trx, { checkin: view.checkin, questions: view.questions, author: view.person, date: view.date, responses }, now);
   } catch (err) {
     if (!(err instanceof ValidationFailed)) throw err;
-    // formAnswers names a question by its position, the responses service by the answer's: both become the question.
     const problems = new Map<string, string>();
+    // A required question left empty (or blank) is named by itself.
+    if (err instanceof IncompleteAnswer) {
+      for (const q of err.questions) problems.set(q.uuid, 'This question needs an answer.');
+      return { state: 'refused', view, problems };
+    }
+    // formAnswers names a question by its position, the responses service by the answer's: both become the question.
     for (const [field, messages] of Object.entries(err.fields)) {
       const index = Number(/^responses\.(\d+)/.exec(field)?.[1]);
       const uuid = (responses ? responses[index]?.uuid : view.questions[index]?.uuid) ?? view.questions[0]?.uuid;
@@ -116,9 +123,11 @@ export async function todayOf(db: Db | Executor, person: UserRow, now: Date): Pr
   for (const checkin of checkins) {
     const date = dayOf(checkin, person, now);
     if (!runsOn(checkin, date)) continue;
-    const response = await db('checkin_responses').where({ checkin_uuid: checkin.uuid, user_uuid: person.uuid, response_date: date }).first('uuid');
+    const response = await db('checkin_responses').where({ checkin_uuid: checkin.uuid, user_uuid: person.uuid, response_date: date }).first('uuid', 'response_completed');
     const prompt = await db('checkin_prompts').where({ checkin_uuid: checkin.uuid, user_uuid: person.uuid, run_date: date }).first('uuid');
-    const state = !response ? 'pending' : (await reportedWith(db, checkin.uuid, date, person.uuid)) ? 'closed' : 'answered';
+    // A day answered in part (an agent's co-authored lines) is still waiting for the person, until the report closes it.
+    const reported = response ? await reportedWith(db, checkin.uuid, date, person.uuid) : false;
+    const state = reported ? 'closed' : response && bool(response.response_completed) ? 'answered' : 'pending';
     card.checkins.push({ uuid: checkin.uuid, name: checkin.name, date, state, prompt_uuid: prompt?.uuid ?? null });
   }
   return card;

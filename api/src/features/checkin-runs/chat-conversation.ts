@@ -1,15 +1,16 @@
 import type { Config } from '../../lib/config.ts';
 import type { Executor } from '../../db/connection.ts';
 import { ValidationFailed } from '../../lib/errors.ts';
-import { readJson, writeJson } from '../../lib/json.ts';
+import { bool, readJson, writeJson } from '../../lib/json.ts';
 import { enqueueChatPost } from '../chat-platform/enqueue.ts';
-import { answerForDay, isAnswered } from '../checkins/responses-service.ts';
+import { answerForDay } from '../checkins/responses-service.ts';
+import { isAnswered } from '../checkins/answer-rules.ts';
 import type { AnswerValue } from '../checkins/responses-service.ts';
 import { viewOf } from './answer-service.ts';
 import type { AnswerView } from './answer-service.ts';
 import { directMessagePlatform, markPromptAnswered } from './chat-cards.ts';
 import { typed } from './email-replies.ts';
-import type { ChatConversationRow, CheckinRow, PromptRow, QuestionRow, UserRow } from '../../db/tables.ts';
+import type { ChatConversationRow, CheckinRow, PromptRow, QuestionRow, ResponseRow, UserRow } from '../../db/tables.ts';
 
 /**
  * Answering in the conversation: a person replies to their prompt's direct message, and each reply answers the
@@ -69,15 +70,20 @@ function merged(view: AnswerView, given: Record<string, unknown>): { uuid: strin
   });
 }
 
-async function save(trx: Executor, config: Config, row: ChatConversationRow, view: AnswerView, now: Date): Promise<string | null> {
+/**
+ * Saves the conversation's answers; `inPart` (the report is going out) keeps them even when a required question
+ * has none yet: the day is then not answered, and the report marks the answer not finished.
+ */
+async function save(trx: Executor, config: Config, row: ChatConversationRow, view: AnswerView, now: Date, inPart = false): Promise<string | null> {
+  let saved: ResponseRow;
   try {
-    await answerForDay(trx, { checkin: view.checkin, questions: view.questions, author: view.person, date: view.date, responses: merged(view, readJson(row.answers, {})) }, now);
+    ({ row: saved } = await answerForDay(trx, { checkin: view.checkin, questions: view.questions, author: view.person, date: view.date, responses: merged(view, readJson(row.answers, {})), inPart }, now));
   } catch (err) {
     if (err instanceof ValidationFailed) return Object.values(err.fields).flat().join(' ');
     throw err;
   }
   await trx('checkin_chat_conversations').where({ prompt_uuid: row.prompt_uuid }).delete();
-  await markPromptAnswered(trx, config, { checkin: view.checkin, person: { ...view.person }, date: view.date }, now);
+  if (bool(saved.response_completed)) await markPromptAnswered(trx, config, { checkin: view.checkin, person: { ...view.person }, date: view.date }, now);
   return null;
 }
 
@@ -163,7 +169,8 @@ export async function conversationReply(trx: Executor, config: Config, person: U
 
 /**
  * The day's report is going out: every conversation about that check-in and day is saved as far as it got
- * (in the report's transaction, so the report shows it), and ends.
+ * (in the report's transaction, so the report shows it, marked not finished when a required question has no
+ * answer), and ends.
  */
 export async function saveConversationsOf(trx: Executor, config: Config, checkin: CheckinRow, date: string, now: Date): Promise<number> {
   const rows: ChatConversationRow[] = await trx('checkin_chat_conversations').where({ checkin_uuid: checkin.uuid, run_date: date });
@@ -171,7 +178,7 @@ export async function saveConversationsOf(trx: Executor, config: Config, checkin
   for (const row of rows) {
     const given = readJson<Record<string, unknown>>(row.answers, {});
     const found = await viewOf(trx, { checkin_uuid: row.checkin_uuid, user_uuid: row.user_uuid, run_date: row.run_date });
-    if (found.state === 'ok' && Object.keys(given).length > 0 && !(await save(trx, config, row, found.view, now))) saved++;
+    if (found.state === 'ok' && Object.keys(given).length > 0 && !(await save(trx, config, row, found.view, now, true))) saved++;
     await trx('checkin_chat_conversations').where({ prompt_uuid: row.prompt_uuid }).delete();
   }
   return saved;

@@ -1,5 +1,6 @@
 import type { Config } from '../../lib/config.ts';
 import type { Db, Trx } from '../../db/connection.ts';
+import { bool } from '../../lib/json.ts';
 import { enqueueMany } from '../../outbox/deliveries.ts';
 import type { NewDelivery } from '../../outbox/deliveries.ts';
 import { questionsOf } from '../checkins/repository.ts';
@@ -36,8 +37,9 @@ async function remindBatch(trx: Trx, config: Config, due: PromptRow[], now: Date
   }
   const answered = new Set<string>();
   for (const prompt of due) {
-    const row = await trx('checkin_responses').where({ checkin_uuid: prompt.checkin_uuid, user_uuid: prompt.user_uuid, response_date: prompt.run_date }).first('uuid');
-    if (row) answered.add(prompt.uuid);
+    // Answered means every required question is: a day answered in part (an agent's co-authored lines) is reminded.
+    const row = await trx('checkin_responses').where({ checkin_uuid: prompt.checkin_uuid, user_uuid: prompt.user_uuid, response_date: prompt.run_date }).first('response_completed');
+    if (row && bool(row.response_completed)) answered.add(prompt.uuid);
   }
   const users = new Map<string, { email: string; first_name: string; last_name: string; is_active: unknown }>();
   for (const row of await trx('users').whereIn('uuid', [...new Set(due.map((p) => p.user_uuid))]).select('uuid', 'email', 'first_name', 'last_name', 'is_active')) users.set(row.uuid, row);

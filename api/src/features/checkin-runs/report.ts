@@ -72,7 +72,8 @@ async function postAnswersOneByOne(db: Db, config: Config, checkins: CheckinRow[
   const uuids = [...byUuid.keys()];
   const responses: Pick<ResponseRow, 'checkin_uuid' | 'user_uuid' | 'response_date'>[] = [];
   for (let i = 0; i < uuids.length; i += 500) {
-    responses.push(...(await db('checkin_responses').whereIn('checkin_uuid', uuids.slice(i, i + 500)).whereIn('response_date', dates).select('checkin_uuid', 'user_uuid', 'response_date')));
+    // A person's answer is posted once it answers every required question (not an agent's first co-authored line).
+    responses.push(...(await db('checkin_responses').whereIn('checkin_uuid', uuids.slice(i, i + 500)).whereIn('response_date', dates).andWhere('response_completed', true).select('checkin_uuid', 'user_uuid', 'response_date')));
   }
   if (responses.length === 0) return 0;
   const done = await sentReports(db, uuids, dates, null);
@@ -84,16 +85,22 @@ async function postAnswersOneByOne(db: Db, config: Config, checkins: CheckinRow[
   return sent;
 }
 
-/** Responses (parts folded in) of the check-in, with their authors' names, in the order they came. */
+/**
+ * Responses (parts folded in) of the check-in, with their authors' names, in the order they came. A response with
+ * no answer at all is no entry; one that leaves a required question unanswered is marked `complete: false`.
+ */
 async function reportEntries(db: Executor, checkin: CheckinRow, where: (q: Knex.QueryBuilder) => void): Promise<ReportEntry[]> {
   const query = db('checkin_responses as r').join('users as u', 'u.uuid', 'r.user_uuid').where('r.checkin_uuid', checkin.uuid).modify(where);
   const rows = await withParts(db, (await query.select('r.*', 'u.first_name', 'u.last_name', 'u.email')) as (ResponseRow & ReportPerson)[]);
   rows.sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : 0));
-  return rows.map((row) => ({
-    person: { uuid: row.user_uuid, first_name: row.first_name, last_name: row.last_name, email: row.email },
-    answers: readJson<Answer[]>(row.answers, []).map((a) => ({ question: a.question, response: a.response })),
-    hasIssue: bool(row.has_issue),
-  }));
+  return rows
+    .map((row) => ({
+      person: { uuid: row.user_uuid, first_name: row.first_name, last_name: row.last_name, email: row.email },
+      answers: readJson<Answer[]>(row.answers, []).map((a) => ({ question: a.question, response: a.response })),
+      hasIssue: bool(row.has_issue),
+      complete: bool(row.response_completed),
+    }))
+    .filter((entry) => entry.answers.length > 0);
 }
 
 /**
@@ -103,10 +110,13 @@ async function reportEntries(db: Executor, checkin: CheckinRow, where: (q: Knex.
  */
 export async function reportContent(db: Executor, checkin: CheckinRow, date: string, only: string | null): Promise<ReportContent & { recipients: ReportPerson[] }> {
   const people = [...((await participantsOf(db, [checkin.uuid])).get(checkin.uuid)?.values() ?? [])];
-  const answered = await reportEntries(db, checkin, (q) => {
+  const entries = await reportEntries(db, checkin, (q) => {
     q.andWhere('r.response_date', date);
     if (only) q.andWhere('r.user_uuid', only);
   });
+  // One person's answer goes out once it is complete (postAnswersOneByOne); a team report shows a day answered in
+  // part too, marked so, and its person is not counted as having answered.
+  const answered = only ? entries.filter((e) => e.complete) : entries;
   const responded = new Set(answered.map((e) => e.person.uuid));
   const pending = only ? [] : people.filter((p) => !responded.has(p.uuid));
   const away = await awayOn(db, pending.map((p) => p.uuid), date);
@@ -172,7 +182,8 @@ async function sendReport(trx: Executor, config: Config, checkin: CheckinRow, da
       report_date: date,
       one_by_one: only !== null,
       destinations,
-      answered: content.answered.length,
+      answered: content.answered.filter((e) => e.complete).length,
+      not_finished: content.answered.filter((e) => !e.complete).length,
       missing: content.missing.length,
       away: content.away.length,
       sent_at: now.toISOString(),

@@ -57,8 +57,9 @@ export async function listRuns(db: Db, actor: Actor, checkinUuid: string, range:
     .whereIn('p.run_date', dates)
     .select('p.*', 'u.first_name', 'u.last_name', 'u.email');
   const reports: CheckinReportRow[] = await db('checkin_reports').where({ checkin_uuid: checkinUuid }).whereIn('report_date', dates);
+  // Answered: every required question (a day answered in part, as an agent's co-authored lines leave it, is not).
   const responses: { user_uuid: string; response_date: string; created_at: string }[] = await db('checkin_responses')
-    .where({ checkin_uuid: checkinUuid })
+    .where({ checkin_uuid: checkinUuid, response_completed: true })
     .whereIn('response_date', dates)
     .select('user_uuid', 'response_date', 'created_at');
   const answeredAt = new Map(responses.map((r) => [`${r.response_date} ${r.user_uuid}`, r.created_at]));

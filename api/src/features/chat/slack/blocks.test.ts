@@ -10,7 +10,7 @@ describe('Slack report blocks stay within what Slack accepts, whatever the repor
   it('any number of people, answers of any length: at most 50 blocks, every text within its limit', () => {
     const card = fc.record({
       checkinName: fc.string({ maxLength: 300 }),
-      answered: fc.array(fc.tuple(fc.array(fc.string({ maxLength: 4000 }), { maxLength: 4 }), fc.boolean()), { maxLength: 120 }),
+      answered: fc.array(fc.tuple(fc.array(fc.string({ maxLength: 4000 }), { maxLength: 4 }), fc.boolean(), fc.boolean()), { maxLength: 120 }),
       missing: fc.nat({ max: 200 }),
       anonymous: fc.boolean(),
     });
@@ -18,7 +18,7 @@ describe('Slack report blocks stay within what Slack accepts, whatever the repor
       fc.property(card, ({ checkinName, answered, missing, anonymous }) => {
         const report: ReportCard = {
           checkinName, date: '2026-03-10', anonymous,
-          answered: answered.map(([answers, hasIssue], i) => ({ person: person(i), answers: answers.map((a) => ({ question: 'Q?', response: a })), hasIssue })),
+          answered: answered.map(([answers, hasIssue, complete], i) => ({ person: person(i), answers: answers.map((a) => ({ question: 'Q?', response: a })), hasIssue, complete })),
           missing: Array.from({ length: missing }, (_, i) => person(1000 + i)),
           away: [],
         };
@@ -35,7 +35,17 @@ describe('Slack report blocks stay within what Slack accepts, whatever the repor
 
   it('escapes what Slack reads as markup in people\'s words', () => {
     expect(esc('<@U1> & <!channel>')).toBe('&lt;@U1&gt; &amp; &lt;!channel&gt;');
-    const report: ReportCard = { checkinName: 'Daily', date: '2026-03-10', anonymous: false, answered: [{ person: person(1), answers: [{ question: 'Done?', response: '<!here> shipped' }], hasIssue: false }], missing: [], away: [] };
+    const report: ReportCard = { checkinName: 'Daily', date: '2026-03-10', anonymous: false, answered: [{ person: person(1), answers: [{ question: 'Done?', response: '<!here> shipped' }], hasIssue: false, complete: true }], missing: [], away: [] };
     expect(JSON.stringify(reportBody(report, 'x').blocks)).not.toContain('<!here>');
+  });
+
+  it('counts only finished answers as answered and marks an answer in part (issue 34)', () => {
+    const entry = (i: number, complete: boolean) => ({ person: person(i), answers: [{ question: 'Done?', response: 'Deployed' }], hasIssue: false, complete });
+    const report: ReportCard = { checkinName: 'Daily', date: '2026-03-10', anonymous: false, answered: [entry(1, true), entry(2, false)], missing: [person(3)], away: [] };
+    const blocks = reportBody(report, 'x').blocks as { type: string; text?: { text: string }; elements?: { text: string }[] }[];
+    expect(blocks[1].elements![0].text).toBe('1 of 3 answered');
+    const sections = blocks.filter((b) => b.type === 'section').map((b) => b.text!.text).join('\n\n');
+    expect(sections).toContain(`*${person(2).first_name} ${person(2).last_name}*  _(not finished)_`);
+    expect(sections).not.toContain(`*${person(1).first_name} ${person(1).last_name}*  _(not finished)_`);
   });
 });

@@ -70,9 +70,9 @@ export function promptBody(card: PromptCard, text: string, reminder: boolean): P
   return { text, blocks };
 }
 
-/** One person's answers as mrkdwn: their name (blockers marked), then each question and its answer quoted. */
+/** One person's answers as mrkdwn: their name (blockers marked, an answer in part marked not finished), then each question and its answer quoted. */
 function entryText(entry: ReportEntry, name: string): string {
-  const lines = [`*${esc(name)}*${entry.hasIssue ? '  :no_entry: *blocked*' : ''}`];
+  const lines = [`*${esc(name)}*${entry.hasIssue ? '  :no_entry: *blocked*' : ''}${entry.complete ? '' : '  _(not finished)_'}`];
   for (const a of entry.answers) {
     lines.push(`_${esc(a.question)}_`);
     lines.push(...answerText(a.response).split('\n').map((l) => `>${esc(l)}`));
@@ -96,11 +96,11 @@ function packed(texts: string[], room: number): Record<string, unknown>[] {
   return blocks;
 }
 
-/** The report: a section per person (blockers marked), then who has not answered and who is away. */
+/** The report: a section per person (blockers marked), then who has not answered and who is away; only complete answers count as answered. */
 export function reportBody(r: ReportCard, text: string): PlatformBody {
   const total = r.answered.length + r.missing.length;
   const head: Record<string, unknown>[] = [{ type: 'header', text: plain(`${r.checkinName} — ${r.date}`, 150) }];
-  if (!r.single) head.push(context(`${r.answered.length} of ${total} answered${r.away.length ? `, ${r.away.length} away` : ''}`));
+  if (!r.single) head.push(context(`${r.answered.filter((e) => e.complete).length} of ${total} answered${r.away.length ? `, ${r.away.length} away` : ''}`));
   const named = (entry: ReportEntry, i: number) => entryText(entry, r.anonymous ? `Answer ${i + 1}` : fullName(entry.person));
   const tail: Record<string, unknown>[] = [];
   const names = (people: ReportCard['missing']) => (r.anonymous ? String(people.length) : people.map((p) => esc(fullName(p))).join(', '));

@@ -146,6 +146,42 @@ describe('Slack: answering a check-in in a modal or in the conversation', () => 
     expect(slack.calls('chat.postMessage').filter((c) => c.json.channel === `D${ids.mia}`).at(-1)!.json.text).toBe('There is nothing to answer right now. `/rollcall status` shows your check-ins of today.');
   });
 
+  it('a blank required answer in the modal is refused on its own question; the App Home says pending while an agent\'s lines alone answer in part (issue 34)', async () => {
+    const { ids, p, checkin } = app;
+    const [q1, q2] = checkin.questions;
+    const prompt = await app.promptOf(p.member.user.uuid);
+    await app.send('interactions', interactionBody(clickPayload(ids.mia, `p:${prompt}`)));
+    const opened = app.lastModal();
+    const blank = await app.send('interactions', interactionBody(submitPayload(ids.mia, opened.view, { [`q.${q1.uuid}`]: textValue('  \n '), [`q.${q2.uuid}`]: textValue('None') })));
+    expect([blank.status, blank.body]).toEqual([200, { response_action: 'errors', errors: { [`q.${q1.uuid}`]: 'This question needs an answer.' } }]);
+    expect(await responsesOf(p.member.key)).toEqual([]);
+    // An agent's co-authored lines for a check-in whose required questions they leave empty: still pending.
+    await app.close();
+    app = await startSlackApp({ questions: [{ question_type: 'text', question: 'What did you do?' }, { question_type: 'text', question: 'What will you do?' }] });
+    const merged = await app.t.request('POST', '/v1/agent-reports/', { key: app.p.adminKey, body: { agent_name: 'deploy-bot', content: 'Deployed v2', structured: { completed: ['Deployed v2'] }, co_authors: [app.p.member.user.email] } });
+    expect(merged.status).toBe(201);
+    const home = await app.send('events', eventBody({ type: 'app_home_opened', user: app.ids.mia, channel: `D${app.ids.mia}`, tab: 'home' }));
+    expect(home.status).toBe(200);
+    await app.t.deps.delivery.runDue();
+    expect((await app.t.db('checkin_responses')).map((r: { response_completed: unknown }) => Boolean(r.response_completed))).toEqual([false]);
+    expect(app.slack.calls('views.publish').at(-1)!.json.view.blocks[1].text.text).toBe('*Daily* — 2026-03-10\nWaiting for your answers');
+  });
+
+  it('a conversation stopped before a required question is kept when the report goes out, marked not finished and not counted (issue 34)', async () => {
+    await app.close();
+    app = await startSlackApp({ questions: [{ question_type: 'text', question: 'What did you do?' }, { question_type: 'text', question: 'What will you do?' }] });
+    const { t, slack, ids } = app;
+    await app.send('events', eventBody(imMessage(ids.mia, 'Fixed the login bug')));
+    t.clock.set('2026-03-10T16:00:00.000Z');
+    expect(await sendDueReports(t.deps)).toBe(1);
+    await t.deps.delivery.runDue();
+    const report = slack.calls('chat.postMessage').find((c) => c.json.channel === 'C1')!.json;
+    expect(report.blocks[1].elements[0].text).toBe('0 of 2 answered');
+    expect(report.blocks[3].text.text).toBe('*Mia Member*  _(not finished)_\n_What did you do?_\n>Fixed the login bug');
+    expect((await t.db('checkin_responses')).map((r: { response_completed: unknown }) => Boolean(r.response_completed))).toEqual([false]);
+    expect(await t.db('checkin_chat_conversations')).toEqual([]);
+  });
+
   it('a conversation nobody finishes and no team report saves is dropped after two days', async () => {
     const { t, ids } = app;
     await app.send('events', eventBody(imMessage(ids.otto, 'Half an answer')));
