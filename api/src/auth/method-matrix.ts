@@ -20,7 +20,7 @@ export interface MatrixRow {
   /** A row of the spec's table; false for the groups it does not name. */
   spec: boolean;
   /** Requests a platform signs, verified by its signature instead of a credential (the route checks it). */
-  signedBy?: 'slack';
+  signedBy?: 'slack' | 'microsoft_teams' | 'google_chat';
 }
 
 export const METHOD_MATRIX: readonly MatrixRow[] = [
@@ -67,6 +67,12 @@ export const METHOD_MATRIX: readonly MatrixRow[] = [
     group: 'Slack request URLs (Slack\'s signature, no credential)',
     prefixes: ['/v1/integrations/slack/events/', '/v1/integrations/slack/interactions/', '/v1/integrations/slack/commands/'],
     apiKey: false, cli: false, oauth2: false, spec: false, signedBy: 'slack',
+  },
+  // Called by the Bot Framework with its RS256 token (features/chat/microsoft-teams/requests.ts).
+  {
+    group: 'Microsoft Teams bot messaging endpoint (the Bot Framework\'s token, no credential)',
+    prefixes: ['/v1/integrations/teams/messages/'],
+    apiKey: false, cli: false, oauth2: false, spec: false, signedBy: 'microsoft_teams',
   },
 ];
 

@@ -7,6 +7,7 @@ import { apiKeys } from './api-keys/feature.ts';
 import { assistant } from './assistant/feature.ts';
 import { chat } from './chat/feature.ts';
 import { chatSlack } from './chat/slack/feature.ts';
+import { chatTeams } from './chat/microsoft-teams/feature.ts';
 import { checkins } from './checkins/feature.ts';
 import { checkinRuns } from './checkin-runs/feature.ts';
 import { cli } from './cli/feature.ts';
@@ -76,6 +77,7 @@ export const features: Feature[] = [
   inbound,
   chat,
   chatSlack,
+  chatTeams,
   agents,
   kudos,
   workflows,

@@ -13,6 +13,12 @@ export const platformConnectionSchema = yup
     signing_secret: yup.string().trim().max(128),
     webhook_url: yup.string().trim().max(2048),
     channel_name: yup.string().trim().min(1).max(200),
+    // Teams as a bot, Google Chat as an app (app-credentials.ts).
+    app_id: yup.string().trim().max(64),
+    app_password: yup.string().trim().max(512),
+    tenant_id: yup.string().trim().max(64),
+    service_account: yup.string().trim().max(16_384),
+    project_number: yup.string().trim().max(32),
   })
   .nullable()
   .default(undefined);
