@@ -71,7 +71,9 @@ describe('the method matrix (spec "Method matrix", auth/method-matrix.ts)', () =
 
   it('answers the routes a platform signs 401 with any credential of ours, as without one', async () => {
     const routes = t.routes.filter((route) => signed(route.path));
-    expect(routes.map((r) => `${r.method} ${r.path}`).sort()).toEqual(['POST /v1/integrations/slack/commands/', 'POST /v1/integrations/slack/events/', 'POST /v1/integrations/slack/interactions/']);
+    expect(routes.map((r) => `${r.method} ${r.path}`).sort()).toEqual([
+      'POST /v1/integrations/google-chat/events/', 'POST /v1/integrations/slack/commands/', 'POST /v1/integrations/slack/events/', 'POST /v1/integrations/slack/interactions/', 'POST /v1/integrations/teams/messages/',
+    ]);
     for (const route of routes) {
       for (const options of [{}, { key }, { token: await token() }]) {
         const res = await t.request(route.method, route.path, { ...options, body: {} });

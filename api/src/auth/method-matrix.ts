@@ -74,6 +74,12 @@ export const METHOD_MATRIX: readonly MatrixRow[] = [
     prefixes: ['/v1/integrations/teams/messages/'],
     apiKey: false, cli: false, oauth2: false, spec: false, signedBy: 'microsoft_teams',
   },
+  // Called by Google Chat with its RS256 token (features/chat/google-chat/requests.ts).
+  {
+    group: 'Google Chat app endpoint (Google Chat\'s token, no credential)',
+    prefixes: ['/v1/integrations/google-chat/events/'],
+    apiKey: false, cli: false, oauth2: false, spec: false, signedBy: 'google_chat',
+  },
 ];
 
 /** A path's first two segments, as written: "/v1/plan/boards/…" → "/v1/plan". */

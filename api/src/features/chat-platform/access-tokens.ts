@@ -11,12 +11,17 @@ import { PlatformError, checkStatus, parseJsonBody } from './platform-http.ts';
 const tokens = new Map<string, { token: string; until: number }>();
 const MAX_TOKENS = 1_000;
 
-export async function accessToken(http: OutboundHttp, url: string, form: Record<string, string>, now: Date, timeoutMs?: number): Promise<string> {
-  const key = sha256Hex(`${url}\n${JSON.stringify(form)}`);
+export async function accessToken(
+  http: OutboundHttp, url: string, form: Record<string, string>, now: Date, timeoutMs?: number,
+  /** A signed assertion (Google): made only when a token must be asked for, the token kept by the account. */
+  assertion?: { account: string; build: () => string },
+): Promise<string> {
+  const key = sha256Hex(`${url}\n${JSON.stringify(form)}\n${assertion?.account ?? ''}`);
   const kept = tokens.get(key);
   if (kept && kept.until > now.getTime()) return kept.token;
+  const body = new URLSearchParams({ ...form, ...(assertion ? { assertion: assertion.build() } : {}) });
   const res = await http.send({
-    method: 'POST', url, headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' }, body: new URLSearchParams(form).toString(), timeoutMs,
+    method: 'POST', url, headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' }, body: body.toString(), timeoutMs,
   });
   checkStatus(res, 'access token');
   const json = parseJsonBody(res);

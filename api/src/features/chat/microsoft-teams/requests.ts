@@ -87,9 +87,11 @@ const refused = (err: unknown): never => {
  * is refused (403). Every refusal is an error: nothing else runs.
  */
 export async function verifyActivity(deps: TeamsDeps, raw: string, authorization: string | undefined): Promise<VerifiedActivity> {
-  if (!authorization) throw unauthorized('credential_absent');
-  const match = /^Bearer ([A-Za-z0-9_.-]{20,8192})$/.exec(authorization);
-  if (!match) throw unauthorized('credential_malformed');
+  // Anything but a bearer JWT (an API key, a CLI token) is no credential here.
+  const bearer = /^Bearer (\S+\.\S+\.\S*)$/.exec(authorization ?? '');
+  if (!bearer) throw unauthorized('credential_absent');
+  const match = /^([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)$/.exec(bearer[1]);
+  if (!match || match[1].length > 8192) throw unauthorized('credential_malformed');
   const token = match[1];
   let audience: unknown;
   try {
