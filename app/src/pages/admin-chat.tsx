@@ -2,6 +2,8 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, get, post } from '../api.ts';
 import { t } from '../i18n.ts';
 import { ErrorNote } from '../ui.tsx';
+import { APP_PLATFORMS, AppConnection } from './admin-chat-apps.tsx';
+import type { AppFields } from './admin-chat-apps.tsx';
 
 const PLATFORMS = ['slack', 'microsoft_teams', 'discord', 'google_chat'] as const;
 const PLATFORM_NAMES: Record<string, string> = { slack: 'Slack', microsoft_teams: 'Microsoft Teams', discord: 'Discord', google_chat: 'Google Chat' };
@@ -30,6 +32,8 @@ export function ChatConnection() {
   const [secret, setSecret] = useState('');
   const [signing, setSigning] = useState('');
   const [channel, setChannel] = useState('');
+  // Teams and Google Chat as an app (admin-chat-apps.tsx): its fields; null connects an incoming webhook.
+  const [app, setApp] = useState<AppFields | null>({});
   const [error, setError] = useState<string | null>(null);
   const refresh = () => get<Status>('/v1/integrations/').then(setStatus, (err) => setError(err.message));
   useEffect(() => void refresh(), []);
@@ -58,16 +62,21 @@ export function ChatConnection() {
       <form
         onSubmit={(e) => {
           e.preventDefault();
-          const credentials = kind === 'slack' ? { bot_token: secret, ...(signing ? { signing_secret: signing } : {}) } : { webhook_url: secret };
+          const asApp = APP_PLATFORMS.has(kind) && app !== null;
+          const credentials = asApp ? app : kind === 'slack' ? { bot_token: secret, ...(signing ? { signing_secret: signing } : {}) } : { webhook_url: secret };
           void save({ kind, ...credentials, ...(channel ? { channel_name: channel } : {}) });
         }}
       >
         <label for="chat-kind">{t('chat.platform')}</label>
-        <select id="chat-kind" value={kind} onChange={(e) => setKind((e.target as HTMLSelectElement).value as (typeof PLATFORMS)[number])}>
+        <select id="chat-kind" value={kind} onChange={(e) => {
+          setKind((e.target as HTMLSelectElement).value as (typeof PLATFORMS)[number]);
+          setApp({});
+        }}>
           {PLATFORMS.map((p) => <option key={p} value={p}>{PLATFORM_NAMES[p]}</option>)}
         </select>
-        <label for="chat-secret">{kind === 'slack' ? t('chat.token') : t('chat.webhook')}</label>
-        {kind === 'slack' ? (
+        {APP_PLATFORMS.has(kind) ? <AppConnection key={kind} kind={kind} onChange={setApp} /> : null}
+        {APP_PLATFORMS.has(kind) && app !== null ? null : <label for="chat-secret">{kind === 'slack' ? t('chat.token') : t('chat.webhook')}</label>}
+        {APP_PLATFORMS.has(kind) && app !== null ? null : kind === 'slack' ? (
           <input id="chat-secret" type="password" required autoComplete="off" value={secret} onInput={(e) => setSecret((e.target as HTMLInputElement).value)} />
         ) : (
           <input id="chat-secret" type="url" required autoComplete="off" value={secret} onInput={(e) => setSecret((e.target as HTMLInputElement).value)} />

@@ -238,4 +238,13 @@ export const pt: Record<keyof typeof en, string> = {
   'chat.notfound.none': "Todas as pessoas consultadas até agora foram encontradas.",
   'chat.test': "Enviar uma pergunta de teste para mim",
   'chat.test.sent': "Uma pergunta de teste está a caminho de {to} no {platform}. Responder não guarda nada.",
+  'chat.as': "Conectar como",
+  'chat.as.bot': "Um bot: cada pessoa recebe a pergunta no Teams e responde lá",
+  'chat.as.app': "Um app do Chat: cada pessoa recebe a pergunta no Google Chat e responde lá",
+  'chat.as.webhook': "Um webhook de entrada: relatórios em um canal, sem respostas",
+  'chat.teams.app_id': "Microsoft App ID (Azure Bot › Configuration)",
+  'chat.teams.app_password': "Segredo do cliente (Certificates & secrets do registro do app)",
+  'chat.teams.tenant_id': "ID do locatário (Azure Bot › Configuration › App Tenant ID)",
+  'chat.google.service_account': "Arquivo de chave da conta de serviço (JSON)",
+  'chat.google.project_number': "Número do projeto do Google Cloud",
 };
