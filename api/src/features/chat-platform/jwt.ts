@@ -1,5 +1,10 @@
 import { createPublicKey, createSign, createVerify } from 'node:crypto';
 import type { JsonWebKeyInput, KeyObject } from 'node:crypto';
+import type { Config } from '../../lib/config.ts';
+import type { Db } from '../../db/connection.ts';
+import type { Logger } from '../../lib/logger.ts';
+import { ApiError, unauthorized } from '../../lib/errors.ts';
+import type { SecretBox } from '../../outbound/secret-box.ts';
 import type { OutboundHttp } from '../../outbound/outbound-http.ts';
 import { PlatformError, checkStatus, parseJsonBody } from './platform-http.ts';
 
@@ -153,4 +158,36 @@ export class KeySet {
     this.#keys = found;
     this.#fetchedAt = now.getTime();
   }
+}
+
+/**
+ * The JWT of a platform's `Authorization: Bearer <JWT>` header. Anything but a bearer JWT (an API key, a CLI token)
+ * is no credential to these routes: 401 `credential_absent`; a JWT-shaped value that is not one, `credential_malformed`.
+ */
+export function bearerJwt(authorization: string | undefined): string {
+  const bearer = /^Bearer (\S+\.\S+\.\S*)$/.exec(authorization ?? '');
+  if (!bearer) throw unauthorized('credential_absent');
+  if (!/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/.test(bearer[1]) || bearer[1].length > 8192) throw unauthorized('credential_malformed');
+  return bearer[1];
+}
+
+/** A token refused as a 401 (expired, unreadable, anything else), or 503 when the signing keys could not be fetched. */
+export function tokenRefusal(err: unknown, whose: string): never {
+  if (err instanceof JwtRefused) throw unauthorized(err.reason === 'expired' ? 'credential_expired' : err.reason === 'malformed' ? 'credential_malformed' : 'invalid_credentials');
+  if (err instanceof PlatformError) throw new ApiError(503, 'platform_unreachable', `${whose} signing keys could not be fetched; the platform sends the request again.`);
+  throw err;
+}
+
+/** What a platform's request handler needs of the app (its routes build it from Deps). */
+export interface RequestDeps {
+  db: Db;
+  box: SecretBox;
+  http: OutboundHttp;
+  config: Config;
+  logger: Logger;
+  now: () => Date;
+  /** Wakes the delivery worker after a commit that enqueued. */
+  kick: () => void;
+  /** The platform's signing keys, kept. */
+  keys: KeySet;
 }

@@ -1,14 +1,11 @@
 import type { Config } from '../../../lib/config.ts';
-import type { Db } from '../../../db/connection.ts';
-import type { Logger } from '../../../lib/logger.ts';
 import { ApiError, badRequest, unauthorized } from '../../../lib/errors.ts';
-import type { SecretBox } from '../../../outbound/secret-box.ts';
 import type { OutboundHttp } from '../../../outbound/outbound-http.ts';
 import { sha256Hex } from '../../../lib/secrets.ts';
 import { receivingConnections, recordServiceUrl } from '../../chat-platform/connection.ts';
 import type { ChatConnection } from '../../chat-platform/connection.ts';
-import { JwtRefused, KeySet, readJwt, verifyJwt } from '../../chat-platform/jwt.ts';
-import { PlatformError } from '../../chat-platform/platform-http.ts';
+import { KeySet, bearerJwt, readJwt, tokenRefusal, verifyJwt } from '../../chat-platform/jwt.ts';
+import type { RequestDeps } from '../../chat-platform/jwt.ts';
 
 /** The bot's messaging endpoint (Azure Bot › Configuration › Messaging endpoint): docs/chat.md. */
 export const MESSAGES_PATH = '/v1/integrations/teams/messages/';
@@ -20,18 +17,7 @@ const SKEW_MS = 5 * 60_000;
 /** A call to Teams made while its request waits (a person's e-mail from the roster). */
 export const IN_REQUEST_TIMEOUT_MS = 2_000;
 
-/** What the Teams request handler needs of the app. */
-export interface TeamsDeps {
-  db: Db;
-  box: SecretBox;
-  http: OutboundHttp;
-  config: Config;
-  logger: Logger;
-  now: () => Date;
-  kick: () => void;
-  /** The Bot Framework's signing keys (from its OpenID metadata, TEAMS_OPENID_METADATA_URL), kept. */
-  keys: KeySet;
-}
+export type TeamsDeps = RequestDeps;
 
 export const teamsKeys = (http: OutboundHttp, config: Config): KeySet => new KeySet(http, config.chat.teamsOpenIdMetadataUrl, { metadata: true });
 
@@ -73,12 +59,6 @@ function serviceUrlOf(activity: Record<string, unknown>): string | null {
   }
 }
 
-const refused = (err: unknown): never => {
-  if (err instanceof JwtRefused) throw unauthorized(err.reason === 'expired' ? 'credential_expired' : err.reason === 'malformed' ? 'credential_malformed' : 'invalid_credentials');
-  if (err instanceof PlatformError) throw new ApiError(503, 'platform_unreachable', 'The Bot Framework\'s signing keys could not be fetched; Teams sends the activity again.');
-  throw err;
-};
-
 /**
  * Verifies an activity before anything happens: `Authorization: Bearer <JWT>` signed RS256 by a key of the Bot
  * Framework's OpenID metadata (by key id, endorsed for the activity's channel), issued by the Bot Framework, for
@@ -87,17 +67,12 @@ const refused = (err: unknown): never => {
  * is refused (403). Every refusal is an error: nothing else runs.
  */
 export async function verifyActivity(deps: TeamsDeps, raw: string, authorization: string | undefined): Promise<VerifiedActivity> {
-  // Anything but a bearer JWT (an API key, a CLI token) is no credential here.
-  const bearer = /^Bearer (\S+\.\S+\.\S*)$/.exec(authorization ?? '');
-  if (!bearer) throw unauthorized('credential_absent');
-  const match = /^([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)$/.exec(bearer[1]);
-  if (!match || match[1].length > 8192) throw unauthorized('credential_malformed');
-  const token = match[1];
+  const token = bearerJwt(authorization);
   let audience: unknown;
   try {
     audience = readJwt(token).claims.aud;
   } catch (err) {
-    return refused(err);
+    return tokenRefusal(err, 'The Bot Framework\'s');
   }
   const activity = parseActivity(raw);
   const tenant = tenantOf(activity);
@@ -112,7 +87,7 @@ export async function verifyActivity(deps: TeamsDeps, raw: string, authorization
       endorsement: typeof activity?.channelId === 'string' ? activity.channelId : 'msteams',
     });
   } catch (err) {
-    return refused(err);
+    return tokenRefusal(err, 'The Bot Framework\'s');
   }
   if (!activity) throw badRequest('malformed_request', 'The body is not a JSON activity.');
   const serviceUrl = serviceUrlOf(activity);
