@@ -45,12 +45,12 @@ afterAll(async () => {
 
 describe('Admin › Chat platform: Teams as a bot, Google Chat as an app', () => {
   it('connects each, says people can answer there, and shows the URL to paste', async () => {
-    await page.getByRole('link', { name: 'Admin' }).click();
+    await page.getByRole('link', { name: 'Admin', exact: true }).click();
     const section = page.getByRole('region', { name: 'Chat platform' });
     await section.getByText('No chat platform is connected.').waitFor();
 
     await section.getByLabel('Platform').selectOption('microsoft_teams');
-    await section.getByLabel(/^A bot/).check();
+    await section.getByRole('radio', { name: /A bot/ }).check();
     await section.getByLabel(/^Microsoft App ID/).fill(APP_ID);
     await section.getByLabel(/^Client secret/).fill(APP_PASSWORD);
     await section.getByLabel(/^Tenant ID/).fill(TENANT);
@@ -70,7 +70,7 @@ describe('Admin › Chat platform: Teams as a bot, Google Chat as an app', () =>
     await section.getByText(`${server.url}/v1/integrations/google-chat/events/`, { exact: true }).waitFor();
 
     // An incoming webhook instead: it posts, and the screen says people cannot answer there.
-    await section.getByLabel(/^An incoming webhook/).check();
+    await section.getByRole('radio', { name: /An incoming webhook/ }).check();
     await section.getByLabel('Incoming-webhook URL').fill(`${chat.url}/v1/spaces/AAA/messages?key=k&token=t`);
     await section.getByRole('button', { name: 'Replace the connection' }).click();
     await section.getByText(/^People cannot answer in this platform yet\. Connected with an incoming webhook/).waitFor();
