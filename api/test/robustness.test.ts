@@ -11,6 +11,10 @@ import { setExchangeCommand } from '../src/admin/commands.ts';
 import { matrixRowOf, takesExchangeToken } from '../src/auth/method-matrix.ts';
 import { SIGNING_SECRET, SLACK_TOKEN, slackHeaders, startSlackStandIn } from './slack-stand-in.ts';
 import type { SlackStandIn } from './slack-stand-in.ts';
+import { APP_ID, APP_PASSWORD, TENANT, startTeamsStandIn } from './teams-stand-in.ts';
+import type { TeamsStandIn } from './teams-stand-in.ts';
+import { PROJECT, SERVICE_ACCOUNT, startGoogleChatStandIn } from './google-chat-stand-in.ts';
+import type { GoogleChatStandIn } from './google-chat-stand-in.ts';
 import { TEST_CA } from './receivers.ts';
 import { MM_COMMAND_TOKEN, MM_TOKEN } from './mattermost-stand-in.ts';
 
@@ -47,6 +51,8 @@ interface Route {
 describe('robustness: no 5xx on bad input, on any route', () => {
   let t: TestApp;
   let slack: SlackStandIn;
+  let teams: TeamsStandIn;
+  let googleChat: GoogleChatStandIn;
   let key: string;
   let token: string;
   /** Ids of real objects: by the path before a parameter ("/v1/teams/"), or by the parameter's name. */
@@ -66,12 +72,14 @@ describe('robustness: no 5xx on bad input, on any route', () => {
   beforeAll(async () => {
     const unlimited = Object.fromEntries(RATE_LIMIT_SCOPES.map((scope) => [scope, 1_000_000_000]));
     slack = await startSlackStandIn();
+    teams = await startTeamsStandIn();
+    googleChat = await startGoogleChatStandIn();
     t = await startTestApp(
       {
         agentSelfRegistration: true, inboundEmailSecret: 'inbound-secret', allowPrivateWebhooks: true, hourlyBudgets: unlimited as never,
         agentEmailHourlyLimit: { free: 1e9, basic: 1e9, pro: 1e9, enterprise: 1e9 }, planMinuteLimits: { reads: 1e9, writes: 1e9, bulk: 1e9, delta: 1e9 },
       },
-      { SLACK_API_URL: slack.api },
+      { SLACK_API_URL: slack.api, ...teams.env, ...googleChat.env },
       // Webhook URLs resolve at once to a public test address: no DNS from the test, nothing is ever sent.
       // Slack is a local stand-in (report channels and Plan channels ask it).
       { resolve: async () => [{ address: '203.0.113.7', family: 4 }], ca: TEST_CA },
@@ -87,6 +95,11 @@ describe('robustness: no 5xx on bad input, on any route', () => {
     // Another organization on Mattermost, able to receive: its slash command URL checks the junk's token, then reads it.
     const other = await t.seedOrganization({ name: 'Mattermost users' });
     await t.request('PATCH', '/v1/organization/', { key: other.adminKey, body: { platform: { kind: 'mattermost', bot_token: MM_TOKEN, server_url: 'https://mm.example.com', command_token: MM_COMMAND_TOKEN } } });
+    // A Teams bot and a Google Chat app, each another organization's: their endpoints verify the junk's token, then read it.
+    const teamsOrg = await t.seedOrganization({ name: 'Teams Org' });
+    await t.request('PATCH', '/v1/organization/', { key: teamsOrg.adminKey, body: { platform: { kind: 'microsoft_teams', app_id: APP_ID, app_password: APP_PASSWORD, tenant_id: TENANT } } });
+    const googleOrg = await t.seedOrganization({ name: 'Google Org' });
+    await t.request('PATCH', '/v1/organization/', { key: googleOrg.adminKey, body: { platform: { kind: 'google_chat', service_account: SERVICE_ACCOUNT, project_number: PROJECT } } });
     // Real objects, so the junk reaches the code behind the lookups too. The key and user the requests change
     // are not the admin's own (a regenerate or a deactivation would lock the test out).
     const member = await t.seedUser(acme.org.uuid);
@@ -139,6 +152,8 @@ describe('robustness: no 5xx on bad input, on any route', () => {
   afterAll(async () => {
     await t.close();
     await slack.close();
+    await teams.close();
+    await googleChat.close();
   });
 
   function pathFor(route: Route, junk?: { param: string; value: string }): string {
@@ -162,8 +177,13 @@ describe('robustness: no 5xx on bad input, on any route', () => {
       if (unsigned.status !== 401) return unsigned;
       return t.request(method, path, { raw, headers: { ...slackHeaders(raw ?? '', t.clock.now().getTime() / 1000), ...extra } });
     }
-    if (matrixRowOf(route.path)?.signedBy === 'mattermost') {
+    const platform = matrixRowOf(route.path)?.signedBy;
+    if (platform === 'mattermost') {
       return t.request(method, path, { raw, headers: { 'content-type': 'application/json', authorization: `Token ${MM_COMMAND_TOKEN}`, ...extra } });
+    }
+    if (platform === 'microsoft_teams' || platform === 'google_chat') {
+      const stand = platform === 'microsoft_teams' ? teams : googleChat;
+      return t.request(method, path, { raw, headers: { 'content-type': 'application/json', authorization: `Bearer ${stand.token(Math.floor(t.clock.now().getTime() / 1000))}`, ...extra } });
     }
     const headers = { 'x-inbound-secret': 'inbound-secret', ...(raw === undefined ? {} : { 'content-type': 'application/json' }), ...extra };
     if (tokenRoutes.has(id)) return t.request(method, path, { token, raw, headers });

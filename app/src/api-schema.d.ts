@@ -245,6 +245,12 @@ export interface paths {
   "/v1/integrations/mattermost/commands/": {
     post: operations["post_v1_integrations_mattermost_commands"];
   };
+  "/v1/integrations/teams/messages/": {
+    post: operations["post_v1_integrations_teams_messages"];
+  };
+  "/v1/integrations/google-chat/events/": {
+    post: operations["post_v1_integrations_google_chat_events"];
+  };
   "/v1/agent-reports/": {
     get: operations["get_v1_agent_reports"];
     post: operations["post_v1_agent_reports"];
@@ -2659,6 +2665,13 @@ export interface components {
           date: string;
           /** @enum {unknown} */
           action: "created" | "updated";
+          response_completed: boolean;
+          unanswered_questions: {
+              /** Format: uuid */
+              uuid: string;
+              index: number;
+              question: string;
+            }[];
         })[];
       detail: string;
     };
@@ -3150,6 +3163,11 @@ export interface operations {
             channel_name?: string;
             server_url?: string;
             command_token?: string;
+            app_id?: string;
+            app_password?: string;
+            tenant_id?: string;
+            service_account?: string;
+            project_number?: string;
           }) | null;
         };
       };
@@ -6916,6 +6934,114 @@ export interface operations {
         };
       };
       429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  post_v1_integrations_teams_messages: {
+    parameters: {
+      header: {
+        Authorization: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": Record<string, unknown>;
+      };
+    };
+    responses: {
+      200: {
+        content: {
+          "application/json": Record<string, unknown>;
+        };
+      };
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      413: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  post_v1_integrations_google_chat_events: {
+    parameters: {
+      header: {
+        Authorization: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": Record<string, unknown>;
+      };
+    };
+    responses: {
+      200: {
+        content: {
+          "application/json": Record<string, unknown>;
+        };
+      };
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      413: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      503: {
         content: {
           "application/json": components["schemas"]["Error"];
         };

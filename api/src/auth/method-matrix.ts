@@ -20,7 +20,7 @@ export interface MatrixRow {
   /** A row of the spec's table; false for the groups it does not name. */
   spec: boolean;
   /** Requests a platform signs, verified by its signature instead of a credential (the route checks it). */
-  signedBy?: 'slack' | 'mattermost';
+  signedBy?: 'slack' | 'mattermost' | 'microsoft_teams' | 'google_chat';
 }
 
 export const METHOD_MATRIX: readonly MatrixRow[] = [
@@ -74,6 +74,18 @@ export const METHOD_MATRIX: readonly MatrixRow[] = [
     group: 'Mattermost request URLs (the command token or our signature, no credential)',
     prefixes: ['/v1/integrations/mattermost/actions/', '/v1/integrations/mattermost/dialogs/', '/v1/integrations/mattermost/commands/'],
     apiKey: false, cli: false, oauth2: false, spec: false, signedBy: 'mattermost',
+  },
+  // Called by the Bot Framework with its RS256 token (features/chat/microsoft-teams/requests.ts).
+  {
+    group: 'Microsoft Teams bot messaging endpoint (the Bot Framework\'s token, no credential)',
+    prefixes: ['/v1/integrations/teams/messages/'],
+    apiKey: false, cli: false, oauth2: false, spec: false, signedBy: 'microsoft_teams',
+  },
+  // Called by Google Chat with its RS256 token (features/chat/google-chat/requests.ts).
+  {
+    group: 'Google Chat app endpoint (Google Chat\'s token, no credential)',
+    prefixes: ['/v1/integrations/google-chat/events/'],
+    apiKey: false, cli: false, oauth2: false, spec: false, signedBy: 'google_chat',
   },
 ];
 

@@ -3,6 +3,8 @@ import { api, ok } from '../api.ts';
 import type { Schemas } from '../api.ts';
 import { t } from '../i18n.ts';
 import { ErrorNote } from '../ui.tsx';
+import { APP_PLATFORMS, AppConnection } from './admin-chat-apps.tsx';
+import type { AppFields } from './admin-chat-apps.tsx';
 
 const PLATFORMS = ['slack', 'microsoft_teams', 'discord', 'google_chat', 'mattermost'] as const;
 const PLATFORM_NAMES: Record<string, string> = { slack: 'Slack', microsoft_teams: 'Microsoft Teams', discord: 'Discord', google_chat: 'Google Chat', mattermost: 'Mattermost' };
@@ -24,6 +26,8 @@ export function ChatConnection() {
   const [signing, setSigning] = useState('');
   const [channel, setChannel] = useState('');
   const [mattermost, setMattermost] = useState({ server_url: '', command_token: '' });
+  // Teams and Google Chat as an app (admin-chat-apps.tsx): its fields; null connects an incoming webhook.
+  const [app, setApp] = useState<AppFields | null>({});
   const [error, setError] = useState<string | null>(null);
   const refresh = () => ok(api.GET('/v1/integrations/')).then(setStatus, (err: Error) => setError(err.message));
   useEffect(() => void refresh(), []);
@@ -53,20 +57,26 @@ export function ChatConnection() {
       <form
         onSubmit={(e) => {
           e.preventDefault();
+          const asApp = APP_PLATFORMS.has(kind) && app !== null;
           const credentials =
-            kind === 'slack' ? { bot_token: secret, ...(signing ? { signing_secret: signing } : {}) }
+            asApp ? app
+            : kind === 'slack' ? { bot_token: secret, ...(signing ? { signing_secret: signing } : {}) }
             : kind === 'mattermost' ? { bot_token: secret, server_url: mattermost.server_url, ...(mattermost.command_token ? { command_token: mattermost.command_token } : {}) }
             : { webhook_url: secret };
           void save({ kind, ...credentials, ...(channel ? { channel_name: channel } : {}) });
         }}
       >
         <label for="chat-kind">{t('chat.platform')}</label>
-        <select id="chat-kind" value={kind} onChange={(e) => setKind((e.target as HTMLSelectElement).value as (typeof PLATFORMS)[number])}>
+        <select id="chat-kind" value={kind} onChange={(e) => {
+          setKind((e.target as HTMLSelectElement).value as (typeof PLATFORMS)[number]);
+          setApp({});
+        }}>
           {PLATFORMS.map((p) => <option key={p} value={p}>{PLATFORM_NAMES[p]}</option>)}
         </select>
         {kind === 'mattermost' ? <MattermostServer value={mattermost.server_url} onInput={(server_url) => setMattermost({ ...mattermost, server_url })} /> : null}
-        <label for="chat-secret">{kind === 'slack' ? t('chat.token') : kind === 'mattermost' ? t('chat.mattermost.token') : t('chat.webhook')}</label>
-        {kind === 'slack' || kind === 'mattermost' ? (
+        {APP_PLATFORMS.has(kind) ? <AppConnection key={kind} kind={kind} onChange={setApp} /> : null}
+        {APP_PLATFORMS.has(kind) && app !== null ? null : <label for="chat-secret">{kind === 'slack' ? t('chat.token') : kind === 'mattermost' ? t('chat.mattermost.token') : t('chat.webhook')}</label>}
+        {APP_PLATFORMS.has(kind) && app !== null ? null : kind === 'slack' || kind === 'mattermost' ? (
           <input id="chat-secret" type="password" required autoComplete="off" value={secret} onInput={(e) => setSecret((e.target as HTMLInputElement).value)} />
         ) : (
           <input id="chat-secret" type="url" required autoComplete="off" value={secret} onInput={(e) => setSecret((e.target as HTMLInputElement).value)} />

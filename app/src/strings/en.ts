@@ -256,4 +256,13 @@ export const en = {
   'chat.mattermost.token': "Bot account token (Integrations › Bot Accounts)",
   'chat.mattermost.command': "Slash command token (Integrations › Slash Commands › /rollcall)",
   'chat.mattermost.command.hint': "With it, /rollcall works in Mattermost. The Answer buttons work either way. Paste the command URL shown once connected into the slash command.",
+  'chat.as': "Connect as",
+  'chat.as.bot': "A bot: people get their prompts in Teams and answer there",
+  'chat.as.app': "A Chat app: people get their prompts in Google Chat and answer there",
+  'chat.as.webhook': "An incoming webhook: reports in one channel, no answers",
+  'chat.teams.app_id': "Microsoft App ID (Azure Bot › Configuration)",
+  'chat.teams.app_password': "Client secret (the app registration's Certificates & secrets)",
+  'chat.teams.tenant_id': "Tenant ID (Azure Bot › Configuration › App Tenant ID)",
+  'chat.google.service_account': "Service-account key file (JSON)",
+  'chat.google.project_number': "Google Cloud project number",
 };

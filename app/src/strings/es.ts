@@ -257,4 +257,13 @@ export const es: Record<keyof typeof en, string> = {
   'chat.mattermost.token': "Token de la cuenta bot (Integraciones › Cuentas bot)",
   'chat.mattermost.command': "Token del comando (Integraciones › Comandos de barra › /rollcall)",
   'chat.mattermost.command.hint': "Con él, /rollcall funciona en Mattermost. Los botones Responder funcionan de todos modos. Pega en el comando la URL que se muestra al conectar.",
+  'chat.as': "Conectar como",
+  'chat.as.bot': "Un bot: cada persona recibe su pregunta en Teams y responde allí",
+  'chat.as.app': "Una app de Chat: cada persona recibe su pregunta en Google Chat y responde allí",
+  'chat.as.webhook': "Un webhook entrante: informes en un canal, sin respuestas",
+  'chat.teams.app_id': "Microsoft App ID (Azure Bot › Configuration)",
+  'chat.teams.app_password': "Secreto de cliente (Certificates & secrets del registro de la app)",
+  'chat.teams.tenant_id': "ID de inquilino (Azure Bot › Configuration › App Tenant ID)",
+  'chat.google.service_account': "Archivo de clave de la cuenta de servicio (JSON)",
+  'chat.google.project_number': "Número del proyecto de Google Cloud",
 };

@@ -257,4 +257,13 @@ export const pt: Record<keyof typeof en, string> = {
   'chat.mattermost.token': "Token da conta bot (Integrações › Contas bot)",
   'chat.mattermost.command': "Token do comando (Integrações › Comandos de barra › /rollcall)",
   'chat.mattermost.command.hint': "Com ele, /rollcall funciona no Mattermost. Os botões Responder funcionam de qualquer forma. Cole no comando a URL mostrada depois de conectar.",
+  'chat.as': "Conectar como",
+  'chat.as.bot': "Um bot: cada pessoa recebe a pergunta no Teams e responde lá",
+  'chat.as.app': "Um app do Chat: cada pessoa recebe a pergunta no Google Chat e responde lá",
+  'chat.as.webhook': "Um webhook de entrada: relatórios em um canal, sem respostas",
+  'chat.teams.app_id': "Microsoft App ID (Azure Bot › Configuration)",
+  'chat.teams.app_password': "Segredo do cliente (Certificates & secrets do registro do app)",
+  'chat.teams.tenant_id': "ID do locatário (Azure Bot › Configuration › App Tenant ID)",
+  'chat.google.service_account': "Arquivo de chave da conta de serviço (JSON)",
+  'chat.google.project_number': "Número do projeto do Google Cloud",
 };

@@ -98,6 +98,9 @@ export interface ChatConnectionRow {
   can_receive: boolean | number;
   /** The platform's workspace (Slack team id), learned from the bot token when the first request comes. */
   external_team_id: string | null;
+  /** Teams bot: the Bot Connector service of its activities, and the team whose roster finds people (migration 0980). */
+  service_url?: string | null;
+  roster_id?: string | null;
 }
 
 /** A person's account on the platform, found by e-mail (migration 0950); `found` false: none has that e-mail. */

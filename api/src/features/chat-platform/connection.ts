@@ -9,6 +9,8 @@ import type { SecretBox } from '../../outbound/secret-box.ts';
 import { refuseUrl } from '../../outbound/address-policy.ts';
 import type { Resolver } from '../../outbound/address-policy.ts';
 import type { PlatformConnectionInput } from './schema.ts';
+import { DIRECT_MESSAGE_APPS, appCredentials } from './app-credentials.ts';
+import { bool } from '../../lib/json.ts';
 import type { ChatConnectionRow, Platform } from '../../db/tables.ts';
 
 export interface ChatConnection {
@@ -19,7 +21,7 @@ export interface ChatConnection {
   channelName: string | null;
   /** Verifies the platform's requests (Slack's signing secret); null: the connection sends but cannot receive. */
   signingSecret: string | null;
-  /** The platform's workspace, once learned (Slack team id). */
+  /** The platform's workspace, once learned (Slack team id), or given (Teams tenant id). */
   externalTeamId: string | null;
   /** Mattermost: the server's address (its API is `{serverUrl}/api/v4`). */
   serverUrl: string | null;
@@ -27,6 +29,15 @@ export interface ChatConnection {
   commandToken: string | null;
   /** A secret of ours (Mattermost): signs what a button or dialog hands back, so a request proves it came from a message of ours. */
   requestSecret: string | null;
+  /** Teams bot: its Microsoft App ID and client secret (app-credentials.ts); else null. */
+  appId: string | null;
+  appPassword: string | null;
+  /** Teams bot: the Bot Connector service its activities come from, and the team whose roster finds people, once learned. */
+  serviceUrl: string | null;
+  rosterId: string | null;
+  /** Google Chat app: its service account's JSON key file and the project number its tokens are for; else null. */
+  serviceAccount: string | null;
+  projectNumber: string | null;
 }
 
 /**
@@ -43,6 +54,10 @@ interface Credentials {
   server_url?: string;
   command_token?: string;
   request_secret?: string;
+  app_id?: string;
+  app_password?: string;
+  service_account?: string;
+  project_number?: string;
 }
 
 function connectionOf(row: ChatConnectionRow, box: Pick<SecretBox, 'decrypt'>): ChatConnection {
@@ -58,7 +73,31 @@ function connectionOf(row: ChatConnectionRow, box: Pick<SecretBox, 'decrypt'>): 
     serverUrl: credentials.server_url ?? null,
     commandToken: credentials.command_token ?? null,
     requestSecret: credentials.request_secret ?? null,
+    appId: credentials.app_id ?? null,
+    appPassword: credentials.app_password ?? null,
+    serviceUrl: row.service_url ?? null,
+    rosterId: row.roster_id ?? null,
+    serviceAccount: credentials.service_account ?? null,
+    projectNumber: credentials.project_number ?? null,
   };
+}
+
+/**
+ * Whether the organization's platform reaches each person: a direct-message platform, or Teams and Google Chat
+ * connected as an app (not an incoming webhook). Kept under the settings version like the platform's name.
+ */
+export async function sendsDirectMessages(db: Executor, organizationUuid: string, platform: Platform, config?: OrganizationConfig): Promise<boolean> {
+  if (DIRECT_MESSAGE_PLATFORMS.has(platform)) return true;
+  if (!DIRECT_MESSAGE_APPS.has(platform)) return false;
+  return (config ?? (await organizationConfig(db, organizationUuid))).part('chat:direct', async () => {
+    const row = await db('chat_connections').where({ organization_uuid: organizationUuid }).first('can_receive');
+    return bool(row?.can_receive);
+  });
+}
+
+/** Records where a Teams bot's activities come from (the Bot Connector service) and the team it can look people up in. */
+export async function recordServiceUrl(db: Executor, organizationUuid: string, serviceUrl: string, rosterId: string | null): Promise<void> {
+  await db('chat_connections').where({ organization_uuid: organizationUuid }).update({ service_url: serviceUrl, ...(rosterId ? { roster_id: rosterId } : {}) });
 }
 
 /** The organization's chat platform, kept under its settings version (db/organization-config.ts): every kudos asks. */
@@ -161,7 +200,10 @@ export async function connectPlatform(
   }
   if (!input) return;
   let credentials: Record<string, string>;
-  if (input.kind === 'slack') {
+  const app = appCredentials(input);
+  if (app) {
+    credentials = app.credentials;
+  } else if (input.kind === 'slack') {
     if (input.webhook_url) throw new ValidationFailed({ 'platform.webhook_url': ['Slack connects with a bot token, not a webhook URL.'] });
     if (!input.bot_token || !/^xox[bpa]-[A-Za-z0-9-]+$/.test(input.bot_token)) {
       throw new ValidationFailed({ 'platform.bot_token': ['A Slack bot token (xoxb-…) is required.'] });
@@ -191,9 +233,11 @@ export async function connectPlatform(
     platform: input.kind,
     credentials_encrypted: box.encrypt(writeJson(credentials)),
     channel_name: input.channel_name ?? null,
-    can_receive: Boolean(credentials.signing_secret || credentials.command_token),
-    // A new token may be another workspace's: learned again from the next request.
-    external_team_id: null,
+    can_receive: Boolean(credentials.signing_secret || credentials.command_token) || app !== null,
+    // A new token may be another workspace's: learned again from the next request (a Teams bot names its tenant).
+    external_team_id: app?.team ?? null,
+    service_url: null,
+    roster_id: null,
     updated_at: now.toISOString(),
   };
   await db('chat_connections')

@@ -4,7 +4,7 @@ import { fullName } from '../../lib/names.ts';
 import { sha256Hex } from '../../lib/secrets.ts';
 import { enqueueMany } from '../../outbox/deliveries.ts';
 import type { Platform } from '../../db/tables.ts';
-import { DIRECT_MESSAGE_PLATFORMS } from './connection.ts';
+import { sendsDirectMessages } from './connection.ts';
 import type { ChatMessage, ChatPayload, ChatPost, ChatTarget } from './platform.ts';
 
 export const targetKey = (t: ChatTarget) => (t.type === 'channel' ? `channel:${t.id}` : t.type === 'user' ? `user:${t.email.toLowerCase()}` : 'webhook');
@@ -51,7 +51,7 @@ export async function enqueueChatPost(trx: Executor, request: ChatPostRequest, n
   }
   const targets: ChatTarget[] = [];
   let body = request.text;
-  if (DIRECT_MESSAGE_PLATFORMS.has(request.platform)) {
+  if (await sendsDirectMessages(trx, request.organizationUuid, request.platform)) {
     for (const id of request.channels) targets.push({ type: 'channel', id });
     for (const u of request.users) targets.push({ type: 'user', email: u.email });
   } else {

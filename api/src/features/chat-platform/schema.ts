@@ -16,6 +16,12 @@ export const platformConnectionSchema = yup
     // Mattermost: the server's address and the /rollcall slash command's token.
     server_url: yup.string().trim().max(2048),
     command_token: yup.string().trim().max(128),
+    // Teams as a bot, Google Chat as an app (app-credentials.ts).
+    app_id: yup.string().trim().max(64),
+    app_password: yup.string().trim().max(512),
+    tenant_id: yup.string().trim().max(64),
+    service_account: yup.string().trim().max(16_384),
+    project_number: yup.string().trim().max(32),
   })
   .nullable()
   .default(undefined);

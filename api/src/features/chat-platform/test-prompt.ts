@@ -1,4 +1,7 @@
 import type { Config } from '../../lib/config.ts';
+import type { Executor } from '../../db/connection.ts';
+import type { Platform, UserRow } from '../../db/tables.ts';
+import { enqueueChatPost } from './enqueue.ts';
 import type { PromptCard } from './platform.ts';
 
 /**
@@ -16,4 +19,20 @@ export function testPromptCard(messageUuid: string, config: Pick<Config, 'public
     url: `${config.publicUrl ?? `http://localhost:${config.port}`}/app/`,
     test: true,
   };
+}
+
+/**
+ * A test prompt answered (Teams, Google Chat): its message, when it is one of this person's organization, turns
+ * "Answered ✓" through the outbox; nothing else is saved. False when the message is no test prompt of theirs.
+ */
+export async function answerTestPrompt(
+  trx: Executor, config: Pick<Config, 'publicUrl' | 'port'>, person: UserRow, platform: Platform, messageUuid: string, now: Date,
+): Promise<boolean> {
+  if (!(await trx('chat_messages').where({ uuid: messageUuid, organization_uuid: person.organization_uuid }).first('uuid'))) return false;
+  const card = { ...testPromptCard(messageUuid, config, now), answered: true };
+  await enqueueChatPost(trx, {
+    organizationUuid: person.organization_uuid, platform, botMessageId: messageUuid, edit: true, text: 'Rollcall test prompt: answered ✓',
+    message: { kind: 'prompt', prompt: card }, channels: [], users: [person], kind: 'chat.test_prompt',
+  }, now);
+  return true;
 }

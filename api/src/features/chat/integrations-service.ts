@@ -4,7 +4,7 @@ import { badRequest } from '../../lib/errors.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import type { Actor } from '../../auth/credentials.ts';
 import type { SecretBox } from '../../outbound/secret-box.ts';
-import { getConnection, requirePlatform } from '../chat-platform/connection.ts';
+import { getConnection, requirePlatform, sendsDirectMessages } from '../chat-platform/connection.ts';
 import { enqueueChatPost } from '../chat-platform/enqueue.ts';
 import { peopleNotFound } from '../chat-platform/people.ts';
 import { testPromptCard } from '../chat-platform/test-prompt.ts';
@@ -56,7 +56,7 @@ export async function integrationStatus(db: Db, box: SecretBox, actor: Actor, ba
  */
 export async function sendTestPrompt(db: Db, config: Config, actor: Actor, now: Date): Promise<{ botMessageId: string; platform: Platform; to: string }> {
   const platform = await requirePlatform(db, actor.organization.uuid);
-  if (!PLATFORMS[platform].directMessages) {
+  if (!(await sendsDirectMessages(db, actor.organization.uuid, platform))) {
     throw badRequest('platform_without_direct_messages', `${PLATFORMS[platform].label} is connected with an incoming webhook: it has no direct messages to send a test prompt to.`);
   }
   const id = uuidv7(now.getTime());

@@ -2,7 +2,7 @@ import type { Config } from '../../lib/config.ts';
 import type { Executor } from '../../db/connection.ts';
 import { bool, readJson } from '../../lib/json.ts';
 import { uuidv7 } from '../../lib/ids.ts';
-import { DIRECT_MESSAGE_PLATFORMS, platformName } from '../chat-platform/connection.ts';
+import { platformName, sendsDirectMessages } from '../chat-platform/connection.ts';
 import { enqueueChatPost } from '../chat-platform/enqueue.ts';
 import type { ChatQuestion, PromptCard } from '../chat-platform/platform.ts';
 import { questionsOf } from '../checkins/repository.ts';
@@ -41,7 +41,7 @@ export function promptCard(p: { promptUuid: string; checkin: CheckinRow; questio
 /** The platform the organization's prompts go to as direct messages, or null (none connected, or one without). */
 export async function directMessagePlatform(db: Executor, organizationUuid: string): Promise<Platform | null> {
   const platform = await platformName(db, organizationUuid);
-  return platform && DIRECT_MESSAGE_PLATFORMS.has(platform) ? platform : null;
+  return platform && (await sendsDirectMessages(db, organizationUuid, platform)) ? platform : null;
 }
 
 export interface PromptMessage {

@@ -5,7 +5,7 @@ import { uuidv7 } from '../../lib/ids.ts';
 import { bool, readJson, writeJson } from '../../lib/json.ts';
 import { addDays, localDate } from '../../lib/dates.ts';
 import { enqueueMany } from '../../outbox/deliveries.ts';
-import { DIRECT_MESSAGE_PLATFORMS, platformName } from '../chat-platform/connection.ts';
+import { platformName, sendsDirectMessages } from '../chat-platform/connection.ts';
 import { enqueueChatPost } from '../chat-platform/enqueue.ts';
 import { ORGANIZATION_EVENTS } from '../webhooks/events.ts';
 import { participantsOf } from '../checkins/repository.ts';
@@ -159,7 +159,7 @@ async function sendReport(trx: Executor, config: Config, checkin: CheckinRow, da
   let destinations: string[];
   if (platform) {
     const { recipients: _people, ...report } = content;
-    const direct = DIRECT_MESSAGE_PLATFORMS.has(platform);
+    const direct = await sendsDirectMessages(trx, checkin.organization_uuid, platform);
     await enqueueChatPost(trx, {
       organizationUuid: checkin.organization_uuid, platform, text: reportText(content), message: { kind: 'report', report },
       channels: direct ? channels : [], users: [], kind: 'checkin.report', subjectUuid: uuid,

@@ -2,7 +2,7 @@ import { ApiError } from '../../../lib/errors.ts';
 import type { Config } from '../../../lib/config.ts';
 import type { SecretBox } from '../../../outbound/secret-box.ts';
 import type { OutboundHttp } from '../../../outbound/outbound-http.ts';
-import { requireConnection } from '../../chat-platform/connection.ts';
+import { requireConnection, sendsDirectMessages } from '../../chat-platform/connection.ts';
 import { PersonNotFound } from '../../chat-platform/people.ts';
 import { PlatformError } from '../../chat-platform/platform-http.ts';
 import { PLATFORMS } from '../../chat/platforms.ts';
@@ -55,7 +55,7 @@ export async function listChannels(r: PlanRead, chat: ChatAccess, type: ChannelT
   try {
     if (type === 'channel') {
       // A person's own direct message: the platform takes their account id as its channel (Slack).
-      if (!platform.directMessages || !platform.findPerson) return [];
+      if (!platform.findPerson || !(await sendsDirectMessages(r.db, actor.organization.uuid, connection.platform))) return [];
       const userId = await platform.findPerson(access, actor.user.email);
       if (!userId) throw new PersonNotFound(connection.platform, actor.user.email);
       return [item(userId, `Direct message to ${actor.user.email}`, 'personal', connection.platform)];
