@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import type { Deps } from '../../../http/deps.ts';
 import { readRawBody } from '../../../http/raw-body.ts';
-import { handleActivity } from './activities.ts';
+import { acknowledgement, handleActivity } from './activities.ts';
 import { MAX_ACTIVITY_BYTES, MESSAGES_PATH, teamsKeys, verifyActivity } from './requests.ts';
 import type { TeamsDeps } from './requests.ts';
 
@@ -17,7 +17,7 @@ export function teamsRoutes(deps: Deps): Router {
     const verified = await verifyActivity(teams, raw.toString('utf8'), ctx.get('authorization') || undefined);
     await handleActivity(teams, verified);
     ctx.status = 200;
-    ctx.body = {};
+    ctx.body = acknowledgement();
   });
   return router;
 }
