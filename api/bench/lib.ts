@@ -91,11 +91,44 @@ export async function stop(child: ChildProcess): Promise<void> {
   await exited;
 }
 
-/** CPU time a process has used so far (user + system), in seconds (Linux /proc; clock ticks of 1/100 s). */
-export function cpuSeconds(pid: number): number {
+/**
+ * CPU time a process has used so far (user + system), in seconds (Linux /proc; clock ticks of 1/100 s). With
+ * `mainThread`, only its main thread's (the JavaScript thread that serves requests; without it, the process's
+ * other threads too: garbage collection helpers, the WAL checkpointer, libuv's pool).
+ */
+export function cpuSeconds(pid: number, options: { mainThread?: boolean } = {}): number {
+  const file = options.mainThread ? `/proc/${pid}/task/${pid}/stat` : `/proc/${pid}/stat`;
   // Fields after the command name (which may hold spaces, so split after its closing parenthesis): utime is the 12th, stime the 13th.
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  const fields = fs.readFileSync(file, 'utf8').split(') ')[1].split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/** Server CPU per request, in µs: the whole process's and its main thread's. */
+export interface CpuPerRequest {
+  processUs: number;
+  mainThreadUs: number;
+}
+
+export interface CpuSpent {
+  process: number;
+  mainThread: number;
+}
+
+/**
+ * Runs `work` (a load phase) and gives the CPU seconds it cost the server `pid`, from /proc. Divided by the
+ * requests served (`perRequest`), it is a figure the machine's other load barely moves, unlike requests per
+ * second, which fall with every core the server does not get.
+ */
+export async function withCpu<T>(pid: number, work: () => Promise<T>): Promise<{ result: T; cpu: CpuSpent }> {
+  const before = { process: cpuSeconds(pid), mainThread: cpuSeconds(pid, { mainThread: true }) };
+  const result = await work();
+  return { result, cpu: { process: cpuSeconds(pid) - before.process, mainThread: cpuSeconds(pid, { mainThread: true }) - before.mainThread } };
+}
+
+/** CPU seconds spent over a number of requests, as µs per request. */
+export function perRequest(cpu: CpuSpent, requests: number): CpuPerRequest {
+  const us = (seconds: number) => Math.round((seconds * 1e6) / Math.max(1, requests));
+  return { processUs: us(cpu.process), mainThreadUs: us(cpu.mainThread) };
 }
 
 /** Starts counting the machine's CPU time; the function returned gives the busy share of all cores since (Linux /proc/stat). */

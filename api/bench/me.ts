@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { fmt, load, rssMb, startProcess, startServe, stop } from './lib.ts';
-import type { LoadResult } from './lib.ts';
+import { fmt, load, perRequest, rssMb, startProcess, startServe, stop, withCpu } from './lib.ts';
+import type { CpuPerRequest, CpuSpent, LoadResult } from './lib.ts';
 
 const API_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -12,6 +12,8 @@ export interface MeBenchResult {
   /** Koa alone answering the same JSON: the most the full stack could reach here. */
   koa: LoadResult;
   full: LoadResult;
+  /** Each server's CPU per request over its bursts (from /proc): what the machine's other load barely moves. */
+  cpu: { bare: CpuPerRequest; koa: CpuPerRequest; full: CpuPerRequest };
   ratio: number;
   koaRatio: number;
   /** RSS of a fresh server after its first 20,000 requests (the issue's measure), and after the whole run. */
@@ -52,14 +54,15 @@ export async function benchMe(options: { seconds?: number; connections?: number 
 
     const baselineEnv = { ...process.env, BARE_BODY: body };
     const baselines: Awaited<ReturnType<typeof startProcess>>[] = [];
-    const servers: { url: string; headers: Record<string, string>; bursts: LoadResult[] }[] = [];
+    const servers: { url: string; pid: number; headers: Record<string, string>; bursts: LoadResult[]; cpu: CpuSpent }[] = [];
+    const spent = (): CpuSpent => ({ process: 0, mainThread: 0 });
     try {
       for (const script of ['bench/bare-server.ts', 'bench/koa-server.ts']) {
         const baseline = await startProcess([path.join(API_DIR, script)], baselineEnv, /listening (\d+)/);
         baselines.push(baseline);
-        servers.push({ url: `http://127.0.0.1:${baseline.match[1]}/`, headers: {}, bursts: [] });
+        servers.push({ url: `http://127.0.0.1:${baseline.match[1]}/`, pid: baseline.child.pid!, headers: {}, bursts: [], cpu: spent() });
       }
-      servers.push({ url: `${url}/v1/me/`, headers, bursts: [] });
+      servers.push({ url: `${url}/v1/me/`, pid: server.child.pid!, headers, bursts: [], cpu: spent() });
       await load(`${url}/v1/me/`, { connections, amount: 20_000, headers });
       rssAfter20kMb = rssMb(server.child.pid!);
       // Warm-up (JIT, caches), then the servers in alternating bursts: this machine's speed drifts from minute
@@ -68,15 +71,18 @@ export async function benchMe(options: { seconds?: number; connections?: number 
       const rounds = Math.max(1, Math.round(seconds / 2));
       for (let round = 0; round < rounds; round++) {
         for (const target of round % 2 === 0 ? servers : [...servers].reverse()) {
-          target.bursts.push(await load(target.url, { connections, seconds: seconds / rounds, headers: target.headers }));
+          const { result, cpu } = await withCpu(target.pid, () => load(target.url, { connections, seconds: seconds / rounds, headers: target.headers }));
+          target.bursts.push(result);
+          target.cpu = { process: target.cpu.process + cpu.process, mainThread: target.cpu.mainThread + cpu.mainThread };
         }
       }
     } finally {
       for (const baseline of baselines) await stop(baseline.child);
     }
     const [bare, koa, full] = servers.map((target) => combine(target.bursts));
+    const [bareCpu, koaCpu, fullCpu] = servers.map((target, i) => perRequest(target.cpu, [bare, koa, full][i].requests));
     const rssAfterMb = rssMb(server.child.pid!);
-    return { bare, koa, full, ratio: full.rps / bare.rps, koaRatio: koa.rps / bare.rps, rssAfter20kMb, rssAfterMb };
+    return { bare, koa, full, cpu: { bare: bareCpu, koa: koaCpu, full: fullCpu }, ratio: full.rps / bare.rps, koaRatio: koa.rps / bare.rps, rssAfter20kMb, rssAfterMb };
   } finally {
     await stop(server.child);
     fs.rmSync(dataDir, { recursive: true, force: true });
@@ -99,14 +105,19 @@ function combine(bursts: LoadResult[]): LoadResult {
 }
 
 export function printMe(result: MeBenchResult): void {
-  const row = (name: string, r: LoadResult) =>
-    `${name.padEnd(28)} ${fmt(r.rps, 0).padStart(8)} req/s   p50 ${fmt(r.p50).padStart(5)} ms   p99 ${fmt(r.p99).padStart(5)} ms   ${r.requests} requests, ${r.non2xx} non-2xx, ${r.errors} errors`;
+  const row = (name: string, r: LoadResult, cpu: CpuPerRequest) =>
+    `${name.padEnd(28)} ${fmt(r.rps, 0).padStart(8)} req/s   CPU ${String(cpu.processUs).padStart(4)} µs/req (main thread ${String(cpu.mainThreadUs).padStart(4)})   p50 ${fmt(r.p50).padStart(5)} ms   p99 ${fmt(r.p99).padStart(5)} ms   ${r.requests} requests, ${r.non2xx} non-2xx, ${r.errors} errors`;
+  const { cpu } = result;
+  const cpuRatio = cpu.full.processUs / Math.max(1, cpu.koa.processUs);
   console.log('\nGET /v1/me/ (32 connections; the three servers measured in alternating bursts)');
-  console.log(row('bare node:http baseline', result.bare));
-  console.log(row('Koa alone (framework floor)', result.koa));
-  console.log(row('rollcall full stack', result.full));
+  console.log(row('bare node:http baseline', result.bare, cpu.bare));
+  console.log(row('Koa alone (framework floor)', result.koa, cpu.koa));
+  console.log(row('rollcall full stack', result.full, cpu.full));
   console.log(`ratio full/bare: ${fmt(result.ratio, 2)} (target >= 0.5)   p99: ${fmt(result.full.p99)} ms (target < 20)`);
-  console.log(`ratio Koa alone/bare: ${fmt(result.koaRatio, 2)} (the most any Koa app reaches here); full/Koa alone: ${fmt(result.full.rps / result.koa.rps, 2)}`);
+  console.log(`ratio Koa alone/bare: ${fmt(result.koaRatio, 2)} (the most any Koa app reaches here); full/Koa alone: ${fmt(result.full.rps / result.koa.rps, 2)} in req/s`);
+  console.log(
+    `CPU per request, full/Koa alone: ${fmt(cpuRatio, 2)}× (main thread ${fmt(cpu.full.mainThreadUs / Math.max(1, cpu.koa.mainThreadUs), 2)}×) (target <= 1.4)${cpuRatio <= 1.4 ? '' : '  MISSED'}`,
+  );
   console.log(`RSS after the first 20,000 requests: ${result.rssAfter20kMb} MB (target < 150); after the whole run: ${result.rssAfterMb} MB`);
 }
 
