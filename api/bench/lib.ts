@@ -75,13 +75,13 @@ export async function startProcess(args: string[], env: NodeJS.ProcessEnv, ready
  * cache is filled first with `rollcall precompile`, as the container image does at build: the measured server
  * starts like any restart, without type-stripping its source again (that costs about 20 MB of resident memory).
  */
-export async function startServe(env: NodeJS.ProcessEnv, ready: RegExp): ReturnType<typeof startProcess> {
+export async function startServe(env: NodeJS.ProcessEnv, ready: RegExp, apiDir = API_DIR): ReturnType<typeof startProcess> {
   const { flags, entry, args } = serveCommand();
-  const precompile = spawnSync(process.execPath, [path.join(API_DIR, entry), 'precompile'], { env, encoding: 'utf8' });
+  const precompile = spawnSync(process.execPath, [path.join(apiDir, entry), 'precompile'], { env, encoding: 'utf8' });
   if (precompile.status !== 0) throw new Error(`rollcall precompile failed:\n${precompile.stderr}`);
   // BENCH_SERVE_NODE_OPTIONS reaches the server only (say `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it under load).
   const serverEnv = process.env.BENCH_SERVE_NODE_OPTIONS ? { ...env, NODE_OPTIONS: process.env.BENCH_SERVE_NODE_OPTIONS } : env;
-  return startProcess([...flags, path.join(API_DIR, entry), ...args], serverEnv, ready);
+  return startProcess([...flags, path.join(apiDir, entry), ...args], serverEnv, ready);
 }
 
 export async function stop(child: ChildProcess): Promise<void> {

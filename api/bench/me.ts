@@ -19,13 +19,19 @@ export interface MeBenchResult {
   /** RSS of a fresh server after its first 20,000 requests (the issue's measure), and after the whole run. */
   rssAfter20kMb: number;
   rssAfterMb: number;
+  /** With BENCH_ME_COMPARE (another checkout's api/ directory): that build's full stack, in the same bursts. */
+  compared?: { dir: string; load: LoadResult; cpu: CpuPerRequest };
 }
+
+type Server = Awaited<ReturnType<typeof startProcess>>;
 
 /**
  * GET /v1/me/ with an API key through the full stack (a real `rollcall serve` started as `npm start` starts it:
  * auth, rate-limit counter write, logging, metrics) against a bare node:http server answering the same JSON,
  * same machine, same run. A third server, Koa alone answering the same JSON, shows the framework's own share.
- * The three are measured in alternating bursts of about 2 s (BENCH_SECONDS each in all).
+ * The three are measured in alternating bursts of about 2 s (BENCH_SECONDS each in all), and for each the
+ * server's CPU per request over its bursts. BENCH_ME_COMPARE=<another checkout's api/> adds that build's full
+ * stack to the same bursts (old against new code, measured side by side).
  */
 export async function benchMe(options: { seconds?: number; connections?: number } = {}): Promise<MeBenchResult> {
   const seconds = options.seconds ?? Number(process.env.BENCH_SECONDS ?? 10);
@@ -45,6 +51,9 @@ export async function benchMe(options: { seconds?: number; connections?: number 
   };
   const server = await startServe(env, /ready at (http:\/\/[\d.:]+)/);
   const url = server.match[1];
+  const comparedDir = process.env.BENCH_ME_COMPARE;
+  const comparedData = comparedDir ? fs.mkdtempSync(path.join(os.tmpdir(), 'rollcall-bench-compared-')) : null;
+  let compared: Server | null = null;
   let rssAfter20kMb = 0;
   try {
     const headers = { 'x-api-key': key };
@@ -53,7 +62,7 @@ export async function benchMe(options: { seconds?: number; connections?: number 
     if (me.status !== 200) throw new Error(`GET /v1/me/ answered ${me.status}: ${body}`);
 
     const baselineEnv = { ...process.env, BARE_BODY: body };
-    const baselines: Awaited<ReturnType<typeof startProcess>>[] = [];
+    const baselines: Server[] = [];
     const servers: { url: string; pid: number; headers: Record<string, string>; bursts: LoadResult[]; cpu: CpuSpent }[] = [];
     const spent = (): CpuSpent => ({ process: 0, mainThread: 0 });
     try {
@@ -63,6 +72,11 @@ export async function benchMe(options: { seconds?: number; connections?: number 
         servers.push({ url: `http://127.0.0.1:${baseline.match[1]}/`, pid: baseline.child.pid!, headers: {}, bursts: [], cpu: spent() });
       }
       servers.push({ url: `${url}/v1/me/`, pid: server.child.pid!, headers, bursts: [], cpu: spent() });
+      if (comparedDir && comparedData) {
+        compared = await startServe({ ...env, DATA_DIR: comparedData }, /ready at (http:\/\/[\d.:]+)/, path.resolve(comparedDir));
+        servers.push({ url: `${compared.match[1]}/v1/me/`, pid: compared.child.pid!, headers, bursts: [], cpu: spent() });
+        await load(`${compared.match[1]}/v1/me/`, { connections, amount: 20_000, headers });
+      }
       await load(`${url}/v1/me/`, { connections, amount: 20_000, headers });
       rssAfter20kMb = rssMb(server.child.pid!);
       // Warm-up (JIT, caches), then the servers in alternating bursts: this machine's speed drifts from minute
@@ -79,13 +93,20 @@ export async function benchMe(options: { seconds?: number; connections?: number 
     } finally {
       for (const baseline of baselines) await stop(baseline.child);
     }
-    const [bare, koa, full] = servers.map((target) => combine(target.bursts));
-    const [bareCpu, koaCpu, fullCpu] = servers.map((target, i) => perRequest(target.cpu, [bare, koa, full][i].requests));
+    const loads = servers.map((target) => combine(target.bursts));
+    const cpus = servers.map((target, i) => perRequest(target.cpu, loads[i].requests));
+    const [bare, koa, full] = loads;
     const rssAfterMb = rssMb(server.child.pid!);
-    return { bare, koa, full, cpu: { bare: bareCpu, koa: koaCpu, full: fullCpu }, ratio: full.rps / bare.rps, koaRatio: koa.rps / bare.rps, rssAfter20kMb, rssAfterMb };
+    return {
+      bare, koa, full,
+      cpu: { bare: cpus[0], koa: cpus[1], full: cpus[2] },
+      ratio: full.rps / bare.rps, koaRatio: koa.rps / bare.rps, rssAfter20kMb, rssAfterMb,
+      ...(comparedDir && loads[3] ? { compared: { dir: comparedDir, load: loads[3], cpu: cpus[3] } } : {}),
+    };
   } finally {
     await stop(server.child);
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    if (compared) await stop(compared.child);
+    for (const dir of [dataDir, comparedData]) if (dir) fs.rmSync(dir, { recursive: true, force: true });
   }
 }
 
@@ -118,6 +139,13 @@ export function printMe(result: MeBenchResult): void {
   console.log(
     `CPU per request, full/Koa alone: ${fmt(cpuRatio, 2)}× (main thread ${fmt(cpu.full.mainThreadUs / Math.max(1, cpu.koa.mainThreadUs), 2)}×) (target <= 1.4)${cpuRatio <= 1.4 ? '' : '  MISSED'}`,
   );
+  if (result.compared) {
+    const { compared } = result;
+    console.log(row(`compared build (${path.basename(path.dirname(path.resolve(compared.dir)))})`, compared.load, compared.cpu));
+    console.log(
+      `CPU per request, this build/compared build: ${fmt(cpu.full.processUs / Math.max(1, compared.cpu.processUs), 2)}× (main thread ${fmt(cpu.full.mainThreadUs / Math.max(1, compared.cpu.mainThreadUs), 2)}×); req/s ${fmt(result.full.rps / compared.load.rps, 2)}×; compared build/Koa alone: ${fmt(compared.cpu.processUs / Math.max(1, cpu.koa.processUs), 2)}×`,
+    );
+  }
   console.log(`RSS after the first 20,000 requests: ${result.rssAfter20kMb} MB (target < 150); after the whole run: ${result.rssAfterMb} MB`);
 }
 
