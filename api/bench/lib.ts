@@ -172,8 +172,21 @@ export function summarize(name: string, values: number[], seconds: number): Endp
   return { name, requests: sorted.length, reqPerSec: round1(sorted.length / seconds), p50Ms: round1(percentile(sorted, 0.5)), p99Ms: round1(percentile(sorted, 0.99)) };
 }
 
-/** Runs one closed- or open-loop load phase in its own process (http-load.ts) and returns its latencies. */
-export function runLoadProcess(job: LoadJob): Promise<LoadOutput> {
+/**
+ * Runs one closed- or open-loop load phase in its own process (http-load.ts) and returns its latencies; given the
+ * server's pid, also what the phase cost the server in CPU per answered request (`serverCpu`, from /proc).
+ */
+export async function runLoadProcess(job: LoadJob, serverPid?: number): Promise<LoadOutput & { serverCpu?: CpuPerRequest }> {
+  if (serverPid === undefined) return loadProcess(job);
+  const { result, cpu } = await withCpu(serverPid, () => loadProcess(job));
+  const answered = Object.values(result.latencies).reduce((sum, values) => sum + values.length, 0);
+  return { ...result, serverCpu: perRequest(cpu, answered) };
+}
+
+/** A phase's server CPU per request as printed beside its figures. */
+export const cpuText = (cpu: CpuPerRequest | undefined): string => (cpu ? `server CPU ${cpu.processUs} µs/req (main thread ${cpu.mainThreadUs})` : '');
+
+function loadProcess(job: LoadJob): Promise<LoadOutput> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [path.join(API_DIR, 'bench/http-load.ts')], { stdio: ['pipe', 'pipe', 'inherit'] });
     let output = '';
