@@ -16,7 +16,7 @@
  */
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { runLoadProcess as runLoad, round1, summarize, withSeededServe } from './lib.ts';
+import { cpuText, runLoadProcess as runLoad, round1, summarize, withSeededServe } from './lib.ts';
 import type { EndpointResult } from './lib.ts';
 import type { LoadClient } from './http-load.ts';
 import { createDb } from '../src/db/connection.ts';
@@ -84,14 +84,14 @@ export async function benchAgents(options: { seconds?: number; baselineSeconds?:
   const seconds = options.seconds ?? Number(process.env.BENCH_AGENT_SECONDS ?? 30);
   const baselineSeconds = options.baselineSeconds ?? Number(process.env.BENCH_BASELINE_SECONDS ?? 10);
   const log = options.print === false ? () => {} : (line: string) => console.log(line);
-  return withSeededServe('agents', seed, async (url, clients, dir) => {
+  return withSeededServe('agents', seed, async (url, clients, dir, pid) => {
     // Warm-up (credential cache, connections, JIT), then the baseline and the measurement with the same clients.
     await runLoad({ url, seconds: 2, mode: 'agents', clients, coAuthored: false });
-    const baselineRun = await runLoad({ url, seconds: baselineSeconds, mode: 'me', clients });
-    const agentRun = await runLoad({ url, seconds, mode: 'agents', clients, coAuthored: false });
-    const coAuthoredRun = await runLoad({ url, seconds, mode: 'agents', clients, coAuthored: true });
+    const baselineRun = await runLoad({ url, seconds: baselineSeconds, mode: 'me', clients }, pid);
+    const agentRun = await runLoad({ url, seconds, mode: 'agents', clients, coAuthored: false }, pid);
+    const coAuthoredRun = await runLoad({ url, seconds, mode: 'agents', clients, coAuthored: true }, pid);
     const intervalMs = Number(process.env.BENCH_AGENT_INTERVAL_MS ?? 250);
-    const pacedRun = await runLoad({ url, seconds, mode: 'agents', clients, coAuthored: true, intervalMs });
+    const pacedRun = await runLoad({ url, seconds, mode: 'agents', clients, coAuthored: true, intervalMs }, pid);
 
     const baseline = summarize('GET /v1/me/ (baseline)', baselineRun.latencies.me ?? [], baselineRun.elapsedSeconds);
     const report = summarize('POST /v1/agent-reports/', agentRun.latencies.report ?? [], agentRun.elapsedSeconds);
@@ -124,6 +124,7 @@ export async function benchAgents(options: { seconds?: number; baselineSeconds?:
     log('  closed loop (throughput), 50 clients:');
     [baseline, report, health].forEach(line);
     log(`  ratio (reports + health) / baseline: ${ratio}`);
+    log(`  ${cpuText(baselineRun.serverCpu)} for /v1/me/, ${agentRun.serverCpu?.processUs} µs for reports and health checks, ${coAuthoredRun.serverCpu?.processUs} µs co-authored, ${pacedRun.serverCpu?.processUs} µs paced`);
     log('  closed loop, every report co-authored (appended to the co-author\'s answer for the day, which keeps growing):');
     [coReport, coHealth].forEach(line);
     log(`  ratio (reports + health) / baseline: ${coAuthored.ratio}`);

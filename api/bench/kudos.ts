@@ -11,8 +11,8 @@
  */
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { runLoadProcess, summarize, withSeededServe } from './lib.ts';
-import type { EndpointResult } from './lib.ts';
+import { cpuText, runLoadProcess, summarize, withSeededServe } from './lib.ts';
+import type { CpuPerRequest, EndpointResult } from './lib.ts';
 import type { LoadClient } from './http-load.ts';
 import { createDb } from '../src/db/connection.ts';
 import { migrateLatest } from '../src/db/migrate.ts';
@@ -30,6 +30,8 @@ export interface KudosBenchResult {
   baseline: EndpointResult;
   kudos: EndpointResult;
   ratio: number;
+  /** The server's CPU per request in each run: what the machine's other load barely moves. */
+  cpu: { baseline?: CpuPerRequest; kudos?: CpuPerRequest };
   non2xx: number;
   targets: { p99Under50ms: boolean; ratioAtLeast0_2: boolean };
 }
@@ -67,10 +69,10 @@ export async function benchKudos(options: { seconds?: number; baselineSeconds?: 
   const seconds = options.seconds ?? Number(process.env.BENCH_KUDOS_SECONDS ?? process.env.BENCH_SECONDS ?? 20);
   const baselineSeconds = options.baselineSeconds ?? Number(process.env.BENCH_BASELINE_SECONDS ?? 10);
   const log = options.print === false ? () => {} : (line: string) => console.log(line);
-  return withSeededServe('kudos', seed, async (url, clients, dir) => {
+  return withSeededServe('kudos', seed, async (url, clients, dir, pid) => {
     await runLoadProcess({ url, seconds: Math.min(2, seconds), mode: 'kudos', clients });
-    const baselineRun = await runLoadProcess({ url, seconds: baselineSeconds, mode: 'me', clients });
-    const kudosRun = await runLoadProcess({ url, seconds, mode: 'kudos', clients });
+    const baselineRun = await runLoadProcess({ url, seconds: baselineSeconds, mode: 'me', clients }, pid);
+    const kudosRun = await runLoadProcess({ url, seconds, mode: 'kudos', clients }, pid);
     const baseline = summarize('GET /v1/me/ (baseline)', baselineRun.latencies.me ?? [], baselineRun.elapsedSeconds);
     const kudos = summarize('POST /v1/kudos/ (team of 20)', kudosRun.latencies.kudos ?? [], kudosRun.elapsedSeconds);
     const ratio = Math.round((kudos.reqPerSec / baseline.reqPerSec) * 100) / 100;
@@ -79,12 +81,16 @@ export async function benchKudos(options: { seconds?: number; baselineSeconds?: 
       baseline,
       kudos,
       ratio,
+      cpu: { baseline: baselineRun.serverCpu, kudos: kudosRun.serverCpu },
       non2xx: baselineRun.non2xx + baselineRun.errors + kudosRun.non2xx + kudosRun.errors,
       targets: { p99Under50ms: kudos.p99Ms < 50, ratioAtLeast0_2: ratio >= 0.2 },
     };
     log(`Kudos benchmark: ${GIVERS} clients giving kudos to teams of ${TEAM_SIZE}, ${seconds} s (baseline ${baselineSeconds} s), against a rollcall serve process, SQLite in ${dir}`);
-    for (const m of [baseline, kudos]) log(`  ${m.name.padEnd(30)} ${String(m.requests).padStart(7)} req  ${String(m.reqPerSec).padStart(8)} req/s  p50 ${m.p50Ms} ms  p99 ${m.p99Ms} ms`);
-    log(`  ratio kudos / baseline: ${ratio}; non-2xx or errors: ${result.non2xx}`);
+    for (const [m, cpu] of [[baseline, result.cpu.baseline], [kudos, result.cpu.kudos]] as const) {
+      log(`  ${m.name.padEnd(30)} ${String(m.requests).padStart(7)} req  ${String(m.reqPerSec).padStart(8)} req/s  p50 ${m.p50Ms} ms  p99 ${m.p99Ms} ms  ${cpuText(cpu)}`);
+    }
+    const cpuRatio = result.cpu.kudos && result.cpu.baseline ? ` (in server CPU per request: ${(result.cpu.baseline.processUs / Math.max(1, result.cpu.kudos.processUs)).toFixed(2)})` : '';
+    log(`  ratio kudos / baseline: ${ratio}${cpuRatio}; non-2xx or errors: ${result.non2xx}`);
     const verdict = (ok: boolean) => (ok ? 'met' : 'MISSED');
     log(`  targets: p99 < 50 ms ${verdict(result.targets.p99Under50ms)}; ratio ≥ 0.2 ${verdict(result.targets.ratioAtLeast0_2)}`);
     return result;

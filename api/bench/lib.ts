@@ -75,13 +75,13 @@ export async function startProcess(args: string[], env: NodeJS.ProcessEnv, ready
  * cache is filled first with `rollcall precompile`, as the container image does at build: the measured server
  * starts like any restart, without type-stripping its source again (that costs about 20 MB of resident memory).
  */
-export async function startServe(env: NodeJS.ProcessEnv, ready: RegExp): ReturnType<typeof startProcess> {
+export async function startServe(env: NodeJS.ProcessEnv, ready: RegExp, apiDir = API_DIR): ReturnType<typeof startProcess> {
   const { flags, entry, args } = serveCommand();
-  const precompile = spawnSync(process.execPath, [path.join(API_DIR, entry), 'precompile'], { env, encoding: 'utf8' });
+  const precompile = spawnSync(process.execPath, [path.join(apiDir, entry), 'precompile'], { env, encoding: 'utf8' });
   if (precompile.status !== 0) throw new Error(`rollcall precompile failed:\n${precompile.stderr}`);
   // BENCH_SERVE_NODE_OPTIONS reaches the server only (say `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it under load).
   const serverEnv = process.env.BENCH_SERVE_NODE_OPTIONS ? { ...env, NODE_OPTIONS: process.env.BENCH_SERVE_NODE_OPTIONS } : env;
-  return startProcess([...flags, path.join(API_DIR, entry), ...args], serverEnv, ready);
+  return startProcess([...flags, path.join(apiDir, entry), ...args], serverEnv, ready);
 }
 
 export async function stop(child: ChildProcess): Promise<void> {
@@ -91,11 +91,44 @@ export async function stop(child: ChildProcess): Promise<void> {
   await exited;
 }
 
-/** CPU time a process has used so far (user + system), in seconds (Linux /proc; clock ticks of 1/100 s). */
-export function cpuSeconds(pid: number): number {
+/**
+ * CPU time a process has used so far (user + system), in seconds (Linux /proc; clock ticks of 1/100 s). With
+ * `mainThread`, only its main thread's (the JavaScript thread that serves requests; without it, the process's
+ * other threads too: garbage collection helpers, the WAL checkpointer, libuv's pool).
+ */
+export function cpuSeconds(pid: number, options: { mainThread?: boolean } = {}): number {
+  const file = options.mainThread ? `/proc/${pid}/task/${pid}/stat` : `/proc/${pid}/stat`;
   // Fields after the command name (which may hold spaces, so split after its closing parenthesis): utime is the 12th, stime the 13th.
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  const fields = fs.readFileSync(file, 'utf8').split(') ')[1].split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/** Server CPU per request, in µs: the whole process's and its main thread's. */
+export interface CpuPerRequest {
+  processUs: number;
+  mainThreadUs: number;
+}
+
+export interface CpuSpent {
+  process: number;
+  mainThread: number;
+}
+
+/**
+ * Runs `work` (a load phase) and gives the CPU seconds it cost the server `pid`, from /proc. Divided by the
+ * requests served (`perRequest`), it is a figure the machine's other load barely moves, unlike requests per
+ * second, which fall with every core the server does not get.
+ */
+export async function withCpu<T>(pid: number, work: () => Promise<T>): Promise<{ result: T; cpu: CpuSpent }> {
+  const before = { process: cpuSeconds(pid), mainThread: cpuSeconds(pid, { mainThread: true }) };
+  const result = await work();
+  return { result, cpu: { process: cpuSeconds(pid) - before.process, mainThread: cpuSeconds(pid, { mainThread: true }) - before.mainThread } };
+}
+
+/** CPU seconds spent over a number of requests, as µs per request. */
+export function perRequest(cpu: CpuSpent, requests: number): CpuPerRequest {
+  const us = (seconds: number) => Math.round((seconds * 1e6) / Math.max(1, requests));
+  return { processUs: us(cpu.process), mainThreadUs: us(cpu.mainThread) };
 }
 
 /** Starts counting the machine's CPU time; the function returned gives the busy share of all cores since (Linux /proc/stat). */
@@ -139,8 +172,21 @@ export function summarize(name: string, values: number[], seconds: number): Endp
   return { name, requests: sorted.length, reqPerSec: round1(sorted.length / seconds), p50Ms: round1(percentile(sorted, 0.5)), p99Ms: round1(percentile(sorted, 0.99)) };
 }
 
-/** Runs one closed- or open-loop load phase in its own process (http-load.ts) and returns its latencies. */
-export function runLoadProcess(job: LoadJob): Promise<LoadOutput> {
+/**
+ * Runs one closed- or open-loop load phase in its own process (http-load.ts) and returns its latencies; given the
+ * server's pid, also what the phase cost the server in CPU per answered request (`serverCpu`, from /proc).
+ */
+export async function runLoadProcess(job: LoadJob, serverPid?: number): Promise<LoadOutput & { serverCpu?: CpuPerRequest }> {
+  if (serverPid === undefined) return loadProcess(job);
+  const { result, cpu } = await withCpu(serverPid, () => loadProcess(job));
+  const answered = Object.values(result.latencies).reduce((sum, values) => sum + values.length, 0);
+  return { ...result, serverCpu: perRequest(cpu, answered) };
+}
+
+/** A phase's server CPU per request as printed beside its figures. */
+export const cpuText = (cpu: CpuPerRequest | undefined): string => (cpu ? `server CPU ${cpu.processUs} µs/req (main thread ${cpu.mainThreadUs})` : '');
+
+function loadProcess(job: LoadJob): Promise<LoadOutput> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [path.join(API_DIR, 'bench/http-load.ts')], { stdio: ['pipe', 'pipe', 'inherit'] });
     let output = '';

@@ -7,7 +7,7 @@
  */
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { runLoadProcess as runLoad, round1, summarize, withSeededServe } from './lib.ts';
+import { runLoadProcess as runLoad, round1, summarize, withSeededServe, cpuText } from './lib.ts';
 import type { EndpointResult } from './lib.ts';
 import { seed } from './agents.ts';
 
@@ -25,12 +25,12 @@ export async function benchMcp(options: { seconds?: number; print?: boolean } = 
   const seconds = options.seconds ?? Number(process.env.BENCH_MCP_SECONDS ?? 15);
   const intervalMs = Number(process.env.BENCH_AGENT_INTERVAL_MS ?? 250);
   const log = options.print === false ? () => {} : (line: string) => console.log(line);
-  return withSeededServe('mcp', seed, async (url, clients, dir) => {
+  return withSeededServe('mcp', seed, async (url, clients, dir, pid) => {
     // Warm-up of both paths (credential cache, connections, JIT), then the measurements.
     await runLoad({ url, seconds: 2, mode: 'rest-report', clients });
     await runLoad({ url, seconds: 2, mode: 'mcp-report', clients });
-    const restRun = await runLoad({ url, seconds, mode: 'rest-report', clients });
-    const mcpRun = await runLoad({ url, seconds, mode: 'mcp-report', clients });
+    const restRun = await runLoad({ url, seconds, mode: 'rest-report', clients }, pid);
+    const mcpRun = await runLoad({ url, seconds, mode: 'mcp-report', clients }, pid);
     const pacedRest = await runLoad({ url, seconds, mode: 'rest-report', clients, intervalMs });
     const pacedMcp = await runLoad({ url, seconds, mode: 'mcp-report', clients, intervalMs });
     const rest = summarize('REST POST /v1/agent-reports/', restRun.latencies.report ?? [], restRun.elapsedSeconds);
@@ -51,7 +51,7 @@ export async function benchMcp(options: { seconds?: number; print?: boolean } = 
     const line = (m: EndpointResult) => log(`  ${m.name.padEnd(30)} ${String(m.requests).padStart(7)} req  ${String(m.reqPerSec).padStart(8)} req/s  p50 ${m.p50Ms} ms  p99 ${m.p99Ms} ms`);
     log('  closed loop (throughput):');
     [rest, mcp].forEach(line);
-    log(`  ratio MCP / REST: ${ratio}`);
+    log(`  ratio MCP / REST: ${ratio}; ${cpuText(restRun.serverCpu)} for REST, ${mcpRun.serverCpu?.processUs} µs for MCP`);
     log(`  open loop (latency), each agent every ${intervalMs} ms, ${paced.offeredReqPerSec} req/s offered:`);
     [paced.rest, paced.mcp].forEach(line);
     log(`  non-2xx, tool errors or errors: ${result.non2xx}`);

@@ -18,7 +18,7 @@
  */
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { cpuSeconds, machineBusy, median, round1, runLoadProcess, seedPeople, summarize, withSeededServe } from './lib.ts';
+import { cpuSeconds, cpuText, machineBusy, median, round1, runLoadProcess, seedPeople, summarize, withSeededServe } from './lib.ts';
 import type { EndpointResult } from './lib.ts';
 import type { LoadClient, LoadOutput } from './http-load.ts';
 import { planPerson, sequentialClient, startInProcessApp } from './in-process-app.ts';
@@ -207,12 +207,12 @@ async function runPhases(engine: 'sqlite' | 'postgres', seconds: number, baselin
     async (url, clients, dir, pid) => {
       await createBoards(url, clients);
       await runLoadProcess({ url, seconds: 2, mode: 'plan', runId: 'warm', clients });
-      const baseline = await runLoadProcess({ url, seconds: baselineSeconds, mode: 'me', clients });
+      const baseline = await runLoadProcess({ url, seconds: baselineSeconds, mode: 'me', clients }, pid);
       const cpuBefore = cpuSeconds(pid);
       const busy = machineBusy();
-      const closed = await runLoadProcess({ url, seconds, mode: 'plan', runId: 'closed', clients });
+      const closed = await runLoadProcess({ url, seconds, mode: 'plan', runId: 'closed', clients }, pid);
       const bound: Bound = { serverCores: round1((cpuSeconds(pid) - cpuBefore) / closed.elapsedSeconds), machineBusy: busy() };
-      const paced = await runLoadProcess({ url, seconds, mode: 'plan', runId: 'paced', clients, intervalMs });
+      const paced = await runLoadProcess({ url, seconds, mode: 'plan', runId: 'paced', clients, intervalMs }, pid);
       return { baseline, closed, paced, dir, bound };
     },
     { engine },
@@ -261,6 +261,7 @@ export async function benchPlan(options: { seconds?: number; baselineSeconds?: n
   log('  closed loop (throughput), every write with an Idempotency-Key:');
   [baseline, ...closed.operations, closed.writes, closed.reads].forEach(line);
   log(`  ratio Plan req/s / baseline req/s: ${ratio}`);
+  log(`  ${cpuText(runs.baseline.serverCpu)} for /v1/me/, ${runs.closed.serverCpu?.processUs} µs for the Plan mix closed loop, ${runs.paced.serverCpu?.processUs} µs paced`);
   log(`  open loop (latency), each client every ${intervalMs} ms, ${result.paced.offeredReqPerSec} req/s offered:`);
   [...paced.operations, paced.writes, paced.reads].forEach(line);
   const sqlite = engineFigures(runs);

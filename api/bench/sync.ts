@@ -14,7 +14,7 @@
  */
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { round1, rssMb, runLoadProcess, seedPeople, summarize, withSeededServe } from './lib.ts';
+import { round1, rssMb, runLoadProcess, seedPeople, summarize, withSeededServe, cpuText } from './lib.ts';
 import type { EndpointResult } from './lib.ts';
 import type { LoadClient, SyncTarget, TasksTarget } from './http-load.ts';
 import { asPlanWrite, seed as seedTasks } from './tasks.ts';
@@ -96,9 +96,9 @@ export async function benchSync(options: { seconds?: number; print?: boolean } =
       log(`  seeded 5 boards of ${TASKS_PER_BOARD} tasks and ${searchTasks} tasks to search in ${round1((performance.now() - started) / 1000)} s`);
       const sync = { ...seeded.sync, pollMs, writeMs };
       await runLoadProcess({ url, seconds: 2, mode: 'sync', sync, clients: seeded.clients });
-      const baseline = await runLoadProcess({ url, seconds: baselineSeconds, mode: 'me', clients: seeded.clients });
-      const synced = await runLoadProcess({ url, seconds, mode: 'sync', sync, clients: seeded.clients });
-      const search = await runLoadProcess({ url, seconds: searchSeconds, mode: 'search', tasks: seeded.words, clients: seeded.searchers, intervalMs: searchMs });
+      const baseline = await runLoadProcess({ url, seconds: baselineSeconds, mode: 'me', clients: seeded.clients }, pid);
+      const synced = await runLoadProcess({ url, seconds, mode: 'sync', sync, clients: seeded.clients }, pid);
+      const search = await runLoadProcess({ url, seconds: searchSeconds, mode: 'search', tasks: seeded.words, clients: seeded.searchers, intervalMs: searchMs }, pid);
       return { baseline, synced, search, dir, rss: rssMb(pid) };
     },
   );
@@ -133,9 +133,11 @@ export async function benchSync(options: { seconds?: number; print?: boolean } =
   log(`Sync benchmark: ${POLLERS} clients polling the delta feeds of ${BOARDS} boards every ${pollMs} ms while ${WRITERS} writers write every ${writeMs} ms, ${seconds} s (baseline ${baselineSeconds} s), SQLite in ${runs.dir}`);
   [baseline, snapshot, delta, deltaSettled, writes].forEach(line);
   log(`  ratio (delta + writes) req/s / baseline req/s: ${result.ratio}`);
+  log(`  ${cpuText(runs.baseline.serverCpu)} for /v1/me/, ${runs.synced.serverCpu?.processUs} µs for the sync mix`);
   log(`  visibility, write answered → seen in a delta answer: ${visibility.tracked} writes, p50 ${visibility.p50Ms} ms, p99 ${visibility.p99Ms} ms, ${visibility.unseen} never seen`);
   log(`  search over ${searchTasks} tasks, ${SEARCHERS} clients every ${searchMs} ms, ${searchSeconds} s:`);
   line(search);
+  log(`  ${cpuText(runs.search.serverCpu)} for the searches`);
   log(`  server RSS ${runs.rss} MB; non-2xx or errors: ${result.non2xx}`);
   log(`  targets: ${Object.entries(result.targets).map(([name, ok]) => `${name} ${ok ? 'met' : 'MISSED'}`).join(', ')}`);
   return result;

@@ -12,7 +12,7 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { generateNKeysBetween } from 'fractional-indexing';
-import { round1, rssMb, runLoadProcess, seedPeople, summarize, withSeededServe } from './lib.ts';
+import { round1, rssMb, runLoadProcess, seedPeople, summarize, withSeededServe, cpuText } from './lib.ts';
 import type { EndpointResult } from './lib.ts';
 import type { LoadClient, LoadOutput, TasksTarget } from './http-load.ts';
 import { createDb } from '../src/db/connection.ts';
@@ -189,9 +189,9 @@ export async function benchTasks(options: { seconds?: number; baselineSeconds?: 
       log(`  seeded ${count} tasks in ${round1((performance.now() - started) / 1000)} s`);
       const job = { url, mode: 'tasks' as const, tasks: target, clients };
       await runLoadProcess({ ...job, seconds: 2, runId: 'warm' });
-      const baseline = await runLoadProcess({ url, seconds: baselineSeconds, mode: 'me', clients });
-      const closed = await runLoadProcess({ ...job, seconds, runId: 'closed' });
-      const paced = await runLoadProcess({ ...job, seconds, runId: 'paced', intervalMs });
+      const baseline = await runLoadProcess({ url, seconds: baselineSeconds, mode: 'me', clients }, pid);
+      const closed = await runLoadProcess({ ...job, seconds, runId: 'closed' }, pid);
+      const paced = await runLoadProcess({ ...job, seconds, runId: 'paced', intervalMs }, pid);
       return { baseline, closed, paced, dir, rss: rssMb(pid), keys: await checkKeys(databaseUrl) };
     },
   );
@@ -226,6 +226,7 @@ export async function benchTasks(options: { seconds?: number; baselineSeconds?: 
   log('  closed loop (throughput):');
   [baseline, ...closed.operations, closed.writes, closed.lists].forEach(line);
   log(`  ratio tasks req/s / baseline req/s: ${result.closedLoop.ratio}`);
+  log(`  ${cpuText(runs.baseline.serverCpu)} for /v1/me/, ${runs.closed.serverCpu?.processUs} µs for the tasks mix closed loop, ${runs.paced.serverCpu?.processUs} µs paced`);
   log(`  open loop (latency), each client every ${intervalMs} ms, ${result.paced.offeredReqPerSec} req/s offered:`);
   [...paced.operations, paced.writes, paced.lists].forEach(line);
   log(`  keys: ${runs.keys.tasks} tasks on the board, ${runs.keys.duplicates} duplicate and ${runs.keys.gaps} missing numbers; server RSS ${runs.rss} MB; non-2xx or errors: ${result.non2xx}`);

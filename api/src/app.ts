@@ -7,14 +7,10 @@ import { GroupCommit } from './db/group-commit.ts';
 import { features } from './features/index.ts';
 import { AccessLog } from './http/access-log.ts';
 import type { Deps } from './http/deps.ts';
-import { errorHandler } from './http/errors.ts';
+import { requestFrame } from './http/frame.ts';
 import { parseJsonBodies } from './http/json-body.ts';
-import { refuseNulInQuery } from './http/query.ts';
 import { createMetrics } from './http/metrics.ts';
 import { makeMiddlewares } from './http/middlewares.ts';
-import { observeRequests, optionalTrailingSlash, requireHttps } from './http/request-context.ts';
-import { forwardedRequest } from './http/forwarded.ts';
-import { dispatchByPathPrefix } from './http/router-dispatch.ts';
 import { serveSite } from './http/site.ts';
 import { serveWebApp } from './http/web-app.ts';
 import type { Clock } from './lib/clock.ts';
@@ -74,23 +70,21 @@ export function createApp(dependencies: AppDependencies): { app: Koa; routes: Ro
   // Koa believes no X-Forwarded-* header: http/forwarded.ts does, from the proxies TRUST_PROXY names only.
   const app = new Koa({ proxy: false });
   app.silent = true;
-  app.use(observeRequests(deps.logger, accessLog, deps.metrics));
-  app.use(errorHandler(deps.logger));
-  app.use(forwardedRequest(deps.config.trustProxy));
-  if (deps.config.requireHttps) app.use(requireHttps);
-  app.use(optionalTrailingSlash);
-  app.use(serveWebApp(deps.config.appDir));
-  if (deps.config.siteDir) app.use(serveSite(deps.config.siteDir));
-  app.use(parseJsonBodies(features.flatMap((feature) => feature.rawBodyPaths ?? [])));
-  const routing: Koa.Middleware[] = [
-    refuseNulInQuery,
-    dispatchByPathPrefix(routers),
-    // One check after every router: it reads the routes all of them matched (405 for a known path, wrong method).
-    routers[0].allowedMethods({ throw: true }) as Koa.Middleware,
-  ];
-  // The Model Context Protocol endpoint: each tool call runs its REST route, through the same error handler and routers.
-  app.use(lazyMcpEndpoint(deps, middlewares, makeDispatch(app, [errorHandler(deps.logger), optionalTrailingSlash, ...routing])));
-  for (const middleware of routing) app.use(middleware);
+  // Every request runs in one frame (http/frame.ts): id, HTTPS rule, paths, body, routing, errors, metrics, log.
+  app.use(
+    requestFrame({
+      logger: deps.logger,
+      accessLog,
+      metrics: deps.metrics,
+      trustProxy: deps.config.trustProxy,
+      requireHttps: deps.config.requireHttps,
+      routers,
+      pages: [serveWebApp(deps.config.appDir), ...(deps.config.siteDir ? [serveSite(deps.config.siteDir)] : [])],
+      body: parseJsonBodies(features.flatMap((feature) => feature.rawBodyPaths ?? [])),
+      // The Model Context Protocol endpoint: each tool call runs its REST route through the frame's routing.
+      mcp: (dispatchRoute) => lazyMcpEndpoint(deps, middlewares, makeDispatch(app, dispatchRoute)),
+    }),
+  );
 
   const routes = routers.flatMap((router) =>
     router.stack.flatMap((layer) =>

@@ -44,7 +44,7 @@ export const SESSION_COOKIE = 'rollcall_session';
 export const SECURE_SESSION_COOKIE = '__Host-rollcall_session';
 
 /** The session cookie's value in a Cookie header, or null (a browser sends `name=value` pairs split by `; `). */
-function sessionCookie(header: string | string[] | undefined, secure: boolean): string | null {
+function sessionCookie(header: string | string[] | undefined, secure: () => boolean): string | null {
   if (typeof header !== 'string') return null;
   let plain: string | null = null;
   for (const pair of header.split(';')) {
@@ -52,7 +52,7 @@ function sessionCookie(header: string | string[] | undefined, secure: boolean): 
     if (eq <= 0) continue;
     const name = pair.slice(0, eq).trim();
     if (name === SECURE_SESSION_COOKIE) return pair.slice(eq + 1).trim();
-    if (name === SESSION_COOKIE && !secure && plain === null) plain = pair.slice(eq + 1).trim();
+    if (name === SESSION_COOKIE && plain === null && !secure()) plain = pair.slice(eq + 1).trim();
   }
   return plain;
 }
@@ -93,7 +93,7 @@ const SOURCES: readonly CredentialSource[] = [apiKeyHeader, bearerHeader];
  * guess). The secret is hashed here, once per request: only its SHA-256 is stored, cached or compared. Over HTTPS
  * (`secureRequest`) only the `__Host-` session cookie counts.
  */
-export function presentedCredential(headers: Headers, secureRequest = false): PresentedCredential | 'absent' | 'malformed' | 'ambiguous' {
+export function presentedCredential(headers: Headers, secureRequest: () => boolean = () => false): PresentedCredential | 'absent' | 'malformed' | 'ambiguous' {
   let found: PresentedCredential | 'malformed' | null = null;
   for (const source of SOURCES) {
     const presented = source(headers);

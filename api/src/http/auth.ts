@@ -34,7 +34,8 @@ export function makeAuthenticate(deps: Pick<Deps, 'db' | 'clock' | 'credentialCa
    * promise of its own. A throw reaches the error handler either way: koa-compose turns it into a rejection.
    */
   function admittedActor(ctx: Context, admission: Admission, now: Date): Actor | Promise<Actor> {
-    const presented = presentedCredential(ctx.headers, secureSession(ctx, deps.config.requireHttps));
+    // Whether the request came over HTTPS is asked only of a request with a session cookie (it is worked out lazily).
+    const presented = presentedCredential(ctx.headers, () => secureSession(ctx, deps.config.requireHttps));
     if (presented === 'absent') throw unauthorized('credential_absent');
     if (presented === 'malformed') throw unauthorized('credential_malformed');
     if (presented === 'ambiguous') throw badRequest('credential_ambiguous', 'Send one credential: X-API-KEY or Authorization: Bearer, not both.');

@@ -1,4 +1,4 @@
-import type { Context, Next } from 'koa';
+import type { Context } from 'koa';
 import { isIP } from 'node:net';
 import { plainAddress, proxyTrust } from '../lib/trust-proxy.ts';
 import type { TrustProxy } from '../lib/trust-proxy.ts';
@@ -55,44 +55,65 @@ function localHost(ctx: Context): string {
   return `${isIP(address) === 6 ? `[${address}]` : address}:${ctx.socket.localPort ?? 80}`;
 }
 
+/** How a request's forwarded headers are believed: the app's TRUST_PROXY, which the frame hands each request. */
+export interface Forwarded {
+  trust: TrustProxy;
+  trusted: ReturnType<typeof proxyTrust>;
+}
+
+export const forwardedFrom = (trust: TrustProxy): Forwarded => ({ trust, trusted: proxyTrust(trust) });
+
+interface ForwardedState {
+  forwarded?: Forwarded;
+  origin?: RequestOrigin;
+  client?: string;
+}
+
 /**
  * Who the client is and where it reached us, believing X-Forwarded-* headers only from trusted proxies
- * (TRUST_PROXY) and only when they are well formed; anything else is ignored, never an error.
+ * (TRUST_PROXY) and only when they are well formed; anything else is ignored, never an error. Worked out on the
+ * first ask and kept in `ctx.state`: most requests never ask (a link, REQUIRE_HTTPS, a session cookie or a
+ * per-address budget does), and the frame only hands over `ctx.state.forwarded`.
  *
- * - The client's address (`ctx.ip`, the per-address budgets' key) walks X-Forwarded-For from the nearest hop:
- *   while the connection it came from is a trusted proxy and the proxy named a valid address, that address is
- *   the next hop. A client that writes its own X-Forwarded-For without a trusted proxy in front is its socket.
- * - The scheme and host (`ctx.state.origin`: the REQUIRE_HTTPS check, and links when PUBLIC_URL is unset) come
+ * - The client's address (`clientAddress`, the per-address budgets' key) walks X-Forwarded-For from the nearest
+ *   hop: while the connection it came from is a trusted proxy and the proxy named a valid address, that address
+ *   is the next hop. A client that writes its own X-Forwarded-For without a trusted proxy in front is its socket.
+ * - The scheme and host (`requestOrigin`: the REQUIRE_HTTPS check, and links when PUBLIC_URL is unset) come
  *   from X-Forwarded-Proto (`http` or `https`) and X-Forwarded-Host when the peer is a trusted proxy, else from
  *   the connection and the Host header; a host that is not one is ignored.
  */
-export function forwardedRequest(trust: TrustProxy) {
-  const trusted = proxyTrust(trust);
-  return function forwarded(ctx: Context, next: Next): Promise<void> {
-    const peer = ctx.socket.remoteAddress ?? '';
-    const viaProxy = trust !== null && trusted(peer, 0);
-    let client = plainAddress(peer);
-    if (viaProxy) {
-      const header = ctx.req.headers['x-forwarded-for'];
-      const chain = (Array.isArray(header) ? header.join(',') : (header ?? '')).split(',').map((entry) => entry.trim()).reverse();
-      for (let hop = 0; hop < chain.length && trusted(client, hop); hop++) {
-        if (isIP(chain[hop]) === 0) break;
-        client = plainAddress(chain[hop]);
-      }
-    }
-    ctx.request.ip = client;
-
-    const forwardedProto = viaProxy ? first(ctx.req.headers['x-forwarded-proto'])?.toLowerCase() : undefined;
-    const protocol = forwardedProto === 'https' || forwardedProto === 'http' ? forwardedProto : ctx.protocol === 'https' ? 'https' : 'http';
-    const host = (viaProxy ? validHost(first(ctx.req.headers['x-forwarded-host'])) : null) ?? validHost(ctx.req.headers.host) ?? localHost(ctx);
-    ctx.state.origin = { protocol, host } satisfies RequestOrigin;
-    return next();
-  };
+function viaTrustedProxy(ctx: Context, forwarded: Forwarded): boolean {
+  return forwarded.trust !== null && forwarded.trusted(ctx.socket.remoteAddress ?? '', 0);
 }
 
-/** The request's origin as `forwardedRequest` settled it (`http://localhost` outside the app, as in unit tests). */
+/** The client's address: its socket's, or the one trusted proxies name for it. */
+export function clientAddress(ctx: Context): string {
+  const state = ctx.state as ForwardedState;
+  if (state.client !== undefined) return state.client;
+  const forwarded = state.forwarded;
+  let client = plainAddress(ctx.socket.remoteAddress ?? '');
+  if (forwarded && viaTrustedProxy(ctx, forwarded)) {
+    const header = ctx.req.headers['x-forwarded-for'];
+    const chain = (Array.isArray(header) ? header.join(',') : (header ?? '')).split(',').map((entry) => entry.trim()).reverse();
+    for (let hop = 0; hop < chain.length && forwarded.trusted(client, hop); hop++) {
+      if (isIP(chain[hop]) === 0) break;
+      client = plainAddress(chain[hop]);
+    }
+  }
+  return (state.client = client);
+}
+
+/** The request's scheme and host as trusted proxies or the connection give them (`http://localhost` outside the app, as in unit tests). */
 export function requestOrigin(ctx: Context): RequestOrigin {
-  return (ctx.state.origin as RequestOrigin | undefined) ?? { protocol: 'http', host: 'localhost' };
+  const state = ctx.state as ForwardedState;
+  if (state.origin) return state.origin;
+  const forwarded = state.forwarded;
+  if (!forwarded) return { protocol: 'http', host: 'localhost' };
+  const viaProxy = viaTrustedProxy(ctx, forwarded);
+  const forwardedProto = viaProxy ? first(ctx.req.headers['x-forwarded-proto'])?.toLowerCase() : undefined;
+  const protocol = forwardedProto === 'https' || forwardedProto === 'http' ? forwardedProto : ctx.protocol === 'https' ? 'https' : 'http';
+  const host = (viaProxy ? validHost(first(ctx.req.headers['x-forwarded-host'])) : null) ?? validHost(ctx.req.headers.host) ?? localHost(ctx);
+  return (state.origin = { protocol, host });
 }
 
 /** The absolute base of links the API gives out: PUBLIC_URL when set, else the trusted origin of the request. */

@@ -81,8 +81,14 @@ describe('HTTP conventions (CONTRACT §2, §12)', () => {
   });
 
   it('puts X-Request-Id on every response, keeping a sane incoming one', async () => {
+    // A new id is this process's random prefix and a counter: unique across processes, different on each request.
     const fresh = await t.request('GET', '/v1/me/');
-    expect(fresh.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    const again = await t.request('GET', '/v1/me/');
+    const [first, second] = [fresh, again].map((res) => res.headers.get('x-request-id')!);
+    expect(first).toMatch(/^[0-9a-f]{16}-[0-9a-z]+$/);
+    expect(second).toMatch(/^[0-9a-f]{16}-[0-9a-z]+$/);
+    expect(second.slice(0, 17)).toBe(first.slice(0, 17));
+    expect(second).not.toBe(first);
     const echoed = await t.request('GET', '/v1/me/', { key: acme.adminKey, headers: { 'x-request-id': 'trace-123' } });
     expect(echoed.headers.get('x-request-id')).toBe('trace-123');
     const unsafe = await t.request('GET', '/healthz', { headers: { 'x-request-id': 'a b<script>' } });

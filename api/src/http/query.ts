@@ -18,13 +18,14 @@ import type { PageRequest } from '../lib/page.ts';
  */
 
 /**
- * Middleware, before routing: a NUL character (`%00`) in any query value (or name) answers 400
+ * Before routing (http/frame.ts): a NUL character (`%00`) in any query value (or name) answers 400
  * `invalid_filter_value` naming the parameter, on every route, as NUL in a body does (http/json-body.ts): no
  * reader of `ctx.query` can hand one to PostgreSQL, whose text cannot hold it. Costs a substring test when the
  * query has no `%00`.
  */
-export function refuseNulInQuery(ctx: Context, next: () => Promise<unknown>): Promise<unknown> {
-  if (!ctx.querystring.includes('%00')) return next();
+export function refuseNulInQuery(ctx: Context): void {
+  // The whole URL: cheaper than having Koa split off its query, and a %00 in the path alone finds nothing below.
+  if (!(ctx.req.url ?? '').includes('%00')) return;
   for (const [name, raw] of Object.entries(ctx.query)) {
     const values = Array.isArray(raw) ? raw : [raw ?? ''];
     if (name.includes('\0') || values.some((value) => value.includes('\0'))) {
@@ -32,7 +33,6 @@ export function refuseNulInQuery(ctx: Context, next: () => Promise<unknown>): Pr
       throw invalidFilter(parameter, `${parameter} must not contain the NUL character (%00).`);
     }
   }
-  return next();
 }
 
 /** The value of `name` (its last, when repeated), or undefined when absent; never a NUL character (PostgreSQL's text cannot hold one). */

@@ -27,15 +27,22 @@ export async function consume(db: Executor, bucket: string, window: Window, now:
   return { allowed: count <= window.limit, used: Math.min(count, window.limit), limit: window.limit, resetSeconds: windowStart + window.seconds - nowSeconds };
 }
 
-/** IETF httpapi rate-limit headers (structured-field form). */
-export function setRateLimitHeaders(ctx: Context, window: Window, usage: Take): void {
-  ctx.set('RateLimit-Policy', `"${window.policy}";q=${window.limit};w=${window.seconds}`);
-  ctx.set('RateLimit', `"${window.policy}";r=${window.limit - usage.used};t=${usage.resetSeconds}`);
+/** The RateLimit-Policy header of a window: the same for every request counted in it. */
+const policyHeader = (window: Window): string => `"${window.policy}";q=${window.limit};w=${window.seconds}`;
+
+/**
+ * IETF httpapi rate-limit headers (structured-field form), written straight onto the response (Koa's ctx.set
+ * would only check and convert what is already a string). `policy` is the window's RateLimit-Policy, when the
+ * caller keeps it.
+ */
+export function setRateLimitHeaders(ctx: Context, window: Window, usage: Take, policy = policyHeader(window)): void {
+  ctx.res.setHeader('RateLimit-Policy', policy);
+  ctx.res.setHeader('RateLimit', `"${window.policy}";r=${window.limit - usage.used};t=${usage.resetSeconds}`);
 }
 
 /** Sets the headers of a counted request, and throws the spec's 429 `throttled` when it is over its window. */
-export function applyWindow(ctx: Context, window: Window, usage: Take): void {
-  setRateLimitHeaders(ctx, window, usage);
+export function applyWindow(ctx: Context, window: Window, usage: Take, policy?: string): void {
+  setRateLimitHeaders(ctx, window, usage, policy);
   if (!usage.allowed) throw throttled(usage.resetSeconds);
 }
 
@@ -49,9 +56,9 @@ export async function enforce(ctx: Context, db: Executor, bucket: string, window
  * RateLimit headers and answers 429 `throttled` when the window is used up. Synchronous (no promise) while this
  * process holds units of the budget, which is nearly always.
  */
-export function takeFromBudget(deps: Pick<Deps, 'budgets'>, ctx: Context, bucket: string, window: Window): void | Promise<void> {
+export function takeFromBudget(deps: Pick<Deps, 'budgets'>, ctx: Context, bucket: string, window: Window, policy?: string): void | Promise<void> {
   const usage = deps.budgets.take(bucket, window.limit, window.seconds);
-  return usage instanceof Promise ? usage.then((taken) => applyWindow(ctx, window, taken)) : applyWindow(ctx, window, usage);
+  return usage instanceof Promise ? usage.then((taken) => applyWindow(ctx, window, taken, policy)) : applyWindow(ctx, window, usage, policy);
 }
 
 /**
@@ -77,12 +84,18 @@ export const authenticationWindow = (deps: Pick<Deps, 'config'>): Window => ({ p
  */
 export function makeRateLimit(deps: Deps) {
   return function rateLimit(scope: RateLimitScope) {
+    // The scope's two windows (enterprise plans get the multiplier) and their policy headers, made once.
+    const windowOf = (multiplier: number) => {
+      const window: Window = { policy: scope, limit: deps.config.hourlyBudgets[scope] * multiplier, seconds: 3600 };
+      return { window, policy: policyHeader(window) };
+    };
+    const standard = windowOf(1);
+    const enterprise = windowOf(deps.config.enterpriseMultiplier);
     // Not async: the budget answers synchronously on nearly every request.
     return function hourlyBudget(ctx: Context, next: Next): Promise<void> {
       const actor = actorOf(ctx);
-      const multiplier = actor.organization.plan === 'enterprise' ? deps.config.enterpriseMultiplier : 1;
-      const window = { policy: scope, limit: deps.config.hourlyBudgets[scope] * multiplier, seconds: 3600 };
-      const taken = takeFromBudget(deps, ctx, `${scope}:${actor.credential.uuid}`, window);
+      const { window, policy } = actor.organization.plan === 'enterprise' ? enterprise : standard;
+      const taken = takeFromBudget(deps, ctx, `${scope}:${actor.credential.uuid}`, window, policy);
       // A throw (429) reaches the error handler either way: koa-compose turns it into a rejection.
       return taken ? taken.then(next) : next();
     };

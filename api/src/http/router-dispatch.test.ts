@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import Router from '@koa/router';
 import { describe, expect, it } from 'vitest';
-import { dispatchByPathPrefix } from './router-dispatch.ts';
+import { dispatchByPathPrefix, exactRoutes } from './router-dispatch.ts';
 
 /** Routers shaped like the app's: router-level middleware, shared prefixes, one route with a parameter first. */
 function routers(): Router[] {
@@ -23,6 +23,8 @@ function routers(): Router[] {
     await next();
   });
   teams.put('/v1/teams/:uuid/', (ctx) => (ctx.body = { second: ctx.params.uuid, route: ctx._matchedRoute, path: ctx.routerPath }));
+  // A static path a parameterised route of the same router answers first.
+  teams.get('/v1/teams/search/', (ctx) => (ctx.body = { router: 'teams', search: true }));
   const checkins = new Router();
   // ctx.matched may differ by router.use() layers of routers that were skipped (they carry no method, so
   // allowedMethods cannot see them): what is compared is the methods it holds.
@@ -42,6 +44,8 @@ function routers(): Router[] {
   anywhere.get('/:tenant/status', (ctx) => (ctx.body = { router: 'anywhere', tenant: ctx.params.tenant }));
   const meta = new Router();
   meta.get('/healthz', (ctx) => (ctx.body = { router: 'meta' }));
+  // A static path two routers declare: the first answers.
+  meta.get('/v1/checkins/', (ctx) => (ctx.body = { router: 'meta', shadowed: true }));
   return [teams, checkins, anywhere, meta];
 }
 
@@ -68,6 +72,12 @@ describe('dispatchByPathPrefix', () => {
   it('answers every request exactly as the routers chained one after another', async () => {
     const chained = await serve((app, list) => list.forEach((router) => app.use(router.routes())));
     const dispatched = await serve((app, list) => app.use(dispatchByPathPrefix(list)));
+    // The frame's way (http/frame.ts): a static route by lookup, the rest by matching.
+    const looked = await serve((app, list) => {
+      const table = exactRoutes(list);
+      const matched = dispatchByPathPrefix(list);
+      app.use((ctx, next) => (table.get(`${ctx.method} ${ctx.path.toLowerCase()}`)?.run ?? matched)(ctx, next));
+    });
     const requests: [string, string][] = [
       ['GET', '/v1/teams/'],
       ['GET', '/V1/Teams/'],
@@ -94,21 +104,31 @@ describe('dispatchByPathPrefix', () => {
       ['GET', '/v1//teams/'],
       ['GET', '/V1/TEAMS/T1/CHECKINS/'],
       ['GET', '/v1/'],
+      ['GET', '/v1/teams/search/'],
+      ['HEAD', '/v1/teams/'],
+      ['GET', '/HEALTHZ'],
     ];
     try {
       for (const [method, path] of requests) {
-        const [a, b] = await Promise.all(
-          [chained, dispatched].map(async ({ url }) => {
+        const [a, b, c] = await Promise.all(
+          [chained, dispatched, looked].map(async ({ url }) => {
             const res = await fetch(url + path, { method });
             const seen = ['allow', 'x-teams-middleware', 'x-first', 'x-checkins-saw'].map((name) => res.headers.get(name));
             return { status: res.status, seen, body: await res.text() };
           }),
         );
         expect({ method, path, ...b }).toEqual({ method, path, ...a });
+        expect({ method, path, ...c }).toEqual({ method, path, ...a });
       }
     } finally {
       await chained.close();
       await dispatched.close();
+      await looked.close();
     }
+  });
+
+  it('looks up only the static paths exactly one route answers', () => {
+    const keys = [...exactRoutes(routers()).keys()].sort();
+    expect(keys).toEqual(['GET /healthz', 'GET /v1/teams/', 'HEAD /healthz', 'HEAD /v1/teams/']);
   });
 });

@@ -2,6 +2,7 @@ import type Router from '@koa/router';
 import type { Layer } from '@koa/router';
 import type { Context, Middleware, Next } from 'koa';
 import { notFound } from '../lib/errors.ts';
+import { inOrder } from './chain.ts';
 
 /**
  * The feature routers as one middleware that runs, in their order, only the routers with a route under the
@@ -35,24 +36,6 @@ export function dispatchByPathPrefix(routers: Router[]): Middleware {
   const others = chain((router) => everywhere.has(router));
   return function routes(ctx, next) {
     return (byPrefix.get(requestPrefix(ctx.path)) ?? others)(ctx, next);
-  };
-}
-
-/** Middlewares one after another, as koa-compose runs them (a throw becomes a rejection; next() once). */
-function inOrder(middlewares: Middleware[]): Middleware {
-  return (ctx, next) => {
-    let last = -1;
-    const run = (i: number): Promise<unknown> => {
-      if (i <= last) return Promise.reject(new Error('next() called multiple times'));
-      last = i;
-      if (i === middlewares.length) return next();
-      try {
-        return Promise.resolve(middlewares[i](ctx, () => run(i + 1)));
-      } catch (err) {
-        return Promise.reject(err);
-      }
-    };
-    return run(0);
   };
 }
 
@@ -151,4 +134,45 @@ function requestPrefix(path: string): string {
   }
   const segments = path.split('/', 4).filter((s) => s !== '').slice(0, 2);
   return `/${segments.join('/')}`.toLowerCase();
+}
+
+/** A static route (no parameter in its path) the frame reaches by one Map lookup instead of matching. */
+export interface ExactRoute {
+  /** The route's declared path: its label in the metrics. */
+  path: string;
+  /** The route's whole chain (router-level middleware, then its own), as router.routes() would run it. */
+  run: Middleware;
+}
+
+/**
+ * The static routes by `METHOD lowercased-path` (HEAD with GET), for the paths where exactly one route of all
+ * the routers answers that method, and so the same chain as `dispatchByPathPrefix` would run. A path served by
+ * a parameterised route as well, or by two routers, is left out: matching decides those, as before.
+ */
+export function exactRoutes(routers: Router[]): Map<string, ExactRoute> {
+  const table = new Map<string, ExactRoute>();
+  for (const router of routers) {
+    for (const layer of router.stack) {
+      if (layer.methods.length === 0 || typeof layer.path !== 'string' || layer.paramNames.length > 0 || /[:*(){}?+]/.test(layer.path)) continue;
+      const path = layer.path;
+      for (const method of layer.methods) {
+        const matches = routers.map((r) => r.match(path, method)).filter((match) => match.route);
+        if (matches.length !== 1 || matches[0].pathAndMethod.filter((l) => l.methods.length > 0).length !== 1) continue;
+        const layers = matches[0].pathAndMethod;
+        if (layers.some((l) => l.paramNames.length > 0)) continue;
+        const chain = inOrder(layers.flatMap((l) => l.stack as Middleware[]));
+        table.set(`${method} ${path.toLowerCase()}`, { path, run: (ctx, next) => chain(enterStatic(ctx as RoutedContext, path), next) });
+      }
+    }
+  }
+  return table;
+}
+
+/** What entering a static route's layers sets (enterLayer's fields, without matching: there is nothing to capture). */
+function enterStatic(ctx: RoutedContext, path: string): Context {
+  ctx.params = {};
+  (ctx.request as Context['request'] & { params: Record<string, string> }).params = ctx.params;
+  ctx.routerPath = path;
+  ctx._matchedRoute = path;
+  return ctx;
 }

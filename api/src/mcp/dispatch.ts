@@ -1,7 +1,8 @@
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
 import type Koa from 'koa';
-import type { Context, Middleware } from 'koa';
+import type { Context } from 'koa';
+import { clientAddress, requestOrigin } from '../http/forwarded.ts';
 
 /** One REST call a tool stands for. */
 export interface RestCall {
@@ -33,11 +34,7 @@ export type Dispatch = (outer: Context, call: RestCall) => Promise<RestAnswer>;
  * serialisation: the body is handed over as the value the JSON parser would have produced (the /mcp request's
  * own body went through that parser, with its size, depth and NUL-character limits).
  */
-export function makeDispatch(app: Koa, routeMiddleware: Middleware[]): Dispatch {
-  const run = (ctx: Context, i = 0): Promise<void> => {
-    const middleware = routeMiddleware[i];
-    return middleware ? Promise.resolve(middleware(ctx, () => run(ctx, i + 1))) : Promise.resolve();
-  };
+export function makeDispatch(app: Koa, dispatchRoute: (ctx: Context) => Promise<void>): Dispatch {
   return async function dispatch(outer, call) {
     const req = new IncomingMessage(new Socket());
     req.method = call.method;
@@ -51,12 +48,14 @@ export function makeDispatch(app: Koa, routeMiddleware: Middleware[]): Dispatch 
     if (call.body !== undefined) req.headers['content-type'] = 'application/json';
     const res = new ServerResponse(req);
     const ctx = app.createContext(req, res);
-    // The client's address and the request id, as the /mcp request established them (http/forwarded.ts); the
-    // route authenticates the caller itself.
+    // The client's address and the request id, as the /mcp request established them (http/forwarded.ts: worked
+    // out here, from the /mcp request's connection and headers); the route authenticates the caller itself.
+    clientAddress(outer);
+    requestOrigin(outer);
     const { actor: _actor, ...state } = outer.state as Record<string, unknown>;
     Object.assign(ctx.state, state);
     if (call.body !== undefined) (ctx.request as { body?: unknown }).body = call.body;
-    await run(ctx);
+    await dispatchRoute(ctx);
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(res.getHeaders())) if (value !== undefined) headers[name] = String(value);
     return { status: ctx.status, body: ctx.body ?? null, headers };

@@ -5,7 +5,7 @@ import type { Middlewares } from '../../http/middlewares.ts';
 import { actorOf } from '../../http/auth.ts';
 import { ValidationFailed, notFound } from '../../lib/errors.ts';
 import { enforce } from '../../http/rate-limit.ts';
-import { publicBase } from '../../http/forwarded.ts';
+import { clientAddress, publicBase } from '../../http/forwarded.ts';
 import { validateBody } from '../../http/validation.ts';
 import { claim, claimable, createChallenge, register } from './registration-service.ts';
 import { claimPage, presentClaimLink } from './claim-page.ts';
@@ -26,7 +26,7 @@ export function agentRegistrationRoutes(deps: Deps, { authenticate, rateLimit }:
   };
   const perAddress = async (ctx: Context, next: Next) => {
     const window = { policy: 'agent', limit: deps.config.hourlyBudgets.agent, seconds: 3600 };
-    await enforce(ctx, deps.db, `agent-register:${ctx.ip}`, window, deps.clock.now());
+    await enforce(ctx, deps.db, `agent-register:${clientAddress(ctx)}`, window, deps.clock.now());
     await next();
   };
   const baseUrl = (ctx: Context) => publicBase(ctx, deps.config.publicUrl);

@@ -4,6 +4,7 @@ import { revokeAllCliTokens, revokeCliToken } from '../../auth/tokens.ts';
 import type { Deps } from '../../http/deps.ts';
 import type { Middlewares } from '../../http/middlewares.ts';
 import { actorOf } from '../../http/auth.ts';
+import { clientAddress } from '../../http/forwarded.ts';
 import { authenticationWindow, enforceEach } from '../../http/rate-limit.ts';
 import { noBody, validateBody } from '../../http/validation.ts';
 import { sha256Hex } from '../../lib/secrets.ts';
@@ -22,7 +23,7 @@ import type { RequestCodeInput, VerifyCodeInput } from './schema.ts';
 export function cliAuthRoutes(deps: Deps, { authenticate, rateLimit, clearsCredentialCache }: Middlewares): Router {
   const router = new Router();
   const byAddress = async (ctx: Context, next: Next) => {
-    await enforceEach(ctx, deps.db, [`authentication:address:${ctx.ip}`], authenticationWindow(deps), deps.clock.now());
+    await enforceEach(ctx, deps.db, [`authentication:address:${clientAddress(ctx)}`], authenticationWindow(deps), deps.clock.now());
     await next();
   };
   const byEmail = (email: string) => `authentication:email:${sha256Hex(email.trim().toLowerCase())}`;

@@ -4,7 +4,7 @@ import type { Middlewares } from '../../http/middlewares.ts';
 import { actorOf } from '../../http/auth.ts';
 import { noBody, validateBody } from '../../http/validation.ts';
 import { enforce } from '../../http/rate-limit.ts';
-import { publicBase } from '../../http/forwarded.ts';
+import { clientAddress, publicBase } from '../../http/forwarded.ts';
 import { uuidParam } from '../../http/params.ts';
 import { sessionOriginRefusal, setSessionCookie } from '../../http/session-cookie.ts';
 import { acceptInvitation, inviteUser, revokeInvitation } from './service.ts';
@@ -32,7 +32,7 @@ export function invitationRoutes(deps: Deps, { authenticate, rateLimit, clearsCr
   // session cookie, from the app's own pages only.
   router.post('/v1/invitations/accept/', validateBody(acceptInvitationSchema), async (ctx) => {
     const now = deps.clock.now();
-    await enforce(ctx, deps.db, `authentication:invitation-accept:${ctx.ip}`, { policy: 'authentication', limit: deps.config.hourlyBudgets.authentication, seconds: 3600 }, now);
+    await enforce(ctx, deps.db, `authentication:invitation-accept:${clientAddress(ctx)}`, { policy: 'authentication', limit: deps.config.hourlyBudgets.authentication, seconds: 3600 }, now);
     const { token, session } = ctx.state.body as AcceptInvitationInput;
     if (session) {
       const refusal = sessionOriginRefusal(ctx, deps.config.publicUrl);
