@@ -56,7 +56,7 @@ export function QuestionList({ questions, onChange }: { questions: DraftQuestion
     onChange([...questions, { key: `new-${++added}`, question: '', question_type: 'text', required: true, is_blocker: false, options: '' }]);
   return (
     <div class="questions">
-      <h3>{t('checkins.questions')}</h3>
+      <h2>{t('checkins.questions')}</h2>
       <ol class="plain">
         {questions.map((q, i) => {
           const id = `q-${q.key}`;
