@@ -15,6 +15,9 @@ import './styles.css';
 // The board (drag and drop, live updates, task detail) loads only when a board is opened.
 const BoardPage = lazy(() => import('./board/board-page.tsx').then((m) => m.BoardPage));
 const Admin = lazy(() => import('./pages/admin.tsx').then((m) => m.Admin));
+// Setting check-ins up is for admins and managers: its own chunk.
+const Checkins = lazy(() => import('./pages/checkins.tsx').then((m) => m.Checkins));
+const CheckinEdit = lazy(() => import('./pages/checkin-edit.tsx').then((m) => m.CheckinEdit));
 // The page an invitation e-mail links to: its own chunk, as only a newcomer opens it, once.
 const AcceptInvitation = lazy(() => import('./pages/invitation.tsx').then((m) => m.AcceptInvitation));
 const INVITATION_PATH = /^\/app\/invitations\/accept$/;
@@ -35,6 +38,7 @@ function Header({ person }: { person: Me }) {
   const nav = [
     { href: '/app/', label: t('nav.today'), active: path === '/app' },
     { href: '/app/boards/', label: t('nav.boards'), active: path.startsWith('/app/boards') },
+    ...(person.role === 'admin' || person.role === 'manager' ? [{ href: '/app/checkins', label: t('nav.checkins'), active: path.startsWith('/app/checkins') }] : []),
     ...(person.role === 'admin' ? [{ href: '/app/admin/', label: t('nav.admin'), active: path.startsWith('/app/admin') }] : []),
   ];
   async function signOut(everywhere: boolean): Promise<void> {
@@ -129,6 +133,8 @@ function App() {
           <Route path="/app/boards" component={Boards} setTitle={setTitle} />
           <Route path="/app/boards/:board" component={BoardPage} me={person} setTitle={setTitle} />
           <Route path="/app/boards/:board/tasks/:task" component={BoardPage} me={person} setTitle={setTitle} />
+          <Route path="/app/checkins" component={Checkins} me={person} setTitle={setTitle} />
+          <Route path="/app/checkins/:uuid" component={CheckinEdit} me={person} setTitle={setTitle} />
           <Route path="/app/admin/:section*" component={Admin} me={person} setTitle={setTitle} />
           <Route default component={Today} me={person} setTitle={setTitle} onProfileSaved={loadMe} />
         </Router>

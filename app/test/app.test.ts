@@ -302,12 +302,13 @@ describe('admin', () => {
     await adaPage.getByRole('cell', { name: 'ci deploys', exact: true }).waitFor({ state: 'detached' });
     expect((await fetch(`${server.url}/v1/me/`, { headers: { 'x-api-key': secret } })).status).toBe(401);
 
-    // A check-in from a template, for Ada and Mia, on weekdays at 10:00 in Bogotá.
+    // A check-in from a template, for Ada and Mia, on weekdays at 10:00 in Bogotá (Check-ins, beside Admin).
+    await adaPage.getByRole('link', { name: 'Check-ins', exact: true }).click();
     const form = adaPage.getByRole('region', { name: 'New check-in' });
     await form.getByLabel('Name', { exact: true }).fill('Weekly retro');
     await form.getByLabel('Template').selectOption({ index: 0 });
     await form.getByLabel('Time', { exact: true }).fill('10:00');
-    await form.getByLabel('Time zone').fill('America/Bogota');
+    await form.getByLabel('Time zone').selectOption('America/Bogota');
     await form.getByRole('group', { name: 'Who takes part' }).getByLabel('Ada Admin').check();
     await form.getByRole('group', { name: 'Who takes part' }).getByLabel('Mia Member').check();
     await form.getByRole('button', { name: 'Create check-in' }).click();
@@ -317,6 +318,7 @@ describe('admin', () => {
     expect((await server.api('GET', `/v1/checkins/${retro.uuid}/detail/`)).questions.length).toBeGreaterThan(0);
 
     // A webhook, then removed.
+    await adaPage.getByRole('link', { name: 'Admin' }).click();
     const hooks = adaPage.getByRole('region', { name: 'Webhooks' });
     await hooks.getByLabel('HTTPS address').fill('https://127.0.0.1:9/rollcall');
     await hooks.getByLabel('kudos.posted').check();

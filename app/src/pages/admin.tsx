@@ -4,7 +4,7 @@ import type { Schemas } from '../api.ts';
 import type { Me } from '../api.ts';
 import { formatDate, formatDateTime, t } from '../i18n.ts';
 import { ErrorNote } from '../ui.tsx';
-import { NewCheckin, Webhooks } from './admin-integrations.tsx';
+import { Webhooks } from './admin-integrations.tsx';
 import { ChatConnection } from './admin-chat.tsx';
 
 type Person = Schemas['User'];
@@ -13,21 +13,18 @@ type Key = Schemas['ApiKey'];
 const ROLES = ['member', 'manager', 'admin', 'guest'] as const;
 
 /**
- * Admin (admins only, as the API allows): people (invite, resend or revoke an invitation, deactivate, reactivate), teams, a new check-in from a
- * template, API keys (a new key is shown once, then only its last four characters), webhooks and deliveries, the
- * chat platform connection.
+ * Admin (admins only, as the API allows): people (invite, resend or revoke an invitation, deactivate, reactivate),
+ * teams, API keys (a new key is shown once, then only its last four characters), webhooks and deliveries, the chat
+ * platform connection. Check-ins are set up under Check-ins (pages/checkins.tsx), which managers reach too.
  */
 export function Admin({ me, setTitle }: { me: Me; setTitle: (title: string) => void }) {
-  const [people, setPeople] = useState<{ uuid: string; name: string }[]>([]);
-  const [teams, setTeams] = useState<{ uuid: string; name: string }[]>([]);
   useEffect(() => setTitle(t('admin.title')), []);
   if (me.role !== 'admin') return <p>{t('admin.only')}</p>;
   return (
     <div>
       <h1>{t('admin.title')}</h1>
-      <People me={me} onPeople={setPeople} />
-      <Teams onTeams={setTeams} />
-      <NewCheckin people={people} teams={teams} />
+      <People me={me} />
+      <Teams />
       <Keys />
       <Webhooks />
       <ChatConnection />
@@ -35,17 +32,14 @@ export function Admin({ me, setTitle }: { me: Me; setTitle: (title: string) => v
   );
 }
 
-function People({ me, onPeople }: { me: Me; onPeople: (people: { uuid: string; name: string }[]) => void }) {
+function People({ me }: { me: Me }) {
   const [people, setPeople] = useState<Person[]>([]);
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<(typeof ROLES)[number]>('member');
   const [note, setNote] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const load = () =>
-    all('/v1/users/', { query: { include_email: 'true' } }).then((list) => {
-      setPeople(list);
-      onPeople(list.filter((p) => p.is_active).map((p) => ({ uuid: p.uuid, name: p.full_name })));
-    }, (err) => setError(err.message));
+    all('/v1/users/', { query: { include_email: 'true' } }).then(setPeople, (err) => setError(err.message));
   useEffect(() => void load(), []);
 
   /** One change to people, then the list again; `done` is said once it worked. */
@@ -137,11 +131,11 @@ function Status({ person }: { person: Person }) {
   );
 }
 
-function Teams({ onTeams }: { onTeams: (teams: { uuid: string; name: string }[]) => void }) {
+function Teams() {
   const [teams, setTeams] = useState<Schemas['Team'][]>([]);
   const [name, setName] = useState('');
   const [error, setError] = useState<string | null>(null);
-  const load = () => all('/v1/teams/').then((list) => (setTeams(list), onTeams(list.map((x) => ({ uuid: x.uuid, name: x.name })))), (err) => setError(err.message));
+  const load = () => all('/v1/teams/').then(setTeams, (err) => setError(err.message));
   useEffect(() => void load(), []);
   async function create(e: Event) {
     e.preventDefault();

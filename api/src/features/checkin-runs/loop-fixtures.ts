@@ -26,11 +26,16 @@ export const QUESTIONS = [
   { question_type: 'text', question: 'Anything blocking you?', is_blocker: true, required: false },
 ];
 
-/** A check-in created through the API by the admin: Tuesday-to-Friday by default, 09:00 in Berlin. */
+/** How many check-ins each test app has made here: live check-ins need names of their own (checkin_name_conflict). */
+const made = new WeakMap<TestApp, number>();
+
+/** A check-in created through the API by the admin: Tuesday-to-Friday by default, 09:00 in Berlin; "Daily", then "Daily 2"… */
 export async function createCheckin(t: TestApp, p: People, body: Record<string, unknown> = {}) {
+  const n = (made.get(t) ?? 0) + 1;
+  made.set(t, n);
   const res = await t.request('POST', '/v1/checkins/create/', {
     key: p.adminKey,
-    body: { name: 'Daily', schedule: { days: [1, 2, 3, 4, 5], time: '09:00', timezone: 'Europe/Berlin' }, participants: { user_uuids: [p.member.user.uuid, p.other.user.uuid] }, questions: QUESTIONS, ...body },
+    body: { name: n === 1 ? 'Daily' : `Daily ${n}`, schedule: { days: [1, 2, 3, 4, 5], time: '09:00', timezone: 'Europe/Berlin' }, participants: { user_uuids: [p.member.user.uuid, p.other.user.uuid] }, questions: QUESTIONS, ...body },
   });
   if (res.status !== 201) throw new Error(`create check-in: ${res.status} ${res.text}`);
   return res.body as { uuid: string; questions: { uuid: string }[] };

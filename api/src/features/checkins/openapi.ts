@@ -72,6 +72,8 @@ const tag = 'Check-ins';
 const q = (name: string, description: string) => ({ name, description });
 const RANGE = [q('date_start', 'From this day (YYYY-MM-DD); aliases start_date, since'), q('date_end', 'To this day (YYYY-MM-DD); aliases end_date, until')];
 
+const NAME_CONFLICT = '`checkin_name_conflict`: another live check-in of the organization has this name (case aside); `extra.uuid` names it.';
+
 function operationsFor(base: string): Operation[] {
   const alias = base === '/v1/followups' ? ' (alias of /v1/checkins/)' : '';
   return [
@@ -80,10 +82,10 @@ function operationsFor(base: string): Operation[] {
       query: [q('search', 'Name, 2–256 characters'), q('include_archived', 'true also lists archived check-ins'), q('active', 'true or false'), q('date', 'The day the summary counts (YYYY-MM-DD; default each check-in\'s today)'), q('include_summary', 'true adds response_completed and summary'), q('include_pending_users', 'true adds pending_users')],
       responses: { 200: page('CheckinListItem') },
     },
-    { method: 'post', path: `${base}/create/`, tag, scope: 'writes', summary: `Create a check-in (admins and managers)${alias}`, body: createCheckinSchema, responses: { 201: 'CheckinDetail' } },
+    { method: 'post', path: `${base}/create/`, tag, scope: 'writes', summary: `Create a check-in (admins and managers)${alias}`, body: createCheckinSchema, responses: { 201: 'CheckinDetail' }, errors: { 409: NAME_CONFLICT } },
     { method: 'get', path: `${base}/:uuid/`, tag, scope: 'reads', summary: `One check-in${alias}`, responses: { 200: 'CheckinDetail' } },
     { method: 'get', path: `${base}/:uuid/detail/`, tag, scope: 'reads', summary: `One check-in with questions, participants and report channels${alias}`, responses: { 200: 'CheckinDetail' } },
-    { method: 'patch', path: `${base}/:uuid/config/`, tag, scope: 'writes', summary: `Change settings, schedule, participants or questions (admins and managers)${alias}`, body: updateCheckinSchema, responses: { 200: 'CheckinDetail' } },
+    { method: 'patch', path: `${base}/:uuid/config/`, tag, scope: 'writes', summary: `Change settings, schedule, participants or questions (admins and managers)${alias}`, body: updateCheckinSchema, responses: { 200: 'CheckinDetail' }, errors: { 409: NAME_CONFLICT } },
     { method: 'delete', path: `${base}/:uuid/archive/`, tag, scope: 'writes', summary: `Archive a check-in (admins and managers)${alias}`, responses: { 204: null } },
     { method: 'post', path: `${base}/:uuid/questions/`, tag, scope: 'writes', summary: `Add a question${alias}`, body: addQuestionSchema, responses: { 201: 'CheckinQuestion' } },
     { method: 'put', path: `${base}/:uuid/questions/reorder/`, tag, scope: 'writes', summary: `Reorder questions with {question_uuids} or {order}${alias}`, body: reorderQuestionsSchema, responses: { 200: { type: 'object', properties: { questions: { type: 'array', items: ref('CheckinQuestion') } } } } },

@@ -38,7 +38,9 @@ describe('Role matrix: people, teams and check-ins', () => {
     await t.request('POST', `/v1/teams/${uuid}/member/`, { key: p.adminKey, body: { members: [...ROLES.map((r) => ({ uuid: uuidOf(r) })), { uuid: p.other.user.uuid }] } });
     return uuid;
   };
-  const newCheckin = async () => (await t.request('POST', '/v1/checkins/create/', { key: p.adminKey, body: { name: 'Temp', participants: everyone() } })).body.uuid;
+  // Names differ: a second live check-in of one name is refused (409 checkin_name_conflict).
+  let made = 0;
+  const newCheckin = async () => (await t.request('POST', '/v1/checkins/create/', { key: p.adminKey, body: { name: `Temp ${++made}`, participants: everyone() } })).body.uuid;
   const newQuestion = async () => (await t.request('POST', `/v1/checkins/${checkin}/questions/`, { key: p.adminKey, body: { question_type: 'text', question: 'Temp?', required: false } })).body.uuid;
 
   const cases: { name: string; expect: [number, number, number, number]; call: (role: Role) => Promise<{ method: string; path: string; body?: unknown }> }[] = [
@@ -57,7 +59,7 @@ describe('Role matrix: people, teams and check-ins', () => {
     { name: 'DELETE /v1/teams/{uuid}/member/{user}/', expect: [204, 204, 403, 403], call: async () => ({ method: 'DELETE', path: `/v1/teams/${await newTeam()}/member/${p.other.user.uuid}/` }) },
     { name: 'GET /v1/checkins/', expect: [200, 200, 200, 200], call: async () => ({ method: 'GET', path: '/v1/checkins/?include_summary=true&include_pending_users=true' }) },
     { name: 'GET /v1/followups/', expect: [200, 200, 200, 200], call: async () => ({ method: 'GET', path: '/v1/followups/' }) },
-    { name: 'POST /v1/checkins/create/', expect: [201, 201, 403, 403], call: async () => ({ method: 'POST', path: '/v1/checkins/create/', body: { name: 'New' } }) },
+    { name: 'POST /v1/checkins/create/', expect: [201, 201, 403, 403], call: async () => ({ method: 'POST', path: '/v1/checkins/create/', body: { name: `New ${++made}` } }) },
     { name: 'GET /v1/checkins/{uuid}/', expect: [200, 200, 200, 200], call: async () => ({ method: 'GET', path: `/v1/checkins/${checkin}/` }) },
     { name: 'GET /v1/checkins/{uuid}/detail/', expect: [200, 200, 200, 200], call: async () => ({ method: 'GET', path: `/v1/checkins/${checkin}/detail/` }) },
     { name: 'PATCH /v1/checkins/{uuid}/config/', expect: [200, 200, 403, 403], call: async () => ({ method: 'PATCH', path: `/v1/checkins/${checkin}/config/`, body: { name: 'Matrix' } }) },

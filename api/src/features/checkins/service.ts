@@ -1,12 +1,12 @@
 import type { Executor } from '../../db/connection.ts';
-import { ValidationFailed } from '../../lib/errors.ts';
+import { ValidationFailed, conflict } from '../../lib/errors.ts';
 import type { PageRequest } from '../../lib/page.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import { bool } from '../../lib/json.ts';
 import type { Actor } from '../../auth/credentials.ts';
 import { assertCan } from '../../auth/policy.ts';
 import { likePattern } from '../../db/sql.ts';
-import { DEFAULT_TEMPLATE, findTemplate } from '../templates/catalog.ts';
+import { DEFAULT_TEMPLATE, defaultSchedule, findTemplate } from '../templates/catalog.ts';
 import { localDate } from '../../lib/dates.ts';
 import { parseDays } from './schedule-days.ts';
 import { questionColumns, settingsColumns } from './columns.ts';
@@ -57,9 +57,38 @@ function templateQuestions(templateUuid: string | null | undefined): QuestionInp
   return template.questions.map((q) => ({ ...q }));
 }
 
-export async function createCheckin(db: Executor, actor: Actor, input: CreateCheckinInput, now: Date): Promise<CheckinDetail> {
+/**
+ * 409 `checkin_name_conflict` when another live (not archived) check-in of the organization has this name, case
+ * aside: two "Daily stand-up"s in one list, one report channel and one e-mail subject cannot be told apart.
+ */
+async function assertNameFree(db: Executor, organizationUuid: string, name: string, except: string | null): Promise<void> {
+  const clash = await db('checkins')
+    .where({ organization_uuid: organizationUuid, is_archived: false })
+    .andWhereRaw('lower(name) = ?', [name.trim().toLowerCase()])
+    .modify((q) => void (except && q.andWhereNot('uuid', except)))
+    .first('uuid');
+  if (clash) throw conflict('checkin_name_conflict', `Your organization already has a check-in named "${name}"; choose another name or archive that one.`, { uuid: clash.uuid });
+}
+
+/**
+ * What a new check-in's schedule is when the body leaves it out: its template's (a weekly template asks on Fridays,
+ * a retrospective every other Friday), else what its frequency_type implies, else every weekday.
+ */
+function withDefaultSchedule(input: CreateCheckinInput): CreateCheckinInput {
+  const template = input.template_uuid ? findTemplate(input.template_uuid) : undefined;
+  const fallback = template && !input.frequency_type ? template.schedule : defaultSchedule(input.frequency_type ?? template?.frequency_type);
+  const daysGiven = input.schedule?.days !== undefined || input.frequency_on_days !== undefined;
+  return {
+    ...input,
+    ...(daysGiven ? {} : { schedule: { ...input.schedule, days: fallback.days } }),
+    ...(input.frequency !== undefined || daysGiven ? {} : { frequency: fallback.frequency }),
+  };
+}
+
+export async function createCheckin(db: Executor, actor: Actor, body: CreateCheckinInput, now: Date): Promise<CheckinDetail> {
   return db.transaction(async (trx) => {
     assertCan(actor, 'checkins.manage');
+    const input = withDefaultSchedule(body);
     const problems: Record<string, string[]> = {};
     if (input.template_uuid && !findTemplate(input.template_uuid)) problems.template_uuid = ['No template with this id.'];
     const { userUuids, teamUuids } = await checkParticipants(trx, actor, input, problems);
@@ -71,6 +100,7 @@ export async function createCheckin(db: Executor, actor: Actor, input: CreateChe
       return qc;
     });
     if (Object.keys(problems).length) throw new ValidationFailed(problems);
+    await assertNameFree(trx, actor.organization.uuid, input.name, null);
 
     const uuid = uuidv7(now.getTime());
     const stamp = now.toISOString();
@@ -127,6 +157,7 @@ export async function updateCheckin(db: Executor, actor: Actor, uuid: string, in
       if (questionPlan.length === 0) problems.questions = ['A check-in needs at least one question.'];
     }
     if (Object.keys(problems).length) throw new ValidationFailed(problems);
+    if (input.name !== undefined && !bool(current.is_archived)) await assertNameFree(trx, actor.organization.uuid, input.name, uuid);
 
     await trx('checkins').where({ uuid }).update({ ...columns, updated_at: stamp });
     if (questionPlan) {

@@ -16,8 +16,21 @@ export interface Template {
   name: string;
   description: string;
   frequency_type: string;
+  /**
+   * When a check-in made from it asks, unless the create body says: `schedule.days` (0 = Sunday) and every how
+   * many weeks. A weekly template asks once a week (Friday), not every weekday. Not part of the template's JSON.
+   */
+  schedule: { days: number[]; frequency: number };
   questions: TemplateQuestion[];
 }
+
+const WEEKDAYS = { days: [1, 2, 3, 4, 5], frequency: 1 };
+const FRIDAYS = { days: [5], frequency: 1 };
+const EVERY_OTHER_FRIDAY = { days: [5], frequency: 2 };
+
+/** The days a check-in of this frequency_type asks when nothing else says: every weekday for a daily one, else Friday. */
+export const defaultSchedule = (frequencyType: string | null | undefined): { days: number[]; frequency: number } =>
+  frequencyType === 'weekly' ? FRIDAYS : frequencyType === 'biweekly' ? EVERY_OTHER_FRIDAY : WEEKDAYS;
 
 const text = (question: string, short_question: string, extra: Partial<TemplateQuestion> = {}): TemplateQuestion => ({
   question, short_question, question_type: 'text', required: true, is_blocker: false, ...extra,
@@ -33,6 +46,7 @@ export const TEMPLATES: Template[] = [
     name: 'Daily stand-up',
     description: 'What was done, what comes next, and what is in the way.',
     frequency_type: 'daily',
+    schedule: WEEKDAYS,
     questions: [
       text('What did you complete since the last check-in?', 'Completed'),
       text('What are you working on today?', 'In progress'),
@@ -44,6 +58,7 @@ export const TEMPLATES: Template[] = [
     name: 'Weekly check-in',
     description: 'A weekly look back and ahead.',
     frequency_type: 'weekly',
+    schedule: FRIDAYS,
     questions: [
       text('What were your wins this week?', 'Wins'),
       text('What are your priorities for next week?', 'Priorities'),
@@ -56,6 +71,7 @@ export const TEMPLATES: Template[] = [
     name: 'Retrospective',
     description: 'What went well, what did not, and what to try next.',
     frequency_type: 'biweekly',
+    schedule: EVERY_OTHER_FRIDAY,
     questions: [
       text('What went well?', 'Went well'),
       text('What did not go well?', 'To improve'),
@@ -67,6 +83,7 @@ export const TEMPLATES: Template[] = [
     name: 'Team pulse',
     description: 'A short mood and workload survey.',
     frequency_type: 'weekly',
+    schedule: FRIDAYS,
     questions: [
       { question: 'How is your workload?', short_question: 'Workload', question_type: 'multiple_choice', required: true, is_blocker: false, options: ['Too light', 'About right', 'Too heavy'] },
       { question: 'Did you feel supported this week?', short_question: 'Supported', question_type: 'boolean', required: true, is_blocker: false },
