@@ -73,4 +73,5 @@ export const migrations: Migration[] = [
   { name: '0890_plan_task_search_state', load: () => import('./0890_plan_task_search_state.ts') },
   { name: '0891_organization_config_versions', load: () => import('./0891_organization_config_versions.ts') },
   { name: '0900_plan_task_label_placement', load: () => import('./0900_plan_task_label_placement.ts') },
+  { name: '1000_plan_client_later', load: () => import('./1000_plan_client_later.ts') },
 ];

@@ -109,6 +109,8 @@ export interface ProjectRow {
   start_date?: string | null;
   target_date?: string | null;
   health?: string | null;
+  /** Its place in the organization's order of projects (a fractional index; migration 1000). */
+  position?: string | null;
 }
 
 export interface MilestoneRow {
@@ -179,6 +181,8 @@ export interface BoardRow {
   archived_at: string | null;
   created_at: string;
   updated_at: string;
+  /** Its place in the organization's order of boards (a fractional index; migration 1000). */
+  position?: string | null;
 }
 
 export interface StateRow {

@@ -93,7 +93,8 @@ export class PlanQuery {
       search: this.search(),
       member: this.person('member'),
       visibility: this.oneOf('visibility', VISIBILITIES),
-      ordering: this.ordering(ordering, { column: 'created_at', order: 'asc' }),
+      // The order people give boards and projects (POST …/reorder/); new ones go last.
+      ordering: this.ordering(ordering, { column: 'position', order: 'asc' }),
     };
   }
 }

@@ -13,6 +13,9 @@ import { addMember } from '../members/service.ts';
 import { createDefaultStates } from '../states/service.ts';
 import { forgetLinksOfBoard } from '../tasks/relations.ts';
 import { indexBoard } from '../search/index.ts';
+import { lastPosition } from '../frame/order.ts';
+import { clearForeignMilestones, placeBoard } from './moves.ts';
+import type { ReorderInput } from './moves.ts';
 import { presentBoard } from './presenter.ts';
 import type { CreateBoardInput, UpdateBoardInput } from './schema.ts';
 import type { BoardRow } from '../../../db/tables.ts';
@@ -95,6 +98,7 @@ export async function createBoard(w: PlanWrite, input: CreateBoardInput): Promis
     created_by_uuid: w.actor.user.uuid,
     change_seq: 0,
     next_task_number: 1,
+    position: await lastPosition(w.db, 'plan_boards', w.actor.organization.uuid),
     archived_at: null,
     created_at: w.now.toISOString(),
     updated_at: w.now.toISOString(),
@@ -113,7 +117,10 @@ export async function updateBoard(w: PlanWrite, uuid: string, input: UpdateBoard
   if (input.name !== undefined && input.name.trim() !== board.name) changes.name = input.name.trim();
   if (input.description !== undefined && input.description !== board.description) changes.description = input.description;
   if (input.visibility !== undefined && input.visibility !== board.visibility) changes.visibility = input.visibility;
-  if (input.project !== undefined && input.project !== board.project_uuid) changes.project_uuid = (await projectField(w, input.project)) ?? null;
+  if (input.project !== undefined && input.project !== board.project_uuid) {
+    changes.project_uuid = (await projectField(w, input.project)) ?? null;
+    await clearForeignMilestones(w, board.uuid, changes.project_uuid);
+  }
   if (input.key !== undefined && input.key !== board.key) {
     await reserveKey(w, board.uuid, input.key);
     await w.db('plan_board_keys').where({ organization_uuid: board.organization_uuid, key: board.key }).update({ retired_at: w.now.toISOString() });
@@ -124,6 +131,16 @@ export async function updateBoard(w: PlanWrite, uuid: string, input: UpdateBoard
   const updated = { ...board, ...changes, updated_at: w.now.toISOString() };
   await w.db('plan_boards').where({ uuid }).update({ ...changes, updated_at: updated.updated_at });
   return recordBoard(w, updated, 'updated', fields);
+}
+
+/** `POST …/reorder/`: the board's place among its project's boards, or in another project (boards/moves.ts). */
+export async function reorderBoard(w: PlanWrite, uuid: string, input: ReorderInput): Promise<BoardRow> {
+  const { row: board } = await managedBoard<BoardRow>(w.db, w.actor, uuid);
+  // Its tasks' rows (a move clears milestones) before the board's row: the lock order of every Plan write.
+  const changes = await placeBoard(w, board, input);
+  const updated: BoardRow = { ...board, ...changes, updated_at: w.now.toISOString() };
+  await w.db('plan_boards').where({ uuid }).update({ ...changes, updated_at: updated.updated_at });
+  return recordBoard(w, updated, 'updated', Object.keys(changes).map((f) => (f === 'project_uuid' ? 'project' : f)));
 }
 
 export async function archiveBoard(w: PlanWrite, uuid: string): Promise<BoardRow> {

@@ -1,3 +1,4 @@
+import { can } from '../../../auth/policy.ts';
 import { ApiError } from '../../../lib/errors.ts';
 import type { SecretBox } from '../../../outbound/secret-box.ts';
 import type { OutboundHttp } from '../../../outbound/outbound-http.ts';
@@ -6,14 +7,22 @@ import { PlatformError, SlackApi } from '../../chat/platforms.ts';
 import type { PlanRead } from '../frame/context.ts';
 
 /**
- * GET /v1/plan/channels/?type=: where Plan notifications and reports can go on the organization's connected chat
- * platform. Items carry `external_id` (what a notification route or a report schedule takes as `channel`).
+ * GET /v1/plan/channels/?type=&search=: where Plan notifications and reports can go on the organization's
+ * connected chat platform. Items carry `external_id` (what a notification route, a report schedule or a personal
+ * destination takes as `channel`). Organization admins see the private channels the bot is in too; everyone else
+ * sees public channels only (a private one is absent, not an error).
  *
- * `type`: absent lists every channel (public and private); `public` or `private` one kind; `channel` is the
- * spec's value for a personal destination: the caller's own direct-message channel (it needs a person).
+ * `type`: absent lists every channel the caller may pick; `channel` (the spec's value for a personal
+ * destination: a public channel) or `public` public ones; `private_channel` or `private` private ones;
+ * `direct_message` the caller's own direct-message channel (it needs a person); `group_chat` none (the bot posts
+ * to no group chats). `search`: names containing the text, case-insensitively.
  */
-export const CHANNEL_TYPES = ['public', 'private', 'channel'] as const;
+export const CHANNEL_TYPES = ['channel', 'public', 'private_channel', 'private', 'direct_message', 'group_chat'] as const;
 export type ChannelType = (typeof CHANNEL_TYPES)[number];
+/** What each `type` keeps: the DailyBot client's names and ours name the same kinds. */
+const KEEPS: Record<ChannelType, ChannelItem['type'] | null> = {
+  channel: 'public', public: 'public', private_channel: 'private', private: 'private', direct_message: 'personal', group_chat: null,
+};
 
 export interface ChannelItem {
   external_id: string;
@@ -44,24 +53,43 @@ export const chatAccess = (deps: { secretBox: SecretBox; outbound: { http: Outbo
   slackApiUrl: deps.config.chat.slackApiUrl,
 });
 
-export async function listChannels(r: PlanRead, chat: ChatAccess, type: ChannelType | undefined): Promise<ChannelItem[]> {
+export async function listChannels(r: PlanRead, chat: ChatAccess, type: ChannelType | undefined, search?: string): Promise<ChannelItem[]> {
   const { actor } = r;
   const connection = await requireConnection(r.db, chat.box, actor.organization.uuid);
+  const kept = type === undefined ? undefined : KEEPS[type];
+  const named = (channels: ChannelItem[]) => (search ? channels.filter((c) => c.name.toLowerCase().includes(search.toLowerCase())) : channels);
+  if (kept === null) return [];
   if (connection.platform !== 'slack') {
     // Incoming-webhook platforms post to the one channel they were connected with; there is no direct message.
-    if (type === 'channel' || type === 'private') return [];
-    return [item('default', connection.channelName ?? 'Incoming webhook channel', 'public', connection.platform)];
+    if (kept !== undefined && kept !== 'public') return [];
+    return named([item('default', connection.channelName ?? 'Incoming webhook channel', 'public', connection.platform)]);
   }
   const slack = new SlackApi(chat.http, chat.slackApiUrl, connection.botToken ?? '');
   try {
-    if (type === 'channel') {
+    if (kept === 'personal') {
       // Slack takes a user id as the channel of a direct message from the app.
       const userId = await slack.userIdByEmail(actor.user.email);
-      return [item(userId, `Direct message to ${actor.user.email}`, 'personal', 'slack')];
+      return named([item(userId, `Direct message to ${actor.user.email}`, 'personal', 'slack')]);
     }
-    const channels = (await slack.listChannels()).map((c) => item(c.id, c.name, c.is_private ? 'private' : 'public', 'slack'));
-    return type ? channels.filter((c) => c.type === type) : channels;
+    const seesPrivate = can(actor, 'plan.manage_all');
+    const channels = (await slack.listChannels())
+      .map((c) => item(c.id, c.name, c.is_private ? 'private' : 'public', 'slack'))
+      .filter((c) => (kept === undefined ? seesPrivate || c.type === 'public' : c.type === kept && (seesPrivate || kept === 'public')));
+    return named(channels);
   } catch (err) {
     return platformFailure(err);
+  }
+}
+
+/**
+ * A channel as the DailyBot client shows where something goes: `{external_id, name}`, its name looked up on the
+ * platform (the id again when it cannot be: nothing is refused for it). Asks the platform: before a transaction.
+ */
+export async function channelLabel(r: PlanRead, chat: ChatAccess, externalId: string): Promise<{ external_id: string; name: string }> {
+  try {
+    const found = (await listChannels(r, chat, undefined)).find((c) => c.external_id === externalId);
+    return { external_id: externalId, name: found?.name ?? externalId };
+  } catch {
+    return { external_id: externalId, name: externalId };
   }
 }

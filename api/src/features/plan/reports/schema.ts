@@ -1,7 +1,8 @@
 import * as yup from 'yup';
 import { isUuid } from '../../../lib/ids.ts';
 import { nameField } from '../frame/schema.ts';
-import { scopeField } from '../notifications/schema.ts';
+import { channelOf, scopeField } from '../notifications/schema.ts';
+import type { ChannelInput } from '../notifications/schema.ts';
 
 /**
  * A scheduled report (CONTRACT §9). The schedule's own fields (kind, weekdays, time, timezone, channel) are read
@@ -28,3 +29,14 @@ export type CreateReportInput = yup.InferType<typeof createReportSchema>;
 
 export const updateReportSchema = createReportSchema.shape({ name: nameField(200) });
 export type UpdateReportInput = yup.InferType<typeof updateReportSchema>;
+
+/**
+ * A report's channel as sent: a channel's external_id, or the DailyBot client's `{"external_id": …}` (or
+ * `{"id": …}`); null for none; false for anything else.
+ */
+export function reportChannelOf(value: unknown): string | null | false {
+  if (value === undefined || value === null || value === '') return null;
+  if (typeof value === 'object' && !Array.isArray(value) && (value as { type?: unknown }).type === 'email') return false;
+  if (typeof value !== 'string' && (typeof value !== 'object' || Array.isArray(value))) return false;
+  return channelOf(value as ChannelInput) ?? false;
+}
