@@ -48,11 +48,11 @@ describe('the DailyBot CLI: every Plan call it makes reaches a door', () => {
     // Slack's Web API, as far as channel lookups, direct messages and posts go.
     slack = await startHttpsReceiver((req) => {
       if (req.url.startsWith('/api/conversations.list')) {
-        return { body: { ok: true, channels: [{ id: 'C0GENERAL', name: 'general' }, { id: 'G0LEADS', name: 'leads', is_private: true }], response_metadata: { next_cursor: '' } } };
+        return { status: 200, body: { ok: true, channels: [{ id: 'C0GENERAL', name: 'general' }, { id: 'G0LEADS', name: 'leads', is_private: true }], response_metadata: { next_cursor: '' } } };
       }
-      if (req.url.startsWith('/api/users.lookupByEmail')) return { body: { ok: true, user: { id: 'U0ADA' } } };
-      if (req.url.startsWith('/api/conversations.open')) return { body: { ok: true, channel: { id: 'D0ADA' } } };
-      return { body: { ok: true, ts: '1700000000.000100', channel: 'C0GENERAL' } };
+      if (req.url.startsWith('/api/users.lookupByEmail')) return { status: 200, body: { ok: true, user: { id: 'U0ADA' } } };
+      if (req.url.startsWith('/api/conversations.open')) return { status: 200, body: { ok: true, channel: { id: 'D0ADA' } } };
+      return { status: 200, body: { ok: true, ts: '1700000000.000100', channel: 'C0GENERAL' } };
     });
     // The default minute ceilings: one person running the client's commands one at a time must get through.
     t = await startTestApp({}, { SLACK_API_URL: `${slack.url}/api`, ALLOW_PRIVATE_WEBHOOKS: 'true' }, { ca: TEST_CA });

@@ -17,7 +17,8 @@ export const createReportSchema = yup.object({
   weekdays: loose(),
   time: loose(),
   timezone: loose(),
-  channel: loose(),
+  /** A channel's external_id or {"external_id": …}; null (the DailyBot client's --no-channel) stops posting to one. */
+  channel: loose().nullable(),
   /** Addresses of people of the organization, or their user uuids (the DailyBot client's way). */
   email_recipients: yup
     .array(yup.string().max(254).test('recipient', 'Enter a valid e-mail address.', (v) => v === undefined || isUuid(v) || yup.string().email().isValidSync(v)).required())

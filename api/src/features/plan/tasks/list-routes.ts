@@ -6,7 +6,7 @@ import type { PlanRoutes, ReadCall } from '../../../http/plan/registrar.ts';
 import { badRequest, invalidFilter } from '../../../lib/errors.ts';
 import { isUuid } from '../../../lib/ids.ts';
 import { getTask } from './service.ts';
-import { INCLUDE_TOKENS, ME_ROLES, TASK_SORTS, includeWith, listTasks } from './lists.ts';
+import { INCLUDE_TOKENS, ME_ROLES, ME_SCOPES, TASK_SORTS, includeWith, listTasks } from './lists.ts';
 import type { IncludeToken, ListScope, TaskFilters } from './lists.ts';
 
 /**
@@ -109,9 +109,16 @@ export function taskListRoutes(plan: PlanRoutes): void {
       summary: 'Your tasks: those you own (role=owner), take part in (participant), created (creator), or any of them',
       item: 'PlanTask',
       person: true,
-      query: [{ name: 'role', description: 'owner (default), participant, creator or any' }, ...LIST_QUERY],
+      query: [
+        { name: 'role', description: 'owner (default), participant, creator or any' },
+        { name: 'scope', description: 'the DailyBot client\'s name for role: owned (owner), participating (participant), involved (any)' },
+        ...LIST_QUERY,
+      ],
     },
-    list((call) => ({ me: call.query.oneOf('role', ME_ROLES) ?? 'owner' })),
+    list((call) => {
+      const scope = call.query.oneOf('scope', Object.keys(ME_SCOPES));
+      return { me: call.query.oneOf('role', ME_ROLES) ?? (scope === undefined ? 'owner' : ME_SCOPES[scope]) };
+    }),
   );
   r.list(
     { path: '/v1/plan/tasks/:task/children/', summary: 'Sub-tasks of a task', item: 'PlanTask', keyParams: ['task'], query: LIST_QUERY.filter((q) => q.name !== 'parent_task') },
