@@ -74,4 +74,5 @@ export const migrations: Migration[] = [
   { name: '0891_organization_config_versions', load: () => import('./0891_organization_config_versions.ts') },
   { name: '0900_plan_task_label_placement', load: () => import('./0900_plan_task_label_placement.ts') },
   { name: '1000_plan_client_later', load: () => import('./1000_plan_client_later.ts') },
+  { name: '1001_plan_organization_labels', load: () => import('./1001_plan_organization_labels.ts') },
 ];

@@ -47,7 +47,8 @@ export async function boardSnapshot(r: PlanRead, boardUuid: string, sort: Orderi
   const head = Number(board.change_seq);
   const states: StateRow[] = await r.db('plan_states').where({ board_uuid: board.uuid });
   states.sort((a, b) => Number(a.position) - Number(b.position) || (a.uuid < b.uuid ? -1 : 1));
-  const labels: LabelRow[] = await r.db('plan_labels').where({ board_uuid: board.uuid });
+  // The board's labels and its organization's (their changes are on the organization's stream, not the board's).
+  const labels: LabelRow[] = await r.db('plan_labels').where((q) => q.where({ board_uuid: board.uuid }).orWhere((org) => org.whereNull('board_uuid').where({ organization_uuid: board.organization_uuid })));
   labels.sort((a, b) => (a.name_key < b.name_key ? -1 : a.name_key > b.name_key ? 1 : a.uuid < b.uuid ? -1 : 1));
   const members = await allMembers(r, 'board', board.uuid);
   // Column by column along (state, archived_at): asked by board, SQLite's planner may walk every live task of
