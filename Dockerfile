@@ -22,6 +22,7 @@ COPY app/package.json app/package.json
 RUN npm ci --omit=dev --workspace app --include-workspace-root=false --no-audit --no-fund
 COPY app/build.ts app/build.ts
 COPY app/src app/src
+COPY app/public app/public
 RUN node app/build.ts
 
 FROM node:24-bookworm-slim AS runtime

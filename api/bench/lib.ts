@@ -153,16 +153,16 @@ export function runLoadProcess(job: LoadJob): Promise<LoadOutput> {
 
 /**
  * A `rollcall serve` process, as `npm start` runs it, on a temporary DATA_DIR that `seed` fills first (given the
- * database URL), with every hourly budget and Plan minute ceiling out of the way (benchmarks measure the work,
+ * database URL and the server's environment; `options.env` adds to it), with every hourly budget and Plan minute ceiling out of the way (benchmarks measure the work,
  * not the throttle; the counters are still kept on every request). Runs
  * `measure` against its URL (and the server's pid, for its memory), then stops the server and removes the directory.
  * With `engine: 'postgres'`, the database is a fresh one on TEST_DATABASE_URL's server (dropped at the end).
  */
 export async function withSeededServe<S, R>(
   name: string,
-  seed: (databaseUrl: string) => Promise<S>,
+  seed: (databaseUrl: string, env: NodeJS.ProcessEnv) => Promise<S>,
   measure: (url: string, seeded: S, dir: string, pid: number) => Promise<R>,
-  options: { engine?: 'sqlite' | 'postgres' } = {},
+  options: { engine?: 'sqlite' | 'postgres'; env?: Record<string, string> } = {},
 ): Promise<R> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `rollcall-bench-${name}-`));
   const database = options.engine === 'postgres' ? await testDatabase(dir, { engine: 'postgres' }) : null;
@@ -176,10 +176,11 @@ export async function withSeededServe<S, R>(
     HOST: '127.0.0.1',
     ...Object.fromEntries(RATE_LIMIT_SCOPES.map((scope) => [`RATE_LIMIT_${scope.toUpperCase()}`, '100000000'])),
     ...Object.fromEntries(['READS', 'WRITES', 'BULK', 'DELTA'].map((kind) => [`PLAN_RATE_LIMIT_${kind}`, '100000000'])),
+    ...options.env,
   };
   let server: Awaited<ReturnType<typeof startProcess>> | null = null;
   try {
-    const seeded = await seed(loadConfig(env).databaseUrl);
+    const seeded = await seed(loadConfig(env).databaseUrl, env);
     server = await startServe(env, /"url":"(http:\/\/[\d.:]+)"/);
     return await measure(server.match[1], seeded, dir, server.child.pid!);
   } finally {

@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: every API benchmark in one run, each comparing against a baseline measured in the same run
  * and printing ratios. BENCH_SECONDS sets the /v1/me/ load phases; BENCH_ONLY=me,checkins,deliveries,agents,kudos,plan,tasks,sync,
- * backlog,scale-out,mcp picks some (scale-out runs when TEST_DATABASE_URL names a PostgreSQL server). Each benchmark also runs alone: `node api/bench/<name>.ts`.
+ * backlog,scale-out,mcp,slack picks some (scale-out runs when TEST_DATABASE_URL names a PostgreSQL server). Each benchmark also runs alone: `node api/bench/<name>.ts`.
  */
 import os from 'node:os';
 import { benchMe, printMe } from './me.ts';
@@ -17,6 +17,7 @@ import { benchSync } from './sync.ts';
 import { benchBacklog } from './backlog.ts';
 import { benchScaleOut } from './scale-out.ts';
 import { benchMcp } from './mcp.ts';
+import { benchSlack } from './slack.ts';
 
 const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
 const wanted = (name: string) => !only || only.includes(name);
@@ -41,6 +42,10 @@ if (wanted('agents')) {
 if (wanted('mcp')) {
   console.log('\n== mcp ==');
   await benchMcp({ print: true });
+}
+if (wanted('slack')) {
+  console.log('\n== slack ==');
+  await benchSlack({ print: true });
 }
 if (wanted('kudos')) {
   console.log('\n== kudos ==');

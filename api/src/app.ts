@@ -81,7 +81,7 @@ export function createApp(dependencies: AppDependencies): { app: Koa; routes: Ro
   app.use(optionalTrailingSlash);
   app.use(serveWebApp(deps.config.appDir));
   if (deps.config.siteDir) app.use(serveSite(deps.config.siteDir));
-  app.use(parseJsonBodies());
+  app.use(parseJsonBodies(features.flatMap((feature) => feature.rawBodyPaths ?? [])));
   const routing: Koa.Middleware[] = [
     refuseNulInQuery,
     dispatchByPathPrefix(routers),
@@ -89,7 +89,7 @@ export function createApp(dependencies: AppDependencies): { app: Koa; routes: Ro
     routers[0].allowedMethods({ throw: true }) as Koa.Middleware,
   ];
   // The Model Context Protocol endpoint: each tool call runs its REST route, through the same error handler and routers.
-  app.use(lazyMcpEndpoint(deps, makeDispatch(app, [errorHandler(deps.logger), optionalTrailingSlash, ...routing])));
+  app.use(lazyMcpEndpoint(deps, middlewares, makeDispatch(app, [errorHandler(deps.logger), optionalTrailingSlash, ...routing])));
   for (const middleware of routing) app.use(middleware);
 
   const routes = routers.flatMap((router) =>

@@ -7,7 +7,7 @@ import type { Clock } from './lib/clock.ts';
 import type { Config } from './lib/config.ts';
 import type { Logger } from './lib/logger.ts';
 import type { Resolver } from './outbound/address-policy.ts';
-import { emailSender, logHeldEmails, smtpMailer } from './outbound/mailer.ts';
+import { emailSender, logHeldEmails, mailDomain, smtpMailer } from './outbound/mailer.ts';
 import type { Mailer } from './outbound/mailer.ts';
 import { OutboundHttp } from './outbound/outbound-http.ts';
 import { loadSecretBox } from './outbound/encryption-key.ts';
@@ -57,7 +57,7 @@ export function buildDeliveryServices(
     leaseMs: Math.max(10_000, 2 * config.delivery.timeoutMs),
     notifications: base.notifications,
   });
-  if (mailer) delivery.registerSender('email', emailSender(mailer, secretBox));
+  if (mailer) delivery.registerSender('email', emailSender(mailer, secretBox, mailDomain(config.mailFrom)));
   else delivery.beforeRound(() => logHeldEmails(db, logger, clock.now()));
   const llm = new OutboundHttp({ allowPrivate: true, operatorConfigured: true, timeoutMs: config.llm.timeoutMs, resolve: options.resolve, connections: 8 });
   return { secretBox, mailer, delivery, inboundRoutes: new InboundRoutes(logger), outbound: { http, llm, resolve: options.resolve } };

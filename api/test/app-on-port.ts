@@ -8,13 +8,13 @@ import type { AppDependencies } from '../src/app.ts';
 import type { Config } from '../src/lib/config.ts';
 import { createDb } from '../src/db/connection.ts';
 import { migrateLatest } from '../src/db/migrate.ts';
-import { cloneTestDatabase, testDatabase } from './database.ts';
+import { cloneTestDatabase, migratedTestDatabase } from './database.ts';
 import type { Clock } from '../src/lib/clock.ts';
 import type { Logger } from '../src/lib/logger.ts';
 
 /**
  * The real app on a freshly migrated database (a SQLite file in a fresh temporary directory, or a PostgreSQL
- * database: test/database.ts) behind a listener on an ephemeral 127.0.0.1 port. Shared by the test harness and
+ * database: test/database.ts; a copy of the run's migrated template when there is one) behind a listener on an ephemeral 127.0.0.1 port. Shared by the test harness and
  * the in-process benchmarks; close() ends open connections, then releases the app's services and the database,
  * and removes the directory.
  */
@@ -30,12 +30,14 @@ export async function startAppOnPort(options: {
   database?: { url: string; drop: () => Promise<void> };
 }) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), options.dirPrefix));
-  const database = options.database ?? (await testDatabase(dir));
+  const database = options.database ?? (await migratedTestDatabase(dir));
   const config = { ...options.config(dir), databaseUrl: database.url };
   const db = createDb(config.databaseUrl, config.database, options.logger);
   await migrateLatest(db);
   const { app, routes, deps, accessLog, close: closeApp } = createApp({ db, clock: options.clock, config, logger: options.logger, delivery: options.delivery });
-  const server = http.createServer(options.keepAliveTimeout === undefined ? {} : { keepAliveTimeout: options.keepAliveTimeout }, app.callback());
+  // The server's keep-alive (65 s) unless a test asks otherwise: with Node's 5 s, a test pausing about that long under
+  // load sends its next request on a socket the server is closing, and fetch fails with ECONNRESET.
+  const server = http.createServer({ keepAliveTimeout: options.keepAliveTimeout ?? 65_000 }, app.callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 

@@ -106,7 +106,7 @@ describe('the rollcall command as a client', () => {
         }
       });
     });
-  }, 60_000);
+  }, 180_000);
 
   afterAll(async () => {
     server?.kill('SIGTERM');
@@ -216,12 +216,23 @@ describe('the rollcall command as a client', () => {
     expect(offline.stderr).toBe(`rollcall: cannot reach http://127.0.0.1:${closed}: ECONNREFUSED\n`);
 
     // Logout revokes on the server, then forgets the session.
-    const token = JSON.parse(fs.readFileSync(path.join(xdg, 'rollcall', 'session.json'), 'utf8')).token;
+    const sessionFile = path.join(xdg, 'rollcall', 'session.json');
+    const session = fs.readFileSync(sessionFile, 'utf8');
+    const token = JSON.parse(session).token;
     const out = await rollcall(['logout'], { env });
     expect(out.stdout).toBe('Signed out.\n');
-    expect(fs.existsSync(path.join(xdg, 'rollcall', 'session.json'))).toBe(false);
+    expect(fs.existsSync(sessionFile)).toBe(false);
     expect((await fetch(`${url}/v1/me/`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(401);
     expect((await rollcall(['me'], { env })).status).toBe(3);
+
+    // A refused credential is named with what to do: the server's 401 detail is the same for every reason.
+    const refusals: [Record<string, string>, string][] = [
+      [{ ROLLCALL_API_KEY: 'rk_wrong' }, 'the API key from ROLLCALL_API_KEY is malformed: an API key is rk_ and 40 letters and digits (credential_malformed).'],
+      [{ ROLLCALL_API_KEY: `rk_${'0'.repeat(40)}` }, `the API key from ROLLCALL_API_KEY is unknown to ${url}: revoked, regenerated, or made on another server; check the key, or create a new one (invalid_credentials).`],
+      [{}, `the session in ${sessionFile} is no longer valid on ${url} (signed out, or revoked); sign in again with \`rollcall login\` (invalid_credentials).`],
+    ];
+    fs.writeFileSync(sessionFile, session); // the session logout revoked, kept by a copy
+    for (const [extra, said] of refusals) expect(await rollcall(['me'], { env: { ...env, ...extra } })).toEqual({ status: 3, stdout: '', stderr: `rollcall: ${said}\n` });
   }, 120_000);
 
   it('lists the client commands and exit codes in its help', async () => {

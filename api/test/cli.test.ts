@@ -10,7 +10,16 @@ import { API_DIR, CLI, REPO_DIR, admin, cleanEnv, exitOf, outputOf, tempDir, wai
 describe('the rollcall command', () => {
   const children: ChildProcessWithoutNullStreams[] = [];
   afterEach(() => {
-    for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+    for (const child of children.splice(0)) {
+      if (child.exitCode !== null) continue;
+      // `npm start` runs detached, in a group of its own: a test that failed before stopping it leaves the server
+      // npm started (its grandchild) running unless the whole group ends.
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        child.kill('SIGKILL');
+      }
+    }
   });
 
   it('`npm start` on an empty data dir prints an admin key that works, and SIGTERM stops it cleanly', async () => {

@@ -4,31 +4,47 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { createDb, isSqlite } from '../src/db/connection.ts';
 import type { Db } from '../src/db/connection.ts';
+import { databaseOnServer, onPostgresServer, templateFor } from './database-template.ts';
+import type { TestEngine } from './database-template.ts';
 
 /**
  * The database a test app runs on. By default a SQLite file in the test's directory. In the `postgres` vitest
  * project (run when TEST_DATABASE_URL names a PostgreSQL server, as `.ci/run` does), a fresh database on that
  * server, dropped again by `drop()`: the same tests then prove the SQL is portable (PostgreSQL is the
- * scale-out path).
+ * scale-out path). Empty: see migratedTestDatabase for one with the tables made.
  */
-export async function testDatabase(dir: string, options: { encoding?: string; engine?: 'sqlite' | 'postgres' } = {}): Promise<{ url: string; drop: () => Promise<void> }> {
-  const engine = options.engine ?? process.env.ROLLCALL_TEST_ENGINE;
-  const server = engine === 'postgres' ? process.env.TEST_DATABASE_URL : undefined;
+export async function testDatabase(dir: string, options: { encoding?: string; engine?: TestEngine } = {}): Promise<{ url: string; drop: () => Promise<void> }> {
+  const server = postgresServer(options.engine);
   if (!server) return { url: `sqlite:${path.join(dir, 'rollcall.db')}`, drop: async () => {} };
-  const name = `rollcall_test_${randomBytes(6).toString('hex')}`;
-  const onServer = async (sql: string) => {
-    const admin = createDb(server);
-    try {
-      await admin.raw(sql);
-    } finally {
-      await admin.destroy();
-    }
-  };
   // UTF8 whatever the server's default; C collation orders text by bytes, as SQLite does.
-  await onServer(`create database ${name} template template0 encoding '${options.encoding ?? 'UTF8'}' lc_collate 'C' lc_ctype 'C'`);
-  const url = new URL(server);
-  url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => onServer(`drop database if exists ${name} with (force)`) };
+  return postgresDatabase(server, `template template0 encoding '${options.encoding ?? 'UTF8'}' lc_collate 'C' lc_ctype 'C'`);
+}
+
+/**
+ * A test database with every migration applied: a copy of this run's template (test/database-template.ts) when
+ * there is one, else an empty database the caller migrates (as startAppOnPort always does; on a copy that finds
+ * nothing left to apply).
+ */
+export async function migratedTestDatabase(dir: string, options: { engine?: TestEngine } = {}): Promise<{ url: string; drop: () => Promise<void> }> {
+  const server = postgresServer(options.engine);
+  const template = templateFor(server ? 'postgres' : 'sqlite');
+  if (!template) return testDatabase(dir, options);
+  if (server) return postgresDatabase(server, `template ${template}`);
+  const file = path.join(dir, 'rollcall.db');
+  fs.copyFileSync(template, file);
+  return { url: `sqlite:${file}`, drop: async () => {} };
+}
+
+/** TEST_DATABASE_URL when the test runs on PostgreSQL (the `postgres` project, or `engine` says so). */
+function postgresServer(engine: TestEngine | undefined = process.env.ROLLCALL_TEST_ENGINE as TestEngine | undefined): string | undefined {
+  return engine === 'postgres' ? process.env.TEST_DATABASE_URL : undefined;
+}
+
+/** A database of its own on `server`, made with `how` (CREATE DATABASE's options); drop() removes it. */
+async function postgresDatabase(server: string, how: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `rollcall_test_${randomBytes(6).toString('hex')}`;
+  await onPostgresServer(server, `create database ${name} ${how}`);
+  return { url: databaseOnServer(server, name), drop: () => onPostgresServer(server, `drop database if exists ${name} with (force)`) };
 }
 
 /**
@@ -42,22 +58,8 @@ export async function cloneTestDatabase(url: string): Promise<{ url: string; dro
     fs.copyFileSync(url.slice('sqlite:'.length), file);
     return { url: `sqlite:${file}`, drop: async () => fs.rmSync(dir, { recursive: true, force: true }) };
   }
-  const source = new URL(url);
-  const name = `rollcall_test_${randomBytes(6).toString('hex')}`;
-  const server = new URL(url);
-  server.pathname = '/postgres';
-  const onServer = async (sql: string) => {
-    const admin = createDb(server.toString());
-    try {
-      await admin.raw(sql);
-    } finally {
-      await admin.destroy();
-    }
-  };
-  await onServer(`create database ${name} template ${source.pathname.slice(1)}`);
-  const clone = new URL(url);
-  clone.pathname = `/${name}`;
-  return { url: clone.toString(), drop: () => onServer(`drop database if exists ${name} with (force)`) };
+  const server = databaseOnServer(url, 'postgres');
+  return postgresDatabase(server, `template ${new URL(url).pathname.slice(1)}`);
 }
 
 /** A connection to a fresh test database (in a temporary directory of its own); close() removes it all. */

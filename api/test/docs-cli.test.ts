@@ -72,7 +72,7 @@ describe('docs/cli.md', () => {
       '"name": "Daily stand-up"', '"Anything blocking you?"',
       '"followups_count": 1', '"action": "created"',
       'Blockers you reported today:', 'Daily stand-up: Waiting for the design review', '"classification": "blockers"', '"answered_by": "built_in"',
-      '"detail": "Signed out: this token no longer works."', '401',
+      '"detail": "Signed out: this token no longer works."', '401', '"code":"insufficient_scope","extra":{"required_scope":"agents"}',
       'Signed in as Ana Lima <ana@example.com> in My organization, until',
       'Signed in as Ana Lima <ana@example.com> in My organization (session until', 'Nothing is waiting for your answer today.',
       '✓ Sent to Daily stand-up (added to your answer).', 'ana@example.com', 'Signed out.',

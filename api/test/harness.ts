@@ -50,7 +50,7 @@ export async function startTestApp(
     database?: { url: string; drop: () => Promise<void> };
     /** Run as another process of `sameDatabaseAs`: its database (its own connections, not dropped), its clock. */
     sameDatabaseAs?: { config: Config; clock: ManualClock };
-    /** The listener's keep-alive timeout (Node's default, 5 s, unless given; the server's is 65 s). */
+    /** The listener's keep-alive timeout (the server's, 65 s, unless given). */
     keepAliveTimeout?: number;
   } = {},
 ) {

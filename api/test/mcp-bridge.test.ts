@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -64,9 +65,43 @@ describe('rollcall mcp: the stdio bridge to /mcp', () => {
     }
   });
 
-  it('answers a request with an error naming the server\'s refusal when the key is unknown', async () => {
-    const client = new Client({ name: 'stdio-agent', version: '1.0.0' });
-    await expect(client.connect(spawnBridge(['--url', t.url, '--key', 'rk_live_0000000000000000000000000000000000000000']))).rejects.toThrow(/credential_malformed/);
-    await client.close();
+  /** The bridge with `requests` piped in and stdin closed right after, as a script or a person trying it would. */
+  const pipeThrough = (args: string[], requests: object[]) =>
+    new Promise<{ code: number | null; answers: { id: number; result?: { serverInfo?: { name: string } }; error?: { message: string } }[]; stderr: string }>((resolve, reject) => {
+      const child = spawn(process.execPath, [CLI, 'mcp', ...args], { env: bridgeEnv(home) });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      child.on('error', reject);
+      child.on('close', (code) => resolve({ code, answers: stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line)), stderr }));
+      child.stdin.end(requests.map((request) => `${JSON.stringify(request)}\n`).join(''));
+    });
+
+  it('answers the requests piped in before stdin closed, a good key\'s and a refused one\'s, instead of aborting them', async () => {
+    const { adminKey } = await t.seedOrganization();
+    const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'script', version: '1' } } };
+    const good = await pipeThrough(['--url', t.url, '--key', adminKey], [initialize]);
+    expect({ code: good.code, stderr: good.stderr, ids: good.answers.map((a) => a.id), server: good.answers[0]?.result?.serverInfo?.name }).toEqual({ code: 0, stderr: '', ids: [1], server: 'rollcall' });
+    const said = 'the API key from --key is malformed: an API key is rk_ and 40 letters and digits (credential_malformed).';
+    const refused = await pipeThrough(['--url', t.url, '--key', 'rk_wrong'], [initialize]);
+    expect(refused).toEqual({ code: 0, answers: [{ jsonrpc: '2.0', id: 1, error: { code: -32000, message: said } }], stderr: `rollcall mcp: ${said}\n` });
+  });
+
+  it('answers a request with an error saying the key is malformed, or unknown to the server', async () => {
+    const refusals = {
+      rk_wrong: 'the API key from --key is malformed: an API key is rk_ and 40 letters and digits (credential_malformed).',
+      [`rk_${'0'.repeat(40)}`]: `the API key from --key is unknown to ${t.url}: revoked, regenerated, or made on another server; check the key, or create a new one (invalid_credentials).`,
+    };
+    for (const [key, said] of Object.entries(refusals)) {
+      const client = new Client({ name: 'stdio-agent', version: '1.0.0' });
+      const transport = spawnBridge(['--url', t.url, '--key', key]);
+      let stderr = '';
+      transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      await expect(client.connect(transport)).rejects.toThrow(`MCP error -32000: ${said}`);
+      await client.close();
+      // A person running it by hand reads the same line.
+      expect(stderr).toBe(`rollcall mcp: ${said}\n`);
+    }
   });
 });

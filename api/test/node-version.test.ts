@@ -59,4 +59,16 @@ describe('the Node.js versions Rollcall runs on, stated once', () => {
     expect(started.stderr).toContain('rollcall: Node.js 22.19 or later is needed');
     expect(started.stderr).not.toMatch(/ERR_UNKNOWN_FILE_EXTENSION|    at /);
   });
+
+  it.skipIf(!olderNode())('an older Node gets the same line first from `npm test` and `npm run typecheck`, before any tool of theirs runs', () => {
+    const node = olderNode()!;
+    const env = { PATH: `${path.dirname(node)}:${process.env.PATH}`, HOME: process.env.HOME ?? '/tmp' };
+    for (const script of [['test'], ['run', 'typecheck']]) {
+      const run = spawnSync('npm', script, { cwd: REPO_DIR, env, encoding: 'utf8', timeout: 60_000 });
+      expect(run.status, script.join(' ')).not.toBe(0);
+      // Astro, vitest and tsc would each say it their own way ("Node.js v20… is not supported by Astro!"), or not at all.
+      expect(run.stderr, script.join(' ')).toMatch(/^rollcall: Node\.js 22\.19 or later is needed \(\^22\.19\.0 \|\| >=23\.8\.0\); this is [\d.]+\. Install Node\.js 24 LTS[^\n]*\n/);
+      expect(`${run.stdout}${run.stderr}`).not.toMatch(/Astro|astro sync|tsc -p|vitest/);
+    }
+  });
 });

@@ -38,6 +38,7 @@ async function seed(t: TestApp): Promise<ParityWorld> {
   const message = await post('/v1/agent-messages/', { agent_name: 'deploy-bot', content: 'Deploy when green' });
   await post('/v1/invite-user/', { email: 'invited@acme.test' });
   const delivery = (await t.request('GET', '/v1/deliveries/', { key })).body.results[0];
+  const revocable = await post('/v1/invite-user/', { email: 'revocable@acme.test' });
   const hook = await post('/v1/webhook-subscription/', { hook_url: 'https://hooks.acme.test/old', subscriptions: ['kudos.posted'], secret: 'a-fixed-secret' });
   const value = await post('/v1/company-values/', { value: 'Ownership', emoji: '🦉' });
   const doomedValue = await post('/v1/company-values/', { value: 'Retired' });
@@ -64,7 +65,7 @@ async function seed(t: TestApp): Promise<ParityWorld> {
       daily: daily.uuid, dq1, dq2, dq3, weekly: weekly.uuid, wq1, wq2, wq3,
       template: (templates.body.results ?? templates.body)[0].uuid, message: message.uuid, delivery: delivery.uuid, hook: hook.hook_id,
       value: value.uuid, doomedValue: doomedValue.uuid, kudos: kudos.uuid, form: form.uuid, fq1, fq2, formResponse: formResponse.uuid,
-      doomedResponse: doomedResponse.uuid, workflow: workflow.uuid, doomedWorkflow: doomedWorkflow.uuid, run: run.uuid,
+      doomedResponse: doomedResponse.uuid, workflow: workflow.uuid, doomedWorkflow: doomedWorkflow.uuid, run: run.uuid, invitation: revocable.uuid,
       ...plan,
       ...work,
     },
@@ -319,6 +320,7 @@ function steps({ ids }: ParityWorld, planWork: ParityRequest[]): ParityRequest[]
     { method: 'PATCH', path: `/v1/api-keys/${ids.spare}/`, body: { regenerate: true }, differs: ['key_suffix', 'masked_key'] },
     { method: 'DELETE', path: `/v1/api-keys/${ids.doomed}/` },
     { method: 'POST', path: '/v1/invite-user/', body: { email: 'new@acme.test', first_name: 'Nia' } },
+    { method: 'DELETE', path: `/v1/invitations/${ids.invitation}/` },
     { method: 'GET', path: '/v1/templates/' },
     { method: 'GET', path: `/v1/templates/${ids.template}/` },
     ...checkinSteps('/v1/checkins', ids.daily, [ids.dq1, ids.dq2, ids.dq3]),

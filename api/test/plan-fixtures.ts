@@ -92,6 +92,8 @@ export async function countRows(t: TestApp, table: string, where: (query: Return
 export async function startChatAndMailApp(channels: { id: string; name: string; is_private?: boolean }[]) {
   const rx = await startHttpsReceiver((req) => {
     if (req.url.startsWith('/api/conversations.list')) return { status: 200, body: { ok: true, channels, response_metadata: { next_cursor: '' } } };
+    const lookup = /^\/api\/users\.lookupByEmail\?email=([^&]+)/.exec(req.url);
+    if (lookup) return { status: 200, body: { ok: true, user: { id: `U_${decodeURIComponent(lookup[1]).split('@')[0].toUpperCase()}` } } };
     return { status: 200, body: { ok: true, ts: '1.2', channel: 'C1' } };
   });
   const sink = await startSmtpSink();

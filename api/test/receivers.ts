@@ -82,9 +82,17 @@ async function startReceiver(responder: Responder, tls: boolean) {
 }
 export type HttpsReceiver = Awaited<ReturnType<typeof startReceiver>>;
 
+/**
+ * What the sink answers a message it received whole: accept it (250), leave the client waiting for the answer
+ * (`hold`: the message is kept, as a server that delivered it before the client heard back), or refuse it with a
+ * code after reading it (a 451 the sender retries).
+ */
+export type SmtpAnswer = 'accept' | 'hold' | number;
+
 /** A real SMTP server (smtp-server) on 127.0.0.1 keeping every message it receives, parsed. */
-export async function startSmtpSink(options: { reject?: (to: string) => number | null } = {}) {
+export async function startSmtpSink(options: { reject?: (to: string) => number | null; afterData?: (mail: ParsedMail) => SmtpAnswer } = {}) {
   const messages: (ParsedMail & { envelopeTo: string[] })[] = [];
+  let afterData = options.afterData ?? (() => 'accept' as SmtpAnswer);
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
@@ -101,16 +109,26 @@ export async function startSmtpSink(options: { reject?: (to: string) => number |
     onData(stream, session, callback) {
       simpleParser(stream).then((mail) => {
         messages.push(Object.assign(mail, { envelopeTo: session.envelope.rcptTo.map((r) => r.address) }));
-        callback();
+        const answer = afterData(mail);
+        if (answer === 'hold') return;
+        if (answer === 'accept') return callback();
+        const err = new Error('try again later') as Error & { responseCode: number };
+        err.responseCode = answer;
+        callback(err);
       }, callback);
     },
   });
+  // A client that dies mid-message (a killed server process) resets its connection: not the test's failure.
+  server.on('error', () => {});
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   const port = (server.server.address() as AddressInfo).port;
   return {
     port,
     url: `smtp://127.0.0.1:${port}`,
     messages,
+    setAfterData(answer: (mail: ParsedMail) => SmtpAnswer) {
+      afterData = answer;
+    },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

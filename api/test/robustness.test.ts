@@ -8,7 +8,15 @@ import { loadParts } from '../src/openapi/catalog.ts';
 import type { Operation } from '../src/http/openapi/types.ts';
 import { RATE_LIMIT_SCOPES } from '../src/lib/config.ts';
 import { setExchangeCommand } from '../src/admin/commands.ts';
-import { takesExchangeToken } from '../src/auth/method-matrix.ts';
+import { matrixRowOf, takesExchangeToken } from '../src/auth/method-matrix.ts';
+import { SIGNING_SECRET, SLACK_TOKEN, slackHeaders, startSlackStandIn } from './slack-stand-in.ts';
+import type { SlackStandIn } from './slack-stand-in.ts';
+import { APP_ID, APP_PASSWORD, TENANT, startTeamsStandIn } from './teams-stand-in.ts';
+import type { TeamsStandIn } from './teams-stand-in.ts';
+import { PROJECT, SERVICE_ACCOUNT, startGoogleChatStandIn } from './google-chat-stand-in.ts';
+import type { GoogleChatStandIn } from './google-chat-stand-in.ts';
+import { TEST_CA } from './receivers.ts';
+import { MM_COMMAND_TOKEN, MM_TOKEN } from './mattermost-stand-in.ts';
 
 /**
  * Bad input gets a 4xx, never a 5xx, on every route the app serves (enumerated from its routers, so a route added
@@ -19,7 +27,8 @@ import { takesExchangeToken } from '../src/auth/method-matrix.ts';
  * and the common ones with junk values; path parameters and the headers an operation documents get junk too, and
  * destructive Plan calls run once more as dry runs. Requests go as an admin (who passes most guards and so
  * reaches the deepest code) with a key holding every scope, with real ids; a route that refuses the key gets the
- * admin's CLI token.
+ * admin's CLI token. Slack's request URLs take no credential but Slack's signature: their junk is signed with the
+ * connection's signing secret, so it reaches their code too (unsigned, they answer 401 before anything).
  */
 const SEED = 14;
 const BODIES_PER_ROUTE = 10;
@@ -41,6 +50,9 @@ interface Route {
 
 describe('robustness: no 5xx on bad input, on any route', () => {
   let t: TestApp;
+  let slack: SlackStandIn;
+  let teams: TeamsStandIn;
+  let googleChat: GoogleChatStandIn;
   let key: string;
   let token: string;
   /** Ids of real objects: by the path before a parameter ("/v1/teams/"), or by the parameter's name. */
@@ -59,14 +71,18 @@ describe('robustness: no 5xx on bad input, on any route', () => {
 
   beforeAll(async () => {
     const unlimited = Object.fromEntries(RATE_LIMIT_SCOPES.map((scope) => [scope, 1_000_000_000]));
+    slack = await startSlackStandIn();
+    teams = await startTeamsStandIn();
+    googleChat = await startGoogleChatStandIn();
     t = await startTestApp(
       {
         agentSelfRegistration: true, inboundEmailSecret: 'inbound-secret', allowPrivateWebhooks: true, hourlyBudgets: unlimited as never,
         agentEmailHourlyLimit: { free: 1e9, basic: 1e9, pro: 1e9, enterprise: 1e9 }, planMinuteLimits: { reads: 1e9, writes: 1e9, bulk: 1e9, delta: 1e9 },
       },
-      {},
+      { SLACK_API_URL: slack.api, ...teams.env, ...googleChat.env },
       // Webhook URLs resolve at once to a public test address: no DNS from the test, nothing is ever sent.
-      { resolve: async () => [{ address: '203.0.113.7', family: 4 }] },
+      // Slack is a local stand-in (report channels and Plan channels ask it).
+      { resolve: async () => [{ address: '203.0.113.7', family: 4 }], ca: TEST_CA },
     );
     for (const part of await loadParts()) for (const op of part.operations) operations.set(`${op.method.toUpperCase()} ${op.path}`, op);
     const acme = await t.seedOrganization({ plan: 'enterprise', beta: true });
@@ -74,6 +90,16 @@ describe('robustness: no 5xx on bad input, on any route', () => {
     key = (await t.request('POST', '/v1/api-keys/', { key: acme.adminKey, body: { name: 'robustness' } })).body.key;
     token = await t.seedToken(acme.org.uuid, acme.admin.uuid);
     await setExchangeCommand(t.db, t.clock, acme.org.uuid, 'on');
+    // Slack, able to receive: its request URLs verify the junk's signature, then read it.
+    await t.request('PATCH', '/v1/organization/', { key, body: { platform: { kind: 'slack', bot_token: SLACK_TOKEN, signing_secret: SIGNING_SECRET } } });
+    // Another organization on Mattermost, able to receive: its slash command URL checks the junk's token, then reads it.
+    const other = await t.seedOrganization({ name: 'Mattermost users' });
+    await t.request('PATCH', '/v1/organization/', { key: other.adminKey, body: { platform: { kind: 'mattermost', bot_token: MM_TOKEN, server_url: 'https://mm.example.com', command_token: MM_COMMAND_TOKEN } } });
+    // A Teams bot and a Google Chat app, each another organization's: their endpoints verify the junk's token, then read it.
+    const teamsOrg = await t.seedOrganization({ name: 'Teams Org' });
+    await t.request('PATCH', '/v1/organization/', { key: teamsOrg.adminKey, body: { platform: { kind: 'microsoft_teams', app_id: APP_ID, app_password: APP_PASSWORD, tenant_id: TENANT } } });
+    const googleOrg = await t.seedOrganization({ name: 'Google Org' });
+    await t.request('PATCH', '/v1/organization/', { key: googleOrg.adminKey, body: { platform: { kind: 'google_chat', service_account: SERVICE_ACCOUNT, project_number: PROJECT } } });
     // Real objects, so the junk reaches the code behind the lookups too. The key and user the requests change
     // are not the admin's own (a regenerate or a deactivation would lock the test out).
     const member = await t.seedUser(acme.org.uuid);
@@ -123,7 +149,12 @@ describe('robustness: no 5xx on bad input, on any route', () => {
     expect([...ids.values()].every((id) => typeof id === 'string' && id.length > 0)).toBe(true);
     await discoverIds(t.routes);
   });
-  afterAll(async () => t.close());
+  afterAll(async () => {
+    await t.close();
+    await slack.close();
+    await teams.close();
+    await googleChat.close();
+  });
 
   function pathFor(route: Route, junk?: { param: string; value: string }): string {
     return route.path.replace(/:(\w+)/g, (match: string, name: string, offset: number) => {
@@ -141,6 +172,19 @@ describe('robustness: no 5xx on bad input, on any route', () => {
   const keyRoutes = new Set<string>();
   async function send(route: Route, method: string, path: string, raw?: string, extra: Record<string, string> = {}) {
     const id = `${route.method} ${route.path}`;
+    if (matrixRowOf(route.path)?.signedBy === 'slack') {
+      const unsigned = await t.request(method, path, { raw, headers: { 'content-type': 'application/json' } });
+      if (unsigned.status !== 401) return unsigned;
+      return t.request(method, path, { raw, headers: { ...slackHeaders(raw ?? '', t.clock.now().getTime() / 1000), ...extra } });
+    }
+    const platform = matrixRowOf(route.path)?.signedBy;
+    if (platform === 'mattermost') {
+      return t.request(method, path, { raw, headers: { 'content-type': 'application/json', authorization: `Token ${MM_COMMAND_TOKEN}`, ...extra } });
+    }
+    if (platform === 'microsoft_teams' || platform === 'google_chat') {
+      const stand = platform === 'microsoft_teams' ? teams : googleChat;
+      return t.request(method, path, { raw, headers: { 'content-type': 'application/json', authorization: `Bearer ${stand.token(Math.floor(t.clock.now().getTime() / 1000))}`, ...extra } });
+    }
     const headers = { 'x-inbound-secret': 'inbound-secret', ...(raw === undefined ? {} : { 'content-type': 'application/json' }), ...extra };
     if (tokenRoutes.has(id)) return t.request(method, path, { token, raw, headers });
     const res = await t.request(method, path, { key, raw, headers });

@@ -10,7 +10,7 @@
  */
 import { chromium } from 'playwright-core';
 import type { Browser, Page } from 'playwright-core';
-import { ADMIN_EMAIL, startServer, startSmtpSink } from '../test/server.ts';
+import { ADMIN_EMAIL, sessionCookie, startServer, startSmtpSink } from '../test/server.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const TASKS = Number(process.env.BENCH_TASKS ?? 2000);
@@ -22,12 +22,7 @@ const server = await startServer(sink.url, { PLAN_RATE_LIMIT_WRITES: '100000', P
 let browser: Browser | null = null;
 try {
   // A session cookie, signed in as the app does it.
-  const before = sink.messages.length;
-  await fetch(`${server.url}/v1/cli/auth/request-code/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: ADMIN_EMAIL }) });
-  const code = await sink.codeFor(ADMIN_EMAIL, before);
-  const session = await fetch(`${server.url}/v1/cli/auth/session/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: ADMIN_EMAIL, code }) });
-  const token = /rollcall_session=([^;]+)/.exec(session.headers.get('set-cookie') ?? '')![1];
-  const cookie = { name: 'rollcall_session', value: token, domain: '127.0.0.1', path: '/v1/', httpOnly: true, sameSite: 'Strict' as const };
+  const cookie = await sessionCookie(server, sink, ADMIN_EMAIL);
 
   browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu'] });
 

@@ -1,4 +1,4 @@
-import { signal } from './state.ts';
+import { signal } from '@preact/signals';
 import { en } from './strings/en.ts';
 import { es } from './strings/es.ts';
 import { pt } from './strings/pt.ts';
@@ -27,7 +27,7 @@ export const lang = signal<Lang>(initialLang());
 export function setLang(next: Lang): void {
   localStorage.setItem('rollcall.lang', next);
   document.documentElement.lang = next;
-  lang.set(next);
+  lang.value = next;
 }
 
 /** A string of the current language, with `{name}` placeholders filled. */
@@ -36,6 +36,15 @@ export function t(key: Key, values: Record<string, string | number> = {}): strin
   return text.replace(/\{(\w+)\}/g, (_, name) => String(values[name] ?? ''));
 }
 
+/** A day as YYYY-MM-DD in this browser's time zone (today by default), as the API writes dates. */
+export const localDay = (d = new Date()) => `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+
 export function formatDate(iso: string): string {
   return new Intl.DateTimeFormat(lang.value, { dateStyle: 'medium' }).format(new Date(iso.length === 10 ? `${iso}T12:00:00Z` : iso));
+}
+
+/** A moment (an invitation's expiry) in the person's language and time zone. */
+export function formatDateTime(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : new Intl.DateTimeFormat(lang.value, { dateStyle: 'medium', timeStyle: 'short' }).format(date);
 }

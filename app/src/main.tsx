@@ -1,67 +1,66 @@
 import { render } from 'preact';
-import { lazy, Suspense } from 'preact/compat';
 import { useEffect, useState } from 'preact/hooks';
-import { api, get, whenSignedOut } from './api.ts';
+import { signal } from '@preact/signals';
+import { ErrorBoundary, lazy, LocationProvider, Route, Router, useLocation } from 'preact-iso';
+import { api, ok, whenSignedOut } from './api.ts';
 import type { Me } from './api.ts';
 import { lang, LANGS, setLang, t } from './i18n.ts';
 import type { Lang } from './i18n.ts';
-import { navigate, route, Link } from './router.tsx';
-import { signal, useSignal } from './state.ts';
+import { theme, ThemeToggle } from './theme.tsx';
 import { SignIn } from './pages/signin.tsx';
 import { Today } from './pages/today.tsx';
 import { Boards } from './pages/boards.tsx';
 import './styles.css';
 
 // The board (drag and drop, live updates, task detail) loads only when a board is opened.
-const BoardPage = lazy(() => import('./board/board-page.tsx').then((m) => ({ default: m.BoardPage })));
-const Admin = lazy(() => import('./pages/admin.tsx').then((m) => ({ default: m.Admin })));
+const BoardPage = lazy(() => import('./board/board-page.tsx').then((m) => m.BoardPage));
+const Admin = lazy(() => import('./pages/admin.tsx').then((m) => m.Admin));
+// The page an invitation e-mail links to: its own chunk, as only a newcomer opens it, once.
+const AcceptInvitation = lazy(() => import('./pages/invitation.tsx').then((m) => m.AcceptInvitation));
+const INVITATION_PATH = /^\/app\/invitations\/accept$/;
 
 /** null while checking, false when signed out. */
 const me = signal<Me | null | false>(null);
 
-type Theme = 'light' | 'dark' | 'system';
-const theme = signal<Theme>((localStorage.getItem('rollcall.theme') as Theme | null) ?? 'system');
-function applyTheme(value: Theme): void {
-  if (value === 'system') delete document.documentElement.dataset.theme;
-  else document.documentElement.dataset.theme = value;
-}
-
 async function loadMe(): Promise<void> {
   try {
-    const body = await get('/v1/me/');
-    me.set({ uuid: body.uuid, full_name: body.full_name, email: body.email, role: body.role, organization: body.organization });
+    me.value = await ok(api.GET('/v1/me/'));
   } catch {
-    me.set(false);
-  }
-}
-
-async function signOut(everywhere: boolean): Promise<void> {
-  try {
-    await api('POST', everywhere ? '/v1/cli/auth/logout-everywhere/' : '/v1/cli/auth/logout/');
-  } finally {
-    me.set(false);
-    navigate('/app/');
+    me.value = false;
   }
 }
 
 function Header({ person }: { person: Me }) {
-  const current = useSignal(lang);
-  const chosenTheme = useSignal(theme);
-  const path = useSignal(route);
+  const { path, route } = useLocation();
   const nav = [
-    { href: '/app/', label: t('nav.today'), active: path === '/app/' },
-    { href: '/app/boards/', label: t('nav.boards'), active: path.startsWith('/app/boards/') },
-    ...(person.role === 'admin' ? [{ href: '/app/admin/', label: t('nav.admin'), active: path.startsWith('/app/admin/') }] : []),
+    { href: '/app/', label: t('nav.today'), active: path === '/app' },
+    { href: '/app/boards/', label: t('nav.boards'), active: path.startsWith('/app/boards') },
+    ...(person.role === 'admin' ? [{ href: '/app/admin/', label: t('nav.admin'), active: path.startsWith('/app/admin') }] : []),
   ];
+  async function signOut(everywhere: boolean): Promise<void> {
+    try {
+      await api.POST(everywhere ? '/v1/cli/auth/logout-everywhere/' : '/v1/cli/auth/logout/');
+    } finally {
+      me.value = false;
+      route('/app/');
+    }
+  }
   return (
     <header class="top">
       <a class="skip" href="#main">{t('nav.skip')}</a>
-      <span class="brand">Rollcall</span>
+      <a class="brand" href="/app/" aria-label={t('nav.home')}>
+        <svg aria-hidden="true" viewBox="0 0 32 32" width="28" height="28">
+          <rect width="32" height="32" rx="7" fill="#0b5cad" />
+          <path d="M7 10h8M7 16h5M7 22h8" stroke="#fff" stroke-opacity=".6" stroke-width="2.5" stroke-linecap="round" />
+          <path d="M16 17.5l3.5 3.5L26 12" fill="none" stroke="#fff" stroke-width="3" stroke-linecap="round" stroke-linejoin="round" />
+        </svg>
+        <span>Rollcall</span>
+      </a>
       <nav aria-label={t('nav.main')}>
         <ul>
           {nav.map((item) => (
             <li key={item.href}>
-              <Link href={item.href} aria-current={item.active ? 'page' : undefined}>{item.label}</Link>
+              <a href={item.href} aria-current={item.active ? 'page' : undefined}>{item.label}</a>
             </li>
           ))}
         </ul>
@@ -69,26 +68,11 @@ function Header({ person }: { person: Me }) {
       <div class="prefs">
         <label>
           <span class="sr-only">{t('prefs.language')}</span>
-          <select value={current} onChange={(e) => setLang((e.target as HTMLSelectElement).value as Lang)}>
+          <select value={lang.value} onChange={(e) => setLang((e.target as HTMLSelectElement).value as Lang)}>
             {LANGS.map((l) => <option key={l} value={l}>{t(`lang.${l}`)}</option>)}
           </select>
         </label>
-        <label>
-          <span class="sr-only">{t('prefs.theme')}</span>
-          <select
-            value={chosenTheme}
-            onChange={(e) => {
-              const value = (e.target as HTMLSelectElement).value as Theme;
-              localStorage.setItem('rollcall.theme', value);
-              applyTheme(value);
-              theme.set(value);
-            }}
-          >
-            <option value="system">{t('theme.system')}</option>
-            <option value="light">{t('theme.light')}</option>
-            <option value="dark">{t('theme.dark')}</option>
-          </select>
-        </label>
+        <ThemeToggle />
         <details class="menu">
           <summary>{person.full_name}</summary>
           <div class="menu-body">
@@ -103,20 +87,31 @@ function Header({ person }: { person: Me }) {
 }
 
 function App() {
-  const person = useSignal(me);
-  const path = useSignal(route);
-  useSignal(lang);
+  const person = me.value;
+  const { path } = useLocation();
   useEffect(() => {
-    applyTheme(theme.value);
     document.documentElement.lang = lang.value;
-    whenSignedOut(() => me.set(false));
+    whenSignedOut(() => (me.value = false));
     void loadMe();
   }, []);
   const [title, setTitle] = useState('');
   useEffect(() => {
     document.title = title ? `${title} · Rollcall` : 'Rollcall';
   }, [title]);
+  // Read here so that a change of language or theme re-renders the page's words.
+  void lang.value;
+  void theme.value;
 
+  // An invitation's link: its page whether or not someone is signed in on this browser (accepting signs in).
+  if (INVITATION_PATH.test(path)) {
+    return (
+      <main id="main" class="signin-page">
+        <ErrorBoundary>
+          <AcceptInvitation me={person} onSignedIn={loadMe} setTitle={setTitle} />
+        </ErrorBoundary>
+      </main>
+    );
+  }
   if (person === null) return <p class="loading" role="status">{t('loading')}</p>;
   if (person === false) {
     return (
@@ -125,27 +120,26 @@ function App() {
       </main>
     );
   }
-  const board = /^\/app\/boards\/([0-9a-f-]{36})\/(?:tasks\/([^/]+)\/)?$/i.exec(path);
   return (
     <>
       <Header person={person} />
+      {/* Focus moves to the new page's content after a navigation, so keyboard and screen-reader users start there. */}
       <main id="main" tabIndex={-1}>
-        {board ? (
-          <Suspense fallback={<p role="status">{t('loading')}</p>}>
-            <BoardPage boardUuid={board[1]} taskRef={board[2] ?? null} me={person} setTitle={setTitle} />
-          </Suspense>
-        ) : path.startsWith('/app/admin/') ? (
-          <Suspense fallback={<p role="status">{t('loading')}</p>}>
-            <Admin me={person} setTitle={setTitle} />
-          </Suspense>
-        ) : path.startsWith('/app/boards/') ? (
-          <Boards setTitle={setTitle} />
-        ) : (
-          <Today me={person} setTitle={setTitle} />
-        )}
+        <Router onRouteChange={() => document.getElementById('main')?.focus()}>
+          <Route path="/app/boards" component={Boards} setTitle={setTitle} />
+          <Route path="/app/boards/:board" component={BoardPage} me={person} setTitle={setTitle} />
+          <Route path="/app/boards/:board/tasks/:task" component={BoardPage} me={person} setTitle={setTitle} />
+          <Route path="/app/admin/:section*" component={Admin} me={person} setTitle={setTitle} />
+          <Route default component={Today} me={person} setTitle={setTitle} onProfileSaved={loadMe} />
+        </Router>
       </main>
     </>
   );
 }
 
-render(<App />, document.getElementById('app')!);
+render(
+  <LocationProvider scope="/app/">
+    <App />
+  </LocationProvider>,
+  document.getElementById('app')!,
+);

@@ -13,9 +13,29 @@ DOMPurify.addHook('afterSanitizeAttributes', (node) => {
   }
 });
 
+/** A task list's box (`- [x] done`) is the only input that survives, and it can never be changed. */
+DOMPurify.addHook('afterSanitizeAttributes', (node) => {
+  if (node.tagName !== 'INPUT') return;
+  if (node.getAttribute('type') !== 'checkbox') node.remove();
+  else node.setAttribute('disabled', '');
+});
+
+/**
+ * GFM task lists (`- [ ] reviewed`) as checkboxes: a tight list's item is wrapped in a label, so a screen reader
+ * reads the box with its words ("reviewed, checkbox, not checked").
+ */
+marked.use({
+  renderer: {
+    listitem(item) {
+      if (!item.task || item.loose) return false;
+      return `<li><label>${this.parser.parse(item.tokens)}</label></li>\n`;
+    },
+  },
+});
+
 const ALLOWED = {
-  ALLOWED_TAGS: ['p', 'br', 'strong', 'em', 'del', 'code', 'pre', 'blockquote', 'ul', 'ol', 'li', 'a', 'h1', 'h2', 'h3', 'h4', 'hr', 'table', 'thead', 'tbody', 'tr', 'th', 'td'],
-  ALLOWED_ATTR: ['href', 'title', 'target', 'rel'],
+  ALLOWED_TAGS: ['p', 'br', 'strong', 'em', 'del', 'code', 'pre', 'blockquote', 'ul', 'ol', 'li', 'a', 'h1', 'h2', 'h3', 'h4', 'hr', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'label', 'input'],
+  ALLOWED_ATTR: ['href', 'title', 'target', 'rel', 'type', 'checked', 'disabled'],
   ALLOW_DATA_ATTR: false,
 };
 

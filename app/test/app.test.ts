@@ -4,20 +4,21 @@
  * code the local SMTP sink receives. axe-core checks every screen; SCREENSHOTS=1 writes the help articles'
  * screenshots (site/public/help/app/).
  */
-import { mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { chromium } from 'playwright-core';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { axe, launchChromium } from './browser.ts';
 import { ADMIN_EMAIL, REPO, startServer, startSmtpSink } from './server.ts';
 import type { Running } from './server.ts';
+import { CERT_FILE } from '../../api/test/receivers.ts';
+import { SIGNING_SECRET, SLACK_TOKEN, interactionBody, slackHeaders, startSlackStandIn, submitPayload, textValue } from '../../api/test/slack-stand-in.ts';
+import type { SlackStandIn } from '../../api/test/slack-stand-in.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const SHOTS = path.join(REPO, 'site/public/help/app');
 
 let sink: Awaited<ReturnType<typeof startSmtpSink>>;
+let slack: SlackStandIn;
 let server: Running;
 let browser: Browser;
 let ada: BrowserContext;
@@ -25,15 +26,6 @@ let mia: BrowserContext;
 let adaPage: Page;
 let miaPage: Page;
 const ids: Record<string, string> = {};
-
-async function axe(page: Page): Promise<string[]> {
-  await page.evaluate(AXE);
-  const violations = await page.evaluate(async () => {
-    const result = await (window as any).axe.run(document, { resultTypes: ['violations'] });
-    return result.violations.map((v: any) => `${v.id}: ${v.help} at ${v.nodes.map((n: any) => n.target.join(' ')).join(', ')}`);
-  });
-  return violations;
-}
 
 async function shot(page: Page, name: string): Promise<void> {
   if (!process.env.SCREENSHOTS) return;
@@ -53,7 +45,9 @@ async function signIn(page: Page, email: string, labels: { email: RegExp; send: 
 
 beforeAll(async () => {
   sink = await startSmtpSink();
-  server = await startServer(sink.url, { ALLOW_PRIVATE_WEBHOOKS: 'true' });
+  // Slack is the tests' stand-in of its Web API (HTTPS with the test certificate).
+  slack = await startSlackStandIn();
+  server = await startServer(sink.url, { ALLOW_PRIVATE_WEBHOOKS: 'true', SLACK_API_URL: slack.api, NODE_EXTRA_CA_CERTS: CERT_FILE, DELIVERY_POLL_MS: '100' });
   const org = await server.api('GET', '/v1/organization/');
   const me = await server.api('GET', '/v1/me/');
   ids.ada = me.uuid;
@@ -68,7 +62,7 @@ beforeAll(async () => {
   // An agent's report co-authored with Mia lands in her stand-up for today.
   await server.api('POST', '/v1/agent-reports/', { agent_name: 'deploy-bot', content: 'Deployed v2 to production', co_authors: [ids.mia] });
 
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+  browser = await launchChromium();
   ada = await browser.newContext({ locale: 'en-US', viewport: { width: 1280, height: 860 } });
   mia = await browser.newContext({ locale: 'es-ES', viewport: { width: 390, height: 844 }, colorScheme: 'dark', isMobile: true, hasTouch: true });
   adaPage = await ada.newPage();
@@ -79,6 +73,7 @@ afterAll(async () => {
   await browser?.close();
   await server?.close();
   await sink?.close();
+  await slack?.close();
 });
 
 describe('the web app', () => {
@@ -332,17 +327,74 @@ describe('admin', () => {
     await hooks.getByRole('button', { name: 'Remove the webhook https://127.0.0.1:9/rollcall' }).click();
     await hooks.getByText('https://127.0.0.1:9/rollcall').waitFor({ state: 'detached' });
 
-    // The chat platform: connected with a Slack bot token (sealed by the API, never shown again), then disconnected.
+    // The chat platform: Slack with a bot token only (sealed by the API, never shown again): it sends, but people
+    // cannot answer there, and the screen says so.
     const chat = adaPage.getByRole('region', { name: 'Chat platform' });
     await chat.getByText('No chat platform is connected.').waitFor();
-    await chat.getByLabel('Bot token (xoxb-…)').fill('xoxb-app-test-token');
+    await chat.getByLabel('Bot token (xoxb-…)').fill(SLACK_TOKEN);
     await chat.getByRole('button', { name: 'Connect' }).click();
     await chat.getByText('Connected to Slack.').waitFor();
+    await chat.getByText('People cannot answer in this platform yet. No signing secret').waitFor();
     expect((await server.api('GET', '/v1/organization/')).platform).toBe('slack');
     expect(await chat.getByLabel('Bot token (xoxb-…)').inputValue()).toBe('');
-    await chat.getByRole('button', { name: 'Disconnect' }).click();
-    await chat.getByText('No chat platform is connected.').waitFor();
+    // With the signing secret: the URLs to paste (this server is not https: the screen says Slack needs it),
+    // the manifest, the people Slack does not know, and a test prompt to oneself.
+    await chat.getByLabel('Bot token (xoxb-…)').fill(SLACK_TOKEN);
+    await chat.getByLabel(/^Signing secret/).fill(SIGNING_SECRET);
+    await chat.getByRole('button', { name: 'Replace the connection' }).click();
+    await chat.getByText('People can answer in Slack.').waitFor();
+    await chat.getByText(`${server.url}/v1/integrations/slack/interactions/`, { exact: true }).waitFor();
+    await chat.getByText(/Slack calls only https URLs it can reach/).waitFor();
+    await chat.getByText('App manifest', { exact: true }).click();
+    expect(await chat.locator('pre.manifest').innerText()).toContain(`"request_url": "${server.url}/v1/integrations/slack/events/"`);
+    await chat.getByText('Everyone asked so far was found.').waitFor();
+    const adaInSlack = slack.addUser(ADMIN_EMAIL);
+    await chat.getByRole('button', { name: 'Send a test prompt to me' }).click();
+    await chat.getByText(`A test prompt is on its way to ${ADMIN_EMAIL} in Slack. Answering it saves nothing.`).waitFor();
+    for (let i = 0; i < 100 && slack.calls('chat.postMessage').length === 0; i++) await adaPage.waitForTimeout(100);
+    expect(slack.calls('chat.postMessage')[0].json.blocks[2].elements[0].value).toMatch(/^t:/);
+    // An answer given in Slack's form (as Slack posts it, signed) is the web app's answer too.
+    const [done, blocking] = (await server.api('GET', `/v1/checkins/${ids.checkin}/detail/`)).questions;
+    const modal = { private_metadata: JSON.stringify({ c: ids.checkin, d: new Date().toISOString().slice(0, 10) }) };
+    const raw = interactionBody(submitPayload(adaInSlack, modal, { [`q.${done.uuid}`]: textValue('Answered in Slack'), [`q.${blocking.uuid}`]: textValue(null) }));
+    const submitted = await fetch(`${server.url}/v1/integrations/slack/interactions/`, { method: 'POST', headers: slackHeaders(raw, Date.now() / 1000), body: raw });
+    expect(await submitted.json()).toEqual({ response_action: 'clear' });
+    await adaPage.getByRole('link', { name: 'Today', exact: true }).click();
+    await adaPage.getByRole('region', { name: 'Team stand-ups' }).getByText('Answered in Slack').waitFor();
+    await adaPage.getByRole('link', { name: 'Admin' }).click();
+    // Mia has no Slack account with her address: a message to her finds nobody, and the screen lists her.
+    await server.api('POST', '/v1/send-message/', { message: 'Hello', target_users: [ids.mia] });
+    for (let i = 0; i < 100 && slack.calls('users.lookupByEmail').length < 2; i++) await adaPage.waitForTimeout(100);
+    await adaPage.waitForTimeout(300);
+    await adaPage.reload();
+    await adaPage.getByRole('region', { name: 'Chat platform' }).getByText('mia@acme.test').waitFor();
+    expect(await axe(adaPage)).toEqual([]);
+    await shot(adaPage, 'admin-chat-en');
+    await adaPage.setViewportSize({ width: 390, height: 844 });
+    expect(await axe(adaPage)).toEqual([]);
+    // Nothing wider than the phone: long URLs wrap, wide tables scroll inside themselves.
+    expect(await adaPage.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await adaPage.setViewportSize({ width: 1280, height: 860 });
+    await adaPage.getByRole('region', { name: 'Chat platform' }).getByRole('button', { name: 'Disconnect' }).click();
+    await adaPage.getByRole('region', { name: 'Chat platform' }).getByText('No chat platform is connected.').waitFor();
     expect((await server.api('GET', '/v1/organization/')).platform).toBeNull();
+
+    // Mattermost: the server's URL, the bot account's token and the /rollcall command's token; the command's URL
+    // to paste is shown, and people can answer there.
+    const mm = adaPage.getByRole('region', { name: 'Chat platform' });
+    await mm.getByLabel('Platform').selectOption('mattermost');
+    await mm.getByLabel('Mattermost server URL').fill('https://127.0.0.1:9');
+    await mm.getByLabel(/^Bot account token/).fill('mmbottoken0000000000000001');
+    await mm.getByLabel(/^Slash command token/).fill('mmcommandtoken000000000001');
+    await mm.getByRole('button', { name: 'Connect' }).click();
+    await mm.getByText('Connected to Mattermost.').waitFor();
+    await mm.getByText('People can answer in Mattermost.').waitFor();
+    await mm.getByText(`${server.url}/v1/integrations/mattermost/commands/`, { exact: true }).waitFor();
+    expect(await mm.getByLabel(/^Slash command token/).inputValue()).toBe('');
+    expect(await axe(adaPage)).toEqual([]);
+    expect((await server.api('GET', '/v1/integrations/')).platform).toBe('mattermost');
+    await mm.getByRole('button', { name: 'Disconnect' }).click();
+    await mm.getByText('No chat platform is connected.').waitFor();
 
     await adaPage.getByLabel('E-mail', { exact: true }).fill('otto@acme.test');
     await adaPage.getByRole('button', { name: 'Send invitation' }).click();
@@ -352,7 +404,7 @@ describe('admin', () => {
     await adaPage.getByRole('button', { name: 'Deactivate Mia Member' }).click();
     await adaPage.getByRole('button', { name: 'Reactivate Mia Member' }).waitFor();
     await miaPage.getByRole('heading', { name: 'Entrar en Rollcall' }).waitFor({ timeout: 15_000 });
-  });
+  }, 180_000);
 });
 
 /** Drags with the mouse (the board's Sortable works on pointer events), landing in the target's middle or top. */

@@ -41,15 +41,23 @@ export async function startSmtpSink() {
   return {
     url: `smtp://127.0.0.1:${port}`,
     messages,
-    /** The newest sign-in code e-mailed to `to` after `after` messages, waiting for it to arrive. */
-    async codeFor(to: string, after: number): Promise<string> {
+    /** The first match of `pattern` in the newest e-mail to `to` after `after` messages, waiting for it to arrive. */
+    async find(to: string, after: number, pattern: RegExp, what: string): Promise<string> {
       for (let i = 0; i < 200; i++) {
         const mail = messages.slice(after).filter((m) => m.to.includes(to)).at(-1);
-        const code = /sign-in code is (\d{6})/.exec(mail?.text ?? '')?.[1];
-        if (code) return code;
+        const found = pattern.exec(mail?.text ?? '')?.[1];
+        if (found) return found;
         await new Promise((r) => setTimeout(r, 50));
       }
-      throw new Error(`no sign-in code e-mailed to ${to}`);
+      throw new Error(`no ${what} e-mailed to ${to}`);
+    },
+    /** The newest sign-in code e-mailed to `to` after `after` messages. */
+    codeFor(to: string, after: number): Promise<string> {
+      return this.find(to, after, /sign-in code is (\d{6})/, 'sign-in code');
+    },
+    /** The link of the newest invitation e-mailed to `to` after `after` messages. */
+    invitationFor(to: string, after: number): Promise<string> {
+      return this.find(to, after, /Accept the invitation: (\S+)/, 'invitation');
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
@@ -127,4 +135,19 @@ export async function startServer(smtpUrl: string, extraEnv: Record<string, stri
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A signed-in browser session for `email` without the form: the code the sink received, exchanged as the app does
+ * (POST /v1/cli/auth/session/), as the cookie to add to a browser context.
+ */
+export async function sessionCookie(server: Running, sink: Awaited<ReturnType<typeof startSmtpSink>>, email: string) {
+  const before = sink.messages.length;
+  const post = (path: string, body: unknown) => fetch(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  await post('/v1/cli/auth/request-code/', { email });
+  const code = await sink.codeFor(email, before);
+  const session = await post('/v1/cli/auth/session/', { email, code });
+  const token = /rollcall_session=([^;]+)/.exec(session.headers.get('set-cookie') ?? '')?.[1];
+  if (!token) throw new Error(`no session for ${email}: ${session.status} ${await session.text()}`);
+  return { name: 'rollcall_session', value: token, domain: '127.0.0.1', path: '/v1/', httpOnly: true, sameSite: 'Strict' as const };
 }

@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startServer, type RunningServer } from '../server/serve.ts';
 import { openSite, type Site } from './chromium.ts';
@@ -131,15 +131,56 @@ describe('site in Chromium', () => {
     await expect.poll(() => page.getByRole('option').first().textContent()).toContain('Database and backups');
   });
 
-  it('offers an English article not translated yet, marked as English', async () => {
+  it('offers an English article not translated yet, marked as English in the dialog and on the search page', async () => {
+    const title = 'From one SQLite file to PostgreSQL';
+    const description = 'Rollcall starts on SQLite and moves to PostgreSQL with one variable; here is when and how.';
+    /** Each piece of text of a result with the language it is marked in (its nearest lang attribute). */
+    const languages = (result: Locator) =>
+      result.evaluate((element) => {
+        const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+        const pieces: Record<string, string> = {};
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+          const text = node.textContent!.replace(/^[\s·]+|[\s·]+$/g, '');
+          if (text) pieces[text] = node.parentElement!.closest('[lang]')!.getAttribute('lang')!;
+        }
+        return pieces;
+      });
+    // The English words are marked English, the badge and the rest are the page's (pt); the badge is seen.
+    const marked = { [title]: 'en', 'Em inglês': 'pt', Blog: 'pt', [description]: 'en' };
+
     await page.goto(`${server.url}/pt/`);
     await page.locator('[data-search-open]').click();
     await page.keyboard.type('sqlite');
     const option = page.getByRole('option').first();
-    await expect.poll(() => option.textContent()).toContain('From one SQLite file to PostgreSQL');
-    expect(await option.textContent()).toContain('Em inglês');
-    expect(await option.locator('span[lang="en"]').first().textContent()).toBe('From one SQLite file to PostgreSQL');
+    await expect.poll(() => option.textContent()).toContain(title);
     expect(await option.getAttribute('data-href')).toBe('/pt/blog/backups-and-postgres/');
+    expect(await languages(option)).toEqual(marked);
+    expect(await option.locator('[data-in-english]').isVisible()).toBe(true);
+
+    await page.goto(`${server.url}/pt/search/?q=sqlite`);
+    const result = page.locator('[data-search-results] li').first();
+    await expect.poll(() => result.textContent()).toContain(title);
+    expect(await languages(result)).toEqual(marked);
+    expect(await result.locator('[data-in-english]').isVisible()).toBe(true);
+    // As in the site's lists: the link says where it leads is in English.
+    expect(await result.getByRole('link').getAttribute('hreflang')).toBe('en');
+
+    // A translated result carries no mark.
+    await page.goto(`${server.url}/pt/search/?q=chave`);
+    const translated = page.locator('[data-search-results] li').first();
+    await expect.poll(() => translated.textContent()).toContain('Chave');
+    expect(await translated.locator('[lang], [data-in-english], [hreflang]').count()).toBe(0);
+  });
+
+  it('still searches when the language\'s stemmer cannot be loaded, matching words as written', async () => {
+    const context = await browser.newContext();
+    await context.route('**/search-stemmer-*.js', (route) => route.abort());
+    const plain = await context.newPage();
+    await plain.goto(`${server.url}/es/`);
+    await plain.keyboard.press('Control+k');
+    await plain.keyboard.type('webhoks');
+    await expect.poll(() => plain.getByRole('option').first().textContent()).toContain('Webhooks de agentes');
+    await context.close();
   });
 
   it('says when nothing matches and offers the help center, reachable by keyboard', async () => {

@@ -4,7 +4,8 @@
  * the build, so it says what a reader of this site gets.
  */
 import { describe, expect, inject, it } from 'vitest';
-import { allowedEdits, buildIndex, fold, search, toDocs, type HelpLike, type PostLike } from '../src/widget/search-core.ts';
+import { allowedEdits, analyzer, buildIndex, fold, search, toDocs, type HelpLike, type PostLike } from '../src/widget/search-core.ts';
+import { STEMMERS } from '../src/widget/stemmers.ts';
 import { readJson } from './helpers.ts';
 
 const posts = [
@@ -16,7 +17,7 @@ const posts = [
 const help = [
   { id: 'es/webhooks', slug: 'webhooks', lang: 'es', title: 'Webhooks de agentes', section: 'Agentes', cluster: 'Mensajería' },
 ];
-const index = buildIndex(toDocs(posts, help, 'es'));
+const index = buildIndex(toDocs(posts, help, 'es'), 'es', STEMMERS.es);
 
 describe('search core', () => {
   it('folds accents and case', () => {
@@ -35,11 +36,21 @@ describe('search core', () => {
   });
   it('searches the requested language, plus English entries it has no translation of', () => {
     // en/config has a Spanish translation: only the Spanish one is searched.
-    expect(search(index, 'server')).toEqual([]);
+    expect(search(index, 'server environment')).toEqual([]);
     // en/backups has none: it is found, in English, at the Spanish copy of its page.
     expect(search(index, 'backups')).toEqual([
       { id: 'post:en/backups', kind: 'post', title: 'Database backups', hint: 'Copies of the database', path: '/es/blog/backups/', lang: 'en' },
     ]);
+  });
+  it('analyses words as the language does: stop words dropped, one stem for a word\'s forms, accents or not', () => {
+    const pt = analyzer('pt', STEMMERS.pt);
+    expect([pt.query('de'), pt.query('Dos'), pt.query('the')]).toEqual([null, null, null]);
+    expect(pt.query('cópias')?.stem).toBe(pt.query('copia')?.stem);
+    expect(pt.query('segurança')).toEqual(pt.query('seguranca'));
+    expect(pt.index('Cópias')).toEqual(expect.arrayContaining(['copias', 'copia', pt.query('copia')!.stem]));
+    const en = analyzer('en', STEMMERS.en);
+    expect(en.query('installing')?.stem).toBe(en.query('install')?.stem);
+    expect(en.query('no')).toEqual({ folded: 'no', stem: 'no' }); // a word a reader may mean is kept
   });
   it('allows no typo in words of three characters or fewer, one at four, two from five', () => {
     expect(allowedEdits('api')).toBe(false);
@@ -90,20 +101,54 @@ const TYPOS: [string, string, string][] = [
   ['pt', 'auto-hospedagem operação', '/pt/help/database-and-backups/'],
 ];
 
+/**
+ * The same word in another form, or the reader's word for it: a verb for its noun, an English -ing, a phrase
+ * with articles and prepositions, the Portuguese and Spanish names of a backup. [language, query, path]: the
+ * wanted page must be among the first three results.
+ */
+const FORMS: [string, string, string][] = [
+  ['pt', 'copia de seguranca', '/pt/help/database-and-backups/'],
+  ['pt', 'cópias de segurança', '/pt/help/database-and-backups/'],
+  ['pt', 'backup', '/pt/help/database-and-backups/'],
+  ['es', 'copia de seguridad', '/es/help/database-and-backups/'],
+  ['es', 'backup', '/es/help/database-and-backups/'],
+  ['pt', 'configurar', '/pt/help/configuration/'],
+  ['es', 'configurar', '/es/help/configuration/'],
+  ['en', 'installing', '/en/help/install-and-first-start/'],
+  ['en', 'configure', '/en/help/configuration/'],
+  ['en', 'rotating keys', '/en/help/key-rotation/'],
+];
+
 describe('search over the built indexes', () => {
   const dir = inject('siteDir');
   const built = { posts: readJson<PostLike[]>(dir, 'api/posts.json'), help: readJson<HelpLike[]>(dir, 'api/help.json') };
-  const indexes = new Map(['en', 'es', 'pt'].map((lang) => [lang, buildIndex(toDocs(built.posts, built.help, lang))]));
+  const indexes = new Map<string, ReturnType<typeof buildIndex>>((['en', 'es', 'pt'] as const).map((lang) => [lang, buildIndex(toDocs(built.posts, built.help, lang), lang, STEMMERS[lang])]));
 
   it.each(TYPOS)('%s: “%s” finds %s', (lang, query, path) => {
     const top = search(indexes.get(lang)!, query, 3).map((h) => h.path);
     expect(top).toContain(path);
   });
 
+  it.each(FORMS)('%s: “%s” finds %s', (lang, query, path) => {
+    const top = search(indexes.get(lang)!, query, 3).map((h) => h.path);
+    expect(top).toContain(path);
+  });
+
+  it('looks for the words that say something: "de" neither finds every page nor keeps a phrase from its page', () => {
+    expect(search(indexes.get('pt')!, 'copia de seguranca').map((h) => h.path)).toEqual(['/pt/help/database-and-backups/']);
+    const stopWords = { en: 'of the', es: 'de la', pt: 'de da' };
+    for (const [lang, words] of Object.entries(stopWords)) {
+      expect(search(indexes.get(lang)!, words), lang).toEqual([]);
+      expect(search(indexes.get(lang)!, 'the of and'), lang).toEqual([]);
+      // A word in no title, beside stop words, finds nothing rather than every title with a stop word.
+      expect(search(indexes.get(lang)!, `zebra ${words}`), lang).toEqual([]);
+    }
+  });
+
   it('names the section of an English article in the reader’s language', () => {
     // Every published help article has its translations: take one Portuguese copy away, as a new English article is.
     const untranslated = built.help.filter((h) => !(h.lang === 'pt' && h.slug === 'database-and-backups'));
-    const [hit] = search(buildIndex(toDocs(built.posts, untranslated, 'pt')), 'database backups');
+    const [hit] = search(buildIndex(toDocs(built.posts, untranslated, 'pt'), 'pt', STEMMERS.pt), 'database backups');
     expect(hit).toMatchObject({ title: 'Database and backups', lang: 'en', hint: 'Auto-hospedagem › Operação' });
   });
 

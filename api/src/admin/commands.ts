@@ -89,7 +89,7 @@ export async function createUserCommand(db: Db, clock: Clock, opts: { org?: stri
 
 export async function deactivateUserCommand(db: Db, clock: Clock, ref?: string, orgRef?: string) {
   const row = await user(db, ref, orgRef);
-  await setUserActive(db, row.uuid, false, clock.now());
+  await db.transaction((trx) => setUserActive(trx, row.uuid, false, clock.now()));
   await notify(db, 'credentials');
   return { uuid: row.uuid, email: row.email, is_active: false };
 }

@@ -180,6 +180,11 @@ describe('Authentication (spec "Authentication", CONTRACT §4)', () => {
     while ((await t.request('GET', '/v1/me/', { key: member.key })).status === 200 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
     expect((await t.request('GET', '/v1/me/', { key: member.key })).body).toEqual({ detail: 'The owner of this API key is deactivated.', code: 'api_key_owner_inactive' });
     expect((await t.request('GET', '/v1/me/', { token })).body).toEqual({ detail: DETAIL, code: 'invalid_credentials' });
+    // The command ends the person's sign-ins for good: reactivated, their token stays revoked.
+    await t.db('users').where({ uuid: member.user.uuid }).update({ is_active: true });
+    await t.deps.credentialCache.invalidate();
+    expect((await t.request('GET', '/v1/me/', { key: member.key })).status).toBe(200);
+    expect((await t.request('GET', '/v1/me/', { token })).body).toEqual({ detail: DETAIL, code: 'invalid_credentials' });
   });
 
   it('answers /v1/me/ with the spec fields and what clients read', async () => {

@@ -5,6 +5,7 @@ import { seedPeople } from '../../test/people-fixtures.ts';
 import type { People } from '../../test/people-fixtures.ts';
 import { setExchangeCommand } from '../admin/commands.ts';
 import { issueKey } from '../features/api-keys/service.ts';
+import { SCOPES } from './policy.ts';
 
 type Credential = 'personal' | 'cli' | 'scoped' | 'agent' | 'organization';
 const CREDENTIALS: Credential[] = ['personal', 'cli', 'scoped', 'agent', 'organization'];
@@ -13,8 +14,9 @@ const REFUSED = 403;
 /**
  * What each credential of one admin may do to the organization (auth/policy.ts: the GOVERNS rules). The role
  * allows every call below; the credential decides. A personal key without scopes and a CLI token govern; a key
- * with explicit Plan scopes (here the widest, tasks:admin), an agent key and an organization key answer 403
- * `insufficient_scope`, and keep everything that does not govern (the last rows).
+ * with explicit scopes (here every scope there is), an agent key and an organization key answer 403
+ * `insufficient_scope`, and keep everything that does not govern (the last rows), except that a scoped key acts
+ * only within its scopes: no scope covers a team's changes or another profile (auth/scope-matrix.test.ts).
  */
 describe('Credential matrix: who governs the organization', () => {
   let t: TestApp;
@@ -30,7 +32,7 @@ describe('Credential matrix: who governs the organization', () => {
     const issue = async (kind: 'agent' | 'organization') => (await issueKey(t.db, { organizationUuid: p.org.uuid, ownerUuid: p.admin.uuid, kind, name: kind }, now)).secret;
     secrets.personal = { key: p.adminKey };
     secrets.cli = { token: await t.seedToken(p.org.uuid, p.admin.uuid) };
-    secrets.scoped = { key: (await t.request('POST', '/v1/api-keys/', { key: p.adminKey, body: { name: 'scoped', scopes: ['tasks:admin'] } })).body.key };
+    secrets.scoped = { key: (await t.request('POST', '/v1/api-keys/', { key: p.adminKey, body: { name: 'scoped', scopes: [...SCOPES].filter((scope) => scope !== 'tasks:read' && scope !== 'tasks:write') } })).body.key };
     secrets.agent = { key: await issue('agent') };
     secrets.organization = { key: await issue('organization') };
   });
@@ -43,7 +45,7 @@ describe('Credential matrix: who governs the organization', () => {
     { name: 'POST /v1/invite-user/ (a member)', expect: [201, 201, REFUSED, REFUSED, REFUSED], call: () => ({ method: 'POST', path: '/v1/invite-user/', body: { email: `new${unique()}@acme.test` } }) },
     { name: 'PATCH /v1/users/{other}/ (promote)', expect: [200, 200, REFUSED, REFUSED, REFUSED], call: () => ({ method: 'PATCH', path: `/v1/users/${p.other.user.uuid}/`, body: { role: 'member' } }) },
     { name: 'PATCH /v1/users/{other}/ (profile)', expect: [200, 200, REFUSED, REFUSED, REFUSED], call: () => ({ method: 'PATCH', path: `/v1/users/${p.other.user.uuid}/`, body: { occupation: 'x' } }) },
-    { name: 'PATCH /v1/users/{self}/ (own profile)', expect: [200, 200, 200, REFUSED, REFUSED], call: () => ({ method: 'PATCH', path: `/v1/users/${p.admin.uuid}/`, body: { occupation: 'x' } }) },
+    { name: 'PATCH /v1/users/{self}/ (own profile)', expect: [200, 200, REFUSED, REFUSED, REFUSED], call: () => ({ method: 'PATCH', path: `/v1/users/${p.admin.uuid}/`, body: { occupation: 'x' } }) },
     { name: 'POST /v1/api-keys/', expect: [201, 201, REFUSED, REFUSED, REFUSED], call: () => ({ method: 'POST', path: '/v1/api-keys/', body: { name: 'k' } }) },
     { name: 'GET /v1/webhook-subscription/', expect: [200, 200, REFUSED, REFUSED, REFUSED], call: () => ({ method: 'GET', path: '/v1/webhook-subscription/' }) },
     { name: 'POST /v1/webhook-subscription/', expect: [201, 201, REFUSED, REFUSED, REFUSED], call: () => ({ method: 'POST', path: '/v1/webhook-subscription/', body: { hook_url: 'https://127.0.0.1:9/hook', subscriptions: ['kudos.posted'] } }) },
@@ -64,7 +66,7 @@ describe('Credential matrix: who governs the organization', () => {
       },
     },
     // What does not govern stays open to every credential the role allows.
-    { name: 'POST /v1/teams/', expect: [201, 201, 201, 201, 201], call: () => ({ method: 'POST', path: '/v1/teams/', body: { name: `Team ${unique()}` } }) },
+    { name: 'POST /v1/teams/', expect: [201, 201, REFUSED, 201, 201], call: () => ({ method: 'POST', path: '/v1/teams/', body: { name: `Team ${unique()}` } }) },
     { name: 'POST /v1/checkins/create/', expect: [201, 201, 201, 201, 201], call: () => ({ method: 'POST', path: '/v1/checkins/create/', body: { name: `Daily ${unique()}` } }) },
     { name: 'GET /v1/users/', expect: [200, 200, 200, 200, 200], call: () => ({ method: 'GET', path: '/v1/users/' }) },
   ];

@@ -29,21 +29,32 @@ export type Resolution =
 export interface PresentedCredential {
   kind: CredentialKind;
   hash: string;
-  /** The web app's session: a CLI token the browser holds in the `rollcall_session` cookie (its writes need our Origin). */
+  /** The web app's session: a CLI token the browser holds in the session cookie (its writes need our Origin). */
   fromCookie?: true;
 }
 
-/** The web app's session cookie: a CLI token, HttpOnly and SameSite=Strict (http/session-cookie.ts writes it). */
+/**
+ * The web app's session cookie: a CLI token, HttpOnly and SameSite=Strict (http/session-cookie.ts writes it). Over
+ * HTTPS it is `__Host-rollcall_session`, and only that name is read there: a browser keeps a `__Host-` cookie only
+ * when this host itself set it (Secure, Path=/, no Domain), so a sibling subdomain cannot plant a session of its
+ * choosing, as it could with a plain name it sets for the parent domain. Plain HTTP (a laptop, a test) keeps the
+ * plain name, which browsers refuse to prefix there.
+ */
 export const SESSION_COOKIE = 'rollcall_session';
+export const SECURE_SESSION_COOKIE = '__Host-rollcall_session';
 
 /** The session cookie's value in a Cookie header, or null (a browser sends `name=value` pairs split by `; `). */
-function sessionCookie(header: string | string[] | undefined): string | null {
+function sessionCookie(header: string | string[] | undefined, secure: boolean): string | null {
   if (typeof header !== 'string') return null;
+  let plain: string | null = null;
   for (const pair of header.split(';')) {
     const eq = pair.indexOf('=');
-    if (eq > 0 && pair.slice(0, eq).trim() === SESSION_COOKIE) return pair.slice(eq + 1).trim();
+    if (eq <= 0) continue;
+    const name = pair.slice(0, eq).trim();
+    if (name === SECURE_SESSION_COOKIE) return pair.slice(eq + 1).trim();
+    if (name === SESSION_COOKIE && !secure && plain === null) plain = pair.slice(eq + 1).trim();
   }
-  return null;
+  return plain;
 }
 
 type Headers = Record<string, string | string[] | undefined>;
@@ -79,9 +90,10 @@ const SOURCES: readonly CredentialSource[] = [apiKeyHeader, bearerHeader];
 /**
  * The one credential a request presents: 'absent' when none, 'malformed' when it is there but unreadable, and
  * 'ambiguous' when it presents more than one (X-API-KEY and a Bearer token: which would be meant is not ours to
- * guess). The secret is hashed here, once per request: only its SHA-256 is stored, cached or compared.
+ * guess). The secret is hashed here, once per request: only its SHA-256 is stored, cached or compared. Over HTTPS
+ * (`secureRequest`) only the `__Host-` session cookie counts.
  */
-export function presentedCredential(headers: Headers): PresentedCredential | 'absent' | 'malformed' | 'ambiguous' {
+export function presentedCredential(headers: Headers, secureRequest = false): PresentedCredential | 'absent' | 'malformed' | 'ambiguous' {
   let found: PresentedCredential | 'malformed' | null = null;
   for (const source of SOURCES) {
     const presented = source(headers);
@@ -92,7 +104,7 @@ export function presentedCredential(headers: Headers): PresentedCredential | 'ab
   if (found !== null) return found;
   // The web app's session cookie counts only when no header carries a credential: a script's explicit credential
   // always wins over a cookie its HTTP client happens to keep, and a cookie never makes a request ambiguous.
-  const cookie = sessionCookie(headers['cookie']);
+  const cookie = sessionCookie(headers['cookie'], secureRequest);
   if (cookie !== null) return CLI_TOKEN_PATTERN.test(cookie) ? { kind: 'bearer', hash: sha256Hex(cookie), fromCookie: true } : 'malformed';
   return 'absent';
 }
@@ -149,4 +161,12 @@ export async function lookupCredential(db: Executor, presented: PresentedCredent
     ok: true,
     actor: { user, organization, credential: { kind: 'bearer', uuid: row.t__uuid, keyKind: null, scopes: [], expiresAt: row.t__expires_at } },
   };
+}
+
+/**
+ * A person acting through a request their chat platform signed (Slack's `/rollcall kudos`): the request names the
+ * person by their platform account, matched by e-mail, and acts as them with their role, as a CLI token would.
+ */
+export function chatPlatformActor(user: UserRow, organization: OrganizationRow, platform: string): Actor {
+  return { user, organization, credential: { kind: 'bearer', uuid: `chat:${platform}`, keyKind: null, scopes: [], expiresAt: null } };
 }

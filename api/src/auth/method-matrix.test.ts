@@ -6,6 +6,8 @@ import { FREE_PLAN_CLI_ALLOWED, METHOD_MATRIX, matrixRowOf } from './method-matr
 const MISSING = '0190c8f4-0000-7000-8000-000000000000';
 /** Routes with a secret of their own, not a credential of the matrix: the mail provider's inbound hook. */
 const OWN_SECRET = new Set(['POST /v1/inbound-email/']);
+/** Routes a platform signs (Slack's request URLs): every credential of ours is as absent to them as none. */
+const signed = (path: string) => matrixRowOf(path)?.signedBy !== undefined;
 const concrete = (path: string) => path.replace(/:(\w+)/g, (_, name: string) => (name === 'file' ? 'x.js' : MISSING));
 
 /**
@@ -24,7 +26,7 @@ describe('the method matrix (spec "Method matrix", auth/method-matrix.ts)', () =
     key = acme.adminKey;
     token = () => t.seedToken(acme.org.uuid, acme.admin.uuid);
     for (const route of t.routes) {
-      if (!route.path.startsWith('/v1/') || OWN_SECRET.has(`${route.method} ${route.path}`)) continue;
+      if (!route.path.startsWith('/v1/') || OWN_SECRET.has(`${route.method} ${route.path}`) || signed(route.path)) continue;
       const res = await t.request(route.method, concrete(route.path), route.method === 'GET' ? {} : { body: {} });
       if (res.status === 401 && res.body?.code === 'credential_absent') authenticated.push(route);
     }
@@ -66,6 +68,20 @@ describe('the method matrix (spec "Method matrix", auth/method-matrix.ts)', () =
     }
     expect(wrong).toEqual([]);
   }, 60_000);
+
+  it('answers the routes a platform signs 401 with any credential of ours, as without one', async () => {
+    const routes = t.routes.filter((route) => signed(route.path));
+    expect(routes.map((r) => `${r.method} ${r.path}`).sort()).toEqual([
+      'POST /v1/integrations/mattermost/actions/', 'POST /v1/integrations/mattermost/commands/', 'POST /v1/integrations/mattermost/dialogs/',
+      'POST /v1/integrations/google-chat/events/', 'POST /v1/integrations/slack/commands/', 'POST /v1/integrations/slack/events/', 'POST /v1/integrations/slack/interactions/', 'POST /v1/integrations/teams/messages/',
+    ]);
+    for (const route of routes) {
+      for (const options of [{}, { key }, { token: await token() }]) {
+        const res = await t.request(route.method, route.path, { ...options, body: {} });
+        expect([route.path, res.status, res.body.code]).toEqual([route.path, 401, 'credential_absent']);
+      }
+    }
+  });
 
   it('lists only served operations on the free-plan allow-list', () => {
     const served = new Set(t.routes.map((r) => `${r.method} ${r.path}`));

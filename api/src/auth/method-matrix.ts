@@ -19,6 +19,8 @@ export interface MatrixRow {
   oauth2: boolean;
   /** A row of the spec's table; false for the groups it does not name. */
   spec: boolean;
+  /** Requests a platform signs, verified by its signature instead of a credential (the route checks it). */
+  signedBy?: 'slack' | 'mattermost' | 'microsoft_teams' | 'google_chat';
 }
 
 export const METHOD_MATRIX: readonly MatrixRow[] = [
@@ -54,10 +56,37 @@ export const METHOD_MATRIX: readonly MatrixRow[] = [
   { group: '/v1/platform/*', prefixes: ['/v1/platform/'], apiKey: true, cli: false, oauth2: false, spec: true },
   {
     group: 'API keys, invitations, mood, organization webhooks, deliveries, exchange tokens',
-    prefixes: ['/v1/api-keys/', '/v1/invite-user/', '/v1/mood/', '/v1/webhook-subscription/', '/v1/deliveries/', '/v1/exchange-token/'],
+    prefixes: ['/v1/api-keys/', '/v1/invite-user/', '/v1/invitations/', '/v1/mood/', '/v1/webhook-subscription/', '/v1/deliveries/', '/v1/exchange-token/'],
     apiKey: true, cli: true, oauth2: false, spec: false,
   },
   { group: 'Plan (beta)', prefixes: ['/v1/plan/'], apiKey: true, cli: true, oauth2: false, spec: false },
+  { group: 'chat platform integrations (admins)', prefixes: ['/v1/integrations/'], apiKey: true, cli: true, oauth2: false, spec: false },
+  // Called by Slack and authenticated by its signature, never by a credential of ours: they call no authenticate()
+  // (which would refuse both kinds), and answer 401 to anything unsigned (features/chat/slack/requests.ts).
+  {
+    group: 'Slack request URLs (Slack\'s signature, no credential)',
+    prefixes: ['/v1/integrations/slack/events/', '/v1/integrations/slack/interactions/', '/v1/integrations/slack/commands/'],
+    apiKey: false, cli: false, oauth2: false, spec: false, signedBy: 'slack',
+  },
+  // Called by Mattermost: the slash command's token, or Rollcall's own signature in a button's context or a
+  // dialog's state (features/chat/mattermost/requests.ts).
+  {
+    group: 'Mattermost request URLs (the command token or our signature, no credential)',
+    prefixes: ['/v1/integrations/mattermost/actions/', '/v1/integrations/mattermost/dialogs/', '/v1/integrations/mattermost/commands/'],
+    apiKey: false, cli: false, oauth2: false, spec: false, signedBy: 'mattermost',
+  },
+  // Called by the Bot Framework with its RS256 token (features/chat/microsoft-teams/requests.ts).
+  {
+    group: 'Microsoft Teams bot messaging endpoint (the Bot Framework\'s token, no credential)',
+    prefixes: ['/v1/integrations/teams/messages/'],
+    apiKey: false, cli: false, oauth2: false, spec: false, signedBy: 'microsoft_teams',
+  },
+  // Called by Google Chat with its RS256 token (features/chat/google-chat/requests.ts).
+  {
+    group: 'Google Chat app endpoint (Google Chat\'s token, no credential)',
+    prefixes: ['/v1/integrations/google-chat/events/'],
+    apiKey: false, cli: false, oauth2: false, spec: false, signedBy: 'google_chat',
+  },
 ];
 
 /** A path's first two segments, as written: "/v1/plan/boards/…" → "/v1/plan". */
@@ -97,6 +126,60 @@ export function matrixRowOf(path: string): MatrixRow | null {
 
 export const accepts = (row: MatrixRow | null, kind: CredentialKind): boolean => (row === null ? true : kind === 'api_key' ? row.apiKey : row.cli);
 
+/** Where the Model Context Protocol endpoint answers (Streamable HTTP; `mcp/`). */
+export const MCP_PATH = '/mcp';
+
+/**
+ * The scopes of the areas outside the Plan. A key may carry them beside the Plan's (`tasks:read`, `tasks:write`,
+ * `tasks:admin`, in auth/policy.ts): a key with explicit scopes acts only within them (`SCOPE_AREAS`); a key
+ * without scopes, and every CLI token, may call everything its owner's role allows.
+ */
+export const AREA_SCOPES = ['checkins', 'kudos', 'agents', 'email'] as const;
+export type AreaScope = (typeof AREA_SCOPES)[number];
+
+export interface ScopeArea {
+  /**
+   * The scope a key with explicit scopes needs here: an area's own; `tasks` for the Plan, whose gate asks each
+   * operation's tasks:read, tasks:write or tasks:admin; `any` for what every credential may call.
+   */
+  scope: AreaScope | 'tasks' | 'any';
+  /** Path prefixes, lower case; the longest matching one decides. */
+  prefixes: readonly string[];
+  /** Only GET (and HEAD) requests; the area's other methods fall to the next match, or to none. */
+  readsOnly?: true;
+}
+
+/**
+ * Which scope each area of the API needs from a key with explicit scopes (docs/cli.md, "What a scoped key may
+ * call"; auth/scope-matrix.test.ts walks every route against it). A path no area names takes a credential without
+ * scopes: the organization's settings and people, teams' changes, forms, workflows, chat messages, the assistant,
+ * webhooks, deliveries, invitations, exchange tokens.
+ */
+export const SCOPE_AREAS: readonly ScopeArea[] = [
+  { scope: 'tasks', prefixes: ['/v1/plan/'] },
+  // Check-ins and what answers them: stand-up updates and the pending list of the terminal, templates, mood.
+  { scope: 'checkins', prefixes: ['/v1/checkins/', '/v1/followups/', '/v1/templates/', '/v1/cli/status/', '/v1/cli/updates/', '/v1/mood/'] },
+  { scope: 'kudos', prefixes: ['/v1/kudos/', '/v1/company-values/'] },
+  { scope: 'agents', prefixes: ['/v1/agent-reports/', '/v1/agent-health/', '/v1/agent/', '/v1/agent-messages/', '/v1/agent-webhook/'] },
+  // Sending e-mail: an agent's from its inbox, and a person's own.
+  { scope: 'email', prefixes: ['/v1/agent-email/', '/v1/send-email/'] },
+  // Every credential: who it is and its sign-in, the server's status, its own keys (under the rules of
+  // `assertHoldsScopes`), the MCP endpoint (each tool call is judged by its route), and reading the directory
+  // (people, teams, report channels) that names whom a kudos, a task or a report is for.
+  { scope: 'any', prefixes: ['/v1/me/', '/v1/cli/auth/', '/v1/platform/', '/v1/api-keys/', MCP_PATH] },
+  { scope: 'any', readsOnly: true, prefixes: ['/v1/organization/', '/v1/users/', '/v1/teams/', '/v1/report-channels/'] },
+];
+
+const BY_PREFIX = SCOPE_AREAS.flatMap((area) => area.prefixes.map((prefix) => ({ prefix, area }))).sort((a, b) => b.prefix.length - a.prefix.length);
+
+/** The scope area of a request (any case), or null when none names it: then only a credential without scopes may call it. */
+export function scopeAreaOf(method: string, path: string): ScopeArea | null {
+  const lower = path.toLowerCase();
+  const read = method === 'GET' || method === 'HEAD';
+  for (const { prefix, area } of BY_PREFIX) if (lower.startsWith(prefix) && (read || !area.readsOnly)) return area;
+  return null;
+}
+
 /**
  * The spec's "Free-plan organizations with CLI Bearer" allow-list, one entry per operation (method and path):
  * a free-plan organization's CLI tokens may call these and nothing else (403 `plan_upgrade_required`). The
@@ -121,7 +204,11 @@ export const FREE_PLAN_CLI_ALLOWED: readonly string[] = [
   'POST /v1/cli/auth/logout/',
   'POST /v1/cli/auth/logout-everywhere/',
 ];
-const FREE_PLAN_SET = new Set(FREE_PLAN_CLI_ALLOWED);
+/**
+ * The MCP endpoint is a way in, not an operation: each of its tool calls runs a REST route, which the allow-list
+ * judges, so a free-plan CLI token or self-registered agent connects and calls the tools the list allows.
+ */
+const FREE_PLAN_SET = new Set([...FREE_PLAN_CLI_ALLOWED, `POST ${MCP_PATH}`]);
 
 /** Whether a method and path is on the free-plan allow-list (the path as requested, any case). */
 export const onFreePlanAllowList = (method: string, path: string): boolean => FREE_PLAN_SET.has(`${method} ${path.toLowerCase()}`);

@@ -99,6 +99,12 @@ describe('the authorization policy', () => {
     expect(holds(['tasks:write'], ['tasks:read'])).toBe(true);
     expect(holds(['tasks:admin'], [])).toBe(false);
     expect(holds(['tasks:admin'], ['tasks:read', 'tasks:admin'])).toBe(true);
+    // The other areas' scopes are held as they are: none covers another, and none covers the Plan's.
+    expect(holds(['kudos'], ['kudos'])).toBe(true);
+    expect(holds(['kudos'], ['agents'])).toBe(false);
+    expect(holds(['tasks:admin', 'kudos'], ['tasks:write', 'kudos'])).toBe(true);
+    expect(holds(['tasks:admin', 'kudos'], ['kudos', 'email'])).toBe(false);
+    expect(holds(['checkins'], ['tasks:read'])).toBe(false);
     expect(() => assertMayCreateKeys(actor('admin', { scopes: ['tasks:admin'] }))).toThrow(expect.objectContaining({ status: 403, code: 'insufficient_scope' }));
     expect(() => assertMayCreateKeys(actor('admin', { keyKind: 'agent' }))).toThrow(expect.objectContaining({ status: 403, code: 'insufficient_scope' }));
     expect(() => assertMayCreateKeys(actor('member'))).not.toThrow();
@@ -188,6 +194,34 @@ describe('the authorization policy', () => {
     expect(code(actor('admin'), 'POST /v1/cli/auth/logout/')).toBe('403 credential_not_accepted');
     expect(code(actor('admin', { kind: 'bearer' }), 'POST /v1/cli/auth/logout/')).toBe('admitted');
     expect(code(actor('admin'), 'GET /v1/cli/auth/status/')).toBe('admitted');
+    // The MCP endpoint is a way in: a free-plan CLI token and a self-registered agent connect; their tool calls meet the list.
+    expect(code(actor('member', { kind: 'bearer', plan: 'free' }), 'POST /mcp')).toBe('admitted');
+    expect(code(actor('admin', { keyKind: 'agent', plan: 'free' }), 'POST /mcp')).toBe('admitted');
+    expect(code(actor('admin', { plan: 'free' }), 'POST /mcp')).toBe('403 plan_free_api_keys_forbidden');
+    expect(code(actor('admin', { active: false }), 'POST /mcp')).toBe('403 api_key_owner_inactive');
+  });
+
+  it('keeps a key with explicit scopes within them, in every area; a key without scopes anywhere its role allows', () => {
+    const code = (scopes: string[], line: string) => {
+      const [method, path] = line.split(' ');
+      const refusal = admissionRefusal(actor('admin', { scopes }), {}, { method, path });
+      return refusal ? `${refusal.status} ${refusal.code} ${JSON.stringify(refusal.extra ?? null)}` : 'admitted';
+    };
+    expect(code([], 'POST /v1/teams/')).toBe('admitted');
+    expect(code(['kudos'], 'POST /v1/kudos/')).toBe('admitted');
+    expect(code(['kudos'], 'POST /V1/Kudos/')).toBe('admitted');
+    expect(code(['kudos'], 'POST /v1/agent-reports/')).toBe('403 insufficient_scope {"required_scope":"agents"}');
+    expect(code(['tasks:read'], 'POST /v1/send-email/')).toBe('403 insufficient_scope {"required_scope":"email"}');
+    expect(code(['agents'], 'POST /v1/agent-email/send/')).toBe('403 insufficient_scope {"required_scope":"email"}');
+    expect(code(['tasks:read'], 'PUT /v1/checkins/x/responses/')).toBe('403 insufficient_scope {"required_scope":"checkins"}');
+    // The Plan's scopes are the Plan gate's, per operation; the directory is read by every key, not changed.
+    expect(code(['kudos'], 'POST /v1/plan/tasks/')).toBe('admitted');
+    expect(code(['kudos'], 'GET /v1/users/')).toBe('admitted');
+    expect(code(['kudos'], 'HEAD /v1/teams/')).toBe('admitted');
+    expect(code(['kudos'], 'PATCH /v1/users/x/')).toBe('403 insufficient_scope null');
+    expect(code(['tasks:admin', 'checkins', 'kudos', 'agents', 'email'], 'POST /v1/send-message/')).toBe('403 insufficient_scope null');
+    expect(code(['kudos'], 'GET /v1/me/')).toBe('admitted');
+    expect(code(['kudos'], 'POST /mcp')).toBe('admitted');
   });
 
   it('Plan: scopes cover the ones before them; no explicit scope is every scope', () => {

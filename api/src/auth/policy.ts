@@ -3,7 +3,7 @@ import type { PresentedExchangeToken } from './exchange-tokens.ts';
 import { ApiError, badRequest, forbidden, unauthorized } from '../lib/errors.ts';
 import { bool } from '../lib/json.ts';
 import type { Actor } from './credentials.ts';
-import { accepts, matrixRowOf, onFreePlanAllowList, takesExchangeToken } from './method-matrix.ts';
+import { AREA_SCOPES, accepts, matrixRowOf, onFreePlanAllowList, scopeAreaOf, takesExchangeToken } from './method-matrix.ts';
 
 /**
  * Every authorization rule of the API, in one place: which role may do what (CONTRACT §3, the spec's "Roles"
@@ -16,7 +16,7 @@ import { accepts, matrixRowOf, onFreePlanAllowList, takesExchangeToken } from '.
  *
  * Each rule names the roles allowed and the credentials that may use them. A credential never grants more than
  * its owner's role, and some grant less: an agent key and an organization key act for no person, and a key with
- * explicit Plan scopes is narrowed on purpose. None of them GOVERNS the organization: its settings, who belongs
+ * explicit scopes is narrowed on purpose (it calls only the areas its scopes name: `scopeRefusal`). None of them GOVERNS the organization: its settings, who belongs
  * to it and with which role, its credentials, its exchange tokens, and where its data is sent (webhooks,
  * workflows, the delivery log). Those take a credential that is the person with nothing taken away: a personal
  * key without explicit scopes, or a CLI token. Otherwise (ANY) a credential does what its owner's role allows.
@@ -216,9 +216,14 @@ function planRefusal(actor: Actor): { code: string; detail: string } | null {
 /**
  * Why a resolved credential may not call an endpoint, or null when it may: the credential kinds the method
  * matrix gives the path, then the plan rules (for API keys the spec's plan requirements, for a free-plan
- * organization's CLI tokens the allow-list). Runs on every authenticated request (no allocation when it admits).
+ * organization's CLI tokens the allow-list), then a key's explicit scopes. Runs on every authenticated request (no
+ * allocation when it admits).
  */
 export function admissionRefusal(actor: Actor, admission: Admission, request: RequestLine): ApiError | null {
+  return kindOrPlanRefusal(actor, admission, request) ?? scopeRefusal(actor, request);
+}
+
+function kindOrPlanRefusal(actor: Actor, admission: Admission, request: RequestLine): ApiError | null {
   const kind = actor.credential.kind;
   if (!accepts(matrixRowOf(request.path), kind)) {
     return forbidden(
@@ -247,42 +252,72 @@ export function admissionRefusal(actor: Actor, admission: Admission, request: Re
 export const PLAN_SCOPES = ['tasks:read', 'tasks:write', 'tasks:admin'] as const;
 export type PlanScope = (typeof PLAN_SCOPES)[number];
 
+/**
+ * Every scope a key may carry: the Plan's, and one per other area (`checkins`, `kudos`, `agents`, `email`; which
+ * routes each covers is `SCOPE_AREAS` of method-matrix.ts). A key with explicit scopes calls only what they cover.
+ */
+export const SCOPES = [...PLAN_SCOPES, ...AREA_SCOPES] as const;
+export type Scope = (typeof SCOPES)[number];
+
+/** Whether `granted` (explicit scopes) covers `scope`: the same scope, or for the Plan a wider one. */
+function covers(granted: readonly string[], scope: string): boolean {
+  const needed = PLAN_SCOPES.indexOf(scope as PlanScope);
+  return granted.includes(scope) || (needed >= 0 && granted.some((g) => PLAN_SCOPES.indexOf(g as PlanScope) >= needed));
+}
+
 /** Whether the credential's explicit scopes cover `scope`. */
 export function hasPlanScope(actor: Actor, scope: PlanScope): boolean {
   const granted = actor.credential.scopes;
-  if (granted.length === 0) return true;
-  const needed = PLAN_SCOPES.indexOf(scope);
-  return granted.some((g) => PLAN_SCOPES.indexOf(g as PlanScope) >= needed);
+  return granted.length === 0 || covers(granted, scope);
 }
 
-/**
- * How far a set of scopes reaches, tasks:read 1 … tasks:admin 3. No explicit scope reaches further than any: every
- * Plan scope, and governing the organization (`governs`), which no scoped key does.
- */
-const reach = (scopes: readonly string[]): number =>
-  scopes.length === 0 ? PLAN_SCOPES.length + 1 : Math.max(0, ...scopes.map((scope) => PLAN_SCOPES.indexOf(scope as PlanScope) + 1));
+/** 403 `insufficient_scope` naming the scope the key lacks (`extra.required_scope`), the same in every area. */
+export const missingScope = (scope: Scope): ApiError =>
+  new ApiError(403, 'insufficient_scope', `This key's scopes do not include ${scope}.`, { extra: { required_scope: scope } });
 
-/** Whether the caller's credential holds everything `scopes` grants (an empty list grants every scope). */
-export const holdsScopes = (actor: Actor, scopes: readonly string[]): boolean => reach(actor.credential.scopes) >= reach(scopes);
+/**
+ * Why a key with explicit scopes may not call this endpoint, or null: its area's scope is not among them, or no
+ * scope covers the endpoint at all (only a credential without scopes calls it). The Plan's scopes are asked per
+ * operation by the Plan gate (http/plan/gate.ts), after its beta and person checks.
+ */
+export function scopeRefusal(actor: Actor, request: RequestLine): ApiError | null {
+  const granted = actor.credential.scopes;
+  if (granted.length === 0) return null;
+  const area = scopeAreaOf(request.method, request.path);
+  if (area === null) {
+    return forbidden('insufficient_scope', `No scope covers this endpoint; a key with explicit scopes (${granted.join(', ')}) cannot call it. Use a key without scopes or the command-line client.`);
+  }
+  if (area.scope === 'any' || area.scope === 'tasks' || granted.includes(area.scope)) return null;
+  return missingScope(area.scope);
+}
+
+/** Whether the caller's credential holds everything `scopes` grants (an empty list grants every scope, which only a credential without scopes holds). */
+export function holdsScopes(actor: Actor, scopes: readonly string[]): boolean {
+  const granted = actor.credential.scopes;
+  return granted.length === 0 || (scopes.length > 0 && scopes.every((scope) => covers(granted, scope)));
+}
 
 /**
  * API keys: a credential never hands out more than it holds. Creating a key takes a credential that governs (a
  * key with explicit scopes, an agent or an organization key mints nothing: the new key would hold more than
- * it); giving a key scopes, or regenerating a key (its new secret is that key's authority), takes a credential
- * that holds every scope that key will carry. 403 `insufficient_scope` otherwise.
+ * it); giving a key scopes, regenerating a key (its new secret is that key's authority) or deleting one takes a
+ * credential that holds every scope that key carries or will carry. 403 `insufficient_scope` otherwise.
  */
 export function assertMayCreateKeys(actor: Actor): void {
   assertPerson(actor, 'Agent and organization keys cannot manage API keys.');
   if (!governs(actor)) throw forbidden('insufficient_scope', 'A key with explicit scopes cannot create keys; use a personal key without scopes or the command-line client.');
 }
 
-export function assertHoldsScopes(actor: Actor, scopes: readonly string[], what: 'give' | 'regenerate'): void {
+export function assertHoldsScopes(actor: Actor, scopes: readonly string[], what: 'give' | 'regenerate' | 'delete'): void {
   if (holdsScopes(actor, scopes)) return;
+  const own = `This key's scopes (${actor.credential.scopes.join(', ')})`;
   throw forbidden(
     'insufficient_scope',
     what === 'give'
-      ? `This key's scopes (${actor.credential.scopes.join(', ')}) do not cover ${scopes.length ? scopes.join(', ') : 'every scope (a key without scopes)'}; a key cannot grant more than it holds.`
-      : `This key's scopes (${actor.credential.scopes.join(', ')}) do not cover the key it would regenerate; a key cannot obtain a secret that holds more than it does.`,
+      ? `${own} do not cover ${scopes.length ? scopes.join(', ') : 'every scope (a key without scopes)'}; a key cannot grant more than it holds.`
+      : what === 'regenerate'
+        ? `${own} do not cover the key it would regenerate; a key cannot obtain a secret that holds more than it does.`
+        : `${own} do not cover the key it would delete; a key acts only within its scopes.`,
   );
 }
 

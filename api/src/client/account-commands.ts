@@ -11,9 +11,9 @@ type Verification =
   | { token: string; expires_at: string; organization: OrganizationRef & { plan: string }; user: { uuid: string; email: string; full_name: string } }
   | { requires_organization_selection: true; organizations: OrganizationRef[] };
 
-async function required(ctx: CommandContext, given: string | undefined, question: string, usage: string): Promise<string> {
+async function required(ctx: CommandContext, given: string | undefined, question: string, usage: string, secret = false): Promise<string> {
   if (given) return given;
-  const answer = await ctx.terminal.ask(question);
+  const answer = secret ? await ctx.terminal.askSecret(question) : await ctx.terminal.ask(question);
   if (!answer) throw new ClientError(EXIT.usage, usage);
   return answer;
 }
@@ -46,7 +46,7 @@ export async function login(ctx: CommandContext, flags: { email?: string; code?:
   if (!code) {
     const sent = await ctx.terminal.spin('Sending a code', () => api.call<{ detail: string }>('POST', '/v1/cli/auth/request-code/', { email }));
     ctx.terminal.note(sent.detail);
-    code = await required(ctx, undefined, 'Code from the e-mail: ', 'no code given: give --code.');
+    code = await required(ctx, undefined, 'Code from the e-mail: ', 'no code given: give --code.', true);
   }
   let organizationId: string | undefined;
   for (;;) {
@@ -60,7 +60,7 @@ export async function login(ctx: CommandContext, flags: { email?: string; code?:
       const left = (err as ClientError).code === 'invalid_code' ? ((err as ClientError).body as { extra?: { attempts_left?: number } })?.extra?.attempts_left : undefined;
       if (!flags.code && left) {
         ctx.terminal.error((err as Error).message);
-        code = await required(ctx, undefined, `Code from the e-mail (${left} ${left === 1 ? 'try' : 'tries'} left): `, 'no code given: give --code.');
+        code = await required(ctx, undefined, `Code from the e-mail (${left} ${left === 1 ? 'try' : 'tries'} left): `, 'no code given: give --code.', true);
         continue;
       }
       throw err;

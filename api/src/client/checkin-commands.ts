@@ -1,4 +1,3 @@
-import { ClientError, EXIT } from './api.ts';
 import type { CommandContext } from './context.ts';
 
 interface PendingCheckin {
@@ -18,8 +17,7 @@ interface AnswerLink {
  * `rollcall checkins today`: the check-ins still waiting for my answer today (GET /v1/cli/status/), each with a
  * fresh web answer link (POST /v1/checkins/{uuid}/answer-link/), the same page the prompt e-mail opens.
  */
-export async function checkins(ctx: CommandContext, words: string[]): Promise<void> {
-  if (words.length !== 1 || words[0] !== 'today') throw new ClientError(EXIT.usage, 'usage: rollcall checkins today [--json]');
+export async function checkins(ctx: CommandContext): Promise<void> {
   const api = ctx.api();
   const pending = await ctx.terminal.spin('Checking', async () => {
     const { pending_checkins } = await api.call<{ pending_checkins: PendingCheckin[] }>('GET', '/v1/cli/status/');

@@ -25,12 +25,17 @@ export async function update(ctx: CommandContext, flags: { done?: string[]; doin
     throw new ClientError(EXIT.usage, 'nothing to send: give --done, --doing, --blocked or a message.');
   }
   const answer = await ctx.terminal.spin('Sending', () =>
-    ctx.api().call<{ followups_count: number; attached_followups: { followup_name: string; action: string }[]; detail: string }>('POST', '/v1/cli/updates/', body),
+    ctx.api().call<{ followups_count: number; attached_followups: { followup_name: string; action: string; unanswered_questions?: { question: string }[] }[]; detail: string }>('POST', '/v1/cli/updates/', body),
   );
   if (ctx.json) return ctx.terminal.json(answer);
   if (answer.followups_count === 0) return ctx.terminal.print(answer.detail);
   const names = answer.attached_followups.map((f) => `${f.followup_name} (${f.action === 'created' ? 'new answer' : 'added to your answer'})`);
   ctx.terminal.print(`${ctx.terminal.style('green', '✓')} Sent to ${names.join(', ')}.`);
+  // An update fills the questions it fits; the required ones it left empty keep the check-in waiting.
+  for (const f of answer.attached_followups) {
+    const left = f.unanswered_questions ?? [];
+    if (left.length) ctx.terminal.print(`  ${f.followup_name} still waits for: ${left.map((q) => q.question).join('; ')} (rollcall checkins today)`);
+  }
 }
 
 function printMessages(ctx: CommandContext, messages: AgentMessage[]): void {

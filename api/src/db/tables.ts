@@ -1,9 +1,9 @@
 import type { AgentEmailRow, AgentRow, HealthCheckRow, MessageRow, RegistrationChallengeRow, ReportRow } from './tables/agents.ts';
 import type { AssistantSessionRow, AssistantTurnRow, AuditEventRow, CliSignInCodeRow, ExchangeTokenRow } from './tables/cli.ts';
 import type {
-  AnswerTokenRow, CheckinParticipantTeamRow, CheckinParticipantUserRow, CheckinReportRow, CheckinRow, MoodRow, PromptRow, PromptSlotRow, QuestionRow, ReplyKeyRow, ResponsePartRow, ResponseRow, TimeOffRow,
+  AnswerTokenRow, ChatConversationRow, CheckinParticipantTeamRow, CheckinParticipantUserRow, CheckinReportRow, CheckinRow, MoodRow, PromptRow, PromptSlotRow, QuestionRow, ReplyKeyRow, ResponsePartRow, ResponseRow, TimeOffRow,
 } from './tables/checkins.ts';
-import type { ChatConnectionRow, ChatMessageRow, DeliveryAttemptRow, DeliveryRow, OrganizationEventRow, SubscriptionRow } from './tables/outbox.ts';
+import type { ChatConnectionRow, ChatMessageRow, ChatPersonRow, ChatRequestNonceRow, DeliveryAttemptRow, DeliveryRow, OrganizationEventRow, SubscriptionRow } from './tables/outbox.ts';
 import type {
   BoardKeyRow, BoardMemberRow, BoardRow, GoalRow, IdempotencyKeyRow, LabelRow, MilestoneRow, PlanChangeRow, PlanOrganizationRow, ProjectMemberRow,
   ProjectRow, ProjectUpdateRow, StateRow, TaskLabelRow, TaskRow,
@@ -61,6 +61,9 @@ declare module 'knex/types/tables.js' {
     webhook_subscriptions: SubscriptionRow;
     chat_connections: ChatConnectionRow;
     chat_messages: ChatMessageRow;
+    chat_people: ChatPersonRow;
+    chat_request_nonces: ChatRequestNonceRow;
+    checkin_chat_conversations: ChatConversationRow;
     checkins: CheckinRow;
     checkin_questions: QuestionRow;
     checkin_participant_users: CheckinParticipantUserRow;

@@ -6,6 +6,10 @@ import { workflows } from './workflows/feature.ts';
 import { apiKeys } from './api-keys/feature.ts';
 import { assistant } from './assistant/feature.ts';
 import { chat } from './chat/feature.ts';
+import { chatSlack } from './chat/slack/feature.ts';
+import { chatMattermost } from './chat/mattermost/feature.ts';
+import { chatTeams } from './chat/microsoft-teams/feature.ts';
+import { chatGoogle } from './chat/google-chat/feature.ts';
 import { checkins } from './checkins/feature.ts';
 import { checkinRuns } from './checkin-runs/feature.ts';
 import { cli } from './cli/feature.ts';
@@ -75,6 +79,10 @@ export const features: Feature[] = [
   email,
   inbound,
   chat,
+  chatSlack,
+  chatMattermost,
+  chatTeams,
+  chatGoogle,
   agents,
   kudos,
   workflows,

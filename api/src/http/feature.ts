@@ -24,6 +24,11 @@ export interface Feature {
   inbound?(deps: Deps): Record<string, InboundHandler>;
   /** Background jobs (cron, UTC); each runs alone and is callable from a test. */
   jobs?: Job[];
+  /**
+   * Paths whose request bodies its routes read themselves (http/raw-body.ts), left alone by the JSON body parser:
+   * requests a platform signs over their exact bytes (Slack's request URLs).
+   */
+  rawBodyPaths?: readonly string[];
 }
 
 /** An openapi.ts module: its operations, the component schemas they name, and tag descriptions. */

@@ -28,7 +28,7 @@ describe('HTTP conventions (CONTRACT §2, §12)', () => {
     expect(res.body).toEqual({
       name: ['Must be a string.'],
       kind: ['Must be one of: personal, agent, organization.'],
-      'scopes.1': ['Must be one of: tasks:read, tasks:write, tasks:admin.'],
+      'scopes.1': ['Must be one of: tasks:read, tasks:write, tasks:admin, checkins, kudos, agents, email.'],
       is_agent_key: ['Must be a boolean.'],
     });
     const tz = await t.request('PATCH', '/v1/organization/', { key: acme.adminKey, body: { timezone: 'Mars/Olympus' } });

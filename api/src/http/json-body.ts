@@ -21,14 +21,16 @@ const OBJECT_OR_ARRAY = /^[\x20\x09\x0a\x0d]*[[{]/;
  *   JSON.stringify when it is stored). V8's JSON.parse itself does not recurse, so parsing first is safe.
  * - a NUL character (`\u0000`) is refused in any key or string: PostgreSQL's text cannot store it.
  * GET and the other methods skip koa-body: it would only find that there is nothing to parse, in an async frame
- * of its own (about 0.9 KB of garbage per request).
+ * of its own (about 0.9 KB of garbage per request). So do `rawPaths` (Feature.rawBodyPaths): requests signed
+ * over their exact bytes, which their routes read themselves.
  */
-export function parseJsonBodies(): Middleware {
+export function parseJsonBodies(rawPaths: readonly string[] = []): Middleware {
   const read = koaBody({ json: false, text: true, textTypes: JSON_TYPES, textLimit: '1mb', urlencoded: false, multipart: false, parsedMethods: BODY_METHODS });
   const parsed = new Set<string>(BODY_METHODS);
+  const raw = new Set(rawPaths.map((p) => p.toLowerCase()));
   const nothing = () => Promise.resolve();
   return (ctx, next) => {
-    if (!parsed.has(ctx.method)) return next();
+    if (!parsed.has(ctx.method) || (raw.size > 0 && raw.has(ctx.path.toLowerCase()))) return next();
     return read(ctx, nothing).then(
       () => {
         const text = ctx.request.body as unknown;

@@ -27,6 +27,7 @@ const TYPES: Record<string, string> = {
   '.svg': 'image/svg+xml',
   '.png': 'image/png',
   '.json': 'application/json; charset=utf-8',
+  '.webmanifest': 'application/manifest+json; charset=utf-8',
 };
 
 /** The .br or .gz copy of `file` the request's Accept-Encoding takes (brotli first), when the build wrote one. */
@@ -50,6 +51,8 @@ export function serveWebApp(dir: string) {
   return function webApp(ctx: Context, next: Next): Promise<void> {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
     if (ctx.path === '/app') return Promise.resolve(ctx.redirect('/app/'));
+    // Invitation e-mails sent before 1.8.0 linked to /invitations/accept?token=…: the app's page accepts them.
+    if (ctx.path === '/invitations/accept' || ctx.path === '/invitations/accept/') return Promise.resolve(ctx.redirect(`/app/invitations/accept${ctx.search}`));
     return ctx.path.startsWith('/app/') ? Promise.resolve(serve(ctx)) : next();
   };
 

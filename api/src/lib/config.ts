@@ -143,6 +143,13 @@ export interface Config {
     googleChatWebhookBaseUrl: string;
     /** Teams incoming-webhook URLs live on tenant hosts; null accepts any HTTPS URL that passes the address checks. */
     teamsWebhookBaseUrl: string | null;
+    /** Teams bot: the Bot Framework's OpenID metadata (→ its signing keys) and the Microsoft identity platform's token host. */
+    teamsOpenIdMetadataUrl: string;
+    teamsLoginUrl: string;
+    /** Google Chat app: the Chat API, the keys of the tokens Google Chat sends, and Google's OAuth token endpoint. */
+    googleChatApiUrl: string;
+    googleChatKeysUrl: string;
+    googleTokenUrl: string;
   };
   /**
    * Where Plan attachments are stored: files under DATA_DIR/attachments (`disk`, the default), or an S3-compatible
@@ -360,6 +367,11 @@ export function loadConfig(env: Env = process.env): Config {
       discordWebhookBaseUrl: url(env, 'DISCORD_WEBHOOK_BASE_URL', ['https:']) ?? 'https://discord.com/api/webhooks/',
       googleChatWebhookBaseUrl: url(env, 'GOOGLE_CHAT_WEBHOOK_BASE_URL', ['https:']) ?? 'https://chat.googleapis.com/v1/spaces/',
       teamsWebhookBaseUrl: url(env, 'TEAMS_WEBHOOK_BASE_URL', ['https:']),
+      teamsOpenIdMetadataUrl: url(env, 'TEAMS_OPENID_METADATA_URL', ['https:', 'http:']) ?? 'https://login.botframework.com/v1/.well-known/openidconfiguration',
+      teamsLoginUrl: (url(env, 'TEAMS_LOGIN_URL', ['https:', 'http:']) ?? 'https://login.microsoftonline.com').replace(/\/+$/, ''),
+      googleChatApiUrl: (url(env, 'GOOGLE_CHAT_API_URL', ['https:', 'http:']) ?? 'https://chat.googleapis.com').replace(/\/+$/, ''),
+      googleChatKeysUrl: url(env, 'GOOGLE_CHAT_KEYS_URL', ['https:', 'http:']) ?? 'https://www.googleapis.com/service_accounts/v1/jwk/chat@system.gserviceaccount.com',
+      googleTokenUrl: url(env, 'GOOGLE_TOKEN_URL', ['https:', 'http:']) ?? 'https://oauth2.googleapis.com/token',
     },
     attachments: attachmentStorage(env),
   };

@@ -7,10 +7,12 @@ const reported = new Set<string>();
 
 /**
  * Where a stored timestamp that cannot be read is reported (the app hands its logger over), each distinct value
- * once: a row written before dates were checked strictly must not turn every list it appears in into a 500.
+ * once per app: a row written before dates were checked strictly must not turn every list it appears in into a
+ * 500.
  */
 export function onUnreadableTimestamp(report: (value: string) => void): void {
   reportUnreadable = report;
+  reported.clear();
 }
 
 function unreadable(value: unknown): null {

@@ -22,7 +22,7 @@ export interface RestAnswer {
 }
 
 /** The request headers a tool call carries over from its /mcp request: the credential and the attribution. */
-const FORWARDED_HEADERS = ['x-api-key', 'authorization', 'x-exchange-token', 'x-service-agent-name', 'host', 'user-agent'];
+const FORWARDED_HEADERS = ['x-api-key', 'authorization', 'x-exchange-token', 'x-service-agent-name', 'x-dailybot-agent-name', 'host', 'user-agent'];
 
 export type Dispatch = (outer: Context, call: RestCall) => Promise<RestAnswer>;
 
@@ -51,8 +51,10 @@ export function makeDispatch(app: Koa, routeMiddleware: Middleware[]): Dispatch 
     if (call.body !== undefined) req.headers['content-type'] = 'application/json';
     const res = new ServerResponse(req);
     const ctx = app.createContext(req, res);
-    // The client's address and the request id, as the /mcp request established them (http/forwarded.ts).
-    Object.assign(ctx.state, outer.state);
+    // The client's address and the request id, as the /mcp request established them (http/forwarded.ts); the
+    // route authenticates the caller itself.
+    const { actor: _actor, ...state } = outer.state as Record<string, unknown>;
+    Object.assign(ctx.state, state);
     if (call.body !== undefined) (ctx.request as { body?: unknown }).body = call.body;
     await run(ctx);
     const headers: Record<string, string> = {};

@@ -1,5 +1,6 @@
 import type { Context, Middleware, Next } from 'koa';
 import type { Deps } from '../http/deps.ts';
+import type { Middlewares } from '../http/middlewares.ts';
 import type { Dispatch } from './dispatch.ts';
 import { MCP_PATH } from './path.ts';
 
@@ -9,11 +10,11 @@ import { MCP_PATH } from './path.ts';
  * no agent talks to over MCP never needs, and which every V8 heap limit multiplies (docs/architecture.md, Memory).
  * Every other request passes through as it did past the endpoint itself.
  */
-export function lazyMcpEndpoint(deps: Pick<Deps, 'db' | 'clock' | 'credentialCache' | 'logger'>, dispatch: Dispatch): Middleware {
+export function lazyMcpEndpoint(deps: Pick<Deps, 'db' | 'clock' | 'credentialCache' | 'logger'>, mw: Pick<Middlewares, 'authenticate' | 'rateLimit'>, dispatch: Dispatch): Middleware {
   let endpoint: Promise<Middleware> | null = null;
   return function mcp(ctx: Context, next: Next): Promise<void> {
     if (ctx.path !== MCP_PATH) return next();
-    endpoint ??= import('./endpoint.ts').then((loaded) => loaded.mcpEndpoint(deps, dispatch));
+    endpoint ??= import('./endpoint.ts').then((loaded) => loaded.mcpEndpoint(deps, mw, dispatch));
     return endpoint.then((middleware) => middleware(ctx, next) as Promise<void>);
   };
 }

@@ -33,7 +33,7 @@ describe('MCP robustness: any tool input, any body to /mcp, never a 5xx or a pro
     } finally {
       await t.close();
     }
-  });
+  }, 120_000);
 });
 
 describe('MCP resources and prompts, through the REST routes', () => {

@@ -24,7 +24,7 @@ describe('MCP server at /mcp (Streamable HTTP, stateless): tools over the REST r
     expect(client.getServerVersion()?.name).toBe('rollcall');
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name)).toEqual([
-      'report', 'health_check', 'read_messages', 'acknowledge_messages', 'send_email', 'list_checkins', 'answer_checkin', 'give_kudos',
+      'report', 'health_check', 'read_messages', 'acknowledge_messages', 'send_email', 'list_checkins', 'get_checkin', 'answer_checkin', 'give_kudos',
       'search_tasks', 'list_board_tasks', 'list_board_states', 'board_snapshot', 'board_delta', 'get_task', 'create_task', 'update_task', 'move_task', 'comment_task',
     ]);
     const byName = Object.fromEntries(tools.map((tool) => [tool.name, tool]));
@@ -172,9 +172,10 @@ describe('MCP server at /mcp (Streamable HTTP, stateless): tools over the REST r
     expect(structured(traversal)).toMatchObject({ status: 404, code: 'not_found' });
     const unknownTool = await call(client, 'drop_tables');
     expect(structured(unknownTool)).toMatchObject({ code: 'unknown_tool' });
-    // A `__proto__` argument is dropped by the SDK's argument parsing before the tool sees it: no pollution, no crash.
+    // A `__proto__` argument is an own key like any other, and the route refuses it as REST does: no pollution, no crash.
     const proto = await call(client, 'report', JSON.parse('{"__proto__": {"x": 1}, "agent_name": "Bot", "content": "x"}'));
-    expect(proto.isError).toBeFalsy();
+    const rest = await t.request('POST', '/v1/agent-reports/', { key: acme.adminKey, raw: '{"__proto__": {"x": 1}, "agent_name": "Bot", "content": "x"}', headers: { 'content-type': 'application/json' } });
+    expect(structured(proto)).toEqual({ status: rest.status, ...rest.body });
     expect(({} as Record<string, unknown>).x).toBeUndefined();
   });
 

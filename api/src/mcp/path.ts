@@ -1,2 +1,2 @@
-/** Where the Model Context Protocol endpoint answers (Streamable HTTP). */
-export const MCP_PATH = '/mcp';
+/** Where the Model Context Protocol endpoint answers (Streamable HTTP): the method matrix's, which admits it. */
+export { MCP_PATH } from '../auth/method-matrix.ts';

@@ -94,13 +94,22 @@ export const TOOLS: Tool[] = [
     name: 'list_checkins', title: 'My check-ins today', method: 'GET', path: '/v1/checkins/', annotations: READ,
     fixedQuery: { active: 'true', include_summary: 'true' },
     query: [{ name: 'date', description: 'the day of the summary (YYYY-MM-DD; default today)' }, ...PAGE],
-    description: 'Active check-ins you take part in (GET /v1/checkins/?active=true&include_summary=true): each with the day\'s summary; response_completed false means your answer for that day is still missing.',
+    description: 'Active check-ins you take part in (GET /v1/checkins/?active=true&include_summary=true): each with the day\'s summary; response_completed false means your answer for that day is still missing. Read a check-in\'s questions with get_checkin.',
     summary: listed('check-ins'),
+  },
+  {
+    name: 'get_checkin', title: 'Read a check-in\'s questions', method: 'GET', path: '/v1/checkins/:uuid/detail/', annotations: READ,
+    params: [{ name: 'uuid', description: 'the check-in\'s uuid' }],
+    description: 'One check-in with its questions (GET /v1/checkins/{uuid}/detail/): each question\'s uuid, index, question, question_type (text, boolean, numeric, multiple_choice with its choices) and whether it is required. answer_checkin takes one answer per question by uuid or index.',
+    summary: (a) => {
+      const questions = (a.questions as { index: number; question: string; required: boolean }[] | undefined) ?? [];
+      return `${a.name ?? 'Check-in'}: ${questions.map((q) => `${q.index}. ${q.question}${q.required ? ' (required)' : ''}`).join(' ')}`;
+    },
   },
   {
     name: 'answer_checkin', title: 'Answer a check-in', method: 'POST', path: '/v1/checkins/:uuid/responses/', body: responseSchema, annotations: ADD,
     params: [{ name: 'uuid', description: 'the check-in\'s uuid' }],
-    description: 'Answer a check-in (POST /v1/checkins/{uuid}/responses/): one answer per question.',
+    description: 'Answer a check-in (POST /v1/checkins/{uuid}/responses/): one answer per question, {uuid or index, response}, as get_checkin lists them. Every required question needs an answer that is not blank: otherwise nothing is recorded and the refusal names each one (validation_error).',
     summary: (a) => `Answer ${a.uuid ?? ''} recorded.`,
   },
   {

@@ -1,7 +1,10 @@
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp } from '../../test/harness.ts';
 import type { TestApp } from '../../test/harness.ts';
-import { loadExamples } from './catalog.ts';
+import { EXAMPLES_DIR, loadExamples } from './catalog.ts';
 import { documentationValues } from './example-values.ts';
 import { CHANGELOG } from '../features/meta/changelog.ts';
 
@@ -64,6 +67,32 @@ describe('OpenAPI document and service endpoints', () => {
       url: 'https://hooks.example.com/hook',
       next: 'https://rollcall.example.com/v1/x/?page=2',
       to: ['otto@acme.example.com', 'mia@acme.example.com'],
+    });
+  });
+
+  it('shows no loopback or private address in any string of any example file, keys included', () => {
+    // Found here on their own terms, not by the filter of example-values.ts: every IPv4 and IPv6 literal and
+    // localhost, checked against the loopback, private, link-local and unique-local ranges.
+    const local = new net.BlockList();
+    for (const [network, prefix] of [['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12], ['192.168.0.0', 16]] as const) local.addSubnet(network, prefix, 'ipv4');
+    for (const [network, prefix] of [['::1', 128], ['fc00::', 7], ['fe80::', 10], ['::ffff:0:0', 96]] as const) local.addSubnet(network, prefix, 'ipv6');
+    const isLocal = (candidate: string) => {
+      const family = net.isIP(candidate);
+      return /^localhost$/i.test(candidate) || (family !== 0 && local.check(candidate, family === 4 ? 'ipv4' : 'ipv6'));
+    };
+    const strings = (value: unknown): string[] =>
+      typeof value === 'string' ? [value] : Array.isArray(value) ? value.flatMap(strings) : value && typeof value === 'object' ? Object.entries(value).flatMap(([k, v]) => [k, ...strings(v)]) : [];
+    const files = fs.readdirSync(EXAMPLES_DIR).filter((file) => file.endsWith('.json'));
+    expect(files.length).toBeGreaterThan(300);
+    const leaks = files.flatMap((file) =>
+      strings(JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, file), 'utf8')))
+        .filter((text) => (text.match(/localhost|[\d.]{7,}|[0-9a-f:.]*:[0-9a-f:.]+/gi) ?? []).some((candidate) => isLocal(candidate.replace(/^\.+|\.+$/g, ''))))
+        .map((text) => `${file}: ${text}`),
+    );
+    expect(leaks).toEqual([]);
+    // What the filter makes of the forms a test run leaves: a URL's host, a bare address with or without a port.
+    expect(documentationValues({ name: '127.0.0.1', error: 'connect ECONNREFUSED 10.0.0.7:443', v6: '[::1]:8080', mapped: '::ffff:127.0.0.1', api: 'http://localhost:8080/v1/', hook: 'https://192.168.1.20/hook', public: '8.8.8.8', at: '2026-11-23T14:57:51.156Z' })).toEqual({
+      name: 'hooks.example.com', error: 'connect ECONNREFUSED hooks.example.com', v6: 'hooks.example.com', mapped: 'hooks.example.com', api: 'https://rollcall.example.com/v1/', hook: 'https://hooks.example.com/hook', public: '8.8.8.8', at: '2026-11-23T14:57:51.156Z',
     });
   });
 

@@ -84,10 +84,25 @@ export function isPermanentSmtpFailure(err: SmtpError): boolean {
   return err.code === 'EENVELOPE';
 }
 
+/** The domain of MAIL_FROM (`Rollcall <no-reply@example.com>` → `example.com`), which names our Message-IDs. */
+export function mailDomain(mailFrom: string): string {
+  const address = /<([^>]*)>/.exec(mailFrom)?.[1] ?? mailFrom;
+  const domain = address.slice(address.lastIndexOf('@') + 1).trim().toLowerCase();
+  return /^[a-z0-9.-]+$/.test(domain) ? domain : 'localhost';
+}
+
+/**
+ * An outbox row's Message-ID when its message names none: one per row, the same on every attempt. A message the
+ * server took before a crash is sent again after it (delivery is at least once); with the same Message-ID, mail
+ * systems that already have it drop the copy (nodemailer would make up a new one each time).
+ */
+export const outboxMessageId = (deliveryUuid: string, domain: string): string => `<delivery.${deliveryUuid}@${domain}>`;
+
 /** The e-mail channel's sender: a permanent refusal fails the delivery at once, with its reason; anything else is retried. */
-export function emailSender(mailer: Mailer, box: SecretBox) {
+export function emailSender(mailer: Mailer, box: SecretBox, domain: string) {
   return async function sendEmail(row: DeliveryRow): Promise<SendResult> {
-    const message = withSecret(readJson<EmailMessage>(row.payload, { to: [], subject: '', text: '' }), row.secret_encrypted, box);
+    const stored = withSecret(readJson<EmailMessage>(row.payload, { to: [], subject: '', text: '' }), row.secret_encrypted, box);
+    const message = stored.messageId ? stored : { ...stored, messageId: outboxMessageId(row.uuid, domain) };
     const t0 = performance.now();
     try {
       const info = await mailer.send(message);

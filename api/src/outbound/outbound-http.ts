@@ -30,6 +30,8 @@ export interface OutboundRequest {
   url: string;
   headers?: Record<string, string>;
   body?: string;
+  /** Shorter than the client's own, for a call made while a request waits (Slack wants an answer within 3 s). */
+  timeoutMs?: number;
 }
 
 const MAX_BODY = 64 * 1024;
@@ -105,7 +107,7 @@ export class OutboundHttp {
       method: req.method ?? 'POST',
       headers: req.headers,
       body: req.body,
-      signal: AbortSignal.timeout(this.#options.timeoutMs),
+      signal: AbortSignal.timeout(Math.min(req.timeoutMs ?? Infinity, this.#options.timeoutMs)),
     });
     let body = '';
     for await (const chunk of res.body) {

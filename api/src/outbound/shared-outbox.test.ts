@@ -4,7 +4,7 @@ import type { TestApp } from '../../test/harness.ts';
 import { TEST_CA, startHttpsReceiver } from '../../test/receivers.ts';
 import type { HttpsReceiver } from '../../test/receivers.ts';
 import { webhookDelivery } from '../features/webhooks/dispatch.ts';
-import { claimDue, enqueueMany, settle } from '../outbox/deliveries.ts';
+import { claimDue, enqueueMany, recordAndSettle, settle } from '../outbox/deliveries.ts';
 import type { SubscriptionRow } from '../db/tables.ts';
 import { startJobs } from '../jobs/index.ts';
 
@@ -82,6 +82,10 @@ describe.skipIf(!postgres)('A shared outbox: claims with leases (CONTRACT §10)'
       settle(trx, { delivery: claimed, attempt: 1, outcome: 'delivered', status: 'delivered', nextAttemptAt: now.toISOString(), statusCode: 204, error: null, durationMs: 1, started: now, owner: 'dead-process' }, a.clock.now()),
     );
     expect(late).toBe(false);
+    // The same through the worker's one-statement write of an outcome without hooks: logged, not written over.
+    const attempt = { delivery: claimed, attempt: 1, outcome: 'delivered' as const, status: 'delivered' as const, nextAttemptAt: now.toISOString(), statusCode: 204, error: null, durationMs: 1, started: now };
+    expect(await recordAndSettle(a.db, [{ ...attempt, owner: 'dead-process' }], a.clock.now())).toEqual(new Set());
+    expect(await a.db('delivery_attempts').where({ delivery_uuid: claimed.uuid }).select('attempt', 'outcome', 'status_code')).toEqual([{ attempt: 1, outcome: 'delivered', status_code: 204 }]);
     expect(await a.db('deliveries').where({ uuid: claimed.uuid }).first()).toMatchObject({ status: 'pending', claimed_by: 'second-process' });
     // That one dies too: after its lease, a running worker sends the row, once.
     a.clock.advance(30_001);

@@ -5,7 +5,7 @@ import type { Notifications } from '../db/notifications.ts';
 import type { Clock } from '../lib/clock.ts';
 import { instanceId } from '../lib/ids.ts';
 import type { Logger } from '../lib/logger.ts';
-import { claimDue, recordAttempts, renewLeases, settleAll } from '../outbox/deliveries.ts';
+import { claimDue, recordAndSettle, recordAttempts, renewLeases, settleAll } from '../outbox/deliveries.ts';
 import type { SettledAttempt } from '../outbox/deliveries.ts';
 import type { DeliveryHook, DeliveryPart, SendResult, Sender } from './types.ts';
 import { errorResult } from './http-sender.ts';
@@ -45,6 +45,9 @@ interface Outcome {
 }
 type Decided = Outcome & { attempt: number; outcome: SendResult['outcome']; nextAttemptAt: string; status: DeliveryStatus; error: string | null };
 
+/** Outcomes without hooks written at once, side by side: PostgreSQL has the connections for it; SQLite has one. */
+const PLAIN_WRITERS = { sqlite: 1, postgres: 4 };
+
 /**
  * The delivery worker pool (CONTRACT §10). Reads due pending rows, sends each through its channel's sender
  * on a p-queue of bounded concurrency, and records every attempt. Rows that share an `ordering_key` go out
@@ -52,6 +55,11 @@ type Decided = Outcome & { attempt: number; outcome: SendResult['outcome']; next
  * and only then is the outcome written (attempt row + delivery update + the channel's hooks) in one short
  * transaction. A crash between send and that write sends the row again after restart, with the same
  * webhook-id: delivery is at least once.
+ *
+ * Between the send and that write the row is sent but not marked: a crash then sends it again. The worker keeps that
+ * window short: an outcome that runs no hooks (every e-mail, most webhooks) is written the moment it arrives, in one
+ * statement on PostgreSQL, several such writes at once (#writePlain); outcomes with hooks go through one batch
+ * transaction at a time, the hooks in order (#flush).
  *
  * Due rows are read a page at a time, never more than the pool can start soon: memory holds at most a few
  * times `concurrency` payloads however long the backlog. On SQLite (one process per file) rows are picked in
@@ -75,8 +83,13 @@ export class DeliveryWorker {
   #round: Promise<void> | null = null;
   #again = false;
   #kickScheduled = false;
-  readonly #outcomes: Outcome[] = [];
+  /** Outcomes whose hooks run, written one batch transaction at a time. */
+  readonly #outcomes: Decided[] = [];
   #flushing = false;
+  /** Outcomes without hooks, written as they arrive by up to `#plainLimit` writers at once. */
+  readonly #plain: Decided[] = [];
+  #plainWriters = 0;
+  readonly #plainLimit: number;
   /** PostgreSQL: this worker's name in `claimed_by`, its lease length, and the timer renewing in-flight leases. */
   readonly #claims: { owner: string; leaseMs: number } | null;
   #renewer: NodeJS.Timeout | null = null;
@@ -86,6 +99,7 @@ export class DeliveryWorker {
     this.#o = options;
     this.#queue = new PQueue({ concurrency: options.concurrency });
     this.#claims = isSqlite(options.db) ? null : { owner: instanceId(), leaseMs: options.leaseMs ?? 30_000 };
+    this.#plainLimit = isSqlite(options.db) ? PLAIN_WRITERS.sqlite : PLAIN_WRITERS.postgres;
     options.notifications?.subscribe('deliveries', () => this.kick());
   }
 
@@ -297,15 +311,39 @@ export class DeliveryWorker {
   }
 
   /**
-   * Outcomes are written in batches: every result that arrives while a write is running goes into the next
-   * transaction (one multi-row insert of attempts, one update per delivery, the hooks). A batch whose
-   * transaction fails (a hook threw) is written again row by row, so one bad row cannot hold others back.
+   * An outcome is decided when it arrives. Without hooks it is written at once (#writePlain). With hooks it goes
+   * into a batch: every such result that arrives while a batch is written goes into the next transaction (one
+   * multi-row insert of attempts, one update per run of deliveries, the hooks). A batch or write that fails (a hook
+   * threw) is written again row by row, so one bad row cannot hold others back.
    */
   #record(row: DeliveryRow, result: SendResult, started: Date): Promise<void> {
     return new Promise<void>((resolve, reject) => {
-      this.#outcomes.push({ row, result, started, resolve, reject });
-      this.#scheduleFlush();
+      const decided: Decided = { row, result, started, resolve, reject, ...this.#decide(row, result, this.#o.clock.now()) };
+      if (this.#hooksFor(row.channel, decided.outcome).length > 0) {
+        this.#outcomes.push(decided);
+        this.#scheduleFlush();
+      } else {
+        this.#plain.push(decided);
+        this.#writePlain();
+      }
     });
+  }
+
+  /** Starts writers for the waiting outcomes without hooks, up to the limit; each takes what waits when it starts. */
+  #writePlain(): void {
+    while (this.#plain.length > 0 && this.#plainWriters < this.#plainLimit) {
+      this.#plainWriters++;
+      const batch = this.#plain.splice(0, 200);
+      void (async () => {
+        try {
+          const now = this.#o.clock.now();
+          await this.#settle(batch, (part) => recordAndSettle(this.#o.db, part.map((o) => this.#settled(o)), now));
+        } finally {
+          this.#plainWriters--;
+          this.#writePlain();
+        }
+      })();
+    }
   }
 
   #scheduleFlush(): void {
@@ -318,31 +356,35 @@ export class DeliveryWorker {
     const batch = this.#outcomes.splice(0, 500);
     try {
       const now = this.#o.clock.now();
-      const decided = batch.map((o) => ({ ...o, ...this.#decide(o.row, o.result, now) }));
-      try {
-        await this.#o.db.transaction((trx) => this.#write(trx, decided, now));
-        for (const o of decided) o.resolve();
-      } catch {
-        for (const o of decided) {
-          try {
-            await this.#o.db.transaction((trx) => this.#write(trx, [o], now));
-            o.resolve();
-          } catch (err) {
-            o.reject(err);
-          }
-        }
-      }
-      for (const o of decided) {
-        if (o.outcome !== 'delivered') {
-          this.#o.logger.warn(
-            { delivery: o.row.uuid, channel: o.row.channel, kind: o.row.kind, attempt: o.attempt, outcome: o.outcome, status_code: o.result.statusCode ?? null, error: o.error },
-            'delivery attempt did not succeed',
-          );
-        }
-      }
+      await this.#settle(batch, (part) => this.#o.db.transaction((trx) => this.#write(trx, part, now)));
     } finally {
       this.#flushing = false;
       if (this.#outcomes.length) this.#scheduleFlush();
+    }
+  }
+
+  /** Writes `batch` with `write`, or row by row when the whole fails; settles each outcome's promise; logs failures. */
+  async #settle(batch: Decided[], write: (part: Decided[]) => Promise<unknown>): Promise<void> {
+    try {
+      await write(batch);
+      for (const o of batch) o.resolve();
+    } catch {
+      for (const o of batch) {
+        try {
+          await write([o]);
+          o.resolve();
+        } catch (err) {
+          o.reject(err);
+        }
+      }
+    }
+    for (const o of batch) {
+      if (o.outcome !== 'delivered') {
+        this.#o.logger.warn(
+          { delivery: o.row.uuid, channel: o.row.channel, kind: o.row.kind, attempt: o.attempt, outcome: o.outcome, status_code: o.result.statusCode ?? null, error: o.error },
+          'delivery attempt did not succeed',
+        );
+      }
     }
   }
 
@@ -360,8 +402,8 @@ export class DeliveryWorker {
     return { attempt, outcome, nextAttemptAt, status, error };
   }
 
-  async #write(trx: Trx, batch: Decided[], now: Date): Promise<void> {
-    const settled = batch.map((o): SettledAttempt => ({
+  #settled(o: Decided): SettledAttempt {
+    return {
       delivery: o.row,
       attempt: o.attempt,
       outcome: o.outcome,
@@ -373,7 +415,11 @@ export class DeliveryWorker {
       started: o.started,
       payload: o.result.payload,
       owner: this.#claims?.owner ?? null,
-    }));
+    };
+  }
+
+  async #write(trx: Trx, batch: Decided[], now: Date): Promise<void> {
+    const settled = batch.map((o) => this.#settled(o));
     await recordAttempts(trx, settled);
     // Rows are settled in runs, one statement per run: a run ends at a row whose outcome has hooks, which run
     // right after it is settled, before the next row (a hook may cancel later rows: a 410 disables the endpoint),
@@ -381,7 +427,7 @@ export class DeliveryWorker {
     let run: SettledAttempt[] = [];
     for (const a of settled) {
       run.push(a);
-      const hooks = this.#hooksFor(a);
+      const hooks = this.#hooksFor(a.delivery.channel, a.outcome);
       if (hooks.length === 0) continue;
       const done = await settleAll(trx, run, now);
       run = [];
@@ -393,11 +439,10 @@ export class DeliveryWorker {
   }
 
   /** The hooks an outcome calls, in order: a 410's `onGone`, then `onFailed` (it ends the delivery too). */
-  #hooksFor(a: SettledAttempt): DeliveryHook[] {
-    const channel = a.delivery.channel;
-    if (a.outcome === 'delivered') return this.#delivered.get(channel) ?? [];
-    if (a.outcome === 'failed') return this.#failed.get(channel) ?? [];
-    if (a.outcome === 'gone') return [...(this.#gone.get(channel) ?? []), ...(this.#failed.get(channel) ?? [])];
+  #hooksFor(channel: Channel, outcome: SendResult['outcome']): DeliveryHook[] {
+    if (outcome === 'delivered') return this.#delivered.get(channel) ?? [];
+    if (outcome === 'failed') return this.#failed.get(channel) ?? [];
+    if (outcome === 'gone') return [...(this.#gone.get(channel) ?? []), ...(this.#failed.get(channel) ?? [])];
     return [];
   }
 

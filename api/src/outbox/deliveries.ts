@@ -86,16 +86,19 @@ export async function enqueueMany(db: Executor, deliveries: NewDelivery[], now: 
  */
 export const EMAIL_SECRET_PLACEHOLDER = '{{secret}}';
 
-/** An e-mail into the outbox. Without SMTP_URL it is held there (and logged once) until a mailer is configured. */
+/**
+ * An e-mail into the outbox. Without SMTP_URL it is held there (and logged once) until a mailer is configured.
+ * `refUuid` names what it belongs to (an invitation), so a later change can cancel it while it waits.
+ */
 export function enqueueEmail(
   db: Executor,
-  params: { organizationUuid: string | null; kind: string; message: EmailMessage; secretEncrypted?: string },
+  params: { organizationUuid: string | null; kind: string; message: EmailMessage; secretEncrypted?: string; refUuid?: string },
   now: Date,
 ): Promise<string> {
-  const { organizationUuid, kind, message, secretEncrypted } = params;
+  const { organizationUuid, kind, message, secretEncrypted, refUuid } = params;
   return enqueue(
     db,
-    { organizationUuid, channel: 'email', kind, destination: message.to.join(', '), payload: message, webhookId: null, secretEncrypted: secretEncrypted ?? null },
+    { organizationUuid, channel: 'email', kind, destination: message.to.join(', '), payload: message, webhookId: null, secretEncrypted: secretEncrypted ?? null, refUuid },
     now,
   );
 }
@@ -254,6 +257,53 @@ export async function settleAll(trx: Trx, attempts: SettledAttempt[], now: Date)
       bindings,
     )) as { uuid: string }[] | { rows: { uuid: string }[] };
     for (const row of Array.isArray(result) ? result : result.rows) settled.add(row.uuid);
+  }
+  return settled;
+}
+
+/**
+ * Records attempts and settles their deliveries (as recordAttempts then settleAll do), for outcomes that run no
+ * hooks: on PostgreSQL in one statement per 50, a round trip with no transaction to open and commit; on SQLite in
+ * one short transaction. The worker writes each such outcome as soon as it has it: the sooner a row the mail server
+ * (or the endpoint) took is marked, the fewer rows a crash leaves to be sent again. Returns the uuids settled.
+ */
+export async function recordAndSettle(db: Db, attempts: SettledAttempt[], now: Date): Promise<Set<string>> {
+  if (isSqlite(db)) {
+    return db.transaction(async (trx) => {
+      await recordAttempts(trx, attempts);
+      return settleAll(trx, attempts, now);
+    });
+  }
+  const settled = new Set<string>();
+  const stamp = now.toISOString();
+  for (let i = 0; i < attempts.length; i += SETTLE_CHUNK) {
+    const chunk = attempts.slice(i, i + SETTLE_CHUNK);
+    const bindings: (string | number | null)[] = [];
+    for (const a of chunk) {
+      const delivered = a.outcome === 'delivered';
+      bindings.push(
+        a.delivery.uuid, a.status, a.attempt, a.nextAttemptAt, delivered ? null : a.error, a.statusCode, delivered ? stamp : null,
+        a.payload !== undefined ? writeJson(a.payload) : null, a.owner || null,
+        uuidv7(a.started.getTime()), a.outcome, a.error, a.durationMs, a.started.toISOString(),
+      );
+    }
+    bindings.push(stamp);
+    const rows = chunk.map(() => '(?, ?, cast(? as integer), ?, ?, cast(? as integer), ?, ?, ?, ?, ?, ?, cast(? as integer), ?)').join(', ');
+    // The attempt log and the delivery's new state in one statement: both or neither, as in a transaction.
+    const { rows: done } = (await db.raw(
+      `with v (uuid, status, attempts, next_attempt_at, last_error, last_status_code, delivered_at, payload, owner, attempt_uuid, outcome, error, duration_ms, started_at) as (values ${rows}),
+       logged as (
+         insert into delivery_attempts (uuid, delivery_uuid, attempt, outcome, status_code, error, duration_ms, started_at)
+         select attempt_uuid, uuid, attempts, outcome, last_status_code, error, duration_ms, started_at from v)
+       update deliveries set claimed_by = null, lease_expires_at = null, status = v.status, attempts = v.attempts,
+         next_attempt_at = v.next_attempt_at, last_error = v.last_error, last_status_code = v.last_status_code, delivered_at = v.delivered_at,
+         updated_at = ?, payload = coalesce(v.payload, deliveries.payload)
+       from v
+       where deliveries.uuid = v.uuid and deliveries.status = 'pending' and (v.owner is null or deliveries.claimed_by = v.owner)
+       returning deliveries.uuid`,
+      bindings,
+    )) as { rows: { uuid: string }[] };
+    for (const row of done) settled.add(row.uuid);
   }
   return settled;
 }

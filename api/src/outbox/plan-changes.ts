@@ -35,6 +35,7 @@ export interface Change {
 }
 
 export interface RecordedChange extends Change {
+  /** Its number in its stream; 0 in a dry run, which numbers nothing. */
   seq: number;
 }
 
@@ -50,6 +51,9 @@ const EVENT_PREFIX: Partial<Record<ObjectKind, string>> = { task: 'tasks' };
  * `plan_organizations.change_seq`, each incremented by an UPDATE … RETURNING in the writing transaction. The row
  * lock serializes one stream's writers until commit, so a reader that has seen seq N never later finds a new
  * row below N in that stream (a global auto-increment does not promise that on PostgreSQL).
+ *
+ * A dry run's change log keeps its changes in memory only (they are what the dry run answers): no number taken,
+ * so no stream locked by it, no row, no event.
  */
 export class ChangeLog {
   readonly #db: Executor;
@@ -57,6 +61,7 @@ export class ChangeLog {
   readonly #agentName: string | null;
   readonly #now: Date;
   readonly #events: EventReceivers;
+  readonly #dryRun: boolean;
   readonly recorded: RecordedChange[] = [];
   /** How many organization events this write handed to their receivers (the caller kicks the delivery worker). */
   eventsRecorded = 0;
@@ -64,15 +69,17 @@ export class ChangeLog {
   readonly #wanted = new Map<string, boolean>();
 
   /** `events`: the organization's event receivers, webhook subscriptions and event workflows (the features hand them over). */
-  constructor(db: Executor, actor: Actor, agentName: string | null, now: Date, events: EventReceivers) {
+  constructor(db: Executor, actor: Actor, agentName: string | null, now: Date, events: EventReceivers, options: { dryRun?: boolean } = {}) {
     this.#db = db;
     this.#actor = actor;
     this.#agentName = agentName;
     this.#now = now;
     this.#events = events;
+    this.#dryRun = options.dryRun ?? false;
   }
 
   async record(change: Change): Promise<RecordedChange> {
+    if (this.#dryRun) return this.#keep({ ...change, seq: 0 });
     const seq = change.board === null ? await this.#nextOrganizationSeq() : await this.#nextBoardSeq(change.board);
     const organizationUuid = this.#actor.organization.uuid;
     // Raw SQL, as the sequence: every Plan write runs both (db/raw-sql.ts).
@@ -114,7 +121,10 @@ export class ChangeLog {
       );
       this.eventsRecorded++;
     }
-    const recorded = { ...change, seq };
+    return this.#keep({ ...change, seq });
+  }
+
+  #keep(recorded: RecordedChange): RecordedChange {
     this.recorded.push(recorded);
     return recorded;
   }

@@ -1,19 +1,24 @@
 import Sortable from 'sortablejs';
 import { memo } from 'preact/compat';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { ApiError, post } from '../api.ts';
+import { useLocation } from 'preact-iso';
+import { api, ApiError, ok } from '../api.ts';
 import type { Me } from '../api.ts';
 import { lang, t } from '../i18n.ts';
-import { Link, navigate } from '../router.tsx';
 import { ErrorNote, Loading } from '../ui.tsx';
 import { byRank, LiveBoard } from './live.ts';
-import type { BoardCopy, Label, State, Task } from './live.ts';
+import type { BoardCopy, State, Task } from './live.ts';
+import { cardContext, countsFor, countsOf, TaskCard } from './card.tsx';
+import type { CardContext, Counts } from './card.tsx';
 import { Filters, matches, NO_FILTERS } from './filters.tsx';
 import type { FilterValues } from './filters.tsx';
+import { ListView } from './list-view.tsx';
 import { TaskDetail } from './task-detail.tsx';
 
 /** A board: its columns (live states by position), tasks by rank, drag to move, kept current by the delta feed. */
-export function BoardPage({ boardUuid, taskRef, me, setTitle }: { boardUuid: string; taskRef: string | null; me: Me; setTitle: (title: string) => void }) {
+export function BoardPage({ board: boardUuid, task: taskRef, me, setTitle }: { board: string; task?: string; me: Me; setTitle: (title: string) => void }) {
+  const { route, query } = useLocation();
+  const view = query.view === 'list' ? 'list' : 'board';
   const live = useMemo(() => new LiveBoard(boardUuid), [boardUuid]);
   const [copy, setCopy] = useState<BoardCopy | null>(null);
   const [, bump] = useState(0);
@@ -49,11 +54,17 @@ export function BoardPage({ boardUuid, taskRef, me, setTitle }: { boardUuid: str
     for (const list of columns.values()) list.sort(byRank);
     return columns;
   }, [tasks, filters]);
+  // What every card shares (people, labels, words) changes with them and the language only; the counts with tasks.
+  const language = lang.value;
+  const ctx = useMemo(() => (copy ? cardContext(copy, language) : null), [copy?.members, copy?.labels, language]);
+  const counts = useMemo(() => (copy ? countsOf(copy) : new Map<string, Counts>()), [tasks, copy?.comment_counts]);
 
   if (error) return <ErrorNote message={error} />;
-  if (!copy) return <Loading />;
+  if (!copy || !ctx) return <Loading />;
   const states = copy.states.filter((s) => !s.archived_at).sort((a, b) => a.position - b.position);
   const base = `/app/boards/${boardUuid}/`;
+  const suffix = view === 'list' ? '?view=list' : '';
+  const taskHref = (task: Task) => `${base}tasks/${task.key}/${suffix}`;
 
   /** Places a task in a column after/before a neighbour (POST …/move/), showing it there at once. */
   async function move(task: Task, state: string, neighbour: { after?: string; before?: string }) {
@@ -63,7 +74,7 @@ export function BoardPage({ boardUuid, taskRef, me, setTitle }: { boardUuid: str
     const provisional = after ? `${after.rank}\u0001` : before ? '\u0001' : `${column.at(-1)?.rank ?? ''}\u0001`;
     live.put({ ...task, state, rank: provisional });
     try {
-      const moved = await post<Task>(`/v1/plan/tasks/${task.uuid}/move/`, { state, ...neighbour });
+      const moved = await ok(api.POST('/v1/plan/tasks/{task}/move/', { params: { path: { task: task.uuid } }, body: { state, ...neighbour } }));
       live.put(moved);
     } catch (err) {
       setError(err instanceof ApiError ? err.message : String(err));
@@ -75,28 +86,40 @@ export function BoardPage({ boardUuid, taskRef, me, setTitle }: { boardUuid: str
     <div class="board-page">
       <div class="board-head">
         <h1><span class="key">{copy.board.key}</span> {copy.board.name}</h1>
-        <Link href="/app/boards/">{t('board.all')}</Link>
+        <a href="/app/boards/">{t('board.all')}</a>
+        <nav class="view-switch" aria-label={t('board.views')}>
+          <a href={base} aria-current={view === 'board' ? 'page' : undefined}>{t('board.board')}</a>
+          <a href={`${base}?view=list`} aria-current={view === 'list' ? 'page' : undefined}>{t('board.list')}</a>
+        </nav>
       </div>
       <Filters board={copy} value={filters} onChange={setFilters} boardUuid={boardUuid} />
-      <p class="sr-only" id="drag-help">{t('board.draghelp')}</p>
-      <div class="columns-scroll">
-        <ol class="board" aria-label={t('board.columns')}>
-          {states.map((state, i) => (
-            <Column
-              key={state.uuid}
-              state={state}
-              tasks={byColumn.get(state.uuid) ?? NONE}
-              copy={copy}
-              live={live}
-              boardUuid={boardUuid}
-              onMove={move}
-              neighbours={[states[i - 1], states[i + 1]]}
-              onCreated={(task) => live.put(task)}
-              lang={lang.value}
-            />
-          ))}
-        </ol>
-      </div>
+      {view === 'list' ? (
+        <ListView states={states} byColumn={byColumn} ctx={ctx} counts={counts} href={taskHref} />
+      ) : (
+        <>
+          <p class="sr-only" id="drag-help">{t('board.draghelp')}</p>
+          <div class="columns-scroll">
+            <ol class="board" aria-label={t('board.columns')}>
+              {states.map((state, i) => (
+                <Column
+                  key={state.uuid}
+                  state={state}
+                  tasks={byColumn.get(state.uuid) ?? NONE}
+                  copy={copy}
+                  live={live}
+                  boardUuid={boardUuid}
+                  onMove={move}
+                  neighbours={[states[i - 1], states[i + 1]]}
+                  onCreated={(task) => live.put(task)}
+                  ctx={ctx}
+                  counts={counts}
+                  href={taskHref}
+                />
+              ))}
+            </ol>
+          </div>
+        </>
+      )}
       {taskRef ? (
         <TaskDetail
           key={taskRef}
@@ -105,7 +128,7 @@ export function BoardPage({ boardUuid, taskRef, me, setTitle }: { boardUuid: str
           me={me}
           onSaved={(task) => live.put(task)}
           onMove={(task, state) => move(task, state, {})}
-          onClose={() => navigate(base)}
+          onClose={() => route(`${base}${suffix}`)}
         />
       ) : null}
     </div>
@@ -116,11 +139,13 @@ const NONE: Task[] = [];
 const FIRST_CARDS = 60;
 
 /** A column re-renders when its cards change, not when another column or the page does. */
-const Column = memo(ColumnView, (a, b) => a.tasks === b.tasks && a.lang === b.lang && a.state === b.state && a.copy.labels === b.copy.labels && a.copy.members === b.copy.members && a.neighbours[0] === b.neighbours[0] && a.neighbours[1] === b.neighbours[1]);
+const Column = memo(ColumnView, (a, b) => a.tasks === b.tasks && a.ctx === b.ctx && a.counts === b.counts && a.state === b.state && a.neighbours[0] === b.neighbours[0] && a.neighbours[1] === b.neighbours[1]);
 
-function ColumnView({ state, tasks, copy, live, boardUuid, onMove, neighbours, onCreated }: {
-  /** The interface language: a change re-renders the column's words. */
-  lang: string;
+function ColumnView({ state, tasks, copy, live, boardUuid, onMove, neighbours, onCreated, ctx, counts, href }: {
+  /** What the cards share; its words change with the interface language. */
+  ctx: CardContext;
+  counts: Map<string, Counts>;
+  href: (task: Task) => string;
   state: State;
   tasks: Task[];
   copy: BoardCopy;
@@ -195,15 +220,13 @@ function ColumnView({ state, tasks, copy, live, boardUuid, onMove, neighbours, o
     e.preventDefault();
     setError(null);
     try {
-      onCreated(await post<Task>(`/v1/plan/boards/${boardUuid}/tasks/`, { title, state: state.uuid }));
+      onCreated(await ok(api.POST('/v1/plan/boards/{board}/tasks/', { params: { path: { board: boardUuid } }, body: { title, state: state.uuid } })));
       setTitle('');
     } catch (err) {
       setError((err as Error).message);
     }
   }
 
-  const people = useMemo(() => new Map(copy.members.map((m) => [m.user.uuid, m.user.full_name])), [copy.members]);
-  const labels = useMemo(() => new Map(copy.labels.map((l) => [l.uuid, l])), [copy.labels]);
   const headingId = `col-${state.uuid}`;
   return (
     <li class="column" aria-labelledby={headingId}>
@@ -213,7 +236,7 @@ function ColumnView({ state, tasks, copy, live, boardUuid, onMove, neighbours, o
       </h2>
       <ol ref={list} class="cards" data-state={state.uuid} aria-labelledby={headingId}>
         {shown.map((task, i) => (
-          <TaskCard key={task.uuid} task={task} boardUuid={boardUuid} people={people} labels={labels} onKey={(e) => onKey(e, task, i)} />
+          <TaskCard key={task.uuid} task={task} href={href(task)} ctx={ctx} counts={countsFor(counts, task.uuid)} onKey={(e) => onKey(e, task, i)} />
         ))}
       </ol>
       <form class="add-task" onSubmit={create}>
@@ -225,23 +248,3 @@ function ColumnView({ state, tasks, copy, live, boardUuid, onMove, neighbours, o
     </li>
   );
 }
-
-/** One card; it re-renders only when its task (a new object after any change) or the board's people or labels change. */
-const TaskCard = memo(
-  function TaskCard({ task, boardUuid, people, labels, onKey }: { task: Task; boardUuid: string; people: Map<string, string>; labels: Map<string, Label>; onKey: (e: KeyboardEvent) => void }) {
-    return (
-      <li class="task-card" data-id={task.uuid} data-key={task.key}>
-        <Link href={`/app/boards/${boardUuid}/tasks/${task.key}/`} aria-describedby="drag-help" onKeyDown={onKey}>
-          <span class="key">{task.key}</span> <span class="title">{task.title}</span>
-        </Link>
-        <div class="meta">
-          {task.priority ? <span class={`prio p${task.priority}`}>P{task.priority}</span> : null}
-          {task.labels.map((l) => (labels.get(l) ? <span key={l} class="label">{labels.get(l)!.name}</span> : null))}
-          {task.due_date ? <span class="due">{task.due_date}</span> : null}
-          {task.owner ? <span class="owner">{people.get(task.owner) ?? ''}</span> : null}
-        </div>
-      </li>
-    );
-  },
-  (a, b) => a.task === b.task && a.people === b.people && a.labels === b.labels,
-);

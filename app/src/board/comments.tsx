@@ -1,26 +1,15 @@
 import { useEffect, useState } from 'preact/hooks';
-import { all, api, post } from '../api.ts';
-import type { Me } from '../api.ts';
+import { all, api, ok } from '../api.ts';
+import type { Me, Schemas } from '../api.ts';
+
+type Comment = Schemas['PlanComment'];
+type Reaction = Pick<Schemas['PlanReaction'], 'emoji' | 'count' | 'reacted'>;
 import { formatDate, t } from '../i18n.ts';
 import { withMentions } from '../markdown.ts';
 import { ErrorNote, Markdown } from '../ui.tsx';
 import type { BoardCopy, Task } from './live.ts';
 
-interface Comment {
-  uuid: string;
-  parent: string | null;
-  body: string;
-  author: { uuid: string; full_name: string } | null;
-  agent_name: string | null;
-  created_at: string;
-  edited_at: string | null;
-}
 
-interface Reaction {
-  emoji: string;
-  count: number;
-  reacted: boolean;
-}
 
 const QUICK = ['👍', '🎉', '👀'];
 
@@ -31,13 +20,13 @@ export function Comments({ task, copy, me }: { task: Task; copy: BoardCopy; me: 
   const [error, setError] = useState<string | null>(null);
   const people = new Map(copy.members.map((m) => [m.user.uuid, m.user.full_name]));
   people.set(me.uuid, me.full_name);
-  useEffect(() => void all<Comment>(`/v1/plan/tasks/${task.uuid}/comments/`).then(setComments, (err) => setError(err.message)), [task.uuid]);
+  useEffect(() => void all('/v1/plan/tasks/{task}/comments/', { path: { task: task.uuid } }).then(setComments, (err) => setError(err.message)), [task.uuid]);
 
   async function add(e: Event) {
     e.preventDefault();
     setError(null);
     try {
-      const comment = await post<Comment>(`/v1/plan/tasks/${task.uuid}/comments/`, { body });
+      const comment = await ok(api.POST('/v1/plan/tasks/{task}/comments/', { params: { path: { task: task.uuid } }, body: { body } }));
       setComments([...comments, comment]);
       setBody('');
     } catch (err) {
@@ -86,12 +75,15 @@ export function Comments({ task, copy, me }: { task: Task; copy: BoardCopy; me: 
 
 function Reactions({ task, comment }: { task: Task; comment: Comment }) {
   const [reactions, setReactions] = useState<Reaction[]>([]);
-  const base = `/v1/plan/tasks/${task.uuid}/comments/${comment.uuid}/reactions/`;
-  const load = () => all<Reaction>(base).then(setReactions, () => {});
+  const path = { task: task.uuid, comment: comment.uuid };
+  const load = () => all('/v1/plan/tasks/{task}/comments/{comment}/reactions/', { path }).then(setReactions, () => {});
   useEffect(() => void load(), [comment.uuid]);
   const shown = [...reactions, ...QUICK.filter((q) => !reactions.some((r) => r.emoji === q)).map((emoji) => ({ emoji, count: 0, reacted: false }))];
   const toggle = async (r: Reaction) => {
-    await (r.reacted ? api('DELETE', `${base}${encodeURIComponent(r.emoji)}/`) : post(base, { emoji: r.emoji })).catch(() => {});
+    await (r.reacted
+      ? api.DELETE('/v1/plan/tasks/{task}/comments/{comment}/reactions/{emoji}/', { params: { path: { ...path, emoji: r.emoji } } })
+      : api.POST('/v1/plan/tasks/{task}/comments/{comment}/reactions/', { params: { path }, body: { emoji: r.emoji } })
+    ).catch(() => {});
     await load();
   };
   return (

@@ -1,23 +1,18 @@
 import { useEffect, useState } from 'preact/hooks';
-import { all, post } from '../api.ts';
+import { all, api, ok } from '../api.ts';
+import type { Schemas } from '../api.ts';
 import { t } from '../i18n.ts';
 import { ErrorNote } from '../ui.tsx';
 import type { Task } from './live.ts';
 
-interface Attachment {
-  uuid: string;
-  filename: string;
-  size: number;
-  status: string;
-}
 
 /** A task's files: download, and upload through presign → PUT → confirm (the API's upload flow). */
 export function Files({ task }: { task: Task }) {
-  const [files, setFiles] = useState<Attachment[]>([]);
+  const [files, setFiles] = useState<Schemas['PlanAttachment'][]>([]);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const base = `/v1/plan/tasks/${task.uuid}/attachments/`;
-  const load = () => all<Attachment>(base).then((list) => setFiles(list.filter((f) => f.status === 'ready')), () => {});
+  const load = () => all('/v1/plan/tasks/{task}/attachments/', { path: { task: task.uuid } }).then((list) => setFiles(list.filter((f) => f.status === 'ready')), () => {});
   useEffect(() => void load(), [task.uuid]);
 
   async function upload(e: Event) {
@@ -27,11 +22,11 @@ export function Files({ task }: { task: Task }) {
     setBusy(true);
     setError(null);
     try {
-      const presigned = await post(`${base}presign/`, { filename: file.name, content_type: file.type || 'application/octet-stream', size: file.size });
+      const presigned = await ok(api.POST('/v1/plan/tasks/{task}/attachments/presign/', { params: { path: { task: task.uuid } }, body: { filename: file.name, content_type: file.type || 'application/octet-stream', size: file.size } }));
       const url = new URL(presigned.upload_url);
       const put = await fetch(url.pathname + url.search, { method: 'PUT', body: file, credentials: 'same-origin', headers: { 'content-type': file.type || 'application/octet-stream' } });
       if (!put.ok) throw new Error((await put.json().catch(() => ({}))).detail ?? `HTTP ${put.status}`);
-      await post(`${base}${presigned.attachment_uuid}/confirm/`);
+      await ok(api.POST('/v1/plan/tasks/{task}/attachments/{attachment}/confirm/', { params: { path: { task: task.uuid, attachment: presigned.attachment_uuid } } }));
       input.value = '';
       await load();
     } catch (err) {
@@ -47,7 +42,7 @@ export function Files({ task }: { task: Task }) {
       <ul class="plain">
         {files.map((f) => (
           <li key={f.uuid}>
-            <a href={`${base}${f.uuid}/content/`} download={f.filename}>{f.filename}</a> <span class="muted">({Math.ceil(f.size / 1024)} KB)</span>
+            <a href={`${base}${f.uuid}/content/`} download={f.filename}>{f.filename}</a> <span class="muted">({Math.ceil((f.size ?? 0) / 1024)} KB)</span>
           </li>
         ))}
       </ul>

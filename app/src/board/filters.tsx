@@ -1,7 +1,9 @@
 import { useEffect, useState } from 'preact/hooks';
-import { all, post } from '../api.ts';
-import type { Me } from '../api.ts';
-import { t } from '../i18n.ts';
+import { all, api, ok } from '../api.ts';
+import type { Me, Schemas } from '../api.ts';
+
+type View = Schemas['PlanView'];
+import { localDay, t } from '../i18n.ts';
 import { ErrorNote } from '../ui.tsx';
 import type { BoardCopy, Task } from './live.ts';
 
@@ -11,15 +13,13 @@ export interface FilterValues {
   owner?: string; // a person's uuid, "me" or "none"
   label?: string[];
   priority?: number;
+  /** Relative to today, so a saved view stays useful: overdue, due within 7 days, or without a due date. */
+  due?: 'overdue' | 'week' | 'none';
 }
+const DUES = ['overdue', 'week', 'none'] as const;
+
 export const NO_FILTERS: FilterValues = {};
 
-interface View {
-  uuid: string;
-  name: string;
-  visibility: string;
-  filters: Record<string, unknown>;
-}
 
 export function matches(task: Task, f: FilterValues, me: Me): boolean {
   if (f.search) {
@@ -31,6 +31,13 @@ export function matches(task: Task, f: FilterValues, me: Me): boolean {
   if (f.owner && f.owner !== 'me' && f.owner !== 'none' && task.owner !== f.owner) return false;
   if (f.label?.length && !f.label.some((l) => task.labels.includes(l))) return false;
   if (f.priority && task.priority !== f.priority) return false;
+  if (f.due === 'none' && task.due_date) return false;
+  if (f.due === 'overdue' || f.due === 'week') {
+    const today = localDay();
+    if (!task.due_date || task.completed_at) return false;
+    if (f.due === 'overdue' && task.due_date >= today) return false;
+    if (f.due === 'week' && (task.due_date < today || task.due_date > localDay(new Date(Date.now() + 7 * 86_400_000)))) return false;
+  }
   return true;
 }
 
@@ -42,6 +49,8 @@ function fromView(filters: Record<string, unknown>): FilterValues {
   if (Array.isArray(filters.label)) out.label = filters.label.filter((x): x is string => typeof x === 'string');
   else if (typeof filters.label === 'string') out.label = [filters.label];
   if (typeof filters.priority === 'number') out.priority = filters.priority;
+  const due = DUES.find((d) => d === filters.due);
+  if (due) out.due = due;
   return out;
 }
 
@@ -51,7 +60,7 @@ export function Filters({ board, value, onChange, boardUuid }: { board: BoardCop
   const [name, setName] = useState('');
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
-    all<View>(`/v1/plan/boards/${boardUuid}/views/`).then(setViews, () => {});
+    all('/v1/plan/boards/{board}/views/', { path: { board: boardUuid } }).then(setViews, () => {});
   }, [boardUuid]);
   const set = (patch: Partial<FilterValues>) => {
     setChosen('');
@@ -62,7 +71,7 @@ export function Filters({ board, value, onChange, boardUuid }: { board: BoardCop
     e.preventDefault();
     setError(null);
     try {
-      const view = await post<View>(`/v1/plan/boards/${boardUuid}/views/`, { name, visibility: 'personal', filters: value });
+      const view = await ok(api.POST('/v1/plan/boards/{board}/views/', { params: { path: { board: boardUuid } }, body: { name, visibility: 'personal', filters: { ...value } } }));
       setViews([...views, view]);
       setChosen(view.uuid);
       setName('');
@@ -89,7 +98,7 @@ export function Filters({ board, value, onChange, boardUuid }: { board: BoardCop
           {views.map((v) => <option key={v.uuid} value={v.uuid}>{v.name}</option>)}
         </select>
       </label>
-      <label>
+      <label class="search">
         {t('filters.search')}{' '}
         <input type="search" value={value.search ?? ''} onInput={(e) => set({ search: (e.target as HTMLInputElement).value })} />
       </label>
@@ -116,6 +125,15 @@ export function Filters({ board, value, onChange, boardUuid }: { board: BoardCop
         <select value={String(value.priority ?? '')} onChange={(e) => set({ priority: Number((e.target as HTMLSelectElement).value) || undefined })}>
           <option value="">{t('filters.any')}</option>
           {[1, 2, 3, 4, 5].map((p) => <option key={p} value={p}>P{p}</option>)}
+        </select>
+      </label>
+      <label>
+        {t('filters.due')}{' '}
+        <select value={value.due ?? ''} onChange={(e) => set({ due: DUES.find((d) => d === (e.target as HTMLSelectElement).value) })}>
+          <option value="">{t('filters.any')}</option>
+          <option value="overdue">{t('filters.overdue')}</option>
+          <option value="week">{t('filters.week')}</option>
+          <option value="none">{t('filters.nodue')}</option>
         </select>
       </label>
       {Object.keys(value).length && !chosen ? (

@@ -1,62 +1,12 @@
-import { ApiError, get } from '../api.ts';
+import { api, ApiError, ok } from '../api.ts';
+import type { Schemas } from '../api.ts';
 
-export interface Task {
-  uuid: string;
-  key: string;
-  title: string;
-  description: string;
-  board: string;
-  state: string;
-  owner: string | null;
-  priority: number | null;
-  start_date: string | null;
-  due_date: string | null;
-  labels: string[];
-  parent_task: string | null;
-  version: number;
-  rank: string;
-  archived_at: string | null;
-}
-
-export interface State {
-  uuid: string;
-  name: string;
-  category: string;
-  position: number;
-  color: string;
-  is_default: boolean;
-  archived_at: string | null;
-}
-
-export interface Label {
-  uuid: string;
-  name: string;
-  color: string;
-  archived_at: string | null;
-}
-
-export interface Member {
-  uuid: string;
-  user: { uuid: string; full_name: string; is_active: boolean };
-  role: string;
-}
-
-export interface BoardCopy {
-  board: { uuid: string; key: string; name: string; description: string };
-  states: State[];
-  labels: Label[];
-  members: Member[];
-  tasks: Task[];
-  delta_cursor: string;
-}
-
-interface Change {
-  seq: number;
-  object_kind: string;
-  object_uuid: string;
-  change_kind: string;
-  snapshot: any;
-}
+export type Task = Schemas['PlanTask'];
+export type State = Schemas['PlanState'];
+export type Label = Schemas['PlanLabel'];
+export type Member = Schemas['PlanMember'];
+export type BoardCopy = Schemas['PlanBoardSnapshot'];
+type Change = Schemas['PlanBoardDelta']['results'][number];
 
 const LISTS: Record<string, 'states' | 'labels' | 'members' | 'tasks'> = { state: 'states', label: 'labels', board_member: 'members', task: 'tasks' };
 
@@ -87,7 +37,7 @@ export class LiveBoard {
   }
 
   async start(): Promise<void> {
-    this.copy = await get<BoardCopy>(`/v1/plan/boards/${this.uuid}/board/`);
+    this.copy = await ok(api.GET('/v1/plan/boards/{board}/board/', { params: { path: { board: this.uuid } } }));
     this.emit();
     this.schedule();
   }
@@ -114,8 +64,8 @@ export class LiveBoard {
       let more = true;
       let changed = false;
       while (more && !this.stopped) {
-        const page = await get(`/v1/plan/boards/${this.uuid}/delta/?cursor=${encodeURIComponent(this.copy.delta_cursor)}&page_size=100`);
-        for (const change of page.results as Change[]) changed = this.apply(change) || changed;
+        const page = await ok(api.GET('/v1/plan/boards/{board}/delta/', { params: { path: { board: this.uuid }, query: { cursor: this.copy.delta_cursor, page_size: 100 } } }));
+        for (const change of page.results) changed = this.apply(change) || changed;
         this.copy.delta_cursor = page.cursor;
         more = page.has_more;
       }
@@ -129,18 +79,27 @@ export class LiveBoard {
   private apply(change: Change): boolean {
     const copy = this.copy!;
     if (change.object_kind === 'board') {
-      if (change.snapshot) copy.board = change.snapshot;
+      if (change.snapshot) copy.board = change.snapshot as BoardCopy['board'];
       return true;
     }
-    const list = LISTS[change.object_kind];
+    if (change.object_kind === 'comment' && change.task && (change.change_kind === 'created' || change.change_kind === 'deleted')) {
+      const counts = { ...copy.comment_counts };
+      const now = (Object.hasOwn(counts, change.task) ? counts[change.task] : 0) + (change.change_kind === 'created' ? 1 : -1);
+      if (now > 0) counts[change.task] = now;
+      else delete counts[change.task];
+      copy.comment_counts = counts;
+      return true;
+    }
+    const list = Object.hasOwn(LISTS, change.object_kind) ? LISTS[change.object_kind] : undefined;
     if (!list) return false;
-    const s = change.snapshot;
+    // The snapshot of a change of this kind is the object as its own endpoint presents it (null once deleted).
+    const s = change.snapshot as { uuid: string; version?: number; archived_at?: string | null; board?: string } | null;
     // A snapshot older than what this copy already holds (the app's own write, applied when it was answered) is stale.
     const held = list === 'tasks' ? copy.tasks.find((x) => x.uuid === change.object_uuid) : undefined;
     if (held && s && Number(s.version) < held.version) return false;
     const kept = (copy[list] as { uuid: string }[]).filter((item) => item.uuid !== change.object_uuid);
     const gone = s === null || (list === 'tasks' && (s.archived_at !== null || s.board !== this.uuid));
-    (copy as any)[list] = gone ? kept : [...kept, s];
+    (copy as Record<typeof list, unknown[]>)[list] = gone ? kept : [...kept, s];
     return true;
   }
 

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { ApiError, all, api, get, post } from '../api.ts';
-import type { Me } from '../api.ts';
+import { all, api, ApiError, ok } from '../api.ts';
+import type { Me, Schemas } from '../api.ts';
 import { t } from '../i18n.ts';
 import { ErrorNote, Loading, Markdown } from '../ui.tsx';
 import { withMentions } from '../markdown.ts';
@@ -47,7 +47,7 @@ export function TaskDetail({ taskRef, copy, me, onSaved, onMove, onClose }: {
   const heading = useRef<HTMLHeadingElement>(null);
 
   useEffect(() => {
-    get<Task>(`/v1/plan/tasks/${encodeURIComponent(taskRef)}/`).then(
+    ok(api.GET('/v1/plan/tasks/{task}/', { params: { path: { task: taskRef } } })).then(
       (loaded) => {
         setTask(loaded);
         setDraft(draftOf(loaded));
@@ -66,12 +66,12 @@ export function TaskDetail({ taskRef, copy, me, onSaved, onMove, onClose }: {
   async function save(e: Event, over?: Task) {
     e.preventDefault();
     const base = over ?? task!;
-    const changes = Object.fromEntries(FIELDS.filter((f) => !same(draft![f], draftOf(base)[f])).map((f) => [f, draft![f]]));
+    const changes: Partial<Draft> = Object.fromEntries(FIELDS.filter((f) => !same(draft![f], draftOf(base)[f])).map((f) => [f, draft![f]]));
     setError(null);
     setSaved(false);
     if (!Object.keys(changes).length) return;
     try {
-      const updated = await api<Task>('PATCH', `/v1/plan/tasks/${task!.uuid}/`, changes, { 'If-Match': `"${base.version}"` });
+      const updated = await ok(api.PATCH('/v1/plan/tasks/{task}/', { params: { path: { task: task!.uuid } }, body: changes, headers: { 'If-Match': `"${base.version}"` } }));
       setTask(updated);
       setDraft(draftOf(updated));
       setNewer(null);
@@ -79,7 +79,7 @@ export function TaskDetail({ taskRef, copy, me, onSaved, onMove, onClose }: {
       onSaved(updated);
     } catch (err) {
       if (err instanceof ApiError && err.code === 'version_conflict') {
-        setNewer(await get<Task>(`/v1/plan/tasks/${task!.uuid}/`));
+        setNewer(await ok(api.GET('/v1/plan/tasks/{task}/', { params: { path: { task: task!.uuid } } })));
       } else setError((err as Error).message);
     }
   }
@@ -177,22 +177,18 @@ export function TaskDetail({ taskRef, copy, me, onSaved, onMove, onClose }: {
   );
 }
 
-interface Ref {
-  uuid: string;
-  key: string;
-  title: string;
-}
+type Ref = Pick<Task, 'uuid' | 'key' | 'title'>;
 
 function Subtasks({ task }: { task: Task }) {
   const [children, setChildren] = useState<Ref[]>([]);
   const [title, setTitle] = useState('');
   const [error, setError] = useState<string | null>(null);
-  useEffect(() => void all<Ref>(`/v1/plan/tasks/${task.uuid}/children/`).then(setChildren, () => {}), [task.uuid]);
+  useEffect(() => void all('/v1/plan/tasks/{task}/children/', { path: { task: task.uuid } }).then(setChildren, () => {}), [task.uuid]);
   if (task.parent_task) return null;
   async function add(e: Event) {
     e.preventDefault();
     try {
-      const child = await post<Ref>(`/v1/plan/tasks/${task.uuid}/children/`, { title });
+      const child = await ok(api.POST('/v1/plan/tasks/{task}/children/', { params: { path: { task: task.uuid } }, body: { title } }));
       setChildren([...children, child]);
       setTitle('');
     } catch (err) {
@@ -214,8 +210,8 @@ function Subtasks({ task }: { task: Task }) {
 }
 
 function Relations({ task }: { task: Task }) {
-  const [relations, setRelations] = useState<{ uuid: string; relation_type: string; task: Ref }[]>([]);
-  useEffect(() => void all<any>(`/v1/plan/tasks/${task.uuid}/relations/`).then(setRelations, () => {}), [task.uuid]);
+  const [relations, setRelations] = useState<Schemas['PlanTaskRelation'][]>([]);
+  useEffect(() => void all('/v1/plan/tasks/{task}/relations/', { path: { task: task.uuid } }).then(setRelations, () => {}), [task.uuid]);
   if (!relations.length) return null;
   return (
     <section aria-labelledby="relations-title">

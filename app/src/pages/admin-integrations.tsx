@@ -1,32 +1,23 @@
 import { useEffect, useState } from 'preact/hooks';
-import { all, api, get, post } from '../api.ts';
+import { all, api, ok } from '../api.ts';
+import type { Schemas } from '../api.ts';
+
+type Option = { uuid: string; name: string };
+type Hook = Schemas['WebhookSubscription'];
+type Delivery = Schemas['Delivery'];
 import { formatDate, t } from '../i18n.ts';
 import { ErrorNote } from '../ui.tsx';
 
-interface Template {
-  uuid: string;
-  name: string;
-  questions: { question: string }[];
-}
 
-interface Option {
-  uuid: string;
-  name: string;
-}
 
-interface Channel {
-  id: string;
-  name: string;
-  platform: string;
-}
 
 const DAYS = [1, 2, 3, 4, 5, 6, 0];
 const dayName = (day: number) => new Intl.DateTimeFormat(document.documentElement.lang || 'en', { weekday: 'short' }).format(new Date(Date.UTC(2024, 0, 7 + day)));
 
 /** A new check-in from a template: its days, time and time zone, who takes part, where its report goes. */
 export function NewCheckin({ people, teams }: { people: Option[]; teams: Option[] }) {
-  const [templates, setTemplates] = useState<Template[]>([]);
-  const [channels, setChannels] = useState<Channel[]>([]);
+  const [templates, setTemplates] = useState<Schemas['Template'][]>([]);
+  const [channels, setChannels] = useState<Schemas['ReportChannels']['channels']>([]);
   const [name, setName] = useState('');
   const [template, setTemplate] = useState('');
   const [days, setDays] = useState<number[]>([1, 2, 3, 4, 5]);
@@ -38,8 +29,8 @@ export function NewCheckin({ people, teams }: { people: Option[]; teams: Option[
   const [done, setDone] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
-    all<Template>('/v1/templates/').then((list) => (setTemplates(list), list[0] && setTemplate(list[0].uuid)), () => {});
-    get('/v1/report-channels/').then((b) => setChannels(b.channels ?? []), () => {});
+    all('/v1/templates/').then((list) => (setTemplates(list), list[0] && setTemplate(list[0].uuid)), () => {});
+    ok(api.GET('/v1/report-channels/')).then((b) => setChannels(b.channels), () => {});
   }, []);
   const chosen = templates.find((x) => x.uuid === template);
   const toggle = (list: string[], id: string, on: boolean) => (on ? [...list, id] : list.filter((x) => x !== id));
@@ -50,14 +41,14 @@ export function NewCheckin({ people, teams }: { people: Option[]; teams: Option[
     setDone(null);
     const picked = channels.find((c) => c.id === channel);
     try {
-      await post('/v1/checkins/create/', {
+      await ok(api.POST('/v1/checkins/create/', { body: {
         name,
         // The API copies the template's questions into the new check-in.
         template_uuid: template || null,
         schedule: { days, time, timezone },
         participants: { user_uuids: users, team_uuids: teamIds },
         ...(picked ? { report_channels: [{ id: picked.id, name: picked.name, platform: picked.platform }] } : {}),
-      });
+      } }));
       setDone(t('checkins.created', { name }));
       setName('');
     } catch (err) {
@@ -127,26 +118,7 @@ export function NewCheckin({ people, teams }: { people: Option[]; teams: Option[
   );
 }
 
-interface Hook {
-  hook_id: string;
-  hook_url: string;
-  name: string | null;
-  subscriptions: string[];
-  active: boolean;
-  disabled_reason: string | null;
-}
 
-interface Delivery {
-  uuid: string;
-  channel: string;
-  kind: string;
-  destination: string;
-  status: string;
-  attempts: number;
-  last_status_code: number | null;
-  last_error: string | null;
-  next_attempt_at: string | null;
-}
 
 const EVENTS = ['followups.response.completed', 'followups.response.updated', 'kudos.posted', 'organization.user_activated', 'organization.user_deactivated', 'tasks.*'];
 
@@ -158,8 +130,8 @@ export function Webhooks() {
   const [events, setEvents] = useState<string[]>(['followups.response.completed']);
   const [error, setError] = useState<string | null>(null);
   const load = () => {
-    all<Hook>('/v1/webhook-subscription/').then(setHooks, (err) => setError(err.message));
-    get('/v1/deliveries/?page_size=20').then((page) => setDeliveries(page.results), () => {});
+    all('/v1/webhook-subscription/').then(setHooks, (err) => setError(err.message));
+    ok(api.GET('/v1/deliveries/', { params: { query: { page_size: 20 } } })).then((page) => setDeliveries(page.results), () => {});
   };
   useEffect(load, []);
 
@@ -167,7 +139,7 @@ export function Webhooks() {
     e.preventDefault();
     setError(null);
     try {
-      await post('/v1/webhook-subscription/', { hook_url: url, subscriptions: events });
+      await ok(api.POST('/v1/webhook-subscription/', { body: { hook_url: url, subscriptions: events } }));
       setUrl('');
       load();
     } catch (err) {
@@ -177,7 +149,7 @@ export function Webhooks() {
   async function remove(hook: Hook) {
     setError(null);
     try {
-      await api('DELETE', '/v1/webhook-subscription/', { hook_id: hook.hook_id });
+      await ok(api.DELETE('/v1/webhook-subscription/', { body: { hook_id: hook.hook_id } }));
       load();
     } catch (err) {
       setError((err as Error).message);
@@ -212,7 +184,7 @@ export function Webhooks() {
       </form>
       <ErrorNote message={error} />
       <h3>{t('hooks.deliveries')}</h3>
-      <table class="table">
+      <table class="table" tabIndex={0}>
         <thead><tr><th scope="col">{t('hooks.kind')}</th><th scope="col">{t('hooks.destination')}</th><th scope="col">{t('hooks.status')}</th><th scope="col">{t('hooks.attempts')}</th></tr></thead>
         <tbody>
           {deliveries.map((d) => (
@@ -225,62 +197,6 @@ export function Webhooks() {
           ))}
         </tbody>
       </table>
-    </section>
-  );
-}
-
-const PLATFORMS = ['slack', 'microsoft_teams', 'discord', 'google_chat'] as const;
-const PLATFORM_NAMES: Record<string, string> = { slack: 'Slack', microsoft_teams: 'Microsoft Teams', discord: 'Discord', google_chat: 'Google Chat' };
-
-/**
- * The chat platform connection (PATCH /v1/organization/ {platform}): Slack with a bot token, the others with an
- * incoming-webhook URL. The secret goes to the API and is never shown again.
- */
-export function ChatConnection() {
-  const [current, setCurrent] = useState<string | null | undefined>(undefined);
-  const [kind, setKind] = useState<(typeof PLATFORMS)[number]>('slack');
-  const [secret, setSecret] = useState('');
-  const [channel, setChannel] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => void get('/v1/organization/').then((org) => setCurrent(org.platform), (err) => setError(err.message)), []);
-
-  async function save(platform: object | null) {
-    setError(null);
-    try {
-      const org = await api('PATCH', '/v1/organization/', { platform });
-      setCurrent(org.platform);
-      setSecret('');
-    } catch (err) {
-      setError((err as Error).message);
-    }
-  }
-
-  return (
-    <section class="card" aria-labelledby="chat-title">
-      <h2 id="chat-title">{t('chat.title')}</h2>
-      <p role="status">{current ? t('chat.connected', { platform: PLATFORM_NAMES[current] ?? current }) : current === null ? t('chat.none') : ''}</p>
-      {current ? <button type="button" onClick={() => save(null)}>{t('chat.disconnect')}</button> : null}
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          void save({ kind, ...(kind === 'slack' ? { bot_token: secret } : { webhook_url: secret }), ...(channel ? { channel_name: channel } : {}) });
-        }}
-      >
-        <label for="chat-kind">{t('chat.platform')}</label>
-        <select id="chat-kind" value={kind} onChange={(e) => setKind((e.target as HTMLSelectElement).value as (typeof PLATFORMS)[number])}>
-          {PLATFORMS.map((p) => <option key={p} value={p}>{PLATFORM_NAMES[p]}</option>)}
-        </select>
-        <label for="chat-secret">{kind === 'slack' ? t('chat.token') : t('chat.webhook')}</label>
-        {kind === 'slack' ? (
-          <input id="chat-secret" type="password" required autoComplete="off" value={secret} onInput={(e) => setSecret((e.target as HTMLInputElement).value)} />
-        ) : (
-          <input id="chat-secret" type="url" required autoComplete="off" value={secret} onInput={(e) => setSecret((e.target as HTMLInputElement).value)} />
-        )}
-        <label for="chat-channel">{t('chat.channel')}</label>
-        <input id="chat-channel" maxLength={200} value={channel} onInput={(e) => setChannel((e.target as HTMLInputElement).value)} />
-        <button type="submit" class="primary">{current ? t('chat.replace') : t('chat.connect')}</button>
-      </form>
-      <ErrorNote message={error} />
     </section>
   );
 }

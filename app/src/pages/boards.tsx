@@ -1,34 +1,29 @@
 import { useEffect, useState } from 'preact/hooks';
-import { ApiError, all, post } from '../api.ts';
+import { all, api, ApiError, ok } from '../api.ts';
+import type { Schemas } from '../api.ts';
 import { t } from '../i18n.ts';
-import { Link, navigate } from '../router.tsx';
+import { useLocation } from 'preact-iso';
 import { Empty, ErrorNote, Loading } from '../ui.tsx';
-
-interface Board {
-  uuid: string;
-  key: string;
-  name: string;
-  description: string;
-}
 
 /** The Plan boards I can see, and a new board. */
 export function Boards({ setTitle }: { setTitle: (title: string) => void }) {
-  const [boards, setBoards] = useState<Board[] | null>(null);
+  const { route } = useLocation();
+  const [boards, setBoards] = useState<Schemas['PlanBoard'][] | null>(null);
   const [off, setOff] = useState(false);
   const [name, setName] = useState('');
   const [key, setKey] = useState('');
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
     setTitle(t('boards.title'));
-    all<Board>('/v1/plan/boards/').then(setBoards, (err) => (err instanceof ApiError && err.status === 402 ? setOff(true) : setError(err.message)));
+    all('/v1/plan/boards/').then(setBoards, (err) => (err instanceof ApiError && err.status === 402 ? setOff(true) : setError(err.message)));
   }, []);
 
   async function create(e: Event) {
     e.preventDefault();
     setError(null);
     try {
-      const board = await post('/v1/plan/boards/', { name, key: key.toUpperCase() });
-      navigate(`/app/boards/${board.uuid}/`);
+      const board = await ok(api.POST('/v1/plan/boards/', { body: { name, key: key.toUpperCase() } }));
+      route(`/app/boards/${board.uuid}/`);
     } catch (err) {
       setError((err as Error).message);
     }
@@ -44,7 +39,7 @@ export function Boards({ setTitle }: { setTitle: (title: string) => void }) {
         <ul class="plain board-list">
           {boards?.map((b) => (
             <li key={b.uuid}>
-              <Link href={`/app/boards/${b.uuid}/`}><span class="key">{b.key}</span> {b.name}</Link>
+              <a href={`/app/boards/${b.uuid}/`}><span class="key">{b.key}</span> {b.name}</a>
               {b.description ? <p class="muted">{b.description}</p> : null}
             </li>
           ))}

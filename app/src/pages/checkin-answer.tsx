@@ -1,25 +1,12 @@
 import { useEffect, useState } from 'preact/hooks';
-import { ApiError, api, get } from '../api.ts';
+import { api, ApiError, ok } from '../api.ts';
+import type { Schemas } from '../api.ts';
 import { formatDate, t } from '../i18n.ts';
-import { signal, useSignal } from '../state.ts';
+import { signal } from '@preact/signals';
 import { ErrorNote, Loading } from '../ui.tsx';
 
-export interface Question {
-  uuid: string;
-  index: number;
-  question: string;
-  question_type: 'text' | 'multiple_choice' | 'boolean' | 'numeric';
-  required: boolean;
-  is_blocker: boolean;
-  choices: { label: string; value: string }[];
-}
-
-interface Pending {
-  followup_uuid: string;
-  followup_name: string;
-  date: string;
-  template_questions: Question[];
-}
+type Question = Schemas['CheckinQuestion'];
+type Pending = Schemas['CliPendingCheckins']['pending_checkins'][number];
 
 /** Bumped when an answer is saved, so the stand-ups below read again. */
 export const answered = signal(0);
@@ -29,7 +16,7 @@ export function PendingCheckins() {
   const [pending, setPending] = useState<Pending[] | null>(null);
   const [done, setDone] = useState<string[]>([]);
   useEffect(() => {
-    get('/v1/cli/status/').then((b) => setPending(b.pending_checkins), () => setPending([]));
+    ok(api.GET('/v1/cli/status/')).then((b) => setPending(b.pending_checkins), () => setPending([]));
   }, []);
   return (
     <section aria-labelledby="pending-title" class="card">
@@ -44,7 +31,7 @@ export function PendingCheckins() {
           onSaved={() => {
             setDone([...done, p.followup_name]);
             setPending(pending.filter((x) => x !== p));
-            answered.set(answered.value + 1);
+            answered.value++;
           }}
         />
       ))}
@@ -64,13 +51,13 @@ function AnswerForm({ pending, onSaved }: { pending: Pending; onSaved: () => voi
     setError(null);
     const responses = pending.template_questions.map((q) => ({ uuid: q.uuid, index: q.index, response: value(q, values[q.uuid] ?? '') }));
     const body = { responses, response_date: pending.date };
-    const path = `/v1/checkins/${pending.followup_uuid}/responses/`;
+    const params = { path: { uuid: pending.followup_uuid } };
     try {
       try {
-        await api('POST', path, body);
+        await ok(api.POST('/v1/checkins/{uuid}/responses/', { params, body }));
       } catch (err) {
         // Answered meanwhile (another tab, chat, the e-mailed link): this answer replaces it.
-        if (err instanceof ApiError && err.code === 'response_already_exists') await api('PUT', path, body);
+        if (err instanceof ApiError && err.code === 'response_already_exists') await ok(api.PUT('/v1/checkins/{uuid}/responses/', { params, body }));
         else throw err;
       }
       onSaved();
@@ -122,4 +109,3 @@ function Input({ q, id, value: current, onChange }: { q: Question; id: string; v
   return <textarea id={id} rows={3} required={q.required} value={current} onInput={change} />;
 }
 
-export const useAnswered = () => useSignal(answered);

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
-import { all, get, post } from '../api.ts';
+import { all, api, ok } from '../api.ts';
+import type { Schemas } from '../api.ts';
 import type { Me } from '../api.ts';
 import { formatDate, t } from '../i18n.ts';
 import { Empty, ErrorNote, Markdown } from '../ui.tsx';
@@ -40,11 +41,11 @@ export function Kudos({ me }: { me: Me }) {
   const [reload, setReload] = useState(0);
 
   useEffect(() => {
-    all<Value>('/v1/company-values/').then(setValues, () => {});
-    all<Person>('/v1/users/').then((p) => setPeople(p.filter((x) => x.is_active && x.uuid !== me.uuid)), () => {});
+    all('/v1/company-values/').then(setValues, () => {});
+    all('/v1/users/').then((p) => setPeople(p.filter((x) => x.is_active && x.uuid !== me.uuid)), () => {});
   }, []);
   useEffect(() => {
-    get(`/v1/kudos/?filter=${tab}&page_size=10`).then((page) => setList(page.results), (err) => setError(err.message));
+    ok(api.GET('/v1/kudos/', { params: { query: { filter: tab, page_size: 10 } } })).then((page) => setList(page.results), (err) => setError(err.message));
   }, [tab, reload]);
 
   async function give(e: Event) {
@@ -52,7 +53,7 @@ export function Kudos({ me }: { me: Me }) {
     setError(null);
     setSent(false);
     try {
-      await post('/v1/kudos/', { content, receivers: [receiver], ...(value ? { company_value: value } : {}) });
+      await ok(api.POST('/v1/kudos/', { body: { content, receivers: [receiver], ...(value ? { company_value: value } : {}) } }));
       setContent('');
       setSent(true);
       setTab('kudos_given');

@@ -1,12 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
-import { ApiError, post } from '../api.ts';
+import { api, ApiError, ok } from '../api.ts';
 import { t } from '../i18n.ts';
 import { ErrorNote } from '../ui.tsx';
-
-interface Organization {
-  uuid: string;
-  name: string;
-}
 
 /**
  * Sign-in with the e-mailed one-time code (the command line's endpoints and limits): the address, then the six
@@ -16,7 +11,7 @@ export function SignIn({ onSignedIn, setTitle }: { onSignedIn: () => void; setTi
   const [step, setStep] = useState<'email' | 'code' | 'organization'>('email');
   const [email, setEmail] = useState('');
   const [code, setCode] = useState('');
-  const [organizations, setOrganizations] = useState<Organization[]>([]);
+  const [organizations, setOrganizations] = useState<{ uuid: string; name: string }[]>([]);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   useEffect(() => setTitle(t('signin.title')), []);
@@ -35,14 +30,14 @@ export function SignIn({ onSignedIn, setTitle }: { onSignedIn: () => void; setTi
 
   const requestCode = () =>
     run(async () => {
-      await post('/v1/cli/auth/request-code/', { email });
+      await ok(api.POST('/v1/cli/auth/request-code/', { body: { email } }));
       setStep('code');
     });
 
   const verify = (organizationId?: string) =>
     run(async () => {
-      const body = await post('/v1/cli/auth/session/', { email, code, ...(organizationId ? { organization_id: organizationId } : {}) });
-      if (body.requires_organization_selection) {
+      const body = await ok(api.POST('/v1/cli/auth/session/', { body: { email, code, ...(organizationId ? { organization_id: organizationId } : {}) } }));
+      if ('requires_organization_selection' in body) {
         setOrganizations(body.organizations);
         setStep('organization');
         return;

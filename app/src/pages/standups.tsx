@@ -1,24 +1,11 @@
 import { useEffect, useState } from 'preact/hooks';
-import { all, get } from '../api.ts';
+import { all, api, ok } from '../api.ts';
+import type { Schemas } from '../api.ts';
 import type { Me } from '../api.ts';
-import { formatDate, t } from '../i18n.ts';
+import { formatDate, localDay, t } from '../i18n.ts';
 import { Empty, ErrorNote, Loading, Markdown } from '../ui.tsx';
-import { useAnswered } from './checkin-answer.tsx';
+import { answered } from './checkin-answer.tsx';
 
-interface Checkin {
-  uuid: string;
-  name: string;
-}
-
-interface Response {
-  uuid: string;
-  user: { uuid: string; full_name: string };
-  response_date: string;
-  has_issue: boolean;
-  responses: { uuid: string; index: number; question: string; response: unknown }[];
-}
-
-const localDay = (d = new Date()) => `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
 const shift = (day: string, by: number) => {
   const d = new Date(`${day}T12:00:00Z`);
   d.setUTCDate(d.getUTCDate() + by);
@@ -27,17 +14,17 @@ const shift = (day: string, by: number) => {
 
 /** My team's stand-ups: a check-in's answers for one day (today by default), with agents' co-authored parts marked. */
 export function Standups({ me }: { me: Me }) {
-  const [checkins, setCheckins] = useState<Checkin[] | null>(null);
+  const [checkins, setCheckins] = useState<Schemas['CheckinListItem'][] | null>(null);
   const [chosen, setChosen] = useState<string>('');
   const [day, setDay] = useState(localDay());
-  const [answers, setAnswers] = useState<Response[] | null>(null);
+  const [answers, setAnswers] = useState<Schemas['CheckinResponse'][] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [ownOnly, setOwnOnly] = useState(false);
-  const saved = useAnswered();
+  const saved = answered.value;
   const readsEveryCheckin = me.role === 'admin' || me.role === 'manager';
 
   useEffect(() => {
-    all<Checkin>('/v1/checkins/').then(
+    all('/v1/checkins/').then(
       (list) => {
         setCheckins(list);
         if (list[0]) setChosen(list[0].uuid);
@@ -48,7 +35,7 @@ export function Standups({ me }: { me: Me }) {
   useEffect(() => {
     if (!chosen) return;
     setAnswers(null);
-    get(`/v1/checkins/${chosen}/responses/?date_start=${day}&date_end=${day}&page_size=100`).then(
+    ok(api.GET('/v1/checkins/{uuid}/responses/', { params: { path: { uuid: chosen }, query: { date_start: day, date_end: day, page_size: 100 } } })).then(
       (page) => setAnswers(page.results),
       (err) => setError(err.message),
     );
@@ -58,7 +45,7 @@ export function Standups({ me }: { me: Me }) {
   useEffect(() => {
     setOwnOnly(false);
     if (!chosen || readsEveryCheckin) return;
-    get(`/v1/checkins/${chosen}/detail/`).then(
+    ok(api.GET('/v1/checkins/{uuid}/detail/', { params: { path: { uuid: chosen } } })).then(
       (detail) => setOwnOnly(detail.privacy === 'private'),
       (err) => setError(err.message),
     );
@@ -92,7 +79,7 @@ export function Standups({ me }: { me: Me }) {
         {answers?.map((r) => (
           <li key={r.uuid} class="standup">
             <h3>
-              {r.user.full_name}
+              {r.user?.full_name ?? t('standups.anonymous')}
               {r.has_issue ? <span class="badge warn">{t('standups.blocked')}</span> : null}
             </h3>
             <dl>

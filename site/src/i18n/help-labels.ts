@@ -49,6 +49,7 @@ export const FEATURE_AREA_NAMES: Record<string, Record<Lang, string>> = {
   agents: { en: 'Agents', es: 'Agentes', pt: 'Agentes' },
   api: { en: 'API', es: 'API', pt: 'API' },
   authentication: { en: 'Authentication', es: 'Autenticación', pt: 'Autenticação' },
+  chat: { en: 'Chat', es: 'Chat', pt: 'Chat' },
   'check-ins': { en: 'Check-ins', es: 'Check-ins', pt: 'Check-ins' },
   cli: { en: 'Command line', es: 'Línea de comandos', pt: 'Linha de comando' },
   'self-hosting': { en: 'Self-hosting', es: 'Autoalojamiento', pt: 'Auto-hospedagem' },
@@ -57,7 +58,7 @@ export const FEATURE_AREA_NAMES: Record<string, Record<Lang, string>> = {
 
 /** `platforms` identifiers are product names, the same in every language; only their spelling is fixed. */
 export const PLATFORM_NAMES: Record<string, string> = {
-  api: 'API', cli: 'CLI', docker: 'Docker', linux: 'Linux', macos: 'macOS', windows: 'Windows',
+  api: 'API', cli: 'CLI', docker: 'Docker', linux: 'Linux', macos: 'macOS', slack: 'Slack', windows: 'Windows',
 };
 
 /** A label and, when it is not in the page's language, the language it is in (for a lang attribute). */

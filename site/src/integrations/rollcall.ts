@@ -1,6 +1,7 @@
 /**
  * Build steps that are not pages:
- *  - bundles src/widget/search-widget.ts into /search-widget.js (esbuild; served on the fly in `astro dev`)
+ *  - bundles src/widget/search-widget.ts into /search-widget.js, and each language's stemmer into
+ *    /search-stemmer-<lang>.js (esbuild; served on the fly in `astro dev`)
  *  - in `astro dev`, sends the API server's pages the site links to (/docs, /v1/…) to API_URL or
  *    localhost:8080, like the preview server does (server/serve.ts apiRedirect)
  *  - writes _headers (Netlify / Cloudflare Pages form): Cache-Control for the two indexes, CORS so the
@@ -15,10 +16,30 @@ import { copyFile, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { LANGS } from '../i18n/langs.ts';
+import { STEMMER_MODULES } from '../widget/stemmers.ts';
 import { API_PATH, DEFAULT_API, apiRedirect } from '../../server/serve.ts';
 
 export const WIDGET_ENTRY = fileURLToPath(new URL('../widget/search-widget.ts', import.meta.url));
 export const INDEX_CACHE_CONTROL = 'public, max-age=3600';
+
+/**
+ * /search-stemmer-<lang>.js: the language's Snowball stemmer as an ES module, which the widget imports with the
+ * indexes (a classic script may import a module; from another origin, with the CORS header _headers gives it).
+ */
+export async function bundleStemmer(lang: keyof typeof STEMMER_MODULES, outfile?: string): Promise<string> {
+  const result = await build({
+    stdin: { contents: `export { stemmer } from '${STEMMER_MODULES[lang]}';`, resolveDir: fileURLToPath(new URL('.', import.meta.url)) },
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    target: 'es2020',
+    legalComments: 'none',
+    write: false,
+  });
+  const code = result.outputFiles[0]!.text;
+  if (outfile) await writeFile(outfile, code);
+  return code;
+}
 
 /** Bundle the widget; also used by the benchmark to report the bundle size. */
 export async function bundleWidget(outfile?: string): Promise<string> {
@@ -45,6 +66,7 @@ export function headersFile(): string {
     ['/api/help.json', index],
     ['/api/openapi.json', index],
     ['/search-widget.js', ['Cache-Control: public, max-age=3600', 'Access-Control-Allow-Origin: *']],
+    ['/search-stemmer-*', ['Cache-Control: public, max-age=3600', 'Access-Control-Allow-Origin: *']],
     // Hashed file names: safe to cache for a year.
     ['/_astro/*', ['Cache-Control: public, max-age=31536000, immutable']],
   ];
@@ -65,6 +87,14 @@ export default function rollcall(): AstroIntegration {
           if (API_PATH.test(new URL(req.url ?? '/', 'http://x').pathname)) void toApi(req, res);
           else next();
         });
+        server.middlewares.use((req, res, next) => {
+          const lang = /^\/search-stemmer-(\w+)\.js$/.exec(new URL(req.url ?? '/', 'http://x').pathname)?.[1];
+          if (!lang || !Object.hasOwn(STEMMER_MODULES, lang)) return next();
+          bundleStemmer(lang as keyof typeof STEMMER_MODULES).then((code) => {
+            res.setHeader('Content-Type', 'text/javascript');
+            res.end(code);
+          }, next);
+        });
         server.middlewares.use('/search-widget.js', (_req, res) => {
           bundleWidget().then(
             (code) => {
@@ -81,13 +111,14 @@ export default function rollcall(): AstroIntegration {
       'astro:build:done': async ({ dir, logger }) => {
         const out = fileURLToPath(dir);
         await bundleWidget(`${out}/search-widget.js`);
+        for (const lang of LANGS) await bundleStemmer(lang, `${out}/search-stemmer-${lang}.js`);
         await writeFile(`${out}/_headers`, headersFile());
         await writeFile(`${out}/_redirects`, redirectsFile());
         for (const lang of LANGS) {
           const page = `${out}/${lang}/404/index.html`;
           if (existsSync(page)) await copyFile(page, `${out}/${lang}/404.html`);
         }
-        logger.info('wrote search-widget.js, _headers, _redirects');
+        logger.info('wrote search-widget.js, search-stemmer-{en,es,pt}.js, _headers, _redirects');
       },
     },
   };

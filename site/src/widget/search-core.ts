@@ -2,12 +2,15 @@
  * Search logic shared by the widget and the benchmark: turns the two public index records into MiniSearch
  * documents and queries them. No DOM here.
  *
- * Matching is prefix + fuzzy (typo-tolerant), accent-insensitive and plural-insensitive: "configuración" and
- * "configuracion" fold to the same term on both sides, and a word ending in "s" is also indexed without it, so
- * a typo in the singular ("webhok", "backp") is one edit from an indexed term. Titles weigh the most. The
- * options are tuned against the typo list in test/search-core.test.ts: change them there first.
+ * Words go through the page language's analysis, on both sides alike: folded (lowercase, no accents, so
+ * "configuración" and "configuracion" are one word), stop words dropped (articles, prepositions and
+ * conjunctions: "copia de seguranca" asks for "copia" and "seguranca", never for every title with "de"), and
+ * stemmed by the language's Snowball stemmer (so "configurar" finds "Configuração", "installing" "Install"). The
+ * index also keeps each word unstemmed, and without a plural "s", so prefixes and typos of the whole word still
+ * match. Matching is prefix (the word being typed) + fuzzy (typo-tolerant); titles weigh the most. The options
+ * are tuned against the typo list in test/search-core.test.ts: change them there first.
  */
-import MiniSearch, { type SearchOptions } from 'minisearch';
+import MiniSearch, { type Query, type SearchOptions } from 'minisearch';
 import { clusterLabel, sectionLabel } from '../i18n/help-labels.ts';
 import type { Lang } from '../i18n/langs.ts';
 
@@ -33,38 +36,83 @@ export interface Doc {
   lang: string;
 }
 
+export const SOURCE_LANG = 'en';
+
+/**
+ * A language's stemmer: a word (folded) to its stem. The Snowball stemmers of @orama/stemmers; the widget loads the
+ * page language's one beside the indexes (/search-stemmer-<lang>.js), tests and the benchmark take them from
+ * ./stemmers.ts.
+ */
+export type Stemmer = (word: string) => string;
+
 /** Lowercase and strip combining marks (NFD), so "Configuración" matches "configuracion". */
 export function fold(term: string): string {
   return term.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
 }
 
 /**
- * Index-side terms: the folded word, plus the word without a plural "s" (English, Spanish and Portuguese
- * plurals all end in it), so "webhooks" is found from "webhook" and its typos. Queries are only folded.
+ * Words that say nothing about a page on their own, folded: articles, prepositions, conjunctions, pronouns. Short
+ * lists on purpose: a word a reader might mean (no, sem, first) stays searchable. English's are dropped in every
+ * language, since a Spanish or Portuguese index holds the English entries not translated yet.
  */
-export function indexTerms(term: string): string | string[] {
-  const folded = fold(term);
-  return folded.length > 4 && folded.endsWith('s') && !folded.endsWith('ss') ? [folded, folded.slice(0, -1)] : folded;
+const STOP_WORDS: Record<string, readonly string[]> = {
+  en: 'a an and are as at be by for from how in is it of on or the this that to with you your'.split(' '),
+  es: 'a al con de del e el en es la las lo los o para por que se su sus tu tus u un una unas unos y'.split(' '),
+  pt: 'a ao aos as com da das de do dos e em na nas no nos o os ou para pela pelas pelo pelos por que se seu seus sua suas um uma umas uns'.split(' '),
+};
+
+/** A word of a query, analysed: what it is looked for as. */
+export interface QueryWord {
+  /** Folded, whole: matched exactly, as a prefix while it is being typed, and within a few typos. */
+  folded: string;
+  /** Its stem: matched exactly, so another form of the word (a verb for its noun, a plural) is found. */
+  stem: string;
+}
+
+export interface Analyzer {
+  /** The terms a word of an entry is indexed under (folded, without a plural "s", its stems), or null for a stop word. */
+  index(word: string): string[] | null;
+  /** What a word of a query looks for, or null for a stop word. */
+  query(word: string): QueryWord | null;
+}
+
+export function analyzer(lang: string, stem: Stemmer): Analyzer {
+  const stop = new Set([...(STOP_WORDS[lang] ?? []), ...STOP_WORDS[SOURCE_LANG]!]);
+  // Snowball's Portuguese and Spanish rules read the accents ("configuração" → "configur"), which readers often
+  // leave out ("configuracao" → "configuraca"): a word is stemmed as written, and the index also holds the stem
+  // of its accentless spelling, so a query stemmed either way meets it.
+  const stemOf = (word: string) => fold(stem(word.normalize('NFC').toLowerCase()));
+  return {
+    index(word) {
+      const folded = fold(word);
+      if (!folded || stop.has(folded)) return null;
+      // The plural-less form keeps "webhok" one edit from "webhooks" whatever the stemmer makes of it.
+      const plural = folded.length > 4 && folded.endsWith('s') && !folded.endsWith('ss') ? [folded.slice(0, -1)] : [];
+      return [...new Set([folded, ...plural, stemOf(word), stem(folded)])];
+    },
+    query(word) {
+      const folded = fold(word);
+      return !folded || stop.has(folded) ? null : { folded, stem: stemOf(word) };
+    },
+  };
 }
 
 /**
  * Edits allowed for a query word of this length: none up to three characters ("api" would match half the
  * index), one at four, two from five. Levenshtein distance, so a swap of two letters ("agnet") costs two.
+ * Counted on the whole word, never on its stem: a stem is shorter, and two edits from "banan" reach "banc".
  */
 export function allowedEdits(term: string): number | false {
   return term.length <= 3 ? false : term.length === 4 ? 1 : 2;
 }
 
+/** Options every query shares (each word's own are in `wordQuery`). */
 export const SEARCH_OPTIONS: SearchOptions = {
-  // Only the word being typed is a prefix; the words before it are complete. Cheaper and more precise.
-  prefix: (_term, i, terms) => i === terms.length - 1,
-  fuzzy: allowedEdits,
-  processTerm: fold,
   boost: { title: 3 },
-  combineWith: 'AND',
+  // The words arrive analysed (search() below): MiniSearch is to take each as it is.
+  tokenize: (term) => [term],
+  processTerm: (term) => term,
 };
-
-export const SOURCE_LANG = 'en';
 
 /**
  * The searchable documents of one language: its own records, plus the English records of entries that have
@@ -97,27 +145,53 @@ function inLanguage<T extends { lang: string; slug: string }>(records: readonly 
   return records.filter((r) => r.lang === lang || (r.lang === SOURCE_LANG && !translated.has(r.slug)));
 }
 
-export function buildIndex(docs: readonly Doc[]): MiniSearch<Doc> {
+/** One language's index, and the analysis its words went through (queries go through the same). */
+export interface SearchIndex {
+  index: MiniSearch<Doc>;
+  words: Analyzer;
+}
+
+/** The index of one language's documents, words analysed as that language's (`stem` is its stemmer). */
+export function buildIndex(docs: readonly Doc[], lang: string, stem: Stemmer): SearchIndex {
+  const words = analyzer(lang, stem);
   const index = new MiniSearch<Doc>({
     fields: ['title', 'text'],
     storeFields: ['kind', 'title', 'hint', 'path', 'lang'],
-    processTerm: indexTerms,
+    processTerm: (word) => words.index(word),
     searchOptions: SEARCH_OPTIONS,
   });
   index.addAll(docs);
-  return index;
+  return { index, words };
 }
 
 export type Hit = Pick<Doc, 'id' | 'kind' | 'title' | 'hint' | 'path' | 'lang'>;
 
+const tokenize = MiniSearch.getDefault('tokenize') as (text: string) => string[];
+
 /**
- * Best results first. All words must match; if that finds nothing (a stray word), any word may match,
- * so the list is rarely empty while the best matches still lead.
+ * A word found as itself (exactly, as a prefix when it is the word being typed, or within its typos) or by its
+ * stem (exactly: a prefix or a typo of a stem would reach too far).
  */
-export function search(index: MiniSearch<Doc>, query: string, limit = 8): Hit[] {
-  const q = query.trim();
-  if (!q) return [];
-  let results = index.search(q);
-  if (results.length === 0) results = index.search(q, { combineWith: 'OR' });
+function wordQuery(word: QueryWord, typing: boolean): Query {
+  return {
+    combineWith: 'OR',
+    queries: [
+      { queries: [word.folded], prefix: typing, fuzzy: allowedEdits(word.folded) },
+      { queries: [word.stem], prefix: false, fuzzy: false },
+    ],
+  };
+}
+
+/**
+ * Best results first. All words must match (the stop words aside); if that finds nothing (a stray word), any
+ * word may match, so the list is rarely empty while the best matches still lead. Only the last word is taken
+ * as a prefix: the words before it are complete.
+ */
+export function search(site: SearchIndex, query: string, limit = 8): Hit[] {
+  const words = tokenize(query).flatMap((word) => site.words.query(word) ?? []);
+  if (words.length === 0) return [];
+  const queries = words.map((word, i) => wordQuery(word, i === words.length - 1));
+  let results = site.index.search({ combineWith: 'AND', queries });
+  if (results.length === 0) results = site.index.search({ combineWith: 'OR', queries });
   return results.slice(0, limit).map((r) => ({ id: String(r.id), kind: r.kind, title: r.title, hint: r.hint, path: r.path, lang: r.lang }));
 }

@@ -18,7 +18,7 @@
  * right before its own script tag, or into the element matched by data-target, and reads the indexes from
  * the site the script came from. Indexes are fetched on first focus, not on page load.
  */
-import { buildIndex, search, toDocs, type Hit, type HelpLike, type PostLike } from './search-core.ts';
+import { buildIndex, search, toDocs, type Hit, type HelpLike, type PostLike, type Stemmer } from './search-core.ts';
 import { fill, WIDGET_STRINGS, type WidgetLang, type WidgetStrings } from './strings.ts';
 
 const script = document.currentScript as HTMLScriptElement | null;
@@ -37,8 +37,15 @@ function loadIndex(lang: string): Promise<Index> {
         if (!r.ok) throw new Error(`${path}: HTTP ${r.status}`);
         return r.json();
       });
-    index = Promise.all([get('api/posts.json'), get('api/help.json')]).then(([posts, help]) =>
-      buildIndex(toDocs(posts as PostLike[], help as HelpLike[], lang)),
+    // The language's stemmer is a module of its own (about 2 KB gzip), loaded with the indexes rather than
+    // carried by every page that shows a search box. Without it (a host that lacks the file, a policy that
+    // refuses modules) words are matched as written: search loses word forms, not its results.
+    const stemmer = import(new URL(`search-stemmer-${lang}.js`, base).href).then(
+      (module: { stemmer: Stemmer }) => module.stemmer,
+      (): Stemmer => (word) => word,
+    );
+    index = Promise.all([get('api/posts.json'), get('api/help.json'), stemmer]).then(([posts, help, stem]) =>
+      buildIndex(toDocs(posts as PostLike[], help as HelpLike[], lang), lang, stem),
     );
     // A failed fetch should be retried on the next focus, not cached forever.
     index.catch(() => indexes.delete(lang));
@@ -130,8 +137,8 @@ function enhance(form: HTMLFormElement, embedded: boolean): void {
     listbox.replaceChildren(
       ...hits.map((hit, i) => {
         const option = el('li', { id: `${id}-opt-${i}`, role: 'option', 'aria-selected': 'false', class: 'rc-option', 'data-href': href(hit) });
-        const { title, hint } = hitContent(hit, lang, s);
-        option.append(title, hint);
+        const { title, badge, hint } = hitContent(hit, lang, s);
+        option.append(title, ...(badge ? [' ', badge] : []), hint);
         return option;
       }),
     );
@@ -238,12 +245,19 @@ function enhance(form: HTMLFormElement, embedded: boolean): void {
   }
 }
 
-/** Title (marked as English when it is), then kind and section or description. */
-function hitContent(hit: Hit, lang: WidgetLang, s: WidgetStrings): { title: HTMLElement; hint: HTMLElement } {
-  const title = el('span', hit.lang === lang ? {} : { lang: hit.lang }, hit.title);
-  const hint = el('small', {}, `${hit.kind === 'post' ? s.post : s.help} · ${hit.hint}`);
-  if (hit.lang !== lang) hint.prepend(el('span', { class: 'rc-lang' }, s.inEnglish), ' · ');
-  return { title, hint };
+/**
+ * Title, then kind and section or description. An English entry standing in for a missing translation is marked
+ * as the site's lists mark it (src/lib/markup.ts): its English words carry lang="en" (the title, and a post's
+ * description; a help article's section and cluster are named in the page's language), and a visible badge in
+ * the page's language follows the title.
+ */
+function hitContent(hit: Hit, lang: WidgetLang, s: WidgetStrings): { title: HTMLElement; badge: HTMLElement | null; hint: HTMLElement } {
+  const english = hit.lang !== lang;
+  const title = el('span', english ? { lang: hit.lang } : {}, hit.title);
+  const badge = english ? el('span', { class: 'badge rc-lang', 'data-in-english': '' }, s.inEnglish) : null;
+  const hint = el('small', {}, `${hit.kind === 'post' ? s.post : s.help} · `);
+  hint.append(english && hit.kind === 'post' ? el('span', { lang: hit.lang }, hit.hint) : hit.hint);
+  return { title, badge, hint };
 }
 
 function noResults(query: string, helpHref: string, s: WidgetStrings): HTMLElement[] {
@@ -258,11 +272,11 @@ function renderPage(container: HTMLElement, query: string, hits: Hit[], lang: Wi
   if (hits.length) {
     const list = el('ul', { class: 'results-list' });
     for (const hit of hits) {
-      const { title, hint } = hitContent(hit, lang, s);
-      const link = el('a', { href: hit.path });
+      const { title, badge, hint } = hitContent(hit, lang, s);
+      const link = el('a', badge ? { href: hit.path, hreflang: hit.lang } : { href: hit.path });
       link.append(title);
       const item = el('li');
-      item.append(link, hint);
+      item.append(link, ...(badge ? [' ', badge] : []), hint);
       list.append(item);
     }
     body.push(el('p', { class: 'meta' }, hits.length === 1 ? s.one : fill(s.many, { n: hits.length })), list);
@@ -285,6 +299,7 @@ const EMBED_CSS =
   '.rc-search .rc-option[aria-selected=true]{background:#e8f0fb;outline:2px solid #0b5cad;outline-offset:-2px}' +
   '.rc-search .rc-empty{position:absolute;z-index:9999;left:0;right:0;margin:.25rem 0 0;padding:0 .75rem;background:#fff;color:#111;border:1px solid #ccc}' +
   '.rc-search .rc-empty a{color:#0b5cad}.rc-search [hidden]{display:none}' +
+  '.rc-search .rc-lang{display:inline-block;font-size:.75em;font-weight:600;padding:0 .5em;border:1px solid #ccc;border-radius:1em;background:#f4f4f4}' +
   '.rc-search .sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}';
 
 function init(): void {

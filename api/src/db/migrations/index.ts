@@ -73,6 +73,10 @@ export const migrations: Migration[] = [
   { name: '0890_plan_task_search_state', load: () => import('./0890_plan_task_search_state.ts') },
   { name: '0891_organization_config_versions', load: () => import('./0891_organization_config_versions.ts') },
   { name: '0900_plan_task_label_placement', load: () => import('./0900_plan_task_label_placement.ts') },
+  { name: '0910_invitation_expiry', load: () => import('./0910_invitation_expiry.ts') },
+  { name: '0930_checkin_reply_order', load: () => import('./0930_checkin_reply_order.ts') },
+  { name: '0950_chat_apps', load: () => import('./0950_chat_apps.ts') },
+  { name: '0980_chat_bot_apps', load: () => import('./0980_chat_bot_apps.ts') },
   { name: '1000_plan_client_later', load: () => import('./1000_plan_client_later.ts') },
   { name: '1001_plan_organization_labels', load: () => import('./1001_plan_organization_labels.ts') },
 ];

@@ -124,6 +124,12 @@ export interface PromptRow {
   next_reminder_at: string | null;
   remind_until: string;
   message_id: string;
+  /**
+   * The e-mail reply last saved for this prompt: when it was written (Date, at most its arrival) and saved (0930).
+   * Null until a reply is saved; a new prompt need not name them.
+   */
+  reply_written_at?: string | null;
+  reply_saved_at?: string | null;
 }
 
 /** `reply:<hash of a reply address's secret>` or `message:<Message-ID>` of an e-mail a prompt sent (migration 0820). */
@@ -161,4 +167,18 @@ export interface TimeOffRow {
   start_on: string;
   end_on: string;
   created_at: string;
+}
+
+/** A prompt being answered in the chat conversation, one question at a time (migration 0950). */
+export interface ChatConversationRow {
+  prompt_uuid: string;
+  organization_uuid: string;
+  checkin_uuid: string;
+  user_uuid: string;
+  run_date: string;
+  /** The question asked now (its index in the check-in's question order). */
+  position: number;
+  /** JSON `{question uuid: response}`: what was answered so far. */
+  answers: string;
+  updated_at: string;
 }

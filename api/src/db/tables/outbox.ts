@@ -83,17 +83,41 @@ export interface SubscriptionRow {
   updated_at: string;
 }
 
-export const PLATFORMS = ['slack', 'microsoft_teams', 'discord', 'google_chat'] as const;
+export const PLATFORMS = ['slack', 'microsoft_teams', 'discord', 'google_chat', 'mattermost'] as const;
 export type Platform = (typeof PLATFORMS)[number];
 
 export interface ChatConnectionRow {
   organization_uuid: string;
   platform: Platform;
-  /** Sealed JSON `{bot_token}` or `{webhook_url}` (outbound/secret-box.ts). */
+  /** Sealed JSON `{bot_token, signing_secret?}` or `{webhook_url}` (outbound/secret-box.ts). */
   credentials_encrypted: string;
   channel_name: string | null;
   created_at: string;
   updated_at: string;
+  /** Whether requests from the platform can be verified (a signing secret was given; migration 0950). */
+  can_receive: boolean | number;
+  /** The platform's workspace (Slack team id), learned from the bot token when the first request comes. */
+  external_team_id: string | null;
+  /** Teams bot: the Bot Connector service of its activities, and the team whose roster finds people (migration 0980). */
+  service_url?: string | null;
+  roster_id?: string | null;
+}
+
+/** A person's account on the platform, found by e-mail (migration 0950); `found` false: none has that e-mail. */
+export interface ChatPersonRow {
+  organization_uuid: string;
+  platform: Platform;
+  /** Lower case. */
+  email: string;
+  external_id: string | null;
+  found: boolean | number;
+  looked_up_at: string;
+}
+
+/** A request from a platform already taken: its signature, or the platform's id of an event. */
+export interface ChatRequestNonceRow {
+  key: string;
+  seen_at: string;
 }
 
 export interface ChatMessageRow {

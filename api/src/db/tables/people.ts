@@ -105,6 +105,8 @@ export interface InvitationRow {
   token_hash: string;
   sent_count: number;
   last_sent_at: string;
+  /** When the current link stops working (migration 0910; null only on rows written before it ran). */
+  expires_at: string | null;
   accepted_at: string | null;
   created_at: string;
   updated_at: string;

@@ -225,9 +225,11 @@ describe('API keys (spec "API key", "Secret lifecycle", "Roles"; CONTRACT §4)',
     expect([widened.status, widened.body]).toEqual([403, refused]);
     const stolen = await t.request('PATCH', `/v1/api-keys/${full.uuid}/`, { key: writer.key, body: { regenerate: true } });
     expect([stolen.status, stolen.body]).toEqual([403, refused]);
+    const removed = await t.request('DELETE', `/v1/api-keys/${full.uuid}/`, { key: writer.key });
+    expect([removed.status, removed.body]).toEqual([403, refused]);
     expect((await t.request('GET', '/v1/me/', { key: full.key })).status).toBe(200);
 
-    // What it holds, it may hand on or give up: narrow itself or a sibling, rename, regenerate a key it covers, delete.
+    // What it holds, it may hand on or give up: narrow itself or a sibling, rename, regenerate or delete a key it covers.
     expect((await t.request('PATCH', `/v1/api-keys/${writer.uuid}/`, { key: writer.key, body: { name: 'renamed' } })).status).toBe(200);
     const regenerated = await t.request('PATCH', `/v1/api-keys/${reader.uuid}/`, { key: writer.key, body: { regenerate: true } });
     expect([regenerated.status, regenerated.body.scopes]).toEqual([200, ['tasks:read']]);

@@ -1,9 +1,10 @@
 import * as yup from 'yup';
 import { dateTimeField, uuidField } from '../../http/fields.ts';
 import { KEY_KINDS } from '../../db/tables.ts';
-import { PLAN_SCOPES } from '../../auth/policy.ts';
+import { SCOPES } from '../../auth/policy.ts';
 
-const scopes = yup.array(yup.string().oneOf(PLAN_SCOPES).required()).max(3);
+/** The scopes a key acts within (auth/policy.ts `SCOPES`); none: everything its owner's role allows. */
+const scopes = yup.array(yup.string().oneOf(SCOPES).required()).max(SCOPES.length);
 
 export const createKeySchema = yup.object({
   name: yup.string().trim().min(1).max(200),

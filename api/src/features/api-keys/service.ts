@@ -123,7 +123,8 @@ export async function updateKey(
 }
 
 export async function deleteKey(db: Executor, actor: Actor, uuid: string): Promise<void> {
-  await getKey(db, actor, uuid);
+  const current = await getKey(db, actor, uuid);
+  assertHoldsScopes(actor, readJson<string[]>(current.scopes, []), 'delete');
   await db('api_keys').where({ uuid }).delete();
 }
 

@@ -1,4 +1,4 @@
-import type { ReportChannel } from './service.ts';
+import type { ReportChannel } from '../chat-platform/platform.ts';
 
 /** POST /v1/send-message/: the message's id (pass it again as bot_message_id to edit) and how many targets it went to. */
 export function presentMessageSent(sent: { botMessageId: string; threadResponses: string[]; targets: number }) {
@@ -8,3 +8,6 @@ export function presentMessageSent(sent: { botMessageId: string; threadResponses
 export const presentConversation = (channel: string) => ({ channel });
 
 export const presentReportChannels = (channels: ReportChannel[]) => ({ channels, total: channels.length });
+
+/** POST /v1/integrations/test-prompt/: queued as a direct message to the caller. */
+export const presentTestPrompt = (sent: { botMessageId: string; platform: string; to: string }) => ({ queued: true, bot_message_id: sent.botMessageId, platform: sent.platform, to: sent.to });

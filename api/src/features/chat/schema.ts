@@ -1,21 +1,5 @@
 import * as yup from 'yup';
 import { jsonObjectField, uuidField } from '../../http/fields.ts';
-import { PLATFORMS } from '../../db/tables.ts';
-
-/**
- * `platform` in PATCH /v1/organization/: connects a chat platform (null disconnects). Slack takes a bot token
- * (xoxb-…); Teams, Discord and Google Chat an incoming-webhook URL. Both are write-only secrets.
- */
-export const platformConnectionSchema = yup
-  .object({
-    kind: yup.string().oneOf(PLATFORMS).required(),
-    bot_token: yup.string().trim().max(512),
-    webhook_url: yup.string().trim().max(2048),
-    channel_name: yup.string().trim().min(1).max(200),
-  })
-  .nullable()
-  .default(undefined);
-export type PlatformConnectionInput = yup.InferType<typeof platformConnectionSchema>;
 
 const button = yup.object({
   text: yup.string().trim().min(1).max(75).required(),

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readJson } from '../../lib/json.ts';
+import { bool, readJson } from '../../lib/json.ts';
 import { fullName } from '../../lib/names.ts';
 import { escapeHtml } from '../../lib/html.ts';
 import type { AnswerView } from './answer-service.ts';
@@ -20,7 +20,7 @@ const TEXT = {
     invalid: 'This answer link is wrong or has expired. Use the link in your latest check-in e-mail, or answer with the rollcall command or the API.',
     closed: 'The report for this day has been sent, so these answers can no longer change here.', problems: 'Some answers could not be saved:',
     forgery: 'This form could not be checked (it may be old, or cookies are off). Open the link again and resend your answers.',
-    yours: 'Your answers', from: 'Answering as',
+    yours: 'Your answers', from: 'Answering as', needed: 'Answer this required question:',
   },
   es: {
     title: 'Check-in', for: 'del', hello: 'Hola', save: 'Guardar mis respuestas', saved: 'Guardado. Puedes cambiar tus respuestas hasta que se envíe el informe.',
@@ -28,7 +28,7 @@ const TEXT = {
     invalid: 'Este enlace de respuesta es incorrecto o ha caducado. Usa el enlace de tu último correo de check-in, o responde con el comando rollcall o la API.',
     closed: 'El informe de este día ya se envió: estas respuestas ya no se pueden cambiar aquí.', problems: 'Algunas respuestas no se pudieron guardar:',
     forgery: 'No se pudo comprobar este formulario (puede ser antiguo, o las cookies están desactivadas). Abre el enlace de nuevo y vuelve a enviar tus respuestas.',
-    yours: 'Tus respuestas', from: 'Respondes como',
+    yours: 'Tus respuestas', from: 'Respondes como', needed: 'Responde esta pregunta obligatoria:',
   },
   pt: {
     title: 'Check-in', for: 'de', hello: 'Olá', save: 'Salvar minhas respostas', saved: 'Salvo. Você pode alterar suas respostas até o relatório ser enviado.',
@@ -36,7 +36,7 @@ const TEXT = {
     invalid: 'Este link de resposta está errado ou expirou. Use o link do seu último e-mail de check-in, ou responda com o comando rollcall ou a API.',
     closed: 'O relatório deste dia já foi enviado: estas respostas não podem mais ser alteradas aqui.', problems: 'Algumas respostas não puderam ser salvas:',
     forgery: 'Não foi possível verificar este formulário (pode ser antigo, ou os cookies estão desligados). Abra o link de novo e reenvie suas respostas.',
-    yours: 'Suas respostas', from: 'Respondendo como',
+    yours: 'Suas respostas', from: 'Respondendo como', needed: 'Responda esta pergunta obrigatória:',
   },
 } satisfies Record<Language, Record<string, string>>;
 
@@ -110,6 +110,8 @@ export function forgeryPage(lang: Language, retryPath: string): string {
 export interface FormState {
   notice?: 'saved' | 'closed';
   problems?: Record<string, string[]>;
+  /** The required questions (uuids) the refused form left empty. */
+  unanswered?: string[];
   /** The submitted values, shown again when they were refused. */
   submitted?: Map<string, string[]>;
 }
@@ -125,8 +127,13 @@ export function answerPage(lang: Language, view: AnswerView, formKey: string, st
   if (intro) parts.push(`<p class="intro">${escapeHtml(intro)}</p>`);
   if (state.notice === 'saved') parts.push(`<p class="note" role="status">${escapeHtml(t.saved)}</p>`);
   if (state.notice === 'closed' || !view.editable) parts.push(`<p class="note" role="status">${escapeHtml(t.closed)}</p>`);
-  if (state.problems && Object.keys(state.problems).length) {
-    parts.push(`<div class="note" role="alert"><p>${escapeHtml(t.problems)}</p><ul>${Object.values(state.problems).flat().map((p) => `<li>${escapeHtml(p)}</li>`).join('')}</ul></div>`);
+  const unanswered = new Set(state.unanswered ?? []);
+  const problems = [
+    ...view.questions.filter((q) => unanswered.has(q.uuid)).map((q) => `${t.needed} ${q.question}`),
+    ...Object.values(state.problems ?? {}).flat(),
+  ];
+  if (problems.length) {
+    parts.push(`<div class="note" role="alert"><p>${escapeHtml(t.problems)}</p><ul>${problems.map((p) => `<li>${escapeHtml(p)}</li>`).join('')}</ul></div>`);
   }
   const valueOf = (uuid: string): string[] => {
     const sent = state.submitted?.get(`q.${uuid}`);
@@ -148,19 +155,24 @@ export function answerPage(lang: Language, view: AnswerView, formKey: string, st
       const name = `q.${q.uuid}`;
       const id = `q${i}`;
       const values = valueOf(q.uuid);
-      const label = `${escapeHtml(q.question)}${q.required ? ` <span class="muted">(${escapeHtml(t.required)})</span>` : ''}`;
+      const required = bool(q.required);
+      const label = `${escapeHtml(q.question)}${required ? ` <span class="muted">(${escapeHtml(t.required)})</span>` : ''}`;
+      // The browser asks for a required answer before sending (JavaScript or not); the server refuses a blank one.
+      const mark = `${required ? ' required' : ''}${unanswered.has(q.uuid) ? ' aria-invalid="true"' : ''}`;
       if (q.question_type === 'multiple_choice' || q.question_type === 'boolean') {
         const choices = q.question_type === 'boolean'
           ? [{ label: t.yes, value: 'yes' }, { label: t.no, value: 'no' }]
           : readJson<{ label: string; value: string }[]>(q.choices, []);
         const type = q.question_type === 'boolean' ? 'radio' : 'checkbox';
+        // A required radio group needs one choice; checkboxes cannot say "at least one" in HTML (the server does).
+        const groupMark = type === 'radio' ? mark : '';
         const inputs = choices.map((c, j) =>
-          `<label class="choice" for="${id}-${j}"><input type="${type}" id="${id}-${j}" name="${escapeHtml(name)}" value="${escapeHtml(c.value)}"${values.includes(c.value) ? ' checked' : ''}> ${escapeHtml(c.label)}</label>`).join('\n');
+          `<label class="choice" for="${id}-${j}"><input type="${type}" id="${id}-${j}" name="${escapeHtml(name)}" value="${escapeHtml(c.value)}"${values.includes(c.value) ? ' checked' : ''}${groupMark}> ${escapeHtml(c.label)}</label>`).join('\n');
         return `<fieldset><legend>${label}</legend>\n${inputs}\n</fieldset>`;
       }
       const control = q.question_type === 'numeric'
-        ? `<input type="number" step="any" inputmode="decimal" id="${id}" name="${escapeHtml(name)}" value="${escapeHtml(values[0] ?? '')}">`
-        : `<textarea id="${id}" name="${escapeHtml(name)}" rows="4">${escapeHtml(values[0] ?? '')}</textarea>`;
+        ? `<input type="number" step="any" inputmode="decimal" id="${id}" name="${escapeHtml(name)}" value="${escapeHtml(values[0] ?? '')}"${mark}>`
+        : `<textarea id="${id}" name="${escapeHtml(name)}" rows="4"${mark}>${escapeHtml(values[0] ?? '')}</textarea>`;
       return `<fieldset><legend><label for="${id}">${label}</label></legend>\n${control}\n</fieldset>`;
     });
     parts.push(`<form method="post">\n<input type="hidden" name="form_key" value="${escapeHtml(formKey)}">\n${fields.join('\n')}\n<button type="submit">${escapeHtml(t.save)}</button>\n</form>`);

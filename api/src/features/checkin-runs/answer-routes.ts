@@ -75,7 +75,7 @@ export function answerRoutes(deps: Deps, _mw: Middlewares): Router {
       ctx.body = forgeryPage(lang, ctx.path);
       return;
     }
-    const outcome = await saveAnswer(deps.db, ctx.params.token, form, deps.clock.now());
+    const outcome = await saveAnswer(deps.db, deps.config, ctx.params.token, form, deps.clock.now());
     if (outcome.state === 'invalid') {
       pageHeaders(ctx, 404);
       ctx.body = invalidPage(lang);
@@ -88,7 +88,7 @@ export function answerRoutes(deps: Deps, _mw: Middlewares): Router {
       return;
     }
     pageHeaders(ctx, outcome.state === 'closed' ? 409 : 400);
-    ctx.body = answerPage(lang, outcome.view, cookie, outcome.state === 'closed' ? { notice: 'closed' } : { problems: outcome.problems, submitted: form });
+    ctx.body = answerPage(lang, outcome.view, cookie, outcome.state === 'closed' ? { notice: 'closed' } : { problems: outcome.problems, unanswered: outcome.unanswered, submitted: form });
   });
   return router;
 }

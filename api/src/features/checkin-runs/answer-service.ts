@@ -1,3 +1,4 @@
+import type { Config } from '../../lib/config.ts';
 import type { Db, Executor } from '../../db/connection.ts';
 import { ValidationFailed } from '../../lib/errors.ts';
 import { bool, readJson } from '../../lib/json.ts';
@@ -5,9 +6,11 @@ import { questionsOf } from '../checkins/repository.ts';
 import { answersOf } from '../checkins/response-parts.ts';
 import type { Answer } from '../checkins/response-parts.ts';
 import { answerForDay } from '../checkins/responses-service.ts';
+import { IncompleteAnswer } from '../checkins/answer-rules.ts';
 import type { ParticipantUser } from '../checkins/repository.ts';
-import { TEAM } from './report.ts';
+import { reportedWith } from './edit-window.ts';
 import { grantOf } from './tokens.ts';
+import { markPromptAnswered } from './chat-cards.ts';
 import type { AnswerTokenRow, CheckinRow, QuestionRow } from '../../db/tables.ts';
 
 /**
@@ -23,6 +26,7 @@ export interface AnswerView {
   date: string;
   /** The person's answers of that day so far (parts folded in), by question uuid. */
   answers: Map<string, Answer['response']>;
+  /** Every required question answered (response_completed): an agent's co-authored lines alone are not an answer yet. */
   answered: boolean;
   /** False once the day's report went out with an answer in it: the answer can no longer change here. */
   editable: boolean;
@@ -30,18 +34,17 @@ export interface AnswerView {
 
 export type AnswerLookup = { state: 'invalid' } | { state: 'ok'; view: AnswerView };
 
-async function viewOf(db: Executor, grant: AnswerTokenRow): Promise<AnswerLookup> {
+/** What answering one check-in for one person on one day shows: the link's grant, or a chat prompt's. */
+export async function viewOf(db: Executor, grant: Pick<AnswerTokenRow, 'checkin_uuid' | 'user_uuid' | 'run_date'>): Promise<AnswerLookup> {
   const checkin: CheckinRow | undefined = await db('checkins').where({ uuid: grant.checkin_uuid }).first();
   const person = await db('users').where({ uuid: grant.user_uuid }).first('uuid', 'first_name', 'last_name', 'email', 'is_active', 'organization_uuid');
   if (!checkin || !person || !bool(person.is_active) || person.organization_uuid !== checkin.organization_uuid || bool(checkin.is_archived)) return { state: 'invalid' };
   const questions = await questionsOf(db, checkin.uuid);
   const response = await db('checkin_responses').where({ checkin_uuid: checkin.uuid, user_uuid: person.uuid, response_date: grant.run_date }).first();
   const answers = new Map(response ? (await answersOf(db, response)).map((a) => [a.uuid, a.response]) : []);
-  const reported = response
-    ? await db('checkin_reports').where({ checkin_uuid: checkin.uuid, report_date: grant.run_date }).whereIn('subject', [TEAM, person.uuid]).first('uuid')
-    : undefined;
+  const reported = response ? await reportedWith(db, checkin.uuid, grant.run_date, person.uuid) : false;
   const { is_active: _active, organization_uuid: _org, ...who } = person;
-  return { state: 'ok', view: { checkin, person: who, questions, date: grant.run_date, answers, answered: Boolean(response), editable: !reported } };
+  return { state: 'ok', view: { checkin, person: who, questions, date: grant.run_date, answers, answered: bool(response?.response_completed), editable: !reported } };
 }
 
 /** What the link at `token` shows. */
@@ -80,14 +83,20 @@ export function formAnswers(questions: QuestionRow[], form: FormValues): { uuid:
   return out;
 }
 
-export type SaveOutcome = { state: 'invalid' } | { state: 'closed'; view: AnswerView } | { state: 'saved'; view: AnswerView } | { state: 'refused'; view: AnswerView; problems: Record<string, string[]> };
+export type SaveOutcome =
+  | { state: 'invalid' }
+  | { state: 'closed'; view: AnswerView }
+  | { state: 'saved'; view: AnswerView }
+  /** `problems` as the API words them; `unanswered`: the required questions left empty, which the page names itself. */
+  | { state: 'refused'; view: AnswerView; problems: Record<string, string[]>; unanswered: string[] };
 
 /**
- * Saves the form as the person's answers of the link's day, through the same service as POST/PUT …/responses/.
- * A link whose day was reported with an answer in it no longer edits (`closed`); an answer the rules refuse
- * comes back with its problems (`refused`), the person's input kept by the page.
+ * Saves the form as the person's answers of the link's day, through the same service as POST/PUT …/responses/
+ * (their prompt's chat message, if one was sent, becomes "Answered ✓"). A link whose day was reported with an
+ * answer in it no longer edits (`closed`); an answer the rules refuse (a required question left empty or blank
+ * among them) comes back with its problems (`refused`), nothing saved, the person's input kept by the page.
  */
-export async function saveAnswer(db: Db, token: string, form: FormValues, now: Date): Promise<SaveOutcome> {
+export async function saveAnswer(db: Db, config: Config, token: string, form: FormValues, now: Date): Promise<SaveOutcome> {
   return db.transaction(async (trx) => {
     const grant = await grantOf(trx, token, now);
     if (!grant) return { state: 'invalid' } as const;
@@ -98,11 +107,13 @@ export async function saveAnswer(db: Db, token: string, form: FormValues, now: D
     try {
       const responses = formAnswers(view.questions, form);
       const { row } = await answerForDay(trx, { checkin: view.checkin, questions: view.questions, author: view.person, date: view.date, responses }, now);
+      await markPromptAnswered(trx, config, { checkin: view.checkin, person: view.person, date: view.date }, now);
       // The saved answers are the whole response now (a full write folds and drops any parts).
       const answers = new Map(readJson<Answer[]>(row.answers, []).map((a) => [a.uuid, a.response]));
       return { state: 'saved', view: { ...view, answers, answered: true } } as const;
     } catch (err) {
-      if (err instanceof ValidationFailed) return { state: 'refused', view, problems: err.fields } as const;
+      if (err instanceof IncompleteAnswer) return { state: 'refused', view, problems: {}, unanswered: err.questions.map((q) => q.uuid) } as const;
+      if (err instanceof ValidationFailed) return { state: 'refused', view, problems: err.fields, unanswered: [] } as const;
       throw err;
     }
   });

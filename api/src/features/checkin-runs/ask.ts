@@ -4,8 +4,6 @@ import { uuidv7 } from '../../lib/ids.ts';
 import { fullName } from '../../lib/names.ts';
 import { enqueueMany } from '../../outbox/deliveries.ts';
 import type { NewDelivery } from '../../outbox/deliveries.ts';
-import { platformName } from '../chat/connection.ts';
-import { enqueueChatPost } from '../chat/service.ts';
 import { ORGANIZATION_EVENTS } from '../webhooks/events.ts';
 import { participantsOf, questionsOf } from '../checkins/repository.ts';
 import { awayOn } from '../../db/time-off.ts';
@@ -15,6 +13,8 @@ import { promptEmail, promptText } from './messages.ts';
 import { dueAsking, loopSettings, remindUntil } from './schedule.ts';
 import type { LoopSettings } from './schedule.ts';
 import { answerUrl, newAnswerToken, newReplyIdentity, storeAnswerTokens, storeReplyKeys } from './tokens.ts';
+import { directMessagePlatform, enqueuePrompt, promptCard } from './chat-cards.ts';
+import type { PromptMessage } from './chat-cards.ts';
 import type { AnswerTokenRow, CheckinRow, PromptRow, QuestionRow, ReplyKeyRow } from '../../db/tables.ts';
 
 /**
@@ -71,7 +71,7 @@ export async function askDue(db: Db, config: Config, now: Date): Promise<number>
   return prompts;
 }
 
-/** One slot: its record and its prompts (e-mail, and a Slack direct message where Slack is connected), in `trx`. */
+/** One slot: its record and its prompts (e-mail, and a direct message where the chat platform has them), in `trx`. */
 async function askSlot(trx: Executor, config: Config, slot: Slot, now: Date): Promise<number> {
   const { checkin, settings, timezone, date } = slot;
   const claimed = await trx('checkin_prompt_slots')
@@ -107,7 +107,8 @@ export interface PromptBatch {
 
 /**
  * Writes one prompt per person, with its answer link, its e-mail (reply address and Message-ID of its own) and,
- * on Slack, a direct message whose button opens the link; records `checkin.prompted` for those who listen.
+ * where the chat platform has direct messages (Slack), a direct message to answer in (chat-cards.ts); records
+ * `checkin.prompted` for those who listen.
  */
 export async function writePrompts(trx: Executor, config: Config, batch: PromptBatch, now: Date): Promise<number> {
   const { checkin, settings, timezone, date, questions } = batch;
@@ -119,8 +120,8 @@ export async function writePrompts(trx: Executor, config: Config, batch: PromptB
   const tokens: AnswerTokenRow[] = [];
   const keys: ReplyKeyRow[] = [];
   const mails: NewDelivery[] = [];
-  const slack: { person: Participant; text: string; url: string; prompt: string }[] = [];
-  const platform = await platformName(trx, checkin.organization_uuid);
+  const direct: PromptMessage[] = [];
+  const platform = await directMessagePlatform(trx, checkin.organization_uuid);
   for (const person of batch.people) {
     const { token, row } = newAnswerToken({ checkinUuid: checkin.uuid, userUuid: person.uuid, date, timeZone: timezone }, now);
     const promptUuid = uuidv7(now.getTime());
@@ -148,18 +149,13 @@ export async function writePrompts(trx: Executor, config: Config, batch: PromptB
       const message = promptEmail({ ...content, to: person.email, replyTo: reply.address, messageId: reply.messageId });
       mails.push({ organizationUuid: checkin.organization_uuid, channel: 'email', kind: 'checkin.prompt', destination: person.email, payload: message, webhookId: null, subjectUuid: prompt.uuid });
     }
-    if (platform === 'slack') slack.push({ person, text: promptText(content), url, prompt: prompt.uuid });
+    if (platform) direct.push({ platform, prompt, person, card: promptCard({ promptUuid: prompt.uuid, checkin, questions, date, url }), text: promptText(content) });
   }
   for (let i = 0; i < prompts.length; i += 50) await trx('checkin_prompts').insert(prompts.slice(i, i + 50));
   await storeAnswerTokens(trx, tokens);
   await storeReplyKeys(trx, keys);
   await enqueueMany(trx, mails, now);
-  for (const dm of slack) {
-    await enqueueChatPost(trx, {
-      organizationUuid: checkin.organization_uuid, platform: 'slack', text: dm.text, channels: [], users: [dm.person],
-      post: { buttons: [{ text: 'Answer', url: dm.url, style: 'primary' }], imageUrl: null }, kind: 'checkin.prompt', subjectUuid: dm.prompt,
-    }, now);
-  }
+  for (const message of direct) await enqueuePrompt(trx, message, now);
   if (await ORGANIZATION_EVENTS.wanted(trx, checkin.organization_uuid, 'checkin.prompted')) {
     const byUuid = new Map(batch.people.map((p) => [p.uuid, p]));
     for (const prompt of prompts) {

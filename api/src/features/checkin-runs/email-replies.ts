@@ -8,9 +8,11 @@ import type { InboundEmail } from '../../inbound/parse.ts';
 import type { InboundHandler } from '../../inbound/registry.ts';
 import { questionsOf } from '../checkins/repository.ts';
 import { answerForDay } from '../checkins/responses-service.ts';
-import { unsplitReplyEmail } from './messages.ts';
-import { TEAM } from './report.ts';
-import { answerUrl, messageKey, newAnswerToken, replyKeyOf, storeAnswerTokens } from './tokens.ts';
+import { IncompleteAnswer } from '../checkins/answer-rules.ts';
+import { incompleteReplyEmail, unsplitReplyEmail } from './messages.ts';
+import { markPromptAnswered } from './chat-cards.ts';
+import { reportedWith } from './edit-window.ts';
+import { answerUrl, messageKey, newAnswerToken, newReplyIdentity, replyKeyOf, storeAnswerTokens, storeReplyKeys } from './tokens.ts';
 import type { CheckinRow, PromptRow, QuestionRow } from '../../db/tables.ts';
 
 /**
@@ -18,11 +20,16 @@ import type { CheckinRow, PromptRow, QuestionRow } from '../../db/tables.ts';
  * Message-ID of a prompt or reminder in In-Reply-To or References; never by its sender alone (anyone can write
  * any From), and the sender must also be the person asked. The reply's new text (`visibleText`: quoted text and
  * signature cut by email-reply-parser, in the inbound parser's thread) is split into answers in question order:
- * numbered lines `1.` … `n.`, or one paragraph per question. Anything else is saved whole as the first text answer, and the person gets one
- * e-mail saying how it was read, with a web link to fix it.
+ * numbered lines `1.` … `n.`, or one paragraph per question. Anything else is saved whole as the first text answer,
+ * and the person gets one e-mail saying how it was read, with a web link to fix it. A reply that leaves a required
+ * question unanswered (or blank) is not recorded: the person gets an e-mail naming those questions, which they can
+ * reply to. A reply older than the answer already saved (by its Date, `olderThanAnswer`) is dropped.
  */
 
-/** The reply split into `count` answers, or null when it does not split that way. */
+/**
+ * The reply split into answers in question order: numbered lines `1.` … up to `count` (fewer leave the later
+ * questions unanswered), or exactly `count` paragraphs; null when it does not split that way.
+ */
 export function splitAnswers(text: string, count: number): string[] | null {
   const lines = text.split('\n');
   const numbered: string[][] = [];
@@ -33,7 +40,7 @@ export function splitAnswers(text: string, count: number): string[] | null {
     else if (numbered.length) numbered[numbered.length - 1].push(line);
     else if (line.trim() !== '') before = true;
   }
-  if (!before && numbered.length === count) return numbered.map((part) => part.join('\n').trim());
+  if (!before && numbered.length > 0 && numbered.length <= count) return numbered.map((part) => part.join('\n').trim());
   const paragraphs = text.split(/\n[ \t]*\n/).map((p) => p.trim()).filter((p) => p !== '');
   return paragraphs.length === count ? paragraphs : null;
 }
@@ -42,7 +49,7 @@ const YES = /^(y|yes|yeah|yep|true|s[ií]|sim|1)[.!]?$/i;
 const NO = /^(n|no|nope|false|n[aã]o|0)[.!]?$/i;
 
 /** One answer's text as its question's type takes it; undefined when it cannot be read so. */
-function typed(q: QuestionRow, text: string): unknown {
+export function typed(q: QuestionRow, text: string): unknown {
   switch (q.question_type) {
     case 'boolean':
       return YES.test(text) ? true : NO.test(text) ? false : undefined;
@@ -63,8 +70,9 @@ function typed(q: QuestionRow, text: string): unknown {
 
 /** The answers a reply gives, and whether it split into one per question. */
 export function readReply(questions: QuestionRow[], text: string): { responses: { uuid: string; response: unknown }[]; split: boolean; parts: number } {
-  const parts = splitAnswers(text, questions.length);
-  if (parts) {
+  const split = splitAnswers(text, questions.length);
+  if (split) {
+    const parts = questions.map((_, i) => split[i] ?? '');
     const responses = questions.map((q, i) => ({ uuid: q.uuid, response: parts[i] === '' ? undefined : typed(q, parts[i]) }));
     if (responses.every((r, i) => r.response !== undefined || parts[i] === '')) return { responses: responses.filter((r) => r.response !== undefined), split: true, parts: parts.length };
   }
@@ -102,12 +110,27 @@ export function checkinReplyHandler(deps: ReplyDeps): InboundHandler {
     }
     const outcome = await saveReply(deps, match.prompt_uuid, mail);
     deps.logger.info({ prompt: match.prompt_uuid, outcome, message_id: mail.messageId }, 'check-in reply');
-    if (outcome === 'saved' || outcome === 'saved_whole') deps.kick();
+    if (outcome === 'saved' || outcome === 'saved_whole' || outcome === 'incomplete') deps.kick();
     return true;
   };
 }
 
-type ReplyOutcome = 'saved' | 'saved_whole' | 'not_the_person' | 'closed' | 'gone' | 'empty';
+type ReplyOutcome = 'saved' | 'saved_whole' | 'incomplete' | 'not_the_person' | 'closed' | 'gone' | 'empty' | 'older_than_answer';
+
+/** When a reply was written: its Date header, but never later than its arrival (a skewed or forged clock); else its arrival. */
+const writtenAt = (mail: InboundEmail, now: Date): string => (mail.date && mail.date < now.toISOString() ? mail.date : now.toISOString());
+
+/**
+ * Whether a reply is older than the answer it would replace, so that a reply replayed or delayed never overwrites
+ * a newer one. Replies are ordered by when they were written (the prompt keeps the last saved one's); an answer
+ * given any other way (the web page, the API, an agent's merge: the response changed after the last reply was
+ * saved) by when it was saved.
+ */
+function olderThanAnswer(prompt: PromptRow, existing: { updated_at: string } | undefined, written: string): boolean {
+  if (prompt.reply_written_at && written < prompt.reply_written_at) return true;
+  const answeredElsewhere = existing !== undefined && (!prompt.reply_saved_at || existing.updated_at > prompt.reply_saved_at);
+  return answeredElsewhere && written < existing.updated_at;
+}
 
 async function saveReply(deps: ReplyDeps, promptUuid: string, mail: InboundEmail): Promise<ReplyOutcome> {
   const now = deps.clock.now();
@@ -117,18 +140,42 @@ async function saveReply(deps: ReplyDeps, promptUuid: string, mail: InboundEmail
     const person = prompt ? await trx('users').where({ uuid: prompt.user_uuid }).first('uuid', 'first_name', 'last_name', 'email', 'is_active') : undefined;
     if (!prompt || !checkin || !person || bool(checkin.is_archived) || !bool(person.is_active)) return 'gone';
     if (person.email.toLowerCase() !== mail.from) return 'not_the_person';
-    const existing = await trx('checkin_responses').where({ checkin_uuid: checkin.uuid, user_uuid: person.uuid, response_date: prompt.run_date }).first('uuid');
-    if (existing && (await trx('checkin_reports').where({ checkin_uuid: checkin.uuid, report_date: prompt.run_date }).whereIn('subject', [TEAM, person.uuid]).first('uuid'))) return 'closed';
+    const existing = await trx('checkin_responses').where({ checkin_uuid: checkin.uuid, user_uuid: person.uuid, response_date: prompt.run_date }).first('uuid', 'updated_at');
+    if (existing && (await reportedWith(trx, checkin.uuid, prompt.run_date, person.uuid))) return 'closed';
+    const written = writtenAt(mail, now);
+    if (olderThanAnswer(prompt, existing, written)) return 'older_than_answer';
     const questions = await questionsOf(trx, checkin.uuid);
     const text = mail.visibleText;
     const read = readReply(questions, text);
-    if (read.responses.length === 0) return 'empty';
+    if (read.responses.length === 0 && !questions.some((q) => bool(q.required))) return 'empty';
     const { is_active: _active, ...author } = person;
-    await answerForDay(trx, { checkin, questions, author, date: prompt.run_date, responses: read.responses }, now);
+    const link = () => {
+      const { token, row } = newAnswerToken({ checkinUuid: checkin.uuid, userUuid: person.uuid, date: prompt.run_date, timeZone: prompt.timezone }, now);
+      return { url: answerUrl(deps.config, token), row };
+    };
+    try {
+      await answerForDay(trx, { checkin, questions, author, date: prompt.run_date, responses: read.responses }, now);
+    } catch (err) {
+      // A reply that leaves a required question unanswered is not recorded (nothing was written): the person is told
+      // which, and can answer by replying to that note (it finds the same prompt) or on the web.
+      if (!(err instanceof IncompleteAnswer)) throw err;
+      const { url, row } = link();
+      await storeAnswerTokens(trx, [row]);
+      const reply = newReplyIdentity(deps.config.inboundEmailDomain, prompt.uuid);
+      await storeReplyKeys(trx, reply.keys);
+      const message = incompleteReplyEmail({
+        to: person.email, checkinName: checkin.name, date: prompt.run_date, unanswered: err.questions, questions: questions.length, split: read.split, parts: read.parts,
+        reply: text, url, replyTo: reply.address, messageId: reply.messageId, inReplyTo: mail.messageId,
+      });
+      await enqueueEmail(trx, { organizationUuid: checkin.organization_uuid, kind: 'checkin.reply_incomplete', message }, now);
+      return 'incomplete';
+    }
+    await trx('checkin_prompts').where({ uuid: prompt.uuid }).update({ reply_written_at: written, reply_saved_at: now.toISOString() });
+    await markPromptAnswered(trx, deps.config, { checkin, person: author, date: prompt.run_date }, now);
     if (read.split) return 'saved';
-    const { token, row } = newAnswerToken({ checkinUuid: checkin.uuid, userUuid: person.uuid, date: prompt.run_date, timeZone: prompt.timezone }, now);
+    const { url, row } = link();
     await storeAnswerTokens(trx, [row]);
-    const message = unsplitReplyEmail({ to: person.email, checkinName: checkin.name, date: prompt.run_date, questions: questions.length, parts: read.parts, url: answerUrl(deps.config, token), inReplyTo: mail.messageId });
+    const message = unsplitReplyEmail({ to: person.email, checkinName: checkin.name, date: prompt.run_date, questions: questions.length, parts: read.parts, url, inReplyTo: mail.messageId });
     await enqueueEmail(trx, { organizationUuid: checkin.organization_uuid, kind: 'checkin.reply_read', message }, now);
     return 'saved_whole';
   });

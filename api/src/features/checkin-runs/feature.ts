@@ -7,6 +7,7 @@ import { remindDue } from './remind.ts';
 import { reportDue } from './report.ts';
 import { runRoutes } from './runs-routes.ts';
 import { pruneAnswerTokens } from './tokens.ts';
+import { pruneConversations } from './chat-conversation.ts';
 
 /** Every minute: the prompts now due (each person once a day), then the worker is woken. */
 export async function sendDuePrompts(deps: Deps): Promise<number> {
@@ -45,5 +46,6 @@ export const checkinRuns: Feature = {
     { name: 'checkin-reminders', schedule: '* * * * *', run: sendDueReminders },
     { name: 'checkin-reports', schedule: '* * * * *', run: sendDueReports },
     { name: 'prune-checkin-answer-tokens', schedule: '29 * * * *', run: (deps) => pruneAnswerTokens(deps.db, deps.clock.now()) },
+    { name: 'prune-checkin-chat-conversations', schedule: '31 * * * *', run: (deps) => pruneConversations(deps.db, deps.clock.now()) },
   ],
 };

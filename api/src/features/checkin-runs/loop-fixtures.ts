@@ -46,8 +46,9 @@ export const linkIn = (t: TestApp, text: string | false | undefined): string => 
 };
 
 /** A raw reply e-mail (RFC 5322), as a mail client would send it. */
-export function replyMime(p: { from: string; to: string; inReplyTo?: string; text?: string; html?: string; subject?: string }): string {
-  const headers = [`From: ${p.from}`, `To: ${p.to}`, `Subject: ${p.subject ?? 'Re: Daily'}`, `Message-ID: <${Math.random().toString(36).slice(2)}@mail.example.com>`, 'MIME-Version: 1.0'];
+export function replyMime(p: { from: string; to: string; inReplyTo?: string; text?: string; html?: string; subject?: string; date?: string; messageId?: string }): string {
+  const headers = [`From: ${p.from}`, `To: ${p.to}`, `Subject: ${p.subject ?? 'Re: Daily'}`, `Message-ID: ${p.messageId ?? `<${Math.random().toString(36).slice(2)}@mail.example.com>`}`, 'MIME-Version: 1.0'];
+  if (p.date) headers.push(`Date: ${new Date(p.date).toUTCString()}`);
   if (p.inReplyTo) headers.push(`In-Reply-To: ${p.inReplyTo}`, `References: ${p.inReplyTo}`);
   if (p.html !== undefined && p.text === undefined) return [...headers, 'Content-Type: text/html; charset=utf-8', '', p.html].join('\r\n');
   return [...headers, 'Content-Type: text/plain; charset=utf-8', '', p.text ?? ''].join('\r\n');

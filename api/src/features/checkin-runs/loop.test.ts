@@ -66,7 +66,7 @@ describe('Check-ins that run themselves: asking, the web answer page, reminders 
     await t.request('PATCH', `/v1/checkins/${paused.uuid}/config/`, { key: p.adminKey, body: { active: false } });
     const archived = await createCheckin(t, p, { name: 'Archived' });
     await t.request('DELETE', `/v1/checkins/${archived.uuid}/archive/`, { key: p.adminKey });
-    const early = await t.request('POST', `/v1/checkins/${checkin.uuid}/responses/`, { key: p.member.key, body: { responses: [{ index: 0, response: 'Early bird' }] } });
+    const early = await t.request('POST', `/v1/checkins/${checkin.uuid}/responses/`, { key: p.member.key, body: { responses: [{ index: 0, response: 'Early bird' }, { index: 1, response: 'Worm' }] } });
     expect(early.status).toBe(201);
     await t.request('PATCH', `/v1/users/${p.other.user.uuid}/`, { key: p.adminKey, body: { is_active: false } });
     t.clock.set('2026-03-10T08:00:00.000Z');
@@ -146,7 +146,7 @@ describe('Check-ins that run themselves: asking, the web answer page, reminders 
     expect(await sendDueReminders(t.deps)).toBe(2);
     expect(await sendDueReminders(t.deps)).toBe(0);
     t.clock.set('2026-03-10T08:40:00.000Z');
-    await t.request('POST', `/v1/checkins/${checkin.uuid}/responses/`, { key: p.member.key, body: { responses: [{ index: 0, response: 'Done' }] } });
+    await t.request('POST', `/v1/checkins/${checkin.uuid}/responses/`, { key: p.member.key, body: { responses: [{ index: 0, response: 'Done' }, { index: 1, response: 'More' }] } });
     t.clock.set('2026-03-10T09:00:00.000Z');
     expect(await sendDueReminders(t.deps)).toBe(1);
     t.clock.set('2026-03-10T09:30:00.000Z');
@@ -209,7 +209,7 @@ describe('Check-ins that run themselves: asking, the web answer page, reminders 
     ].join('\n'));
     // An answer after the report is kept (the API has it, and the next report) but sends no second report.
     t.clock.set('2026-03-10T16:05:00.000Z');
-    await t.request('POST', `/v1/checkins/${checkin.uuid}/responses/`, { key: p.other.key, body: { responses: [{ index: 0, response: 'Late' }] } });
+    await t.request('POST', `/v1/checkins/${checkin.uuid}/responses/`, { key: p.other.key, body: { responses: [{ index: 0, response: 'Late' }, { index: 1, response: 'Later' }] } });
     expect(await sendDueReports(t.deps)).toBe(0);
     expect((await t.request('GET', `/v1/checkins/${checkin.uuid}/responses/`, { key: p.adminKey })).body.count).toBe(2);
     sink.messages.length = 0;
@@ -225,7 +225,7 @@ describe('Check-ins that run themselves: asking, the web answer page, reminders 
   it('hides names in an anonymous check-in\'s report', async () => {
     const { t, p, sink } = app;
     const checkin = await createCheckin(t, p, { time_for_report: '17:00', is_anonymous: true });
-    await t.request('POST', `/v1/checkins/${checkin.uuid}/responses/`, { key: p.member.key, body: { responses: [{ index: 0, response: 'Secret work' }] } });
+    await t.request('POST', `/v1/checkins/${checkin.uuid}/responses/`, { key: p.member.key, body: { responses: [{ index: 0, response: 'Secret work' }, { index: 1, response: 'More of it' }] } });
     t.clock.set('2026-03-10T16:00:00.000Z');
     expect(await sendDueReports(t.deps)).toBe(1);
     await t.deps.delivery.runDue();

@@ -3,6 +3,7 @@ import { fullName } from '../../lib/names.ts';
 import type { CheckinRow, QuestionRow } from '../../db/tables.ts';
 import type { LoopSettings } from './schedule.ts';
 import { escapeHtml } from '../../lib/html.ts';
+import type { ReportCard, ReportEntry } from '../chat-platform/platform.ts';
 
 /**
  * What the loop says, in text and HTML: the prompt and its reminders, the note on how a reply was read, and
@@ -72,45 +73,62 @@ export function unsplitReplyEmail(p: { to: string; checkinName: string; date: st
   };
 }
 
-export interface ReportPerson {
-  uuid: string;
-  first_name: string;
-  last_name: string;
-  email: string;
+/**
+ * The note sent when a reply left required questions unanswered: nothing was recorded. It names those questions,
+ * says how the reply was read, quotes it, and carries a reply address of the prompt's, so replying to it answers.
+ */
+export function incompleteReplyEmail(p: {
+  to: string; checkinName: string; date: string; unanswered: Pick<QuestionRow, 'position' | 'question'>[]; questions: number; split: boolean; parts: number;
+  reply: string; url: string; replyTo: string; messageId: string; inReplyTo: string | null;
+}): EmailMessage {
+  const howRead = p.split
+    ? ''
+    : p.parts > 1
+      ? `It did not split into ${p.questions} answers (we found ${p.parts}), so all of it was read as the answer to the first question.`
+      : p.reply === '' ? 'We found no answer in it.' : 'It was read as the answer to the first question.';
+  const quoted = p.reply.slice(0, 5_000).split('\n').map((line) => `> ${line}`.trimEnd()).join('\n');
+  const intro = `We did not record your reply to ${p.checkinName} for ${p.date}: these required questions have no answer in it.`;
+  const questions = p.unanswered.map((q) => `${q.position + 1}. ${q.question}`).join('\n');
+  const how = 'Reply to this e-mail with all your answers, one paragraph per question in order (or numbered lines 1. 2. 3.), or answer on the web:';
+  const text = [intro, questions, howRead, how, p.url, p.reply === '' ? '' : `Your reply:\n${quoted}`].filter(Boolean).join('\n\n');
+  const html = [
+    `<p>${escapeHtml(intro)}</p>`,
+    `<ul>${p.unanswered.map((q) => `<li>${escapeHtml(`${q.position + 1}. ${q.question}`)}</li>`).join('')}</ul>`,
+    howRead ? `<p>${escapeHtml(howRead)}</p>` : '',
+    `<p>${escapeHtml(how)}</p>`,
+    `<p><a href="${escapeHtml(p.url)}">${escapeHtml(p.url)}</a></p>`,
+    p.reply === '' ? '' : `<p>Your reply:</p>\n<blockquote>${escapeHtml(p.reply.slice(0, 5_000)).replace(/\n/g, '<br>')}</blockquote>`,
+  ].filter(Boolean).join('\n');
+  return {
+    to: [p.to],
+    subject: `Not recorded: your reply to ${p.checkinName} for ${p.date}`,
+    text: `${text}\n`,
+    html,
+    replyTo: p.replyTo,
+    messageId: p.messageId,
+    ...(p.inReplyTo ? { headers: { 'In-Reply-To': p.inReplyTo, References: p.inReplyTo } } : {}),
+  };
 }
 
-export interface ReportEntry {
-  person: ReportPerson;
-  answers: { question: string; response: unknown }[];
-  hasIssue: boolean;
-}
-
-export interface ReportContent {
-  checkinName: string;
-  date: string;
-  anonymous: boolean;
-  /** One person's answer, posted as it comes (send_reports_one_by_one): no counts, no missing list. */
-  single?: boolean;
-  answered: ReportEntry[];
-  missing: ReportPerson[];
-  away: ReportPerson[];
-  /** Answers for the previous report's day given or changed after it went. */
-  late?: { date: string; answered: ReportEntry[] };
-}
+export type { ReportEntry, ReportPerson } from '../chat-platform/platform.ts';
+/** What a report says: the chat card of it, which e-mail shows as text too. */
+export type ReportContent = ReportCard;
 
 const answerText = (value: unknown): string => (Array.isArray(value) ? value.join(', ') : typeof value === 'boolean' ? (value ? 'Yes' : 'No') : String(value));
 
 /**
  * The team report as text (chat) and e-mail: each person's answers (co-authored parts are part of them, with
- * their suffix), then who has not answered and who is away. An anonymous check-in names nobody.
+ * their suffix; an answer that leaves a required question unanswered is marked "not finished" and not counted as
+ * answered), then who has not answered and who is away. An anonymous check-in names nobody.
  */
 export function reportText(r: ReportContent): string {
   const total = r.answered.length + r.missing.length;
   const lines = [`${r.checkinName} — ${r.date}`];
-  if (!r.single) lines.push(`${r.answered.length} of ${total} answered${r.away.length ? `, ${r.away.length} away` : ''}.`);
+  if (!r.single) lines.push(`${r.answered.filter((e) => e.complete).length} of ${total} answered${r.away.length ? `, ${r.away.length} away` : ''}.`);
   const entries = (list: ReportEntry[]) =>
     list.forEach((entry, i) => {
-      lines.push('', `${r.anonymous ? `Answer ${i + 1}` : fullName(entry.person)}${entry.hasIssue ? ' (blocked)' : ''}`);
+      const marks = [entry.hasIssue ? 'blocked' : '', entry.complete ? '' : 'not finished'].filter(Boolean);
+      lines.push('', `${r.anonymous ? `Answer ${i + 1}` : fullName(entry.person)}${marks.length ? ` (${marks.join(', ')})` : ''}`);
       for (const a of entry.answers) lines.push(`${a.question}`, ...answerText(a.response).split('\n').map((l) => `  ${l}`));
     });
   entries(r.answered);

@@ -24,7 +24,7 @@ export const operations: Operation[] = [
   },
   {
     method: 'get', path: '/v1/checkins/:uuid/runs/', tag, scope: 'reads', summary: 'Each day the check-in ran: who was asked and reminded, who answered, the reports, with delivery status',
-    description: 'Newest day first, paginated. Admins and managers. Each prompt and report lists its outbox deliveries (e-mail, chat) with their status. An anonymous check-in\'s days say how many answered, not who.',
+    description: 'Newest day first, paginated. Admins and managers. Each prompt and report lists its outbox deliveries (e-mail, chat) with their status, and each prompt whether the chat platform found the person (`chat_account`). An anonymous check-in\'s days say how many answered, not who.',
     query: [...SINCE, ...UNTIL].map((name) => ({ name, description: 'YYYY-MM-DD (the run\'s local day)' })),
     responses: { 200: page('CheckinRunDay') },
   },
@@ -54,7 +54,9 @@ export const schemas = {
           type: 'object',
           properties: {
             uuid, user: { type: 'object', properties: { uuid, full_name: str } }, timezone: str, prompted_at: dateTime, reminders_sent: { type: 'integer' },
-            last_reminded_at: nullableTime, next_reminder_at: nullableTime, answered: { type: ['boolean', 'null'] }, answered_at: nullableTime, deliveries: { type: 'array', items: delivery },
+            last_reminded_at: nullableTime, next_reminder_at: nullableTime, answered: { type: ['boolean', 'null'] }, answered_at: nullableTime,
+            chat_account: { enum: ['found', 'not_found', null], description: 'Whether the chat platform (Slack) has an account with the person\'s e-mail: `not_found` people get no direct message. Null: not looked up yet, or no platform with direct messages.' },
+            deliveries: { type: 'array', items: delivery },
           },
         },
       },

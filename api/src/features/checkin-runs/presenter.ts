@@ -3,7 +3,7 @@ import { fullName } from '../../lib/names.ts';
 import { iso } from '../../lib/time.ts';
 import type { CheckinRow } from '../../db/tables.ts';
 import type { RunDay, RunDelivery } from './runs-service.ts';
-import { TEAM } from './report.ts';
+import { TEAM } from './edit-window.ts';
 
 const presentDelivery = (d: RunDelivery) => ({
   uuid: d.uuid, channel: d.channel, kind: d.kind, destination: d.destination, status: d.status, attempts: d.attempts, last_error: d.last_error, delivered_at: iso(d.delivered_at),
@@ -26,6 +26,7 @@ export function presentRunDay(checkin: CheckinRow, day: RunDay) {
       next_reminder_at: iso(p.next_reminder_at),
       answered: anonymous ? null : p.answered_at !== null,
       answered_at: anonymous ? null : iso(p.answered_at),
+      chat_account: p.chat_account,
       deliveries: (day.deliveries.get(p.uuid) ?? []).map(presentDelivery),
     })),
     reports: day.reports.map((r) => ({

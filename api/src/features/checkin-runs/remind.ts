@@ -1,16 +1,19 @@
 import type { Config } from '../../lib/config.ts';
 import type { Db, Trx } from '../../db/connection.ts';
+import { bool } from '../../lib/json.ts';
 import { enqueueMany } from '../../outbox/deliveries.ts';
 import type { NewDelivery } from '../../outbox/deliveries.ts';
 import { questionsOf } from '../checkins/repository.ts';
-import { promptEmail } from './messages.ts';
+import { promptEmail, promptText } from './messages.ts';
+import { directMessagePlatform, enqueueReminder, promptCard } from './chat-cards.ts';
 import { loopSettings } from './schedule.ts';
 import { answerUrl, newAnswerToken, newReplyIdentity, storeAnswerTokens, storeReplyKeys } from './tokens.ts';
-import type { AnswerTokenRow, CheckinRow, PromptRow, QuestionRow, ReplyKeyRow } from '../../db/tables.ts';
+import type { AnswerTokenRow, CheckinRow, Platform, PromptRow, QuestionRow, ReplyKeyRow } from '../../db/tables.ts';
 
 /**
  * Reminders: `reminders_max_count` of them, `reminders_frequency_time` minutes apart, to those asked who have
- * not answered, never after the report's time or the end of their day. Due reminders are found by one indexed
+ * not answered, never after the report's time or the end of their day; by e-mail, and as a direct message where
+ * the chat platform has them. Due reminders are found by one indexed
  * range (`next_reminder_at <= now`); each batch is claimed by moving `next_reminder_at` in the transaction that
  * writes its e-mails, so a reminder goes once across processes and crashes.
  */
@@ -34,11 +37,13 @@ async function remindBatch(trx: Trx, config: Config, due: PromptRow[], now: Date
   }
   const answered = new Set<string>();
   for (const prompt of due) {
-    const row = await trx('checkin_responses').where({ checkin_uuid: prompt.checkin_uuid, user_uuid: prompt.user_uuid, response_date: prompt.run_date }).first('uuid');
-    if (row) answered.add(prompt.uuid);
+    // Answered means every required question is: a day answered in part (an agent's co-authored lines) is reminded.
+    const row = await trx('checkin_responses').where({ checkin_uuid: prompt.checkin_uuid, user_uuid: prompt.user_uuid, response_date: prompt.run_date }).first('response_completed');
+    if (row && bool(row.response_completed)) answered.add(prompt.uuid);
   }
-  const users = new Map<string, { email: string; is_active: unknown }>();
-  for (const row of await trx('users').whereIn('uuid', [...new Set(due.map((p) => p.user_uuid))]).select('uuid', 'email', 'is_active')) users.set(row.uuid, row);
+  const users = new Map<string, { email: string; first_name: string; last_name: string; is_active: unknown }>();
+  for (const row of await trx('users').whereIn('uuid', [...new Set(due.map((p) => p.user_uuid))]).select('uuid', 'email', 'first_name', 'last_name', 'is_active')) users.set(row.uuid, row);
+  const platforms = new Map<string, Platform | null>();
   const away = new Set<string>();
   for (const row of await trx('user_time_off').whereIn('user_uuid', [...users.keys()]).select('user_uuid', 'start_on', 'end_on')) {
     for (const p of due) if (p.user_uuid === row.user_uuid && row.start_on <= p.run_date && p.run_date <= row.end_on) away.add(p.uuid);
@@ -66,8 +71,16 @@ async function remindBatch(trx: Trx, config: Config, due: PromptRow[], now: Date
     // A reply address and Message-ID of its own, which find the same prompt.
     const reply = newReplyIdentity(config.inboundEmailDomain, prompt.uuid);
     keys.push(...reply.keys);
-    const message = promptEmail({ checkin, settings, questions: questions.get(checkin.uuid)!, date: prompt.run_date, url: answerUrl(config, token), to: user.email, replyTo: reply.address, messageId: reply.messageId, inReplyTo: prompt.message_id }, true);
+    const content = { checkin, settings, questions: questions.get(checkin.uuid)!, date: prompt.run_date, url: answerUrl(config, token) };
+    const message = promptEmail({ ...content, to: user.email, replyTo: reply.address, messageId: reply.messageId, inReplyTo: prompt.message_id }, true);
     mails.push({ organizationUuid: prompt.organization_uuid, channel: 'email', kind: 'checkin.reminder', destination: user.email, payload: message, webhookId: null, subjectUuid: prompt.uuid });
+    // And a direct message where the chat platform has them, whose "Answer" answers the same prompt.
+    if (!platforms.has(prompt.organization_uuid)) platforms.set(prompt.organization_uuid, await directMessagePlatform(trx, prompt.organization_uuid));
+    const platform = platforms.get(prompt.organization_uuid);
+    if (platform) {
+      const card = promptCard({ promptUuid: prompt.uuid, checkin, questions: content.questions, date: prompt.run_date, url: content.url });
+      await enqueueReminder(trx, { platform, prompt, person: user, card, text: promptText(content, true) }, now);
+    }
     sent++;
   }
   await storeAnswerTokens(trx, tokens);

@@ -3,7 +3,7 @@ import { sendDuePrompts } from './feature.ts';
 import { splitAnswers } from './email-replies.ts';
 import { visibleText } from '../../inbound/message-text.ts';
 import { MAX_INBOUND_BYTES } from '../../inbound/parse.ts';
-import { createCheckin, replyMime, startLoopApp } from './loop-fixtures.ts';
+import { createCheckin, linkIn, replyMime, startLoopApp } from './loop-fixtures.ts';
 import type { LoopApp } from './loop-fixtures.ts';
 
 describe('Answering a check-in by replying to its e-mail', () => {
@@ -14,7 +14,7 @@ describe('Answering a check-in by replying to its e-mail', () => {
     app = await startLoopApp();
     const { t, p, sink } = app;
     t.clock.set('2026-03-10T07:00:00.000Z');
-    checkin = await createCheckin(t, p, { questions: [{ question_type: 'text', question: 'Done?' }, { question_type: 'text', question: 'Next?' }] });
+    checkin = await createCheckin(t, p, { questions: [{ question_type: 'text', question: 'Done?' }, { question_type: 'text', question: 'Next?', required: false }] });
     t.clock.set('2026-03-10T08:00:00.000Z');
     await sendDuePrompts(t.deps);
     await t.deps.delivery.runDue();
@@ -49,6 +49,39 @@ describe('Answering a check-in by replying to its e-mail', () => {
     // Sent to the From address instead of the reply address: the Message-ID it answers finds the prompt.
     await deliver(replyMime({ from: `Mia <${mia()}>`, to: 'rollcall@inbox.localhost', inReplyTo: prompt.messageId, text: '1. v3\n2. w3' }));
     expect(await answers()).toEqual([['Mia Member', ['v3', 'w3']]]);
+  });
+
+  it('records no reply that leaves a required question unanswered: the person gets an e-mail naming it, and replying to that answers', async () => {
+    const next = checkin.questions[1].uuid;
+    expect((await app.t.request('PATCH', `/v1/checkins/${checkin.uuid}/questions/${next}/`, { key: app.p.adminKey, body: { required: true } })).status).toBe(200);
+    const noteFor = async (text: string) => {
+      app.sink.messages.length = 0;
+      await deliver(replyMime({ from: mia(), to: prompt.replyTo, text }));
+      await app.t.deps.delivery.runDue();
+      expect(app.sink.messages.map((m) => [m.envelopeTo[0], m.subject])).toEqual([[mia(), 'Not recorded: your reply to Daily for 2026-03-10']]);
+      return app.sink.messages[0];
+    };
+    // One paragraph for two required questions, a numbered reply whose second answer is blank, and an empty reply.
+    const notes = [await noteFor('Shipped the importer'), await noteFor('1. Shipped the importer\n2.   \n'), await noteFor('> 1. Done?\n')];
+    expect(await answers()).toEqual([]);
+    expect(await app.t.db('checkin_responses')).toEqual([]);
+    expect(notes[0].text).toBe([
+      'We did not record your reply to Daily for 2026-03-10: these required questions have no answer in it.',
+      '', '2. Next?',
+      '', 'It was read as the answer to the first question.',
+      '', 'Reply to this e-mail with all your answers, one paragraph per question in order (or numbered lines 1. 2. 3.), or answer on the web:',
+      '', linkIn(app.t, notes[0].text).replace(app.t.url, 'http://rollcall.example.com'),
+      '', 'Your reply:', '> Shipped the importer', '',
+    ].join('\n'));
+    expect(notes[1].text).not.toContain('It was read as');
+    expect(notes[2].text).toContain('1. Done?\n2. Next?\n\nWe found no answer in it.');
+    // The note has a reply address of its own that finds the same prompt, and a link that works.
+    expect((await fetch(linkIn(app.t, notes[0].text))).status).toBe(200);
+    await deliver(replyMime({ from: mia(), to: notes[0].replyTo!.value[0].address!, text: '1. Shipped the importer\n2. The exporter' }));
+    expect(await answers()).toEqual([['Mia Member', ['Shipped the importer', 'The exporter']]]);
+    // A later reply that blanks a required answer changes nothing.
+    await deliver(replyMime({ from: mia(), to: prompt.replyTo, inReplyTo: prompt.messageId, text: '1. \n2. Only this' }));
+    expect(await answers()).toEqual([['Mia Member', ['Shipped the importer', 'The exporter']]]);
   });
 
   it('saves a reply that does not split into one answer per question whole as the first answer, and says so by e-mail with a web link', async () => {
@@ -86,11 +119,51 @@ describe('Answering a check-in by replying to its e-mail', () => {
     expect(first.startsWith('Shipped the importer and its tests, and fixed the exporter.\nShipped')).toBe(true);
   });
 
+  it('keeps the newest answer: an older reply, replayed or delayed, never overwrites a newer reply or a web answer', async () => {
+    const { t } = app;
+    const reply = (text: string, date?: string, messageId?: string) => deliver(replyMime({ from: mia(), to: prompt.replyTo, text, date, messageId }));
+    t.clock.set('2026-03-10T08:25:00.000Z');
+    await reply('1. Newer\n2. Newer', '2026-03-10T08:20:00.000Z', '<newer@mail.example.com>');
+    // Written ten minutes earlier, arriving (or replayed) later: older than what is saved.
+    t.clock.set('2026-03-10T08:30:00.000Z');
+    expect(await reply('1. Older\n2. Older', '2026-03-10T08:10:00.000Z')).toMatchObject({ routed: true, route: 'checkin-replies' });
+    expect(await answers()).toEqual([['Mia Member', ['Newer', 'Newer']]]);
+    // The same message again changes nothing; a reply written later wins, delayed or not.
+    await reply('1. Newer\n2. Newer', '2026-03-10T08:20:00.000Z', '<newer@mail.example.com>');
+    await reply('1. Latest\n2. Latest', '2026-03-10T08:21:00.000Z');
+    expect(await answers()).toEqual([['Mia Member', ['Latest', 'Latest']]]);
+
+    // An answer from the web page or the API at 08:40 is newer than a reply written at 08:35 that arrives after it.
+    t.clock.set('2026-03-10T08:40:00.000Z');
+    const edited = await t.request('PUT', `/v1/checkins/${checkin.uuid}/responses/`, { key: app.p.member.key, body: { responses: [{ index: 0, response: 'Web' }, { index: 1, response: 'Web' }] } });
+    expect(edited.status).toBe(200);
+    t.clock.set('2026-03-10T08:45:00.000Z');
+    await reply('1. Late\n2. Late', '2026-03-10T08:35:00.000Z');
+    expect(await answers()).toEqual([['Mia Member', ['Web', 'Web']]]);
+    await reply('1. After\n2. After', '2026-03-10T08:44:00.000Z');
+    expect(await answers()).toEqual([['Mia Member', ['After', 'After']]]);
+
+    // A Date in the future counts as the arrival: it cannot lock out the replies after it.
+    t.clock.set('2026-03-10T08:50:00.000Z');
+    await reply('1. Skewed\n2. Skewed', '2030-01-01T00:00:00.000Z');
+    t.clock.set('2026-03-10T09:00:00.000Z');
+    await reply('1. Final\n2. Final', '2026-03-10T08:55:00.000Z');
+    expect(await answers()).toEqual([['Mia Member', ['Final', 'Final']]]);
+    // Without a Date, replies count in the order they arrive (the other tests send none).
+    await reply('1. Undated\n2. Undated');
+    expect(await answers()).toEqual([['Mia Member', ['Undated', 'Undated']]]);
+    expect(app.t.logs.filter((line) => line.includes('"outcome":"older_than_answer"'))).toHaveLength(2);
+  });
+
   it('splits replies by numbered lines or paragraphs (unit)', () => {
     expect(splitAnswers('1. a\n2. b\ncontinued\n3) c', 3)).toEqual(['a', 'b\ncontinued', 'c']);
     expect(splitAnswers('a\n\nb', 2)).toEqual(['a', 'b']);
     expect(splitAnswers('a\n\nb', 3)).toBeNull();
     expect(splitAnswers('Intro\n1. a\n2. b', 2)).toBeNull();
+    // Numbered lines may stop early (the questions after them are left unanswered); paragraphs may not.
+    expect(splitAnswers('1. a\n2. b', 3)).toEqual(['a', 'b']);
+    expect(splitAnswers('1. a\n2. b\n3. c\n4. d', 3)).toBeNull();
+    expect(splitAnswers('a\n\nb', 3)).toBeNull();
     expect(visibleText('Fine\n\nOn Mon, Mar 9, 2026 at 9:00 AM X <x@y.z> wrote:\n> quoted\n')).toBe('Fine');
   });
 });

@@ -5,8 +5,8 @@ import { uuidv7 } from '../../lib/ids.ts';
 import { bool, readJson, writeJson } from '../../lib/json.ts';
 import { addDays, localDate } from '../../lib/dates.ts';
 import { enqueueMany } from '../../outbox/deliveries.ts';
-import { platformName } from '../chat/connection.ts';
-import { enqueueChatPost } from '../chat/service.ts';
+import { platformName, sendsDirectMessages } from '../chat-platform/connection.ts';
+import { enqueueChatPost } from '../chat-platform/enqueue.ts';
 import { ORGANIZATION_EVENTS } from '../webhooks/events.ts';
 import { participantsOf } from '../checkins/repository.ts';
 import { withParts } from '../checkins/response-parts.ts';
@@ -16,6 +16,8 @@ import { awayOn } from '../../db/time-off.ts';
 import { reportEmail, reportText } from './messages.ts';
 import type { ReportContent, ReportEntry, ReportPerson } from './messages.ts';
 import { loopSettings, reportInstant, runsOn } from './schedule.ts';
+import { saveConversationsOf } from './chat-conversation.ts';
+import { TEAM } from './edit-window.ts';
 import type { CheckinReportRow, CheckinRow, ResponseRow } from '../../db/tables.ts';
 
 /**
@@ -27,7 +29,7 @@ import type { CheckinReportRow, CheckinRow, ResponseRow } from '../../db/tables.
  * are written in one transaction. An answer after the report is kept (the API has it, and the next report).
  */
 
-export const TEAM = 'team';
+export { TEAM };
 
 /** Sends every report due by `now`; returns how many were sent. */
 export async function reportDue(db: Db, config: Config, now: Date): Promise<number> {
@@ -70,7 +72,8 @@ async function postAnswersOneByOne(db: Db, config: Config, checkins: CheckinRow[
   const uuids = [...byUuid.keys()];
   const responses: Pick<ResponseRow, 'checkin_uuid' | 'user_uuid' | 'response_date'>[] = [];
   for (let i = 0; i < uuids.length; i += 500) {
-    responses.push(...(await db('checkin_responses').whereIn('checkin_uuid', uuids.slice(i, i + 500)).whereIn('response_date', dates).select('checkin_uuid', 'user_uuid', 'response_date')));
+    // A person's answer is posted once it answers every required question (not an agent's first co-authored line).
+    responses.push(...(await db('checkin_responses').whereIn('checkin_uuid', uuids.slice(i, i + 500)).whereIn('response_date', dates).andWhere('response_completed', true).select('checkin_uuid', 'user_uuid', 'response_date')));
   }
   if (responses.length === 0) return 0;
   const done = await sentReports(db, uuids, dates, null);
@@ -82,16 +85,22 @@ async function postAnswersOneByOne(db: Db, config: Config, checkins: CheckinRow[
   return sent;
 }
 
-/** Responses (parts folded in) of the check-in, with their authors' names, in the order they came. */
+/**
+ * Responses (parts folded in) of the check-in, with their authors' names, in the order they came. A response with
+ * no answer at all is no entry; one that leaves a required question unanswered is marked `complete: false`.
+ */
 async function reportEntries(db: Executor, checkin: CheckinRow, where: (q: Knex.QueryBuilder) => void): Promise<ReportEntry[]> {
   const query = db('checkin_responses as r').join('users as u', 'u.uuid', 'r.user_uuid').where('r.checkin_uuid', checkin.uuid).modify(where);
   const rows = await withParts(db, (await query.select('r.*', 'u.first_name', 'u.last_name', 'u.email')) as (ResponseRow & ReportPerson)[]);
   rows.sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : 0));
-  return rows.map((row) => ({
-    person: { uuid: row.user_uuid, first_name: row.first_name, last_name: row.last_name, email: row.email },
-    answers: readJson<Answer[]>(row.answers, []).map((a) => ({ question: a.question, response: a.response })),
-    hasIssue: bool(row.has_issue),
-  }));
+  return rows
+    .map((row) => ({
+      person: { uuid: row.user_uuid, first_name: row.first_name, last_name: row.last_name, email: row.email },
+      answers: readJson<Answer[]>(row.answers, []).map((a) => ({ question: a.question, response: a.response })),
+      hasIssue: bool(row.has_issue),
+      complete: bool(row.response_completed),
+    }))
+    .filter((entry) => entry.answers.length > 0);
 }
 
 /**
@@ -101,10 +110,13 @@ async function reportEntries(db: Executor, checkin: CheckinRow, where: (q: Knex.
  */
 export async function reportContent(db: Executor, checkin: CheckinRow, date: string, only: string | null): Promise<ReportContent & { recipients: ReportPerson[] }> {
   const people = [...((await participantsOf(db, [checkin.uuid])).get(checkin.uuid)?.values() ?? [])];
-  const answered = await reportEntries(db, checkin, (q) => {
+  const entries = await reportEntries(db, checkin, (q) => {
     q.andWhere('r.response_date', date);
     if (only) q.andWhere('r.user_uuid', only);
   });
+  // One person's answer goes out once it is complete (postAnswersOneByOne); a team report shows a day answered in
+  // part too, marked so, and its person is not counted as having answered.
+  const answered = only ? entries.filter((e) => e.complete) : entries;
   const responded = new Set(answered.map((e) => e.person.uuid));
   const pending = only ? [] : people.filter((p) => !responded.has(p.uuid));
   const away = await awayOn(db, pending.map((p) => p.uuid), date);
@@ -138,15 +150,21 @@ async function sendReport(trx: Executor, config: Config, checkin: CheckinRow, da
     .ignore()
     .returning(['uuid']);
   if (claimed.length === 0) return false;
+  // A conversation left half-way in chat is saved as far as it got, so the report shows it.
+  if (!only) await saveConversationsOf(trx, config, checkin, date, now);
   const content = await reportContent(trx, checkin, date, only);
   if (only && content.answered.length === 0) return true; // the answer was reset meanwhile: nothing to post
   const channels = readJson<{ id: string }[]>(checkin.report_channels, []).map((c) => c.id);
   const platform = channels.length ? await platformName(trx, checkin.organization_uuid) : null;
   let destinations: string[];
   if (platform) {
-    const text = reportText(content);
-    await enqueueChatPost(trx, { organizationUuid: checkin.organization_uuid, platform, text, channels: platform === 'slack' ? channels : [], users: [], kind: 'checkin.report', subjectUuid: uuid }, now);
-    destinations = platform === 'slack' ? channels.map((id) => `slack:channel:${id}`) : [`${platform}:webhook`];
+    const { recipients: _people, ...report } = content;
+    const direct = await sendsDirectMessages(trx, checkin.organization_uuid, platform);
+    await enqueueChatPost(trx, {
+      organizationUuid: checkin.organization_uuid, platform, text: reportText(content), message: { kind: 'report', report },
+      channels: direct ? channels : [], users: [], kind: 'checkin.report', subjectUuid: uuid,
+    }, now);
+    destinations = direct ? channels.map((id) => `${platform}:channel:${id}`) : [`${platform}:webhook`];
   } else {
     const to = content.recipients.filter((p) => p.email).map((p) => p.email);
     await enqueueMany(trx, to.map((address) => ({
@@ -164,7 +182,8 @@ async function sendReport(trx: Executor, config: Config, checkin: CheckinRow, da
       report_date: date,
       one_by_one: only !== null,
       destinations,
-      answered: content.answered.length,
+      answered: content.answered.filter((e) => e.complete).length,
+      not_finished: content.answered.filter((e) => !e.complete).length,
       missing: content.missing.length,
       away: content.away.length,
       sent_at: now.toISOString(),

@@ -10,6 +10,8 @@ import type { Config } from '../../lib/config.ts';
 import { getVisibleCheckin, isParticipant } from '../checkins/repository.ts';
 import { loopSettings } from './schedule.ts';
 import { answerUrl, newAnswerToken, storeAnswerTokens } from './tokens.ts';
+import { accountsOf } from '../chat-platform/people.ts';
+import { directMessagePlatform } from './chat-cards.ts';
 import type { CheckinReportRow, CheckinRow, DeliveryRow, PromptRow } from '../../db/tables.ts';
 
 /** What the runs list shows of an outbox row. */
@@ -20,6 +22,8 @@ export interface RunPrompt extends PromptRow {
   last_name: string;
   email: string;
   answered_at: string | null;
+  /** Whether the chat platform has an account with their e-mail (direct-message platforms); null: not looked up. */
+  chat_account: 'found' | 'not_found' | null;
 }
 
 export interface RunDay {
@@ -53,17 +57,24 @@ export async function listRuns(db: Db, actor: Actor, checkinUuid: string, range:
     .whereIn('p.run_date', dates)
     .select('p.*', 'u.first_name', 'u.last_name', 'u.email');
   const reports: CheckinReportRow[] = await db('checkin_reports').where({ checkin_uuid: checkinUuid }).whereIn('report_date', dates);
+  // Answered: every required question (a day answered in part, as an agent's co-authored lines leave it, is not).
   const responses: { user_uuid: string; response_date: string; created_at: string }[] = await db('checkin_responses')
-    .where({ checkin_uuid: checkinUuid })
+    .where({ checkin_uuid: checkinUuid, response_completed: true })
     .whereIn('response_date', dates)
     .select('user_uuid', 'response_date', 'created_at');
   const answeredAt = new Map(responses.map((r) => [`${r.response_date} ${r.user_uuid}`, r.created_at]));
   const deliveries = await deliveriesOf(db, [...prompts.map((p) => p.uuid), ...reports.map((r) => r.uuid)]);
+  const platform = await directMessagePlatform(db, checkin.organization_uuid);
+  const accounts = platform ? await accountsOf(db, checkin.organization_uuid, platform, prompts.map((p) => p.email)) : new Map<string, boolean>();
+  const account = (email: string) => {
+    const found = accounts.get(email.toLowerCase());
+    return found === undefined ? null : found ? ('found' as const) : ('not_found' as const);
+  };
   const days = dates.map((date) => ({
     date,
     prompts: prompts
       .filter((p) => p.run_date === date)
-      .map((p) => ({ ...p, answered_at: answeredAt.get(`${date} ${p.user_uuid}`) ?? null }))
+      .map((p) => ({ ...p, answered_at: answeredAt.get(`${date} ${p.user_uuid}`) ?? null, chat_account: account(p.email) }))
       .sort((a, b) => (a.prompted_at < b.prompted_at ? -1 : a.prompted_at > b.prompted_at ? 1 : a.uuid < b.uuid ? -1 : 1)),
     reports: reports.filter((r) => r.report_date === date).sort((a, b) => (a.sent_at < b.sent_at ? -1 : 1)),
     answered: responses.filter((r) => r.response_date === date).length,

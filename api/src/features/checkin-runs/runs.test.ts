@@ -16,7 +16,7 @@ describe('GET /v1/checkins/{uuid}/runs/ and POST …/answer-link/', () => {
     const checkin = await createCheckin(t, p, { time_for_report: '17:00', reminders_max_count: 1, reminders_frequency_time: 60 });
     t.clock.set('2026-03-10T08:00:00.000Z');
     await sendDuePrompts(t.deps);
-    await t.request('POST', `/v1/checkins/${checkin.uuid}/responses/`, { key: p.member.key, body: { responses: [{ index: 0, response: 'Done' }] } });
+    await t.request('POST', `/v1/checkins/${checkin.uuid}/responses/`, { key: p.member.key, body: { responses: [{ index: 0, response: 'Done' }, { index: 1, response: 'Next' }] } });
     t.clock.set('2026-03-10T09:00:00.000Z');
     await sendDueReminders(t.deps);
     t.clock.set('2026-03-10T16:00:00.000Z');
@@ -63,7 +63,7 @@ describe('GET /v1/checkins/{uuid}/runs/ and POST …/answer-link/', () => {
     const page = await t.request('GET', link, { headers: { accept: 'text/html' } });
     const cookie = page.headers.get('set-cookie')!.split(';')[0];
     const formKey = /name="form_key" value="([0-9a-f]+)"/.exec(page.text)![1];
-    const form = new URLSearchParams([['form_key', formKey], [`q.${checkin.questions[0].uuid}`, 'Done'], [`q.${other.questions[0].uuid}`, 'Not here']]).toString();
+    const form = new URLSearchParams([['form_key', formKey], [`q.${checkin.questions[0].uuid}`, 'Done'], [`q.${checkin.questions[1].uuid}`, 'Next'], [`q.${other.questions[0].uuid}`, 'Not here']]).toString();
     const post = () => t.request('POST', link, { raw: form, headers: { accept: 'text/html', 'content-type': 'application/x-www-form-urlencoded', cookie } });
     expect((await post()).status).toBe(200);
     expect((await t.request('GET', `/v1/checkins/${checkin.uuid}/responses/`, { key: p.member.key })).body.count).toBe(1);

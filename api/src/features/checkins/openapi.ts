@@ -1,14 +1,21 @@
 import type { Operation } from '../../http/openapi/types.ts';
 import { page, ref } from '../../http/openapi/components.ts';
+import * as yup from 'yup';
 import type { JsonSchema } from '../../http/openapi/yup-to-json-schema.ts';
+import { yupToJsonSchema } from '../../http/openapi/yup-to-json-schema.ts';
 import { CHECKIN_BASES } from './routes.ts';
-import { addQuestionSchema, createCheckinSchema, editResponseSchema, reorderQuestionsSchema, responseSchema, updateCheckinSchema, updateQuestionSchema } from './schema.ts';
+import { addQuestionSchema, createCheckinSchema, editResponseSchema, reorderQuestionsSchema, responseSchema, settingsFields, STORED_SETTINGS, updateCheckinSchema, updateQuestionSchema } from './schema.ts';
 
 const str = { type: 'string' };
 const bool = { type: 'boolean' };
 const uuid = { type: 'string', format: 'uuid' };
 const dateTime = { type: 'string', format: 'date-time' };
 const date = { type: 'string', format: 'date' };
+
+/** The settings a detail shows (each as the create body takes it; never set, the default of STORED_SETTINGS). */
+const storedSettings = yupToJsonSchema(
+  yup.object(Object.fromEntries(Object.keys(STORED_SETTINGS).filter((name) => Object.hasOwn(settingsFields, name)).map((name) => [name, settingsFields[name as keyof typeof settingsFields]]))),
+).properties as Record<string, JsonSchema>;
 
 const itemProperties = {
   uuid, id: uuid, name: str, active: bool, is_archived: bool, frequency_type: str,
@@ -42,6 +49,7 @@ export const schemas: Record<string, JsonSchema> = {
     description: 'The list item plus every setting of the create body, questions, participants and report channels.',
     properties: {
       ...itemProperties,
+      ...storedSettings,
       archived_at: { type: ['string', 'null'], format: 'date-time' }, allow_past_responses: bool, allow_future_responses: bool,
       questions: { type: 'array', items: ref('CheckinQuestion') },
       participants: { type: 'object', properties: { users: { type: 'array', items: ref('UserRef') }, teams: { type: 'array', items: { type: 'object', properties: { uuid, name: str } } } } },

@@ -4,7 +4,8 @@ import { startTestApp } from '../../../test/harness.ts';
 import type { TestApp } from '../../../test/harness.ts';
 import { seedPeople, subscribeToAllEvents } from '../../../test/people-fixtures.ts';
 import type { People } from '../../../test/people-fixtures.ts';
-import { evaluate } from './responses-service.ts';
+import { bool } from '../../lib/json.ts';
+import { evaluate } from './answer-rules.ts';
 import type { Answer } from './responses-service.ts';
 import { questionsOf } from './repository.ts';
 import { mergeIntoTodaysResponse } from './standup.ts';
@@ -76,8 +77,10 @@ describe('Appended response parts: readers see exactly what a full rewrite gave'
           if (initial) {
             const responses = questions.map((q, i) => ({ uuid: q.uuid, response: q.question_type === 'text' ? initial[i] : i % 2 === 0 }));
             const posted = await t.request('POST', `/v1/checkins/${checkin.uuid}/responses/`, { key: p.member.key, body: { responses } });
-            expect(posted.status).toBe(201);
-            model = posted.body.responses;
+            // A direct answer must answer every required question (blank text is none): otherwise nothing is written.
+            const unanswered = responses.filter((r, i) => bool(questions[i].required) && typeof r.response === 'string' && r.response.trim() === '');
+            expect(posted.status).toBe(unanswered.length ? 400 : 201);
+            if (!unanswered.length) model = posted.body.responses;
           }
           for (const step of steps) {
             if (step === 'rename') {
@@ -90,6 +93,11 @@ describe('Appended response parts: readers see exactly what a full rewrite gave'
               if (model.length === 0) continue;
               // The person edits their answer: the parts are folded into what they edit, then dropped.
               const edited = await t.request('PUT', `/v1/checkins/${checkin.uuid}/responses/`, { key: p.member.key, body: { responses: [] } });
+              // An edit is held to the required questions too: merges may have left some unanswered.
+              if (!evaluate(questions, model).completed) {
+                expect(edited.status).toBe(400);
+                continue;
+              }
               expect(edited.status).toBe(200);
               const byUuid = new Map(model.map((a) => [a.uuid, a.response]));
               expect(edited.body.responses).toEqual(questions.filter((q) => byUuid.has(q.uuid)).map((q) => ({ uuid: q.uuid, index: q.position, question: q.question, response: byUuid.get(q.uuid) })));
@@ -152,10 +160,11 @@ describe('Appended response parts: readers see exactly what a full rewrite gave'
     })).body;
     const checkin = (await t.db('checkins').where({ uuid: created.uuid }).first())!;
     const questions = await questionsOf(t.db, checkin.uuid);
-    const posted = await t.request('POST', `/v1/checkins/${checkin.uuid}/responses/`, { key: p.member.key, body: { responses: [{ index: 0, response: ' ' }, { index: 1, response: '' }, { index: 2, response: 'none' }] } });
-    expect(posted.body).toMatchObject({ response_completed: false, has_issue: false });
     const mergeOne = (lines: MergeLines) => t.db.transaction((trx) =>
       mergeIntoTodaysResponse(trx, { userUuid: p.member.user.uuid, checkin: { checkin, questions, date: '2026-03-10' }, lines, suffix: '', now: t.clock.now() }));
+    // The day's answer starts with the blocker question only: both required questions are still unanswered.
+    await mergeOne({ blockers: ['none'] });
+    expect((await history(checkin.uuid))[0]).toMatchObject({ response_completed: false, has_issue: false });
     await mergeOne({ completed: ['Shipped'] });
     expect((await history(checkin.uuid))[0]).toMatchObject({ response_completed: false, has_issue: false });
     await mergeOne({ in_progress: ['Billing'], blockers: ['none'] });

@@ -1,5 +1,5 @@
 import type { Executor } from '../../db/connection.ts';
-import { ValidationFailed, badRequest, conflict, forbidden, invalidFilter, notFound } from '../../lib/errors.ts';
+import { badRequest, conflict, forbidden, invalidFilter, notFound } from '../../lib/errors.ts';
 import type { PageRequest } from '../../lib/page.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import { bool, readJson, writeJson } from '../../lib/json.ts';
@@ -13,8 +13,10 @@ import { getVisibleCheckin, isParticipant, questionsOf, visibleCheckins } from '
 import type { ParticipantUser } from './repository.ts';
 import type { EditResponseInput, ResponseInput } from './schema.ts';
 import { answersOf, dropParts, partsBasis, withParts } from './response-parts.ts';
-import type { Answer, AnswerValue } from './response-parts.ts';
-import type { CheckinRow, QuestionFields, QuestionRow, ResponseRow } from '../../db/tables.ts';
+import type { Answer } from './response-parts.ts';
+import { applyAnswers, evaluate, requireAnswered } from './answer-rules.ts';
+import type { AnswerInput } from './answer-rules.ts';
+import type { CheckinRow, QuestionRow, ResponseRow } from '../../db/tables.ts';
 
 export type { Answer, AnswerValue } from './response-parts.ts';
 
@@ -23,81 +25,6 @@ export interface ResponseView extends ResponseRow {
   first_name: string;
   last_name: string;
   email: string;
-}
-
-const NO_BLOCKER = /^(no|none|nope|nothing|n\/?a|-+|no blockers?|no issues?|nothing blocking( me)?|all good|not at the moment)[.!]?$/i;
-
-export const isAnswered = (value: AnswerValue | undefined): boolean =>
-  value !== undefined && (typeof value === 'string' ? value.trim() !== '' : Array.isArray(value) ? value.length > 0 : true);
-
-/** Blocker detection: a non-empty blocker answer that does not say "none" (or a true / non-zero one). */
-export function signalsIssue(value: AnswerValue | undefined): boolean {
-  if (!isAnswered(value)) return false;
-  if (typeof value === 'boolean') return value;
-  if (typeof value === 'number') return value !== 0;
-  const text = Array.isArray(value) ? value.join(' ') : value!;
-  return !NO_BLOCKER.test(text.trim());
-}
-
-export function evaluate(questions: QuestionFields[], answers: Answer[]): { completed: boolean; hasIssue: boolean } {
-  const byUuid = new Map(answers.map((a) => [a.uuid, a.response]));
-  return {
-    completed: questions.every((q) => !bool(q.required) || isAnswered(byUuid.get(q.uuid))),
-    hasIssue: questions.some((q) => bool(q.is_blocker) && signalsIssue(byUuid.get(q.uuid))),
-  };
-}
-
-function checkType(q: QuestionFields, value: unknown): string | null {
-  switch (q.question_type) {
-    case 'text':
-      return typeof value === 'string' && value.length <= 10_000 ? null : 'A text answer is a string of at most 10000 characters.';
-    case 'boolean':
-      return typeof value === 'boolean' ? null : 'A yes/no answer is true or false.';
-    case 'numeric':
-      return typeof value === 'number' && Number.isFinite(value) ? null : 'A numeric answer is a number.';
-    case 'multiple_choice': {
-      const allowed = new Set(readJson<{ label: string; value: string }[]>(q.choices, []).map((c) => c.value));
-      const values = Array.isArray(value) ? value : [value];
-      return values.every((v) => typeof v === 'string' && allowed.has(v)) ? null : `Must be one of the choices: ${[...allowed].join(', ')}.`;
-    }
-    default:
-      return 'Unknown question type.';
-  }
-}
-
-/**
- * Applies `inputs` ({uuid | index, response}) over `existing` answers. A null response clears the answer.
- * Answers are kept as a snapshot in question order: {uuid, index, question, response}.
- */
-export function applyAnswers(questions: QuestionFields[], existing: Answer[], inputs: { uuid?: string; index?: number; response?: unknown }[]): Answer[] {
-  const problems: Record<string, string[]> = {};
-  const byUuid = new Map(questions.map((q) => [q.uuid, q]));
-  const byIndex = new Map(questions.map((q) => [q.position, q]));
-  const values = new Map<string, AnswerValue>(existing.filter((a) => byUuid.has(a.uuid)).map((a) => [a.uuid, a.response]));
-  const seen = new Set<string>();
-  inputs.forEach((input, i) => {
-    const q = input.uuid !== undefined ? byUuid.get(input.uuid) : input.index !== undefined ? byIndex.get(input.index) : undefined;
-    if (!q) {
-      problems[`responses.${i}.${input.uuid !== undefined ? 'uuid' : 'index'}`] = [input.uuid === undefined && input.index === undefined ? 'Name the question by uuid or index.' : 'No such question in this check-in.'];
-      return;
-    }
-    if (seen.has(q.uuid)) {
-      problems[`responses.${i}`] = ['This question is answered twice.'];
-      return;
-    }
-    seen.add(q.uuid);
-    if (input.response === null || input.response === undefined) {
-      values.delete(q.uuid);
-      return;
-    }
-    const problem = checkType(q, input.response);
-    if (problem) problems[`responses.${i}.response`] = [problem];
-    else values.set(q.uuid, input.response as AnswerValue);
-  });
-  if (Object.keys(problems).length) throw new ValidationFailed(problems);
-  return questions
-    .filter((q) => values.has(q.uuid))
-    .map((q) => ({ uuid: q.uuid, index: q.position, question: q.question, response: values.get(q.uuid)! }));
 }
 
 /** The event payload of followups.response.* (CONTRACT §7); an anonymous check-in's carries no user. */
@@ -185,17 +112,21 @@ export async function saveResponse(
 
 /**
  * A person's whole answers for one day, as they gave them on the web answer page or in an e-mail reply: a new
- * response, or their day's response rewritten. The same rules and events as POST and PUT …/responses/; the
- * caller (checkin-runs) has established who is answering and for which day from its grant.
+ * response, or their day's response rewritten. The same rules and events as POST and PUT …/responses/ (every
+ * required question answered: IncompleteAnswer otherwise, before anything is written); the caller
+ * (checkin-runs) has established who is answering and for which day from its grant.
  */
 export async function answerForDay(
   db: Executor,
-  params: { checkin: CheckinRow; questions: QuestionRow[]; author: ParticipantUser; date: string; responses: { uuid?: string; index?: number; response?: unknown }[] },
+  params: { checkin: CheckinRow; questions: QuestionRow[]; author: ParticipantUser; date: string; responses: AnswerInput[]; inPart?: boolean },
   now: Date,
 ): Promise<{ row: ResponseRow; created: boolean }> {
   const { checkin, questions, author, date } = params;
-  const existing = await ownResponse(db, checkin.uuid, author.uuid, date);
   const answers = applyAnswers(questions, [], params.responses);
+  // `inPart`: what a person gave before the day closed (a chat conversation left half-way when the report goes
+  // out) is kept even with required questions unanswered; the day then does not count as answered.
+  if (!params.inPart) requireAnswered(questions, answers, params.responses, null);
+  const existing = await ownResponse(db, checkin.uuid, author.uuid, date);
   const row = await saveResponse(db, { checkin, questions, userUuid: author.uuid, date, answers, existing, author }, now);
   return { row, created: !existing };
 }
@@ -225,23 +156,35 @@ async function answerableDay(db: Executor, actor: Actor, checkin: CheckinRow, re
 const ownResponse = (db: Executor, checkinUuid: string, userUuid: string, date: string): Promise<ResponseRow | undefined> =>
   db('checkin_responses').where({ checkin_uuid: checkinUuid, user_uuid: userUuid, response_date: date }).first();
 
-/** POST …/responses/: one response per user, check-in and local day (409 `response_already_exists`). */
+/**
+ * POST …/responses/: one response per user, check-in and local day (409 `response_already_exists`), answering
+ * every required question (or those up to `last_question_index`: answer-rules.ts).
+ */
 export async function submitResponse(db: Executor, actor: Actor, checkinUuid: string, input: ResponseInput, now: Date) {
   return db.transaction(async (trx) => {
     const checkin = await getVisibleCheckin(trx, actor, checkinUuid);
     const date = await answerableDay(trx, actor, checkin, input.response_date, now);
     const existing = await ownResponse(trx, checkinUuid, actor.user.uuid, date);
     if (existing) {
-      throw conflict('response_already_exists', `You already answered this check-in for ${date}; edit it with PUT.`, { uuid: existing.uuid, response_date: date });
+      // A day answered in part (an agent's co-authored lines, or a client answering question by question) is
+      // completed with PUT too: POST makes the day's one response.
+      const detail = bool(existing.response_completed)
+        ? `You already answered this check-in for ${date}; edit it with PUT.`
+        : `Your answer to this check-in for ${date} is already started and not complete yet; add the rest with PUT.`;
+      throw conflict('response_already_exists', detail, { uuid: existing.uuid, response_date: date });
     }
     const questions = await questionsOf(trx, checkinUuid);
     const answers = applyAnswers(questions, [], input.responses);
+    requireAnswered(questions, answers, input.responses, input.last_question_index ?? null);
     const row = await saveResponse(trx, { checkin, questions, userUuid: actor.user.uuid, date, answers, lastQuestionIndex: input.last_question_index, author: actor.user }, now);
     return { checkin, row: { ...row, first_name: actor.user.first_name, last_name: actor.user.last_name, email: actor.user.email } as ResponseView };
   });
 }
 
-/** PUT …/responses/: edits the caller's response for `response_date` (default today); the given answers replace theirs. */
+/**
+ * PUT …/responses/: edits the caller's response for `response_date` (default today); the given answers replace
+ * theirs, and the result answers every required question (up to `last_question_index`, given or stored).
+ */
 export async function editResponse(db: Executor, actor: Actor, checkinUuid: string, input: EditResponseInput, now: Date) {
   return db.transaction(async (trx) => {
     const checkin = await getVisibleCheckin(trx, actor, checkinUuid);
@@ -250,6 +193,7 @@ export async function editResponse(db: Executor, actor: Actor, checkinUuid: stri
     if (!existing) throw notFound();
     const questions = await questionsOf(trx, checkinUuid);
     const answers = applyAnswers(questions, await answersOf(trx, existing), input.responses ?? []);
+    requireAnswered(questions, answers, input.responses ?? [], input.last_question_index ?? existing.last_question_index ?? null);
     const row = await saveResponse(trx, { checkin, questions, userUuid: actor.user.uuid, date, answers, lastQuestionIndex: input.last_question_index, existing, author: actor.user }, now);
     return { checkin, row: { ...row, first_name: actor.user.first_name, last_name: actor.user.last_name, email: actor.user.email } as ResponseView };
   });

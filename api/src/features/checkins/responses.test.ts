@@ -102,14 +102,51 @@ describe('Check-in responses (CONTRACT §7, §12)', () => {
     expect(recorded.map((e) => [e.event, e.payload.has_issue])).toEqual([['followups.response.completed', false], ['followups.response.completed', true]]);
   });
 
-  it('takes partial answers: response_completed is false until every required question is answered', async () => {
+  it('takes answers question by question with last_question_index: response_completed is false until every required question is answered', async () => {
     const q = checkin.questions;
     const partial = await t.request('POST', path, { key: p.member.key, body: { responses: answer(q, ['only the first']), last_question_index: 0 } });
+    expect(partial.status).toBe(201);
     expect(partial.body).toMatchObject({ response_completed: false, last_question_index: 0 });
+    // Not answered yet: a second POST says to add the rest with PUT; the day is still pending.
+    const again = await t.request('POST', path, { key: p.member.key, body: { responses: answer(q, ['x', 'y']) } });
+    expect(again.body).toEqual({
+      detail: 'Your answer to this check-in for 2026-03-10 is already started and not complete yet; add the rest with PUT.',
+      code: 'response_already_exists', extra: { uuid: partial.body.uuid, response_date: '2026-03-10' },
+    });
     const rest = await t.request('PUT', path, { key: p.member.key, body: { responses: [{ index: 1, response: 'second' }], last_question_index: 1 } });
     expect(rest.body).toMatchObject({ response_completed: true, last_question_index: 1 });
+    // Blanking a required answer the response has gone past is refused, and changes nothing.
     const blank = await t.request('PUT', path, { key: p.member.key, body: { responses: [{ index: 1, response: '   ' }] } });
-    expect(blank.body.response_completed).toBe(false);
+    expect(blank.status).toBe(400);
+    expect(blank.body).toEqual({ 'responses.0.response': ['This question is required: the answer may not be blank.'] });
+    expect((await t.request('GET', path, { key: p.member.key })).body.results[0]).toMatchObject({ response_completed: true, responses: [{ response: 'only the first' }, { response: 'second' }] });
+  });
+
+  it('refuses an answer that leaves a required question empty or blank (400, a field map naming each), on POST and PUT, and records nothing', async () => {
+    const q = checkin.questions;
+    const empty = await t.request('POST', path, { key: p.member.key, body: { responses: [] } });
+    expect(empty.status).toBe(400);
+    expect(empty.body).toEqual({ responses: ['The required question at index 0 ("Done?") has no answer.', 'The required question at index 1 ("Next?") has no answer.'] });
+    const blank = await t.request('POST', path, { key: p.member.key, body: { responses: [{ uuid: q[0].uuid, response: ' \n\t ' }, { index: 2, response: 'none' }, { index: 1, response: null }] } });
+    expect(blank.body).toEqual({
+      'responses.0.response': ['This question is required: the answer may not be blank.'],
+      'responses.2.response': ['This question is required: the answer may not be blank.'],
+    });
+    // A required multiple-choice question with no choice is unanswered too.
+    const choice = await t.request('POST', `/v1/checkins/${checkin.uuid}/questions/`, { key: p.adminKey, body: { question_type: 'multiple_choice', question: 'Area?', options: ['api', 'web'] } });
+    const none = await t.request('POST', path, { key: p.member.key, body: { responses: [...answer(q, ['a', 'b']), { uuid: choice.body.uuid, response: [] }] } });
+    expect(none.body).toEqual({ 'responses.2.response': ['This question is required: the answer may not be blank.'] });
+    expect(await t.db('checkin_responses')).toHaveLength(0);
+    expect(await events()).toEqual([]);
+    // Answered whole, the day counts: the check-ins list says so, and an edit that blanks an answer is refused.
+    const whole = await t.request('POST', path, { key: p.member.key, body: { responses: [...answer(q, ['a', 'b']), { uuid: choice.body.uuid, response: ['api'] }] } });
+    expect(whole.status).toBe(201);
+    const listed = await t.request('GET', '/v1/checkins/?include_summary=true', { key: p.member.key });
+    expect(listed.body.results[0]).toMatchObject({ response_completed: true, summary: { responded: 1, pending: 2 } });
+    const put = await t.request('PUT', path, { key: p.member.key, body: { responses: [{ index: 0, response: '' }] } });
+    expect(put.body).toEqual({ 'responses.0.response': ['This question is required: the answer may not be blank.'] });
+    const cleared = await t.request('PUT', path, { key: p.member.key, body: { responses: [{ uuid: choice.body.uuid, response: null }] } });
+    expect(cleared.body).toEqual({ 'responses.0.response': ['This question is required: the answer may not be blank.'] });
   });
 
   it('checks each answer against its question type and names the problem by path', async () => {

@@ -72,7 +72,7 @@ describe('Role matrix: people, teams and check-ins', () => {
         return { method: 'PUT', path: `/v1/checkins/${checkin}/questions/reorder/`, body: { question_uuids: detail.questions.map((q: { uuid: string }) => q.uuid).reverse() } };
       },
     },
-    { name: 'POST …/responses/', expect: [201, 201, 201, 201], call: async () => ({ method: 'POST', path: `/v1/checkins/${checkin}/responses/`, body: { responses: [{ uuid: questions[0], response: 'done' }] } }) },
+    { name: 'POST …/responses/', expect: [201, 201, 201, 201], call: async () => ({ method: 'POST', path: `/v1/checkins/${checkin}/responses/`, body: { responses: [{ uuid: questions[0], response: 'done' }], last_question_index: 0 } }) },
     { name: 'PUT …/responses/', expect: [200, 200, 200, 200], call: async () => ({ method: 'PUT', path: `/v1/checkins/${checkin}/responses/`, body: { responses: [{ uuid: questions[1], response: 'next' }] } }) },
     { name: 'GET …/responses/', expect: [200, 200, 200, 200], call: async () => ({ method: 'GET', path: `/v1/checkins/${checkin}/responses/` }) },
     { name: 'DELETE …/responses/', expect: [204, 204, 204, 204], call: async () => ({ method: 'DELETE', path: `/v1/checkins/${checkin}/responses/` }) },

@@ -55,7 +55,7 @@ const reportChannel = yup
   });
 
 /** The settings clients send inline (CONTRACT §12); booleans, numbers and strings as listed there. */
-const settingsFields = {
+export const settingsFields = {
   frequency_type: yup.string().min(1).max(32),
   frequency: yup.number().integer().min(1).max(52),
   is_trigger_based: yup.boolean(),

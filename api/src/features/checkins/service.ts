@@ -200,7 +200,8 @@ export async function listCheckins(db: Executor, actor: Actor, filters: CheckinL
       const day = dayOf.get(item.row.uuid)!;
       const people = participants.get(item.row.uuid)!;
       const answered = responses.filter((r) => r.checkin_uuid === item.row.uuid && r.response_date === day);
-      const responded = new Set(answered.filter((r) => people.has(r.user_uuid)).map((r) => r.user_uuid));
+      // Responded: every required question answered (a day answered in part is still pending).
+      const responded = new Set(answered.filter((r) => people.has(r.user_uuid) && bool(r.response_completed)).map((r) => r.user_uuid));
       const mine = answered.find((r) => r.user_uuid === actor.user.uuid);
       item.summary = { date: day, participants: people.size, responded: responded.size, pending: people.size - responded.size, responseCompleted: mine ? bool(mine.response_completed) : false };
       if (filters.includePendingUsers) {

@@ -43,6 +43,7 @@ export const tags = [
       '   `{requires_organization_selection: true, organizations}`: send the same code again with `organization_id`.',
       '3. Call the API with `Authorization: Bearer <token>` for 30 days (then 401 `credential_expired`); `POST /v1/cli/auth/logout/` ends it at once.',
       'Both anonymous calls count against the `authentication` budget per client address and per e-mail address (429 `throttled` with Retry-After).',
+      'An invited person (`status: invited`) signs in the same way while their invitation is open: the code e-mail says so, and the sign-in accepts the invitation.',
     ].join('\n'),
   },
 ];

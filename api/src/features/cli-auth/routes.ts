@@ -10,6 +10,7 @@ import { sha256Hex } from '../../lib/secrets.ts';
 import { clearSessionCookie, setSessionCookie } from '../../http/session-cookie.ts';
 import { presentAuthStatus, presentCodeRequested, presentSession, presentSignedOut, presentSignedOutEverywhere, presentVerification } from './presenter.ts';
 import { requestCode, verifyCode } from './service.ts';
+import type { VerifyResult } from './service.ts';
 import { requestCodeSchema, verifyCodeSchema } from './schema.ts';
 import type { RequestCodeInput, VerifyCodeInput } from './schema.ts';
 
@@ -26,6 +27,10 @@ export function cliAuthRoutes(deps: Deps, { authenticate, rateLimit, clearsCrede
   };
   const byEmail = (email: string) => `authentication:email:${sha256Hex(email.trim().toLowerCase())}`;
   const site = deps.config.publicUrl ? ` at ${deps.config.publicUrl}` : '';
+  // An invited person's first sign-in accepted their invitation: a write to users, which the cache must see.
+  const forgetCredentialsIfJoined = async (result: VerifyResult) => {
+    if (result.kind === 'signed_in' && result.candidate.invitation) await deps.credentialCache.invalidate();
+  };
 
   router.post('/v1/cli/auth/request-code/', byAddress, validateBody(requestCodeSchema), async (ctx) => {
     const input = ctx.state.body as RequestCodeInput;
@@ -40,7 +45,9 @@ export function cliAuthRoutes(deps: Deps, { authenticate, rateLimit, clearsCrede
     const input = ctx.state.body as VerifyCodeInput;
     const now = deps.clock.now();
     await enforceEach(ctx, deps.db, [byEmail(input.email)], authenticationWindow(deps), now);
-    ctx.body = presentVerification(await verifyCode(deps.db, deps.secretBox, input, now));
+    const result = await verifyCode(deps.db, deps.secretBox, input, now);
+    await forgetCredentialsIfJoined(result);
+    ctx.body = presentVerification(result);
   });
 
   // The web app's sign-in: the same code, the same budgets and the same token as verify-code, but the token goes
@@ -50,6 +57,7 @@ export function cliAuthRoutes(deps: Deps, { authenticate, rateLimit, clearsCrede
     const now = deps.clock.now();
     await enforceEach(ctx, deps.db, [byEmail(input.email)], authenticationWindow(deps), now);
     const result = await verifyCode(deps.db, deps.secretBox, input, now);
+    await forgetCredentialsIfJoined(result);
     if (result.kind === 'signed_in') setSessionCookie(ctx, result.token, result.expiresAt, now, deps.config.requireHttps);
     ctx.body = presentSession(result);
   });

@@ -5,8 +5,11 @@ import { uuidv7 } from '../../lib/ids.ts';
 import { newSignInCode, safeEqual } from '../../lib/secrets.ts';
 import { enqueueEmail } from '../../outbox/deliveries.ts';
 import type { SecretBox } from '../../outbound/secret-box.ts';
-import type { CliSignInCodeRow, OrganizationRow, UserRow } from '../../db/tables.ts';
-import { codeEmail, noAccountEmail } from './emails.ts';
+import type { CliSignInCodeRow, InvitationRow, OrganizationRow, UserRow } from '../../db/tables.ts';
+import { bool } from '../../lib/json.ts';
+import { isInvitationExpired } from '../users/invitation-state.ts';
+import { activateInvitation } from '../invitations/service.ts';
+import { codeEmail, expiredInvitationEmail, noAccountEmail } from './emails.ts';
 import type { RequestCodeInput, VerifyCodeInput } from './schema.ts';
 
 /** CONTRACT §4: a code is valid 10 minutes and may be tried 5 times. */
@@ -14,25 +17,48 @@ export const CODE_LIFETIME_MS = 10 * 60 * 1000;
 export const CODE_TRIES = 5;
 const MAC_PURPOSE = 'cli sign-in code';
 
-/** A person the address signs in as: one active user in one organization. */
+/**
+ * A person the address signs in as: an active user of one organization, or an invited one whose invitation is
+ * still open (signing in accepts it: the code proves the mailbox as the invitation's link does).
+ */
 export interface SignInCandidate {
   user: UserRow;
   organization: Pick<OrganizationRow, 'uuid' | 'name' | 'plan'>;
+  /** The open invitation that signing in accepts; null for an active member. */
+  invitation: OpenInvitation | null;
 }
 
-/** The active users with this address, one per organization, in the order the organizations were created. */
-async function candidates(db: Executor, email: string): Promise<SignInCandidate[]> {
-  const rows = await db('users as u')
+type OpenInvitation = Pick<InvitationRow, 'uuid' | 'organization_uuid' | 'user_uuid' | 'expires_at' | 'last_sent_at'>;
+
+/** What an address is in the organizations: whom it signs in as, and the organizations whose invitation expired. */
+interface AddressPeople {
+  candidates: SignInCandidate[];
+  expiredInvitations: string[];
+}
+
+/**
+ * The address's users, one per organization, in the order the organizations were created: the active ones and
+ * the invited ones with an open invitation sign in; an expired invitation is named so its e-mail can say so.
+ * One query whatever the address holds (the code request does the same work for every address).
+ */
+async function peopleOf(db: Executor, email: string, now: Date): Promise<AddressPeople> {
+  type Row = UserRow & { o__name: string; o__plan: OrganizationRow['plan']; i__uuid: string | null; i__expires_at: string | null; i__last_sent_at: string | null };
+  const rows: Row[] = await db('users as u')
     .join('organizations as o', 'o.uuid', 'u.organization_uuid')
+    .leftJoin('invitations as i', (join) => join.on('i.user_uuid', 'u.uuid').andOnNull('i.accepted_at'))
     .where('u.email', email)
-    .andWhere('u.is_active', true)
     .orderBy('o.created_at')
     .orderBy('o.uuid')
-    .select('u.*', 'o.name as o__name', 'o.plan as o__plan');
-  return rows.map(({ o__name, o__plan, ...user }: UserRow & { o__name: string; o__plan: OrganizationRow['plan'] }) => ({
-    user: user as UserRow,
-    organization: { uuid: user.organization_uuid, name: o__name, plan: o__plan },
-  }));
+    .select('u.*', 'o.name as o__name', 'o.plan as o__plan', 'i.uuid as i__uuid', 'i.expires_at as i__expires_at', 'i.last_sent_at as i__last_sent_at');
+  const people: AddressPeople = { candidates: [], expiredInvitations: [] };
+  for (const { o__name, o__plan, i__uuid, i__expires_at, i__last_sent_at, ...user } of rows) {
+    const organization = { uuid: user.organization_uuid, name: o__name, plan: o__plan };
+    const invitation = i__uuid ? { uuid: i__uuid, organization_uuid: user.organization_uuid, user_uuid: user.uuid, expires_at: i__expires_at, last_sent_at: i__last_sent_at! } : null;
+    if (bool(user.is_active)) people.candidates.push({ user, organization, invitation: null });
+    else if (invitation && !isInvitationExpired(invitation, now)) people.candidates.push({ user, organization, invitation });
+    else if (invitation) people.expiredInvitations.push(o__name);
+  }
+  return people;
 }
 
 const codeHash = (box: SecretBox, uuid: string, code: string) => box.mac(MAC_PURPOSE, `${uuid}:${code}`);
@@ -46,7 +72,7 @@ const codeHash = (box: SecretBox, uuid: string, code: string) => box.mac(MAC_PUR
 export function requestCode(db: Db, box: SecretBox, input: RequestCodeInput, site: string, now: Date): Promise<void> {
   const email = input.email.trim().toLowerCase();
   return db.transaction(async (trx) => {
-    const people = await candidates(trx, email);
+    const { candidates, expiredInvitations } = await peopleOf(trx, email, now);
     const code = newSignInCode();
     const uuid = uuidv7(now.getTime());
     const stamp = now.toISOString();
@@ -60,7 +86,11 @@ export function requestCode(db: Db, box: SecretBox, input: RequestCodeInput, sit
       spent_at: null,
       created_at: stamp,
     });
-    const message = people.length ? codeEmail(email, people.map((p) => p.organization.name), site) : noAccountEmail(email, site);
+    const message = candidates.length
+      ? codeEmail(email, candidates.map((p) => ({ name: p.organization.name, invited: p.invitation !== null })), site)
+      : expiredInvitations.length
+        ? expiredInvitationEmail(email, expiredInvitations, site)
+        : noAccountEmail(email, site);
     // No organization: the e-mail belongs to no organization's delivery log until someone has signed in.
     await enqueueEmail(trx, { organizationUuid: null, kind: 'cli_sign_in', message, secretEncrypted: box.encrypt(code) }, now);
   });
@@ -108,7 +138,7 @@ export async function verifyCode(db: Db, box: SecretBox, input: VerifyCodeInput,
       return invalidCode(Math.max(0, CODE_TRIES - failed));
     }
 
-    const people = await candidates(trx, email);
+    const { candidates: people } = await peopleOf(trx, email, now);
     let chosen: SignInCandidate | undefined;
     if (input.organization_id) {
       chosen = people.find((p) => p.organization.uuid === input.organization_id!.toLowerCase());
@@ -122,6 +152,11 @@ export async function verifyCode(db: Db, box: SecretBox, input: VerifyCodeInput,
     if (!chosen) return invalidCode();
     const spent = await trx('cli_sign_in_codes').where({ uuid: latest.uuid }).whereNull('spent_at').update({ spent_at: stamp });
     if (spent !== 1) return codeExpired();
+    // An invited person's first sign-in accepts the invitation. Null: its link accepted it at the same moment (the
+    // person is active: go on), or it was revoked meanwhile (the person is gone: the address has no account now).
+    if (chosen.invitation && !(await activateInvitation(trx, chosen.invitation, now))) {
+      if (!(await trx('users').where({ uuid: chosen.user.uuid, is_active: true }).first('uuid'))) return invalidCode();
+    }
     const issued = await issueCliToken(trx, { organizationUuid: chosen.organization.uuid, userUuid: chosen.user.uuid }, now);
     return { kind: 'signed_in', token: issued.token, expiresAt: issued.expiresAt, candidate: chosen };
   });

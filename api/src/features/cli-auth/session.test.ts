@@ -53,20 +53,47 @@ describe('web session cookie (POST /v1/cli/auth/session/)', () => {
     expect((await t.request('GET', '/v1/me/', { token })).body).toEqual((await t.request('GET', '/v1/me/', { headers: { cookie } })).body);
   });
 
-  it('is Secure when the server requires HTTPS', async () => {
-    const secure = await startTestApp({ requireHttps: true }, { SMTP_URL: sink.url, PUBLIC_URL: APP, TRUST_PROXY: 'loopback' });
-    try {
-      await secure.seedOrganization();
-      const proto = { 'x-forwarded-proto': 'https' };
-      await secure.request('POST', '/v1/cli/auth/request-code/', { body: { email: 'admin@acme.test' }, headers: proto });
-      await secure.deps.delivery.runDue();
-      const code = /sign-in code is (\d{6})/.exec(sink.messages.at(-1)!.text ?? '')![1];
-      const res = await secure.request('POST', '/v1/cli/auth/session/', { body: { email: 'admin@acme.test', code }, headers: proto });
-      expect(res.headers.get('set-cookie')).toMatch(/; Max-Age=2592000; HttpOnly; SameSite=Strict; Secure$/);
-    } finally {
-      await secure.close();
+  it('over HTTPS is __Host-rollcall_session (Secure, Path=/), the only name read there: a sibling subdomain cannot plant a session', async () => {
+    for (const requireHttps of [true, false]) {
+      const secure = await startTestApp({ requireHttps }, { SMTP_URL: sink.url, PUBLIC_URL: APP, TRUST_PROXY: 'loopback' });
+      try {
+        const acme = await secure.seedOrganization();
+        const mia = await secure.seedUser(acme.org.uuid, { email: 'mia@acme.test' });
+        const proto = { 'x-forwarded-proto': 'https' };
+        await secure.request('POST', '/v1/cli/auth/request-code/', { body: { email: 'admin@acme.test' }, headers: proto });
+        await secure.deps.delivery.runDue();
+        const code = /sign-in code is (\d{6})/.exec(sink.messages.at(-1)!.text ?? '')![1];
+        const res = await secure.request('POST', '/v1/cli/auth/session/', { body: { email: 'admin@acme.test', code }, headers: proto });
+        const lines = res.headers.getSetCookie();
+        expect(lines, `REQUIRE_HTTPS ${requireHttps}`).toEqual([
+          expect.stringMatching(/^__Host-rollcall_session=rct_[0-9A-Za-z]{48}; Path=\/; Max-Age=2592000; HttpOnly; SameSite=Strict; Secure$/),
+          // A plain-named session set before is dropped: it is no longer read over HTTPS.
+          'rollcall_session=; Path=/v1/; Max-Age=0; HttpOnly; SameSite=Strict; Secure',
+        ]);
+        const session = lines[0].split(';')[0];
+        const token = session.slice('__Host-rollcall_session='.length);
+        expect((await secure.request('GET', '/v1/me/', { headers: { ...proto, cookie: session } })).body.uuid).toBe(acme.admin.uuid);
+        // A plain-named cookie (which a sibling subdomain could set for the parent domain) is not a credential over
+        // HTTPS, beside the session or alone, even holding a live token.
+        const planted = `rollcall_session=${await secure.seedToken(acme.org.uuid, mia.user.uuid)}`;
+        expect((await secure.request('GET', '/v1/me/', { headers: { ...proto, cookie: `${planted}; ${session}` } })).body.uuid).toBe(acme.admin.uuid);
+        expect((await secure.request('GET', '/v1/me/', { headers: { ...proto, cookie: `${session}; ${planted}` } })).body.uuid).toBe(acme.admin.uuid);
+        expect((await secure.request('GET', '/v1/me/', { headers: { ...proto, cookie: planted } })).body.code).toBe('credential_absent');
+        // Path=/ sends it to every path; the API reads it under /v1/ only (/mcp refuses it).
+        expect((await secure.request('POST', '/mcp', { headers: { ...proto, cookie: session, origin: APP, accept: 'application/json, text/event-stream' }, body: {} })).body.code).toBe('credential_not_accepted');
+
+        const out = await secure.request('POST', '/v1/cli/auth/logout/', { headers: { ...proto, cookie: session, origin: APP } });
+        expect(out.status).toBe(200);
+        expect(out.headers.getSetCookie()).toEqual([
+          '__Host-rollcall_session=; Path=/; Max-Age=0; HttpOnly; SameSite=Strict; Secure',
+          'rollcall_session=; Path=/v1/; Max-Age=0; HttpOnly; SameSite=Strict; Secure',
+        ]);
+        expect((await secure.request('GET', '/v1/me/', { headers: proto, token })).body.code).toBe('invalid_credentials');
+      } finally {
+        await secure.close();
+      }
     }
-  });
+  }, 120_000);
 
   it('refuses a cookie-authenticated write from another origin or without one (403 cross_origin_request), and takes our own', async () => {
     const acme = await t.seedOrganization();

@@ -64,11 +64,11 @@ describe('command-line client endpoints (CONTRACT §8)', () => {
       ],
     });
     const yesNo = await create({ name: 'Pulse', schedule: { days: [2], timezone: 'UTC' }, participants: { user_uuids: [member] }, questions: [{ question_type: 'boolean', question: 'OK?' }] });
-    const first = await t.request('POST', '/v1/cli/updates/', { token, body: { done: ['Shipped the release', 'Fixed the login bug'], doing: 'Docs', blocked: 'Waiting on review' } });
+    const first = await t.request('POST', '/v1/cli/updates/', { token, body: { done: ['Shipped the release', 'Fixed the login bug'], doing: 'Docs', blocked: 'Waiting on review' }, example: true });
     expect(first.status).toBe(200);
     expect(first.body).toEqual({
       followups_count: 1,
-      attached_followups: [{ followup_uuid: daily.uuid, followup_name: 'Daily', date: '2026-03-10', action: 'created' }],
+      attached_followups: [{ followup_uuid: daily.uuid, followup_name: 'Daily', date: '2026-03-10', action: 'created', response_completed: true, unanswered_questions: [] }],
       detail: 'Added to 1 check-in.',
     });
     expect(yesNo.uuid).toBeDefined();

@@ -37,7 +37,17 @@ export const schemas: Record<string, JsonSchema> = {
       followups_count: { type: 'integer' },
       attached_followups: {
         type: 'array',
-        items: { type: 'object', properties: { followup_uuid: uuid, followup_name: str, date, action: { enum: ['created', 'updated'] } } },
+        items: {
+          type: 'object',
+          properties: {
+            followup_uuid: uuid, followup_name: str, date, action: { enum: ['created', 'updated'] },
+            response_completed: { type: 'boolean', description: 'Every required question has an answer: the day counts as answered.' },
+            unanswered_questions: {
+              type: 'array', description: 'The required questions still without an answer (the check-in stays pending until they have one).',
+              items: { type: 'object', properties: { uuid, index: { type: 'integer' }, question: str } },
+            },
+          },
+        },
       },
       detail: str,
     },
@@ -49,7 +59,7 @@ export const operations: Operation[] = [
   {
     method: 'post', path: '/v1/cli/updates/', tag, scope: 'writes', body: standupUpdateSchema,
     summary: 'Write a stand-up update into your check-ins scheduled today',
-    description: '`done` goes into the first question that is not about blockers, `doing` into the second, `blocked` into the blocker question and `message` into the first; an answer given already gets the lines appended. Each of done, doing and blocked is a text or a list of texts.',
+    description: '`done` goes into the first question that is not about blockers, `doing` into the second, `blocked` into the blocker question and `message` into the first; an answer given already gets the lines appended. Each of done, doing and blocked is a text or a list of texts. The update counts as the day\'s answer once every required question has one: `unanswered_questions` lists those still without one.',
     responses: { 200: 'CliStandupUpdate' },
   },
   { method: 'get', path: '/v1/cli/status/', tag, scope: 'reads', summary: 'Your check-ins waiting for an answer today, with their questions', responses: { 200: 'CliPendingCheckins' } },

@@ -30,7 +30,10 @@ export const presentPendingCheckins = (pending: ActiveStandup[]) => ({
 export function presentStandupUpdate(attached: AttachedFollowup[]) {
   return {
     followups_count: attached.length,
-    attached_followups: attached.map(({ standup, action }) => ({ followup_uuid: standup.checkin.uuid, followup_name: standup.checkin.name, date: standup.date, action })),
+    attached_followups: attached.map(({ standup, action, completed, unanswered }) => ({
+      followup_uuid: standup.checkin.uuid, followup_name: standup.checkin.name, date: standup.date, action,
+      response_completed: completed, unanswered_questions: unanswered.map((q) => ({ uuid: q.uuid, index: q.position, question: q.question })),
+    })),
     detail: attached.length ? `Added to ${attached.length} check-in${attached.length === 1 ? '' : 's'}.` : 'You have no check-in with a text question scheduled today.',
   };
 }

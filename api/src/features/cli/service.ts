@@ -4,10 +4,16 @@ import { bool } from '../../lib/json.ts';
 import { mergeIntoTodaysResponse, todaysStandups } from '../checkins/standup.ts';
 import type { ActiveStandup } from '../checkins/standup.ts';
 import type { StandupUpdateInput } from './schema.ts';
+import { answersOf } from '../checkins/response-parts.ts';
+import { isAnswered } from '../checkins/answer-rules.ts';
+import type { QuestionRow } from '../../db/tables.ts';
 
 export interface AttachedFollowup {
   standup: ActiveStandup;
   action: 'created' | 'updated';
+  /** Every required question answered after the update; else the required ones still unanswered. */
+  completed: boolean;
+  unanswered: QuestionRow[];
 }
 
 /**
@@ -29,7 +35,8 @@ export async function pendingCheckins(db: Executor, actor: Actor, now: Date): Pr
  * A stand-up update from the terminal, written into each of the caller's check-ins scheduled today (CONTRACT §8):
  * `done` into the first question that is not about blockers, `doing` into the second, `blocked` into the blocker
  * question, `message` into the first (the co-author merge of CONTRACT §6, without a suffix). A check-in answered
- * already gets the lines appended; one without a text question is left alone.
+ * already gets the lines appended; one without a text question is left alone. The update counts as the day's
+ * answer once every required question has one; until then the check-in stays pending (GET /v1/cli/status/).
  */
 export function postStandupUpdate(db: Db, actor: Actor, input: StandupUpdateInput, now: Date): Promise<AttachedFollowup[]> {
   return db.transaction(async (trx) => {
@@ -43,7 +50,14 @@ export function postStandupUpdate(db: Db, actor: Actor, input: StandupUpdateInpu
         now,
         author: actor.user,
       });
-      if (merged) attached.push({ standup, action: merged.created ? 'created' : 'updated' });
+      if (!merged) continue;
+      // A merge may leave required questions unanswered (it only adds lines): the day is not answered until they
+      // are, and the answer says which, so the person can finish it (rollcall checkins today, or PUT …/responses/).
+      const completed = bool(merged.response.response_completed);
+      const answers = completed ? [] : await answersOf(trx, merged.response);
+      const given = new Map(answers.map((a) => [a.uuid, a.response]));
+      const unanswered = completed ? [] : standup.questions.filter((q) => bool(q.required) && !isAnswered(given.get(q.uuid)));
+      attached.push({ standup, action: merged.created ? 'created' : 'updated', completed, unanswered });
     }
     return attached;
   });

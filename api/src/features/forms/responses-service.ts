@@ -5,7 +5,7 @@ import { uuidv7 } from '../../lib/ids.ts';
 import { readJson, writeJson } from '../../lib/json.ts';
 import type { Actor } from '../../auth/credentials.ts';
 import { questionsIn } from '../checkins/repository.ts';
-import { applyAnswers } from '../checkins/responses-service.ts';
+import { applyAnswers } from '../checkins/answer-rules.ts';
 import type { Answer } from '../checkins/responses-service.ts';
 import { recordEvent } from '../webhooks/events.ts';
 import { can } from '../../auth/policy.ts';

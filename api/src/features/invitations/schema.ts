@@ -13,8 +13,12 @@ export const inviteUserSchema = yup.object({
 });
 export type InviteUserInput = yup.InferType<typeof inviteUserSchema>;
 
-/** POST /v1/invitations/accept/ `{token}`: the link of the invitation e-mail. */
+/**
+ * POST /v1/invitations/accept/ `{token, session?}`: the link of the invitation e-mail. `session: true` also signs
+ * the person in with the web app's cookie, as POST /v1/cli/auth/session/ does.
+ */
 export const acceptInvitationSchema = yup.object({
   token: yup.string().matches(/^[0-9A-Za-z]{40}$/, { message: 'Not an invitation token.' }).required(),
+  session: yup.boolean(),
 });
 export type AcceptInvitationInput = yup.InferType<typeof acceptInvitationSchema>;

@@ -1,6 +1,6 @@
 import * as yup from 'yup';
 import { timezoneField } from '../../http/fields.ts';
-import { platformConnectionSchema } from '../chat/schema.ts';
+import { platformConnectionSchema } from '../chat-platform/schema.ts';
 
 export const updateOrganizationSchema = yup.object({
   name: yup.string().trim().min(1).max(200),

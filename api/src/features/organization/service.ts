@@ -2,7 +2,7 @@ import type { Db, Executor } from '../../db/connection.ts';
 import type { Config } from '../../lib/config.ts';
 import type { Resolver } from '../../outbound/address-policy.ts';
 import type { SecretBox } from '../../outbound/secret-box.ts';
-import { connectPlatform, platformName } from '../chat/connection.ts';
+import { connectPlatform, platformName } from '../chat-platform/connection.ts';
 import type { UpdateOrganizationInput } from './schema.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import { notFound } from '../../lib/errors.ts';

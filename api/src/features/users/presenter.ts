@@ -1,10 +1,23 @@
 import { bool } from '../../lib/json.ts';
 import { iso } from '../../lib/time.ts';
 import { fullName } from './repository.ts';
-import type { UserRow } from '../../db/tables.ts';
+import { presentInvitationState, statusOf } from './invitation-state.ts';
+import type { InvitationRow, UserRow } from '../../db/tables.ts';
 
-/** CONTRACT §3 user; `email` only when the caller may see it and asked with include_email=true. */
-export function presentUser(row: UserRow, options: { email: boolean; timeOff?: { start: string; end: string }[] }) {
+export interface UserPresentation {
+  /** Show the e-mail address: the caller may see it and asked (include_email=true). */
+  email: boolean;
+  /** The user's pending invitation, if any (`pendingInvitationsOf`): it tells an invited person from a deactivated one. */
+  invitation: InvitationRow | null | undefined;
+  now: Date;
+  timeOff?: { start: string; end: string }[];
+}
+
+/**
+ * CONTRACT §3 user, plus `status` (active, invited or deactivated: `is_active` alone cannot tell an invited person
+ * from a deactivated one) and `invitation` (the pending invitation of an invited person, else null).
+ */
+export function presentUser(row: UserRow, options: UserPresentation) {
   return {
     uuid: row.uuid,
     id: row.uuid,
@@ -14,6 +27,8 @@ export function presentUser(row: UserRow, options: { email: boolean; timeOff?: {
     full_name: fullName(row),
     role: row.role,
     is_active: bool(row.is_active),
+    status: statusOf(row, options.invitation),
+    invitation: presentInvitationState(row, options.invitation, options.now),
     timezone: row.timezone ?? null,
     occupation: row.occupation ?? null,
     image: row.image ?? null,

@@ -1,6 +1,7 @@
 import type { Executor } from '../../db/connection.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import type { Role, UserRow } from '../../db/tables.ts';
+import { revokeAllCliTokens } from '../../auth/tokens.ts';
 
 export { fullName } from '../../lib/names.ts';
 
@@ -43,6 +44,19 @@ export async function findUserByRef(db: Executor, ref: string): Promise<UserRow[
   return db('users').where({ uuid: ref }).orWhere({ email: ref.trim().toLowerCase() });
 }
 
+/**
+ * Activates or deactivates a person. Deactivation also ends their sign-ins for good (every CLI token and web
+ * session is revoked, `endSignIns`): reactivating someone gives them back their API keys, never an old session.
+ */
 export async function setUserActive(db: Executor, uuid: string, active: boolean, now: Date): Promise<void> {
   await db('users').where({ uuid }).update({ is_active: active, updated_at: now.toISOString() });
+  if (!active) await endSignIns(db, uuid, now);
+}
+
+/**
+ * On deactivation: the person's CLI tokens and web sessions stop for good (their keys only pause while inactive).
+ * The one place that says which sign-ins a deactivation ends: a new kind of person's sign-in is ended here too.
+ */
+export async function endSignIns(db: Executor, uuid: string, now: Date): Promise<void> {
+  await revokeAllCliTokens(db, uuid, now);
 }

@@ -13,6 +13,7 @@ import { presentUser } from './presenter.ts';
 import { updateUserSchema } from './schema.ts';
 import type { UpdateUserInput } from './schema.ts';
 import { ROLES } from '../../db/tables.ts';
+import { USER_STATUSES } from './invitation-state.ts';
 
 const USER_ORDERING = { first_name: 'u.first_name', last_name: 'u.last_name', email: 'u.email', created_at: 'u.created_at', role: 'u.role' };
 
@@ -28,26 +29,29 @@ export function userRoutes(deps: Deps, { authenticate, rateLimit, clearsCredenti
       search: querySearch(ctx),
       role: queryChoice(ctx, 'role', ROLES),
       isActive: queryBoolean(ctx, 'is_active'),
+      status: queryChoice(ctx, 'status', USER_STATUSES),
       since: from,
       until: to,
       ordering: queryOrdering(ctx, USER_ORDERING, { column: 'u.first_name', order: 'asc' }),
     };
     const includeEmail = queryBoolean(ctx, 'include_email') === true;
-    const { count, rows } = await listUsers(deps.db, actor, filters, page);
-    const results = rows.map((row) => presentUser(row, { email: includeEmail && canSeeEmailOf(actor, row) }));
+    const { count, rows, invitations } = await listUsers(deps.db, actor, filters, page);
+    const now = deps.clock.now();
+    const results = rows.map((row) => presentUser(row, { email: includeEmail && canSeeEmailOf(actor, row), invitation: invitations.get(row.uuid), now }));
     ctx.body = pageEnvelope(ctx, page, count, results, deps.config.publicUrl);
   });
 
   router.get('/v1/users/:uuid/', authenticate(), rateLimit('reads'), async (ctx) => {
     const actor = actorOf(ctx);
-    const { row, timeOff } = await getUserDetail(deps.db, actor, ctx.params.uuid);
-    ctx.body = presentUser(row, { email: queryBoolean(ctx, 'include_email') === true && canSeeEmailOf(actor, row), timeOff });
+    const { row, timeOff, invitation } = await getUserDetail(deps.db, actor, ctx.params.uuid);
+    ctx.body = presentUser(row, { email: queryBoolean(ctx, 'include_email') === true && canSeeEmailOf(actor, row), timeOff, invitation, now: deps.clock.now() });
   });
 
   router.patch('/v1/users/:uuid/', authenticate(), rateLimit('writes'), validateBody(updateUserSchema), clearsCredentialCache, async (ctx) => {
     const actor = actorOf(ctx);
-    const { row, timeOff } = await updateUser(deps.db, actor, ctx.params.uuid, ctx.state.body as UpdateUserInput, deps.clock.now());
-    ctx.body = presentUser(row, { email: canSeeEmailOf(actor, row), timeOff });
+    const now = deps.clock.now();
+    const { row, timeOff, invitation } = await updateUser(deps.db, actor, ctx.params.uuid, ctx.state.body as UpdateUserInput, now);
+    ctx.body = presentUser(row, { email: canSeeEmailOf(actor, row), timeOff, invitation, now });
   });
 
   return router;

@@ -6,16 +6,19 @@ import type { Actor } from '../../auth/credentials.ts';
 import { recordEvent } from '../webhooks/events.ts';
 import { likePattern } from '../../db/sql.ts';
 import { can, userUpdateRefusal } from '../../auth/policy.ts';
-import { fullName } from './repository.ts';
+import { endSignIns, fullName } from './repository.ts';
 import { replaceTimeOff, timeOffOf } from '../../db/time-off.ts';
 import type { TimeOff } from '../../db/time-off.ts';
+import { pendingInvitationsOf } from './invitation-state.ts';
+import type { UserStatus } from './invitation-state.ts';
 import type { UpdateUserInput } from './schema.ts';
-import type { UserRow } from '../../db/tables.ts';
+import type { InvitationRow, UserRow } from '../../db/tables.ts';
 
 export interface UserListFilters {
   search?: string;
   role?: string;
   isActive?: boolean;
+  status?: UserStatus;
   since?: string;
   until?: string;
   ordering: { column: string; order: 'asc' | 'desc' };
@@ -33,7 +36,17 @@ export function visibleUsers(db: Executor, actor: Actor) {
   return query;
 }
 
-export async function listUsers(db: Executor, actor: Actor, filters: UserListFilters, page: PageRequest): Promise<{ count: number; rows: UserRow[] }> {
+/** A user row's pending invitation: what tells `invited` from `deactivated` (features/users/invitation-state.ts). */
+const pendingInvitation = (db: Executor) => db('invitations as i').where('i.user_uuid', db.ref('u.uuid')).whereNull('i.accepted_at').select(db.raw('1'));
+
+/** The people of a page, and the pending invitations of the invited ones among them (by user uuid). */
+export interface UserPage {
+  count: number;
+  rows: UserRow[];
+  invitations: Map<string, InvitationRow>;
+}
+
+export async function listUsers(db: Executor, actor: Actor, filters: UserListFilters, page: PageRequest): Promise<UserPage> {
   const filtered = () => {
     const query = visibleUsers(db, actor);
     if (filters.search) {
@@ -46,6 +59,9 @@ export async function listUsers(db: Executor, actor: Actor, filters: UserListFil
     }
     if (filters.role) query.andWhere('u.role', filters.role);
     if (filters.isActive !== undefined) query.andWhere('u.is_active', filters.isActive);
+    if (filters.status === 'active') query.andWhere('u.is_active', true);
+    else if (filters.status === 'invited') query.andWhere('u.is_active', false).whereExists(pendingInvitation(db));
+    else if (filters.status === 'deactivated') query.andWhere('u.is_active', false).whereNotExists(pendingInvitation(db));
     if (filters.since) query.andWhere('u.created_at', '>=', filters.since);
     if (filters.until) query.andWhere('u.created_at', '<', nextDay(filters.until));
     return query;
@@ -59,7 +75,7 @@ export async function listUsers(db: Executor, actor: Actor, filters: UserListFil
     .orderBy('u.uuid', 'asc')
     .limit(page.limit)
     .offset(page.offset);
-  return { count: Number(count), rows };
+  return { count: Number(count), rows, invitations: await pendingInvitationsOf(db, rows) };
 }
 
 function nextDay(date: string): string {
@@ -79,17 +95,29 @@ async function activeAdminCount(db: Executor, organizationUuid: string): Promise
   return Number(count);
 }
 
-/**
- * Admins change anything; everyone else only their own profile fields. Deactivation keeps the user's data;
- * their keys and tokens stop at once (the credential check reads `is_active`).
- */
-/** GET /v1/users/{uuid}/: the user and their time off. */
-export async function getUserDetail(db: Executor, actor: Actor, uuid: string): Promise<{ row: UserRow; timeOff: TimeOff[] }> {
-  const row = await getUser(db, actor, uuid);
-  return { row, timeOff: await timeOffOf(db, row.uuid) };
+/** One person as GET and PATCH /v1/users/{uuid}/ answer: their row, time off and pending invitation. */
+export interface UserDetail {
+  row: UserRow;
+  timeOff: TimeOff[];
+  invitation: InvitationRow | null;
 }
 
-export async function updateUser(db: Executor, actor: Actor, uuid: string, input: UpdateUserInput, now: Date): Promise<{ row: UserRow; timeOff: TimeOff[] }> {
+async function detailOf(db: Executor, row: UserRow): Promise<UserDetail> {
+  const invitations = await pendingInvitationsOf(db, [row]);
+  return { row, timeOff: await timeOffOf(db, row.uuid), invitation: invitations.get(row.uuid) ?? null };
+}
+
+/** GET /v1/users/{uuid}/: the user, their time off and pending invitation. */
+export async function getUserDetail(db: Executor, actor: Actor, uuid: string): Promise<UserDetail> {
+  return detailOf(db, await getUser(db, actor, uuid));
+}
+
+/**
+ * Admins change anything; everyone else only their own profile fields. Deactivation keeps the user's data; their
+ * keys stop at once (the credential check reads `is_active`) and work again on reactivation, while their CLI
+ * tokens and web sessions are revoked for good.
+ */
+export async function updateUser(db: Executor, actor: Actor, uuid: string, input: UpdateUserInput, now: Date): Promise<UserDetail> {
   return db.transaction(async (trx) => {
     const row = await getUser(trx, actor, uuid);
     const touchesAdminFields = input.role !== undefined || input.is_active !== undefined;
@@ -106,6 +134,7 @@ export async function updateUser(db: Executor, actor: Actor, uuid: string, input
     await trx('users').where({ uuid }).update(changes);
     if (input.time_off !== undefined) await replaceTimeOff(trx, row, input.time_off, now);
     if (input.is_active !== undefined && input.is_active !== bool(row.is_active)) {
+      if (!input.is_active) await endSignIns(trx, uuid, now);
       if (input.is_active) await trx('invitations').where({ user_uuid: uuid }).whereNull('accepted_at').update({ accepted_at: now.toISOString(), updated_at: now.toISOString() });
       await recordEvent(
         trx,
@@ -119,6 +148,6 @@ export async function updateUser(db: Executor, actor: Actor, uuid: string, input
     }
     const updated = await trx('users').where({ uuid }).first();
     if (!updated) throw notFound();
-    return { row: updated, timeOff: await timeOffOf(trx, uuid) };
+    return detailOf(trx, updated);
   });
 }

@@ -23,7 +23,7 @@ describe('Users (CONTRACT §3, §12)', () => {
     expect(names(admin.body)).toEqual(['Ada Admin', 'Gus Member', 'Manny Member', 'Mia Member', 'Otto Member']);
     expect(admin.body.results[0]).toEqual({
       uuid: p.admin.uuid, id: p.admin.uuid, first_name: 'Ada', last_name: 'Admin', full_name: 'Ada Admin', role: 'admin',
-      is_active: true, timezone: null, occupation: null, image: null, created_at: '2026-03-10T15:00:00.000Z',
+      is_active: true, status: 'active', invitation: null, timezone: null, occupation: null, image: null, created_at: '2026-03-10T15:00:00.000Z',
     });
     expect((await t.request('GET', '/v1/users/', { key: p.manager.key })).body.count).toBe(5);
     const member = await t.request('GET', '/v1/users/', { key: p.member.key });
@@ -128,7 +128,7 @@ describe('Users (CONTRACT §3, §12)', () => {
     expect((await t.request('GET', '/v1/me/', { token })).status).toBe(200);
     const off = await t.request('PATCH', `/v1/users/${p.member.user.uuid}/`, { key: p.adminKey, body: { is_active: false } });
     expect(off.status).toBe(200);
-    expect(off.body.is_active).toBe(false);
+    expect(off.body).toMatchObject({ is_active: false, status: 'deactivated', invitation: null });
     const key = await t.request('GET', '/v1/me/', { key: p.member.key });
     expect(key.status).toBe(403);
     expect(key.body.code).toBe('api_key_owner_inactive');
@@ -141,6 +141,9 @@ describe('Users (CONTRACT §3, §12)', () => {
     expect(JSON.parse(events[0].payload).user).toEqual({ uuid: p.member.user.uuid, full_name: 'Mia Member', email: 'mia@acme.test' });
     await t.request('PATCH', `/v1/users/${p.member.user.uuid}/`, { key: p.adminKey, body: { is_active: true } });
     expect((await t.request('GET', '/v1/me/', { key: p.member.key })).status).toBe(200);
+    // Deactivation ended their sign-ins for good (CLI tokens and web sessions): reactivating revives their keys only.
+    expect((await t.request('GET', '/v1/me/', { token })).body.code).toBe('invalid_credentials');
+    expect(await t.db('cli_tokens').where({ user_uuid: p.member.user.uuid }).whereNull('revoked_at')).toEqual([]);
   });
 
   it('keeps at least one active admin (400 last_admin)', async () => {

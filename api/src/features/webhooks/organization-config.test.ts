@@ -8,7 +8,7 @@ import { migrateLatest } from '../../db/migrate.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import { testDatabase } from '../../../test/database.ts';
 import { createOrganization } from '../organization/service.ts';
-import { platformName } from '../chat/connection.ts';
+import { platformName } from '../chat-platform/connection.ts';
 import { kudosSettings } from '../kudos/service.ts';
 import { isEventListened } from '../workflows/events.ts';
 import { isEventWanted } from './events.ts';

@@ -103,7 +103,7 @@ export function sampleBody(event: string): Record<string, unknown> {
   if (event === 'checkin.report.sent') {
     return {
       sample: true, uuid: id, followup: { uuid: id, id, name: 'Daily stand-up' }, report_date: '2026-01-15', one_by_one: false, destinations: ['slack:channel:C0123456'],
-      answered: 4, missing: 1, away: 1, sent_at: at,
+      answered: 4, not_finished: 0, missing: 1, away: 1, sent_at: at,
     };
   }
   if (event.startsWith('forms.')) {

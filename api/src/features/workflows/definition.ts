@@ -5,7 +5,7 @@ import { isValidTimeZone } from '../../lib/time.ts';
 import type { Actor } from '../../auth/credentials.ts';
 import { refuseUrl } from '../../outbound/address-policy.ts';
 import type { Resolver } from '../../outbound/address-policy.ts';
-import { platformName } from '../chat/connection.ts';
+import { platformName } from '../chat-platform/connection.ts';
 import { EVENTS, isKnownEvent } from '../../outbox/events.ts';
 import { TemplateError, checkTemplate } from './template.ts';
 import type { StoredAction, TriggerConfig } from './repository.ts';

@@ -14,6 +14,21 @@ const STANDARD_ERRORS: Record<number, string> = {
 
 const toOpenApiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}');
 
+/** How every list pages (lib/page.ts, CONTRACT §2): declared on each list operation, so typed clients can send them. */
+const PAGING = [
+  { name: 'page', description: 'The page to read, from 1 (with page_size)', schema: { type: 'integer', minimum: 1 } },
+  { name: 'page_size', description: 'Items per page, 1–100 (default 50)', schema: { type: 'integer', minimum: 1, maximum: 100 } },
+  { name: 'limit', description: 'Items to read, 1–100 (default 50), with offset instead of page', schema: { type: 'integer', minimum: 1, maximum: 100 } },
+  { name: 'offset', description: 'Items to skip (with limit)', schema: { type: 'integer', minimum: 0 } },
+];
+
+/** A list: its answer is the `{count, next, previous, results}` envelope. */
+function isList(op: Operation): boolean {
+  const ok = op.responses[200];
+  const properties = typeof ok === 'object' && ok !== null ? (ok.properties as Record<string, unknown> | undefined) : undefined;
+  return op.method === 'get' && !!properties && Object.hasOwn(properties, 'results') && Object.hasOwn(properties, 'next');
+}
+
 /** The operation's id in the document, and the name of its example file (api/src/openapi/examples/<id>.json). */
 export const operationId = (op: { method: string; path: string; operationId?: string }) =>
   op.operationId ?? `${op.method}_${op.path.replace(/[/:{}-]+/g, '_').replace(/^_|_$/g, '')}`;
@@ -82,7 +97,11 @@ export function buildOpenApi(
       required: true,
       schema: { type: 'string' },
     }));
-    const query = (op.query ?? []).map((q) => ({ name: q.name, in: 'query', description: q.description, schema: q.schema ?? { type: 'string' } }));
+    const declared = op.query ?? [];
+    const paging = isList(op) ? PAGING.filter((p) => !declared.some((q) => q.name === p.name)) : [];
+    // A list's own `page_size` (the delta feed's) is the same integer as every list's.
+    const schemaOf = (q: { name: string; schema?: JsonSchema }) => q.schema ?? PAGING.find((p) => p.name === q.name)?.schema ?? { type: 'string' };
+    const query = [...declared, ...paging].map((q) => ({ name: q.name, in: 'query', description: q.description, schema: schemaOf(q) }));
     const id = operationId(op);
     const exampleId = Object.hasOwn(examples, id) || !op.alias ? id : operationId({ method: op.method, path: op.alias });
     const example = Object.hasOwn(examples, exampleId) ? examples[exampleId] : undefined;

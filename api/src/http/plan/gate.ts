@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import type { Actor } from '../../auth/credentials.ts';
-import { actsAsPerson, can, hasPlanScope, planActorId } from '../../auth/policy.ts';
+import { actsAsPerson, can, hasPlanScope, missingScope, planActorId } from '../../auth/policy.ts';
 import { ReadOnlySwitch } from '../../db/settings.ts';
 import { ApiError, badRequest, forbidden } from '../../lib/errors.ts';
 import { bool } from '../../lib/json.ts';
@@ -15,8 +15,6 @@ const guestNotAllowed = () => forbidden('guest_not_allowed', 'Guest accounts can
 const personOnly = () => forbidden('insufficient_scope', 'This endpoint acts for a person; agent and organization keys cannot call it.');
 const structureNeedsPerson = () =>
   new ApiError(403, 'insufficient_scope', 'Changing the structure (boards, states, projects, goals, memberships) needs tasks:admin, which only a person holds; agent and organization keys cannot.', { extra: { required_scope: 'tasks:admin' } });
-const missingScope = (scope: string) =>
-  new ApiError(403, 'insufficient_scope', `This key's scopes do not include ${scope}.`, { extra: { required_scope: scope } });
 const actorRequired = (parameter: string) => badRequest('actor_required', `${parameter}=me needs a person; agent and organization keys act for no one.`, { parameter });
 const readOnly = () =>
   new ApiError(503, 'feature_temporarily_read_only', 'Plan is read-only during an incident; reads continue. Retry the write later.', { headers: { 'Retry-After': '60' } });

@@ -48,8 +48,8 @@ export interface WriteRun {
  * Runs one Plan write as one unit: a transaction handed to `work` (with the change log bound to it) that first
  * holds the request's Idempotency-Key (db/idempotency-keys.ts `holdKey`) and stores its answer under it, so an
  * acknowledged write always has its answer, and a crash before the commit leaves neither and frees the key. A dry
- * run builds its answer (what the operation would have answered, and the changes it recorded) and rolls everything
- * back. A refusal (4xx) is then stored as the key's answer. `replayed`: the key's answer was stored by a twin of
+ * run builds its answer (what the operation would have answered, and the changes it recorded, kept in memory by its
+ * change log) and rolls everything back. A refusal (4xx) is then stored as the key's answer. `replayed`: the key's answer was stored by a twin of
  * this request that committed first.
  */
 export async function runWrite(
@@ -63,7 +63,7 @@ export async function runWrite(
     let eventsRecorded = 0;
     const committed = await db.transaction(async (trx) => {
       if (run.claimed) await holdKey(trx, run.claimed, run.now);
-      const changes = new ChangeLog(trx, run.actor, run.agentName, run.now, run.events);
+      const changes = new ChangeLog(trx, run.actor, run.agentName, run.now, run.events, { dryRun: run.dryRun });
       const shape = { headers: {} as Record<string, string>, status: successStatus };
       const result = await work({ db: trx, actor: run.actor, now: run.now, changes, agentName: run.agentName, dryRun: run.dryRun }, shape);
       const answer: StoredAnswer = { status: shape.status, headers: shape.headers, body: shape.status === 204 ? undefined : result };

@@ -1,5 +1,4 @@
 import { ValidationFailed, conflict } from '../../../lib/errors.ts';
-import { forWrite } from '../../../db/locks.ts';
 import type { PageRequest } from '../../../lib/page.ts';
 import { uuidv7 } from '../../../lib/ids.ts';
 import { assertCeiling } from '../entitlements/ceilings.ts';
@@ -12,6 +11,9 @@ import { byOrdering, pageOf } from '../frame/lists.ts';
 import { addMember } from '../members/service.ts';
 import { createDefaultStates } from '../states/service.ts';
 import { forgetLinksOfBoard } from '../tasks/relations.ts';
+import { boardsLinkedTo } from '../tasks/access.ts';
+import { lockBoards, writableBoard } from '../frame/locks.ts';
+import { lockOrganization } from '../../../outbox/plan-changes.ts';
 import { indexBoard } from '../search/index.ts';
 import { lastPosition } from '../frame/order.ts';
 import { clearForeignMilestones, placeBoard } from './moves.ts';
@@ -112,7 +114,7 @@ export async function createBoard(w: PlanWrite, input: CreateBoardInput): Promis
 }
 
 export async function updateBoard(w: PlanWrite, uuid: string, input: UpdateBoardInput): Promise<BoardRow> {
-  const { row: board } = await managedBoard<BoardRow>(w.db, w.actor, uuid);
+  const { row: board } = await writableBoard<BoardRow>(w, uuid);
   const changes: Partial<BoardRow> = {};
   if (input.name !== undefined && input.name.trim() !== board.name) changes.name = input.name.trim();
   if (input.description !== undefined && input.description !== board.description) changes.description = input.description;
@@ -135,8 +137,8 @@ export async function updateBoard(w: PlanWrite, uuid: string, input: UpdateBoard
 
 /** `POST …/reorder/`: the board's place among its project's boards, or in another project (boards/moves.ts). */
 export async function reorderBoard(w: PlanWrite, uuid: string, input: ReorderInput): Promise<BoardRow> {
-  const { row: board } = await managedBoard<BoardRow>(w.db, w.actor, uuid);
-  // Its tasks' rows (a move clears milestones) before the board's row: the lock order of every Plan write.
+  // The board's stream first, then its tasks' rows (a move clears milestones): the lock order of every Plan write.
+  const { row: board } = await writableBoard<BoardRow>(w, uuid);
   const changes = await placeBoard(w, board, input);
   const updated: BoardRow = { ...board, ...changes, updated_at: w.now.toISOString() };
   await w.db('plan_boards').where({ uuid }).update({ ...changes, updated_at: updated.updated_at });
@@ -144,7 +146,7 @@ export async function reorderBoard(w: PlanWrite, uuid: string, input: ReorderInp
 }
 
 export async function archiveBoard(w: PlanWrite, uuid: string): Promise<BoardRow> {
-  const { row: board } = await managedBoard<BoardRow>(w.db, w.actor, uuid);
+  const { row: board } = await writableBoard<BoardRow>(w, uuid);
   if (board.archived_at !== null) return board;
   const updated = { ...board, archived_at: w.now.toISOString(), updated_at: w.now.toISOString() };
   await w.db('plan_boards').where({ uuid }).update({ archived_at: updated.archived_at, updated_at: updated.updated_at });
@@ -164,18 +166,34 @@ export async function restoreBoard(w: PlanWrite, uuid: string): Promise<BoardRow
 /**
  * Deletes the board with its states, labels, members and tasks. Its keys stay reserved. The deletion is logged
  * on the organization's stream: the board's own counter goes with it.
+ *
+ * Its dry run only reads (the change log of a dry run writes nothing): the answer, the cascade counted in one
+ * statement and the links it would log, with no lock, where running the deletion would hold the board from its
+ * writers for as long as deleting every task takes.
  */
 export async function deleteBoard(w: PlanWrite, uuid: string) {
+  if (!w.dryRun) {
+    // The lock order (frame/locks.ts): the organization's stream (the deletion is logged there), then this board,
+    // as its DELETE locks it, with the boards its tasks' links reach (their tasks log the links' removal), by uuid.
+    await lockOrganization(w.db, w.actor.organization.uuid, w.now);
+    await lockBoards(w.db, [uuid, ...(await boardsLinkedTo(w.db, w.db('plan_tasks').select('uuid').where({ board_uuid: uuid })))], uuid);
+  }
   const { row: board } = await managedBoard<BoardRow>(w.db, w.actor, uuid);
-  // The board's row before its tasks' (the lock order of every Plan write).
-  await forWrite(w.db, w.db('plan_boards').where({ uuid })).first('uuid');
-  const count = async (table: string) => Number((await w.db(table).where({ board_uuid: uuid }).count({ count: '*' }))[0].count);
-  const cascade = { states: await count('plan_states'), labels: await count('plan_labels'), members: await count('plan_board_members'), tasks: await count('plan_tasks') };
-  await w.db('plan_board_keys').where({ board_uuid: uuid }).whereNull('retired_at').update({ retired_at: w.now.toISOString() });
+  const answer = { deleted: { object_kind: 'board', uuid, key: board.key, name: board.name }, cascade: await cascadeOf(w, uuid) };
   // Tasks first: they point at the board's states. Their links to other boards' tasks are logged on those tasks.
   await forgetLinksOfBoard(w, uuid);
-  await w.db('plan_tasks').where({ board_uuid: uuid }).delete();
-  await w.db('plan_boards').where({ uuid }).delete();
+  if (!w.dryRun) {
+    await w.db('plan_board_keys').where({ board_uuid: uuid }).whereNull('retired_at').update({ retired_at: w.now.toISOString() });
+    await w.db('plan_tasks').where({ board_uuid: uuid }).delete();
+    await w.db('plan_boards').where({ uuid }).delete();
+  }
   await w.changes.record({ kind: 'board', uuid, change: 'deleted', board: null, project: board.project_uuid, snapshot: null });
-  return { deleted: { object_kind: 'board', uuid, key: board.key, name: board.name }, cascade };
+  return answer;
+}
+
+/** What goes with a board, counted in one statement: one moment's counts, with or without the board's lock. */
+async function cascadeOf(w: PlanWrite, uuid: string): Promise<Record<'states' | 'labels' | 'members' | 'tasks', number>> {
+  const count = (table: string, as: string) => w.db(table).where({ board_uuid: uuid }).count('*').as(as);
+  const [row] = await w.db.select(count('plan_states', 'states'), count('plan_labels', 'labels'), count('plan_board_members', 'members'), count('plan_tasks', 'tasks'));
+  return { states: Number(row.states), labels: Number(row.labels), members: Number(row.members), tasks: Number(row.tasks) };
 }

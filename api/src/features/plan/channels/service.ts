@@ -1,9 +1,12 @@
 import { can } from '../../../auth/policy.ts';
 import { ApiError } from '../../../lib/errors.ts';
+import type { Config } from '../../../lib/config.ts';
 import type { SecretBox } from '../../../outbound/secret-box.ts';
 import type { OutboundHttp } from '../../../outbound/outbound-http.ts';
-import { requireConnection } from '../../chat/connection.ts';
-import { PlatformError, SlackApi } from '../../chat/platforms.ts';
+import { requireConnection, sendsDirectMessages } from '../../chat-platform/connection.ts';
+import { PersonNotFound } from '../../chat-platform/people.ts';
+import { PlatformError } from '../../chat-platform/platform-http.ts';
+import { PLATFORMS } from '../../chat/platforms.ts';
 import type { PlanRead } from '../frame/context.ts';
 
 /**
@@ -39,18 +42,18 @@ function platformFailure(err: unknown): never {
   throw new ApiError(502, 'platform_unreachable', 'The chat platform could not be reached.');
 }
 
-/** What the lookup needs besides the database: the secrets' box, outbound HTTP, and Slack's API address. */
+/** What the lookup needs besides the database: the secrets' box, outbound HTTP, and the platforms' addresses. */
 export interface ChatAccess {
   box: SecretBox;
   http: OutboundHttp;
-  slackApiUrl: string;
+  config: Config;
 }
 
 /** The chat access of the app's services (a handler hands it to the service). */
-export const chatAccess = (deps: { secretBox: SecretBox; outbound: { http: OutboundHttp }; config: { chat: { slackApiUrl: string } } }): ChatAccess => ({
+export const chatAccess = (deps: { secretBox: SecretBox; outbound: { http: OutboundHttp }; config: Config }): ChatAccess => ({
   box: deps.secretBox,
   http: deps.outbound.http,
-  slackApiUrl: deps.config.chat.slackApiUrl,
+  config: deps.config,
 });
 
 export async function listChannels(r: PlanRead, chat: ChatAccess, type: ChannelType | undefined, search?: string): Promise<ChannelItem[]> {
@@ -59,21 +62,21 @@ export async function listChannels(r: PlanRead, chat: ChatAccess, type: ChannelT
   const kept = type === undefined ? undefined : KEEPS[type];
   const named = (channels: ChannelItem[]) => (search ? channels.filter((c) => c.name.toLowerCase().includes(search.toLowerCase())) : channels);
   if (kept === null) return [];
-  if (connection.platform !== 'slack') {
-    // Incoming-webhook platforms post to the one channel they were connected with; there is no direct message.
-    if (kept !== undefined && kept !== 'public') return [];
-    return named([item('default', connection.channelName ?? 'Incoming webhook channel', 'public', connection.platform)]);
-  }
-  const slack = new SlackApi(chat.http, chat.slackApiUrl, connection.botToken ?? '');
+  const platform = PLATFORMS[connection.platform];
+  const access = { connection, http: chat.http, config: chat.config };
   try {
     if (kept === 'personal') {
-      // Slack takes a user id as the channel of a direct message from the app.
-      const userId = await slack.userIdByEmail(actor.user.email);
-      return named([item(userId, `Direct message to ${actor.user.email}`, 'personal', 'slack')]);
+      // A person's own direct message: the platform takes their account id as its channel (Slack). Platforms
+      // that post to one connected channel (incoming webhooks) have none.
+      if (!platform.findPerson || !(await sendsDirectMessages(r.db, actor.organization.uuid, connection.platform))) return [];
+      const userId = await platform.findPerson(access, actor.user.email);
+      if (!userId) throw new PersonNotFound(connection.platform, actor.user.email);
+      return named([item(userId, `Direct message to ${actor.user.email}`, 'personal', connection.platform)]);
     }
+    // Incoming-webhook platforms post to the one channel they were connected with (public, for this list).
     const seesPrivate = can(actor, 'plan.manage_all');
-    const channels = (await slack.listChannels())
-      .map((c) => item(c.id, c.name, c.is_private ? 'private' : 'public', 'slack'))
+    const channels = (await platform.channels(access))
+      .map((c) => item(c.id, c.name, c.type === 'private' ? 'private' : 'public', connection.platform))
       .filter((c) => (kept === undefined ? seesPrivate || c.type === 'public' : c.type === kept && (seesPrivate || kept === 'public')));
     return named(channels);
   } catch (err) {

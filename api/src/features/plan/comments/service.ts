@@ -7,7 +7,7 @@ import type { PageRequest } from '../../../lib/page.ts';
 import type { PlanRead, PlanWrite } from '../frame/context.ts';
 import { pageOf } from '../frame/lists.ts';
 import type { PersonColumns } from '../frame/presenters.ts';
-import { visibleTask } from '../tasks/access.ts';
+import { taskOnLockedBoard, visibleTask } from '../tasks/access.ts';
 import { removeComments } from '../tasks/comment-removal.ts';
 import type { TaskAccess } from '../tasks/access.ts';
 import { mentionables, mentionedIn } from './mentions.ts';
@@ -94,7 +94,8 @@ async function parentFor(db: Executor, task: TaskRow, parent: string): Promise<C
 }
 
 export async function createComment(w: PlanWrite, ref: string, input: CreateCommentInput) {
-  const { task, board } = await visibleTask(w, ref);
+  // The board's lock before the comment points at the task (frame/locks.ts).
+  const { task, board } = await taskOnLockedBoard(w, ref);
   assertLength(input.body);
   const parent = input.parent ? await parentFor(w.db, task, input.parent) : null;
   const mentions = await mentionables(w.db, w.actor.organization.uuid, board, mentionedIn(input.body));
@@ -128,6 +129,7 @@ export async function ownComment(w: PlanRead, ref: string, uuid: string, doing: 
 
 /** Edits the body; people it newly mentions are told. */
 export async function editComment(w: PlanWrite, ref: string, uuid: string, input: EditCommentInput) {
+  await taskOnLockedBoard(w, ref);
   const { task, board, comment } = await ownComment(w, ref, uuid, 'edit');
   if (input.body === comment.body) return present((await views(w.db, [comment]))[0]);
   assertLength(input.body);
@@ -142,6 +144,7 @@ export async function editComment(w: PlanWrite, ref: string, uuid: string, input
 
 /** Deletes a comment (its author only) and its replies. */
 export async function deleteComment(w: PlanWrite, ref: string, uuid: string) {
+  await taskOnLockedBoard(w, ref);
   const { task, comment } = await ownComment(w, ref, uuid, 'delete');
   const replies: string[] = (await w.db('plan_comments').where({ parent_uuid: comment.uuid }).select('uuid')).map((r) => r.uuid);
   await removeComments(w, task, [...replies, comment.uuid]);

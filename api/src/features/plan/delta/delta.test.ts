@@ -32,7 +32,7 @@ describe('Plan board snapshot and delta feed', () => {
     const archived = await app.tasks.create(board, { title: 'Old' });
     await call('POST', `/v1/plan/tasks/${archived.key}/archive/`, acme.adminKey);
     const body = await snapshot(board.uuid, acme.member.key);
-    expect(Object.keys(body)).toEqual(['board', 'states', 'labels', 'members', 'tasks', 'delta_cursor', 'generated_at']);
+    expect(Object.keys(body)).toEqual(['board', 'states', 'labels', 'members', 'tasks', 'comment_counts', 'delta_cursor', 'generated_at']);
     expect(body.board).toMatchObject({ uuid: board.uuid, key: 'PLAT', name: 'Platform' });
     expect(body.states.map((s: { name: string }) => s.name)).toEqual(['Backlog', 'Todo', 'In Progress', 'Done', 'Canceled']);
     expect(body.labels).toEqual([expect.objectContaining({ uuid: label.uuid, name: 'bug', is_archived: false })]);
@@ -66,7 +66,7 @@ describe('Plan board snapshot and delta feed', () => {
     expect(updated).toMatchObject({ changed_fields: ['title'], snapshot: { title: 'Fresh, renamed', version: 2 }, agent_name: 'Sync bot' });
     expect(moved.snapshot.state).toBe(states['In Progress']);
     expect(archived.snapshot.archived_at).toBe('2026-03-10T15:00:00.000Z');
-    expect(deleted).toEqual({ seq: seqs[4], object_kind: 'task', object_uuid: task.uuid, change_kind: 'deleted', changed_fields: [], snapshot: null, actor: { uuid: acme.admin.uuid }, agent_name: null, created_at: '2026-03-10T15:00:00.000Z' });
+    expect(deleted).toEqual({ seq: seqs[4], object_kind: 'task', object_uuid: task.uuid, task: task.uuid, change_kind: 'deleted', changed_fields: [], snapshot: null, actor: { uuid: acme.admin.uuid }, agent_name: null, created_at: '2026-03-10T15:00:00.000Z' });
     expect(all.body.has_more).toBe(false);
 
     // Two at a time: the same changes, then an empty page.
@@ -81,6 +81,33 @@ describe('Plan board snapshot and delta feed', () => {
     expect(pages).toEqual(all.body.results);
     expect((await delta(board.uuid, next)).body.results).toEqual([]);
     expect((await delta(board.uuid, next, '&page_size=101')).body).toMatchObject({ code: 'invalid_filter_value', extra: { parameter: 'page_size' } });
+  });
+
+  it('counts each live task\'s comments, and names the task of a comment\'s change so a client keeps the count', async () => {
+    const { call, acme, board } = app;
+    const talked = await app.tasks.create(board, { title: 'Talked about' });
+    const quiet = await app.tasks.create(board, { title: 'Nobody said anything' });
+    const first = (await call('POST', `/v1/plan/tasks/${talked.key}/comments/`, acme.adminKey, { body: 'One' })).body;
+    await call('POST', `/v1/plan/tasks/${talked.key}/comments/`, acme.adminKey, { body: 'A reply', parent: first.uuid });
+    await call('POST', `/v1/plan/tasks/${talked.key}/comments/`, acme.adminKey, { body: 'Two' });
+    const before = await snapshot(board.uuid, acme.member.key);
+    expect(before.comment_counts[talked.uuid]).toBe(3);
+    expect(Object.hasOwn(before.comment_counts, quiet.uuid)).toBe(false);
+
+    // A comment on the quiet task, then the first one deleted with its reply: each change names its task.
+    const said = (await call('POST', `/v1/plan/tasks/${quiet.key}/comments/`, acme.adminKey, { body: 'Finally' })).body;
+    expect((await call('DELETE', `/v1/plan/tasks/${talked.key}/comments/${first.uuid}/`, acme.adminKey)).status).toBe(204);
+    const feed = (await delta(board.uuid, before.delta_cursor, '', acme.member.key)).body.results;
+    expect(feed.map((c: { object_kind: string; change_kind: string; task: string }) => [c.object_kind, c.change_kind, c.task])).toEqual([
+      ['comment', 'created', quiet.uuid],
+      ['comment', 'deleted', talked.uuid],
+      ['comment', 'deleted', talked.uuid],
+    ]);
+    expect(feed[0].object_uuid).toBe(said.uuid);
+    // What the feed says, applied, is what a fresh snapshot counts.
+    const after = await snapshot(board.uuid, acme.member.key);
+    expect(after.comment_counts[talked.uuid]).toBe(1);
+    expect(after.comment_counts[quiet.uuid]).toBe(1);
   });
 
   it('shows a task that moved to another board as a move there, and renames tasks with their board', async () => {

@@ -16,6 +16,7 @@ export function presentSnapshot(snapshot: BoardSnapshot, now: Date) {
     labels: snapshot.labels.map(presentLabel),
     members: snapshot.members.map(presentMember),
     tasks: snapshot.tasks,
+    comment_counts: Object.fromEntries(snapshot.commentCounts),
     delta_cursor: encodeCursor({ board: snapshot.board.uuid, seq: snapshot.head, issuedAt: now.getTime() }),
     generated_at: now.toISOString(),
   };
@@ -38,6 +39,7 @@ export function presentDelta(delta: BoardDelta, now: Date) {
       seq: Number(row.seq),
       object_kind: row.object_kind,
       object_uuid: row.object_uuid,
+      task: row.task_uuid,
       change_kind: row.change_kind,
       changed_fields: readJson<string[]>(row.changed_fields, []),
       snapshot: row.object_kind === 'task' ? currentKey(readJson<unknown>(row.snapshot, null), delta.board) : readJson<unknown>(row.snapshot, null),

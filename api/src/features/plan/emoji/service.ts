@@ -2,6 +2,7 @@ import type { ReactionRow } from '../../../db/tables.ts';
 import { badRequest, notFound } from '../../../lib/errors.ts';
 import type { PageRequest } from '../../../lib/page.ts';
 import type { PlanRead, PlanWrite } from '../frame/context.ts';
+import { lockStreamOf } from '../frame/locks.ts';
 import type { PersonColumns } from '../frame/presenters.ts';
 import { reactionEmoji } from './emoji.ts';
 import type { ReactableKind, ReactionTarget } from './kinds.ts';
@@ -57,7 +58,7 @@ const recordReaction = (w: PlanWrite, kind: ReactableKind, target: ReactionTarge
 
 /** Adds the caller's reaction (created: false when it was already there); answers the emoji's group. */
 export async function addReaction(w: ReactionWrite, kind: ReactableKind, raw: string): Promise<{ group: ReactionGroup; created: boolean }> {
-  const target = await kind.resolve(w, w.params);
+  const target = await lockStreamOf(w, await kind.resolve(w, w.params));
   const emoji = reactionEmoji(raw);
   const where = { object_uuid: target.uuid, object_kind: kind.kind };
   const mine = await w.db('plan_reactions').where({ ...where, emoji, user_uuid: w.actor.user.uuid }).first('emoji');
@@ -78,7 +79,7 @@ export async function addReaction(w: ReactionWrite, kind: ReactableKind, raw: st
 
 /** Removes the caller's reaction (404 when they had none with this emoji). */
 export async function removeReaction(w: ReactionWrite, kind: ReactableKind, raw: string) {
-  const target = await kind.resolve(w, w.params);
+  const target = await lockStreamOf(w, await kind.resolve(w, w.params));
   let emoji: string;
   try {
     emoji = reactionEmoji(raw);

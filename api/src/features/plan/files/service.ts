@@ -11,6 +11,7 @@ import type { FileStore, StoredFile } from '../../../outbound/files/index.ts';
 import type { PlanRead, PlanWrite } from '../frame/context.ts';
 import { pageOf } from '../frame/lists.ts';
 import { orNull, visibleBoard, visibleProject } from '../frame/access.ts';
+import { lockStreamOf } from '../frame/locks.ts';
 import { ACCEPTED_TYPES, invalidType, sniff } from './content.ts';
 import type { FileKind } from './content.ts';
 import type { AttachableKind, AttachTarget } from './kinds.ts';
@@ -146,7 +147,7 @@ async function makeReady(w: PlanWrite, row: AttachmentRow, content: { size: numb
 
 /** The multipart upload's transaction: still allowed, still room, then the attachment is ready. */
 export async function finishUpload(w: AttachmentWrite, kind: AttachableKind, received: ReceivedFile, fields: { filename?: string; caption?: string }): Promise<AttachmentRow> {
-  const target = await attachable(w, kind, w.params);
+  const target = await lockStreamOf(w, await attachable(w, kind, w.params));
   await assertRoom(w.db, kind, target, w.now, received.row.uuid);
   const named = { ...(fields.filename ? { filename: fields.filename } : {}), ...(fields.caption ? { caption: fields.caption } : {}) };
   const row = { ...received.row, ...named };
@@ -220,7 +221,7 @@ export async function checkUploaded(r: AttachmentRead, files: FileStore, kind: A
 
 /** Confirm: the upload checked by checkUploaded becomes a ready attachment (confirming a ready one answers it again). */
 export async function confirmUpload(w: AttachmentWrite, kind: AttachableKind, checked: { row: AttachmentRow; type: FileKind | null }): Promise<AttachmentRow> {
-  const target = await attachable(w, kind, w.params);
+  const target = await lockStreamOf(w, await attachable(w, kind, w.params));
   const row = await attachmentOf(w.db, kind, target, checked.row.uuid);
   if (row.status === 'ready') return row;
   // The object checked is the one the row names (an upload's object is written once, and the row names it once).
@@ -239,7 +240,7 @@ export async function openAttachment(r: AttachmentRead, files: FileStore, kind: 
 
 /** Removed by its uploader, an organization admin, or the author of what it is attached to (403 attachment_delete_forbidden). */
 export async function deleteAttachment(w: AttachmentWrite, kind: AttachableKind, uuid: string) {
-  const target = await kind.resolve(w, w.params);
+  const target = await lockStreamOf(w, await kind.resolve(w, w.params));
   const row = await attachmentOf(w.db, kind, target, uuid);
   const me = w.actor.user.uuid;
   if (row.uploader_uuid !== me && target.author !== me && !can(w.actor, 'plan.manage_all')) {
@@ -251,7 +252,7 @@ export async function deleteAttachment(w: AttachmentWrite, kind: AttachableKind,
 
 /** Renames an attachment or changes its caption: whoever may remove it (its uploader, the object's author, an admin). */
 export async function renameAttachment(w: AttachmentWrite, kind: AttachableKind, uuid: string, input: RenameInput): Promise<AttachmentRow> {
-  const target = await kind.resolve(w, w.params);
+  const target = await lockStreamOf(w, await kind.resolve(w, w.params));
   const row = await attachmentOf(w.db, kind, target, uuid);
   const me = w.actor.user.uuid;
   if (row.uploader_uuid !== me && target.author !== me && !can(w.actor, 'plan.manage_all')) {

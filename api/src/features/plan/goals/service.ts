@@ -1,5 +1,6 @@
 import { conflict, invalidFilter } from '../../../lib/errors.ts';
 import { visibleGoal } from '../frame/access.ts';
+import { lockOrganizationStream } from '../frame/locks.ts';
 import { uuidv7 } from '../../../lib/ids.ts';
 import type { PageRequest } from '../../../lib/page.ts';
 import type { PlanRead, PlanWrite } from '../frame/context.ts';
@@ -63,6 +64,7 @@ export async function createGoal(w: PlanWrite, input: CreateGoalInput): Promise<
 }
 
 export async function updateGoal(w: PlanWrite, uuid: string, input: UpdateGoalInput): Promise<GoalRow> {
+  await lockOrganizationStream(w);
   const goal = await getGoal(w, uuid);
   const changes: Partial<GoalRow> = {};
   if (input.name !== undefined && input.name.trim() !== goal.name) {
@@ -84,6 +86,7 @@ export async function updateGoal(w: PlanWrite, uuid: string, input: UpdateGoalIn
 }
 
 export async function archiveGoal(w: PlanWrite, uuid: string): Promise<GoalRow> {
+  await lockOrganizationStream(w);
   const goal = await getGoal(w, uuid);
   if (goal.archived_at !== null) return goal;
   const updated = { ...goal, archived_at: w.now.toISOString(), updated_at: w.now.toISOString() };
@@ -93,6 +96,7 @@ export async function archiveGoal(w: PlanWrite, uuid: string): Promise<GoalRow> 
 
 /** Restoring checks the name again: a live goal may have taken it meanwhile (409 goal_name_conflict). */
 export async function restoreGoal(w: PlanWrite, uuid: string): Promise<GoalRow> {
+  await lockOrganizationStream(w);
   const goal = await getGoal(w, uuid);
   if (goal.archived_at === null) return goal;
   await assertNameFree(w, goal.name_key, goal.uuid);
@@ -103,6 +107,7 @@ export async function restoreGoal(w: PlanWrite, uuid: string): Promise<GoalRow> 
 
 /** Deletes the goal; its projects stay, unlinked (one change each). */
 export async function deleteGoal(w: PlanWrite, uuid: string) {
+  await lockOrganizationStream(w);
   const goal = await getGoal(w, uuid);
   const projects: ProjectRow[] = await w.db('plan_projects').where({ goal_uuid: uuid });
   for (const project of projects) {

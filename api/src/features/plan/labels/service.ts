@@ -5,7 +5,8 @@ import { ValidationFailed, conflict, forbidden, notFound } from '../../../lib/er
 import type { Executor } from '../../../db/connection.ts';
 import type { PageRequest } from '../../../lib/page.ts';
 import { uuidv7 } from '../../../lib/ids.ts';
-import { managedBoard, visibleBoard, whereVisible } from '../frame/access.ts';
+import { visibleBoard, whereVisible } from '../frame/access.ts';
+import { lockOrganizationStream, writableBoard } from '../frame/locks.ts';
 import type { PlanRead, PlanWrite } from '../frame/context.ts';
 import { unlessTaken } from '../frame/db-errors.ts';
 import { nameKey } from '../frame/presenters.ts';
@@ -72,14 +73,17 @@ export async function getLabel(r: PlanRead, home: string | null, labelUuid: stri
 
 /**
  * May the caller change labels of this home (a board: its managers; the organization: people, and an existing
- * label its creator or an admin, deleting it an admin)? Answers the label (null when making one).
+ * label its creator or an admin, deleting it an admin)? Answers the label (null when making one). Takes the lock
+ * of the stream the change logs on first (the board's, or the organization's: docs/architecture.md, "the lock
+ * order"), so the label is read under it.
  */
 async function managedLabel(w: PlanWrite, home: string | null, labelUuid: string | null, deleting = false): Promise<LabelRow | null> {
   if (home !== null) {
-    await managedBoard(w.db, w.actor, home);
+    await writableBoard(w, home);
     return labelUuid === null ? null : labelOf(w.db, w.actor, home, labelUuid);
   }
   assertPerson(w.actor, 'Organization labels are made by people; agent and organization keys cannot make or change them.');
+  await lockOrganizationStream(w);
   if (labelUuid === null) return null;
   const label = await labelOf(w.db, w.actor, null, labelUuid);
   if (can(w.actor, 'plan.manage_all')) return label;

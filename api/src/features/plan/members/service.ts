@@ -3,6 +3,7 @@ import type { PageRequest } from '../../../lib/page.ts';
 import { uuidv7 } from '../../../lib/ids.ts';
 import { managedBoard, managedProject, visibleBoard, visibleProject } from '../frame/access.ts';
 import { can } from '../../../auth/policy.ts';
+import { lockStreamOf } from '../frame/locks.ts';
 import type { MemberRole } from '../../../db/tables.ts';
 import type { PlanRead, PlanWrite } from '../frame/context.ts';
 import { containsPattern } from '../frame/lists.ts';
@@ -31,6 +32,9 @@ const visibleContainer = (r: PlanRead, container: Container, uuid: string) =>
   container === 'board' ? visibleBoard<ContainerRow>(r.db, r.actor, uuid) : visibleProject<ContainerRow>(r.db, r.actor, uuid);
 const managedContainer = (w: PlanWrite, container: Container, uuid: string) =>
   container === 'board' ? managedBoard<ContainerRow>(w.db, w.actor, uuid) : managedProject<ContainerRow>(w.db, w.actor, uuid);
+
+/** The container's change stream (frame/locks.ts), locked before its members change. */
+const lockStream = (w: PlanWrite, container: Container, uuid: string) => lockStreamOf(w, { board: container === 'board' ? uuid : null });
 
 const MEMBER_COLUMNS = ['u.uuid', 'u.first_name', 'u.last_name', 'u.email', 'u.is_active', 'm.uuid as membership_uuid', 'm.role', 'm.created_at as membership_created_at'];
 
@@ -82,6 +86,7 @@ export async function addMember(w: PlanWrite, container: Container, uuid: string
 
 /** POST …/members/: adds someone, or changes the role of someone already a member (then `created` is false). */
 export async function putMember(w: PlanWrite, container: Container, uuid: string, userUuid: string, role: MemberRole | undefined): Promise<{ member: MemberView; created: boolean }> {
+  await lockStream(w, container, uuid);
   const { row } = await managedContainer(w, container, uuid);
   await assertPlanUser(w, userUuid);
   const existing = await memberView(w, container, uuid, userUuid);
@@ -98,6 +103,7 @@ async function changeRole(w: PlanWrite, container: Container, row: ContainerRow,
 }
 
 export async function updateMember(w: PlanWrite, container: Container, uuid: string, userUuid: string, role: MemberRole | undefined): Promise<MemberView> {
+  await lockStream(w, container, uuid);
   const { row } = await managedContainer(w, container, uuid);
   const existing = await memberView(w, container, uuid, userUuid);
   if (!existing) throw notFound();
@@ -109,6 +115,7 @@ export async function updateMember(w: PlanWrite, container: Container, uuid: str
  * members-only board or project stays (409 last_grant_cannot_be_removed): without one, only admins would see it.
  */
 export async function removeMember(w: PlanWrite, container: Container, uuid: string, userUuid: string) {
+  await lockStream(w, container, uuid);
   const self = userUuid === w.actor.user.uuid;
   const { row } = self && !can(w.actor, 'plan.manage_all') ? await visibleContainer(w, container, uuid) : await managedContainer(w, container, uuid);
   const existing = await memberView(w, container, uuid, userUuid);

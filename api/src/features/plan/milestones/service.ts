@@ -2,7 +2,8 @@ import { notFound } from '../../../lib/errors.ts';
 import type { Executor } from '../../../db/connection.ts';
 import type { PageRequest } from '../../../lib/page.ts';
 import { uuidv7 } from '../../../lib/ids.ts';
-import { managedProject, visibleProject, whereVisible } from '../frame/access.ts';
+import { visibleProject, whereVisible } from '../frame/access.ts';
+import { writableProject } from '../frame/locks.ts';
 import type { PlanRead, PlanWrite } from '../frame/context.ts';
 import { pageOf } from '../frame/lists.ts';
 import { presentMilestone } from './presenter.ts';
@@ -51,7 +52,7 @@ async function recordMilestone(w: PlanWrite, row: MilestoneRow, change: 'created
 }
 
 export async function createMilestone(w: PlanWrite, projectUuid: string, input: CreateMilestoneInput): Promise<MilestoneRow> {
-  const { row: project } = await managedProject<{ uuid: string; visibility: string }>(w.db, w.actor, projectUuid);
+  const { row: project } = await writableProject<{ uuid: string; visibility: string }>(w, projectUuid);
   const row: MilestoneRow = {
     uuid: uuidv7(w.now.getTime()),
     organization_uuid: w.actor.organization.uuid,
@@ -67,7 +68,7 @@ export async function createMilestone(w: PlanWrite, projectUuid: string, input: 
 }
 
 export async function updateMilestone(w: PlanWrite, projectUuid: string, uuid: string, input: UpdateMilestoneInput): Promise<MilestoneRow> {
-  await managedProject(w.db, w.actor, projectUuid);
+  await writableProject(w, projectUuid);
   const milestone = await milestoneOf(w.db, projectUuid, uuid);
   const changes: Partial<MilestoneRow> = {};
   if (input.name !== undefined && input.name.trim() !== milestone.name) changes.name = input.name.trim();
@@ -88,7 +89,7 @@ type MilestoneState = 'completed' | 'reopened' | 'restored' | 'archived';
  * milestone unchanged.
  */
 export async function setMilestoneState(w: PlanWrite, projectUuid: string, uuid: string, to: MilestoneState): Promise<MilestoneRow> {
-  await managedProject(w.db, w.actor, projectUuid);
+  await writableProject(w, projectUuid);
   const milestone = await milestoneOf(w.db, projectUuid, uuid);
   const now = w.now.toISOString();
   const changes: Partial<MilestoneRow> =

@@ -3,8 +3,8 @@ import type { NotificationRouteRow, NotificationRow } from '../../../db/tables.t
 import { uuidv7 } from '../../../lib/ids.ts';
 import { bool, readJson, writeJson } from '../../../lib/json.ts';
 import { enqueueEmail } from '../../../outbox/deliveries.ts';
-import { platformName } from '../../chat/connection.ts';
-import { enqueueChatPost } from '../../chat/service.ts';
+import { platformName, sendsDirectMessages } from '../../chat-platform/connection.ts';
+import { enqueueChatPost } from '../../chat-platform/enqueue.ts';
 import type { Platform } from '../../../db/tables.ts';
 import { notificationKind } from './catalog.ts';
 import { choiceOf, prefsOf } from './prefs.ts';
@@ -159,9 +159,11 @@ export async function notify(db: Executor, notice: Notice, now: Date): Promise<N
       if (destination.type === 'channel' && place.visibility === 'org') inChannel.set(destination.channel.external_id, [...(inChannel.get(destination.channel.external_id) ?? []), person]);
       else direct.push(person);
     }
-    // A webhook platform has no direct messages: it names the people in its one channel, so only about what everyone sees.
-    if (direct.length && (platform === 'slack' || place.visibility === 'org')) deliveries += await post(platform, [], direct);
-    for (const [channel, listeners] of inChannel) deliveries += await post(platform, [channel], platform === 'slack' ? [] : listeners);
+    // A platform without direct messages (an incoming webhook) names the people in its one channel, so only about
+    // what everyone sees.
+    const directMessages = await sendsDirectMessages(db, notice.organizationUuid, platform);
+    if (direct.length && (directMessages || place.visibility === 'org')) deliveries += await post(platform, [], direct);
+    for (const [channel, listeners] of inChannel) deliveries += await post(platform, [channel], directMessages ? [] : listeners);
   }
   if (kind.channels.includes('email')) {
     const routed = matching.some((r) => r.channel === EMAIL_CHANNEL);

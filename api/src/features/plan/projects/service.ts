@@ -2,7 +2,8 @@ import { ValidationFailed, conflict, notFound } from '../../../lib/errors.ts';
 import type { PageRequest } from '../../../lib/page.ts';
 import { uuidv7 } from '../../../lib/ids.ts';
 import { assertCeiling } from '../entitlements/ceilings.ts';
-import { managedProject, orNull, visibleGoal, visibleProject, whereVisible } from '../frame/access.ts';
+import { orNull, visibleGoal, visibleProject, whereVisible } from '../frame/access.ts';
+import { lockBoards, writableProject } from '../frame/locks.ts';
 import type { PlanRead, PlanWrite } from '../frame/context.ts';
 import type { ContainerFilters } from '../frame/lists.ts';
 import { unlessTaken } from '../frame/db-errors.ts';
@@ -106,7 +107,7 @@ export async function createProject(w: PlanWrite, input: CreateProjectInput): Pr
 }
 
 export async function updateProject(w: PlanWrite, uuid: string, input: UpdateProjectInput): Promise<ProjectRow> {
-  const { row: project } = await managedProject<ProjectRow>(w.db, w.actor, uuid);
+  const { row: project } = await writableProject<ProjectRow>(w, uuid);
   const changes: Partial<ProjectRow> = {};
   if (input.name !== undefined && input.name.trim() !== project.name) {
     const name = input.name.trim();
@@ -132,14 +133,14 @@ export async function applyProjectChanges(w: PlanWrite, project: ProjectRow, cha
 
 /** `POST …/reorder/`: the project's place in the organization's order, before or after another it sees, or last. */
 export async function reorderProject(w: PlanWrite, uuid: string, anchor: { before?: string | null; after?: string | null }): Promise<ProjectRow> {
-  const { row: project } = await managedProject<ProjectRow>(w.db, w.actor, uuid);
+  const { row: project } = await writableProject<ProjectRow>(w, uuid);
   const isSibling = async (other: string) => (await orNull(visibleProject(w.db, w.actor, other))) !== null;
   const position = await positionFor(w.db, 'plan_projects', project.organization_uuid, project.uuid, anchor, isSibling);
   return applyProjectChanges(w, project, position === project.position ? {} : { position });
 }
 
 export async function archiveProject(w: PlanWrite, uuid: string): Promise<ProjectRow> {
-  const { row: project } = await managedProject<ProjectRow>(w.db, w.actor, uuid);
+  const { row: project } = await writableProject<ProjectRow>(w, uuid);
   if (project.archived_at !== null) return project;
   const updated = { ...project, archived_at: w.now.toISOString(), updated_at: w.now.toISOString() };
   await w.db('plan_projects').where({ uuid }).update({ archived_at: updated.archived_at, updated_at: updated.updated_at });
@@ -148,7 +149,7 @@ export async function archiveProject(w: PlanWrite, uuid: string): Promise<Projec
 
 /** Restoring counts against the plan's ceiling again. */
 export async function restoreProject(w: PlanWrite, uuid: string): Promise<ProjectRow> {
-  const { row: project } = await managedProject<ProjectRow>(w.db, w.actor, uuid);
+  const { row: project } = await writableProject<ProjectRow>(w, uuid);
   if (project.archived_at === null) return project;
   await assertCeiling(w, 'projects');
   const updated = { ...project, archived_at: null, updated_at: w.now.toISOString() };
@@ -158,9 +159,13 @@ export async function restoreProject(w: PlanWrite, uuid: string): Promise<Projec
 
 /** Deletes the project with its members, milestones and updates; its boards and tasks stay, detached. */
 export async function deleteProject(w: PlanWrite, uuid: string) {
-  const { row: project } = await managedProject<ProjectRow>(w.db, w.actor, uuid);
+  const { row: project } = await writableProject<ProjectRow>(w, uuid);
   const count = async (table: string) => Number((await w.db(table).where({ project_uuid: uuid }).count({ count: '*' }))[0].count);
   const milestones: string[] = (await w.db('plan_milestones').where({ project_uuid: uuid }).select('uuid')).map((m: { uuid: string }) => m.uuid);
+  // After the organization's stream, every board the deletion logs on, in the order: its own, and its milestones' tasks'.
+  const own: { uuid: string }[] = await w.db('plan_boards').where({ project_uuid: uuid }).select('uuid');
+  const ofTasks: { board_uuid: string }[] = await w.db('plan_tasks').whereIn('milestone_uuid', milestones).distinct('board_uuid');
+  await lockBoards(w.db, [...own.map((b) => b.uuid), ...ofTasks.map((t) => t.board_uuid)]);
   const updates: string[] = (await w.db('plan_project_updates').where({ project_uuid: uuid }).select('uuid')).map((u: { uuid: string }) => u.uuid);
   const cascade = {
     members: await count('plan_project_members'),

@@ -3,7 +3,8 @@ import type { Executor } from '../../../db/connection.ts';
 import type { PageRequest } from '../../../lib/page.ts';
 import { uuidv7 } from '../../../lib/ids.ts';
 import { bool } from '../../../lib/json.ts';
-import { managedBoard, visibleBoard } from '../frame/access.ts';
+import { visibleBoard } from '../frame/access.ts';
+import { writableBoard } from '../frame/locks.ts';
 import type { PlanRead, PlanWrite } from '../frame/context.ts';
 import { unlessTaken } from '../frame/db-errors.ts';
 import { nameKey } from '../frame/presenters.ts';
@@ -107,7 +108,7 @@ async function nextPosition(db: Executor, boardUuid: string): Promise<number> {
 }
 
 export async function createState(w: PlanWrite, boardUuid: string, input: CreateStateInput): Promise<StateRow> {
-  const { row: board } = await managedBoard<BoardRow>(w.db, w.actor, boardUuid);
+  const { row: board } = await writableBoard<BoardRow>(w, boardUuid);
   const name = input.name.trim();
   await assertNameFree(w.db, board.uuid, nameKey(name), null);
   // A board without a default column (every earlier one archived) gets this one, if it may be one.
@@ -148,7 +149,7 @@ async function moveDefaultOff(w: PlanWrite, state: StateRow, preferred: StateRow
 }
 
 export async function updateState(w: PlanWrite, boardUuid: string, stateUuid: string, input: UpdateStateInput): Promise<StateRow> {
-  await managedBoard(w.db, w.actor, boardUuid);
+  await writableBoard(w, boardUuid);
   const state = await stateOf(w.db, boardUuid, stateUuid);
   const changes: Partial<StateRow> = {};
   if (input.name !== undefined && input.name.trim() !== state.name) {
@@ -185,7 +186,7 @@ export async function updateState(w: PlanWrite, boardUuid: string, stateUuid: st
  * answers 409 state_in_use. The last live done column stays (400 last_done_state); the default moves along.
  */
 export async function archiveState(w: PlanWrite, boardUuid: string, stateUuid: string, migrateTo: string | null | undefined) {
-  await managedBoard(w.db, w.actor, boardUuid);
+  await writableBoard(w, boardUuid);
   const state = await stateOf(w.db, boardUuid, stateUuid);
   if (state.archived_at !== null) return { state, moved_tasks: 0 };
   await assertNotLastDone(w.db, state, 'archived');
@@ -211,7 +212,7 @@ export async function archiveState(w: PlanWrite, boardUuid: string, stateUuid: s
 
 /** Restores an archived state at the end of the board; its name must be free among live states. */
 export async function restoreState(w: PlanWrite, boardUuid: string, stateUuid: string): Promise<StateRow> {
-  await managedBoard(w.db, w.actor, boardUuid);
+  await writableBoard(w, boardUuid);
   const state = await stateOf(w.db, boardUuid, stateUuid);
   if (state.archived_at === null) return state;
   await assertNameFree(w.db, boardUuid, state.name_key, state.uuid);
@@ -222,7 +223,7 @@ export async function restoreState(w: PlanWrite, boardUuid: string, stateUuid: s
 
 /** New positions for every live column: `order` must name each exactly once (400 states_reorder_invalid). */
 export async function reorderStates(w: PlanWrite, boardUuid: string, order: string[]): Promise<StateRow[]> {
-  await managedBoard(w.db, w.actor, boardUuid);
+  await writableBoard(w, boardUuid);
   const live = await liveStates(w.db, boardUuid);
   const wanted = order.map((uuid) => uuid.toLowerCase());
   const liveUuids = new Set(live.map((s) => s.uuid));

@@ -2,6 +2,7 @@ import type { TaskRow } from '../../../db/tables.ts';
 import { forWrite } from '../../../db/locks.ts';
 import { ApiError, ValidationFailed } from '../../../lib/errors.ts';
 import type { PlanWrite } from '../frame/context.ts';
+import { lockBoards } from '../frame/locks.ts';
 import { findTask } from '../tasks/access.ts';
 import { moveTask } from '../tasks/placement.ts';
 import type { PresentedTask } from '../tasks/repository.ts';
@@ -12,8 +13,8 @@ import type { BulkOperation } from './schema.ts';
 
 /**
  * Bulk task changes: each item runs as its single-task call would, in a savepoint of the call's transaction,
- * so a refused item is undone alone and the others stay; with `atomic`, one refusal undoes every item. The tasks
- * are locked first, in one order (uuid), then their boards (the order every task write takes), so bulk calls
+ * so a refused item is undone alone and the others stay; with `atomic`, one refusal undoes every item. The tasks'
+ * boards are locked first, by uuid, then the tasks, by uuid (the order every task write takes), so bulk calls
  * over the same tasks never wait on each other in a cycle.
  */
 
@@ -34,7 +35,7 @@ async function lockAll(w: PlanWrite, refs: string[]): Promise<void> {
   const tasks = (await Promise.all(refs.map((ref) => findTask(w.db, w.actor.organization.uuid, ref)))).filter((t): t is TaskRow => t !== null);
   const uuids = [...new Set(tasks.map((t) => t.uuid))].sort();
   // The Plan's lock order: boards (by uuid), then their tasks (by uuid); each item's own locks are then held already.
-  for (const board of [...new Set(tasks.map((t) => t.board_uuid))].sort()) await forWrite(w.db, w.db('plan_boards').where({ uuid: board })).first('uuid');
+  await lockBoards(w.db, tasks.map((t) => t.board_uuid));
   if (uuids.length > 0) await forWrite(w.db, w.db('plan_tasks').whereIn('uuid', uuids).orderBy('uuid').select('uuid'));
 }
 

@@ -1,7 +1,9 @@
+import type { Knex } from 'knex';
 import type { Actor } from '../../../auth/credentials.ts';
 import { canDeletePlanTask, personSeesPlanContainer } from '../../../auth/policy.ts';
 import type { Executor, Trx } from '../../../db/connection.ts';
-import { forWrite } from '../../../db/locks.ts';
+import { forDelete, forWrite } from '../../../db/locks.ts';
+import { lockBoards } from '../frame/locks.ts';
 import type { BoardRow, Role, TaskRow } from '../../../db/tables.ts';
 import { ApiError, badRequest, conflict, forbidden, notFound } from '../../../lib/errors.ts';
 import { bool } from '../../../lib/json.ts';
@@ -42,37 +44,64 @@ export const versionConflict = (current: number) =>
 /**
  * A task the caller sees, locked for this write until the transaction ends (concurrent writers of one task take
  * turns), and at `expectedVersion` when one was sent: 409 `version_conflict` with `extra.current_version`
- * otherwise. The row is read under the lock, so the version compared is the committed one.
+ * otherwise. The row is read under the lock, so the version compared is the committed one. `deleting`: the task
+ * is about to be deleted, so it is locked as its DELETE will lock it, after the boards of the tasks it is linked
+ * to (its deletion logs the links' removal on them).
  */
-export async function writableTask(w: PlanWrite, ref: string, expectedVersion?: number): Promise<TaskAccess> {
-  const uuid = isUuid(ref) ? ref.toLowerCase() : await resolveTaskRef(w.db, w.actor.organization.uuid, ref);
-  if (!uuid) throw notFound();
-  const task = await lockTask(w.db, uuid);
-  if (!task || task.organization_uuid !== w.actor.organization.uuid) throw notFound();
-  const { row: board } = await visibleBoard<BoardRow>(w.db, w.actor, task.board_uuid);
-  if (expectedVersion !== undefined && expectedVersion !== Number(task.version)) throw versionConflict(Number(task.version));
-  return { task, board };
+export async function writableTask(w: PlanWrite, ref: string, expectedVersion?: number, options: { deleting?: boolean } = {}): Promise<TaskAccess> {
+  const access = await lockedTask(w, ref, options.deleting ? 'deletion' : 'task');
+  if (expectedVersion !== undefined && expectedVersion !== Number(access.task.version)) throw versionConflict(Number(access.task.version));
+  return access;
 }
 
 /**
- * Locks a task's board, then the task (the lock order of every Plan write: the board's row before its tasks',
- * docs/architecture.md "Locks"). Every change of a task takes the board's row anyway (its change-log number), so
- * taking it first costs no concurrency and keeps two writes from each holding what the other waits for. A task
- * moved to another board between the read and the lock is locked again on its new board.
+ * A task the caller sees, with its board locked for this write but not the task itself: for writes of what hangs
+ * on a task (a comment), which log on the board's stream but leave the task's row alone.
  */
-async function lockTask(trx: Trx, uuid: string): Promise<TaskRow | undefined> {
+export const taskOnLockedBoard = (w: PlanWrite, ref: string): Promise<TaskAccess> => lockedTask(w, ref, 'board');
+
+async function lockedTask(w: PlanWrite, ref: string, lock: TaskLock): Promise<TaskAccess> {
+  const uuid = isUuid(ref) ? ref.toLowerCase() : await resolveTaskRef(w.db, w.actor.organization.uuid, ref);
+  if (!uuid) throw notFound();
+  const task = await lockTask(w.db, uuid, lock);
+  if (!task || task.organization_uuid !== w.actor.organization.uuid) throw notFound();
+  const { row: board } = await visibleBoard<BoardRow>(w.db, w.actor, task.board_uuid);
+  return { task, board };
+}
+
+/** What of a task a write locks after its board: nothing more, the task's row, or the row as its deletion does. */
+type TaskLock = 'board' | 'task' | 'deletion';
+
+/**
+ * Locks a task's board, then the task (the lock order of every Plan write: the board's row before its tasks',
+ * frame/locks.ts). Every change of a task takes the board's row anyway (its change-log number), so taking it
+ * first costs no concurrency and keeps two writes from each holding what the other waits for. A task moved to
+ * another board between the read and the lock is locked again on its new board.
+ */
+async function lockTask(trx: Trx, uuid: string, lock: TaskLock): Promise<TaskRow | undefined> {
   for (;;) {
     const seen: TaskRow | undefined = await trx('plan_tasks').where({ uuid }).first();
     if (!seen) return undefined;
-    await lockBoard(trx, seen.board_uuid);
-    const task: TaskRow | undefined = await forWrite(trx, trx('plan_tasks').where({ uuid })).first();
-    if (!task || task.board_uuid === seen.board_uuid) return task;
+    const boards = [seen.board_uuid, ...(lock === 'deletion' ? await boardsLinkedTo(trx, [uuid]) : [])];
+    await lockBoards(trx, boards);
+    const row = trx('plan_tasks').where({ uuid });
+    const task: TaskRow | undefined = await (lock === 'board' ? row : lock === 'task' ? forWrite(trx, row) : forDelete(trx, row)).first();
+    if (task && task.board_uuid !== seen.board_uuid) continue;
+    // A link made between the read above and the locks: its board now, out of the order (rare; the retry covers it).
+    if (task && lock === 'deletion') await lockBoards(trx, (await boardsLinkedTo(trx, [uuid])).filter((b) => !boards.includes(b)));
+    return task;
   }
 }
 
-/** Locks the board's row for the rest of the transaction: what changes a board's columns (placement, creation) runs one at a time. */
-export async function lockBoard(trx: Trx, boardUuid: string): Promise<void> {
-  await forWrite(trx, trx('plan_boards').where({ uuid: boardUuid })).first('uuid');
+/**
+ * The boards of the tasks linked (a relation, either way) to `tasks` (uuids, or a query selecting them): a
+ * deletion of those tasks logs the links' removal on these boards, so it locks them with its own, in the order.
+ */
+export async function boardsLinkedTo(db: Executor, tasks: string[] | Knex.QueryBuilder): Promise<string[]> {
+  const side = (from: 'source_task_uuid' | 'target_task_uuid', to: 'source_task_uuid' | 'target_task_uuid') =>
+    db('plan_task_relations as r').join('plan_tasks as t', 't.uuid', `r.${to}`).whereIn(`r.${from}`, tasks).distinct('t.board_uuid');
+  const rows: { board_uuid: string }[] = [...(await side('source_task_uuid', 'target_task_uuid')), ...(await side('target_task_uuid', 'source_task_uuid'))];
+  return rows.map((r) => r.board_uuid);
 }
 
 /** Deleting a task: its creator, the board's managers and the admins (403 otherwise). */

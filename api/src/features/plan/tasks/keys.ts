@@ -1,5 +1,6 @@
 import type { Executor, Trx } from '../../../db/connection.ts';
-import { forWrite, isLockFailure, withLockTimeout } from '../../../db/locks.ts';
+import { isLockTimeout, withLockTimeout } from '../../../db/locks.ts';
+import { lockBoards } from '../frame/locks.ts';
 import { conflict } from '../../../lib/errors.ts';
 import { isUuid } from '../../../lib/ids.ts';
 
@@ -39,48 +40,39 @@ const allocationFailed = () =>
   conflict('identifier_allocation_failed', 'The board is busy and no task number could be allocated in time; retry with the same Idempotency-Key.');
 
 /**
- * The board's next task number, taken in the caller's transaction: the increment locks the board row until the
- * transaction ends, so concurrent creations on one board take consecutive numbers in turn, and a rolled-back
- * creation gives its number back (no gaps). Waiting longer than `lockTimeoutMs` for the board answers 409
- * `identifier_allocation_failed`; the frame then frees the request's Idempotency-Key, so a retry with it runs.
- * `alsoLock`: other boards the operation changes (a board move's source), locked within the same wait.
+ * Runs `work` (locks of boards) waiting at most `lockTimeoutMs` for each, else 409 `identifier_allocation_failed`;
+ * the frame then frees the request's Idempotency-Key, so a retry with it runs. A deadlock is not that refusal: it
+ * fails the transaction, which runs again (db/retry.ts).
  */
-/**
- * Locks boards in the Plan's lock order (by uuid) within `lockTimeoutMs`, else 409 `identifier_allocation_failed`:
- * what a board move takes before its task (the source and the target), so two moves between the same boards in
- * opposite directions never hold one board each while waiting for the other.
- */
-export async function lockBoards(trx: Trx, uuids: string[], lockTimeoutMs: number): Promise<void> {
+async function withinLockTimeout<T>(trx: Trx, lockTimeoutMs: number, work: () => Promise<T>): Promise<T> {
   try {
-    await withLockTimeout(trx, lockTimeoutMs, async () => {
-      for (const uuid of [...new Set(uuids)].sort()) await forWrite(trx, trx('plan_boards').where({ uuid })).first('uuid');
-    });
+    return await withLockTimeout(trx, lockTimeoutMs, work);
   } catch (err) {
-    if (isLockFailure(err)) throw allocationFailed();
+    if (isLockTimeout(err)) throw allocationFailed();
     throw err;
   }
 }
 
+/**
+ * Locks boards in the Plan's lock order (frame/locks.ts) within `lockTimeoutMs`: what a board move takes before
+ * its task (the source and the target), so two moves between the same boards in opposite directions never hold
+ * one board each while waiting for the other.
+ */
+export const lockBoardsWithin = (trx: Trx, uuids: string[], lockTimeoutMs: number): Promise<void> => withinLockTimeout(trx, lockTimeoutMs, () => lockBoards(trx, uuids));
+
+/**
+ * The board's next task number, taken in the caller's transaction: the increment locks the board row until the
+ * transaction ends, so concurrent creations on one board take consecutive numbers in turn, and a rolled-back
+ * creation gives its number back (no gaps). `alsoLock`: other boards the operation changes (a board move's
+ * source), locked first, in the order, within the same wait.
+ */
 export async function allocateTaskNumber(trx: Trx, boardUuid: string, lockTimeoutMs: number, alsoLock: string[] = []): Promise<number> {
-  try {
-    return await withLockTimeout(trx, lockTimeoutMs, async () => {
-      // Boards locked in one order (by uuid): two moves between the same boards in opposite directions never
-      // wait on each other.
-      let number = 0;
-      for (const uuid of [...new Set([boardUuid, ...alsoLock])].sort()) {
-        if (uuid !== boardUuid) {
-          await forWrite(trx, trx('plan_boards').where({ uuid })).first('uuid');
-          continue;
-        }
-        const [row] = await trx('plan_boards').where({ uuid }).update({ next_task_number: trx.raw('?? + 1', ['next_task_number']) }).returning('next_task_number');
-        number = Number(row.next_task_number) - 1;
-      }
-      return number;
-    });
-  } catch (err) {
-    if (isLockFailure(err)) throw allocationFailed();
-    throw err;
-  }
+  return withinLockTimeout(trx, lockTimeoutMs, async () => {
+    // The increment locks the board; other boards and this one first, in the order, when there are others.
+    if (alsoLock.length > 0) await lockBoards(trx, [boardUuid, ...alsoLock]);
+    const [row] = await trx('plan_boards').where({ uuid: boardUuid }).update({ next_task_number: trx.raw('?? + 1', ['next_task_number']) }).returning('next_task_number');
+    return Number(row.next_task_number) - 1;
+  });
 }
 
 /** Keeps the number a task had on the board it leaves, so its old key keeps resolving to it. */

@@ -9,6 +9,10 @@ export const { operations, schemas } = planOpenApiPart(taskRoutes, {
   PlanTask: {
     type: 'object',
     description: 'A task. `include` adds participants (user uuids), relations and children (live sub-task uuids).',
+    required: [
+      'uuid', 'id', 'key', 'title', 'description', 'board', 'state', 'owner', 'priority', 'estimate', 'start_date', 'due_date', 'labels', 'parent_task',
+      'milestone', 'version', 'rank', 'created_by', 'created_at', 'updated_at', 'completed_at', 'archived_at',
+    ],
     properties: {
       uuid, id: uuid, key: { type: 'string', description: 'KEY-n: the board key and the number the board gave the task' },
       title: str, description: str, board: uuid, state: uuid, owner: nullableUuid,

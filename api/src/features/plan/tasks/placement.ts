@@ -3,9 +3,10 @@ import { ValidationFailed, badRequest } from '../../../lib/errors.ts';
 import { isUuid } from '../../../lib/ids.ts';
 import { orNull, visibleBoard } from '../frame/access.ts';
 import type { PlanWrite } from '../frame/context.ts';
-import { assertCanAccessBoard, findTask, lockBoard, writableTask } from './access.ts';
+import { assertCanAccessBoard, findTask, writableTask } from './access.ts';
+import { lockBoard } from '../frame/locks.ts';
 import type { TaskAccess } from './access.ts';
-import { allocateTaskNumber, keepFormerKey, lockBoards } from './keys.ts';
+import { allocateTaskNumber, keepFormerKey, lockBoardsWithin } from './keys.ts';
 import { assertColumnRoom, neighbourMissing, rankBetween, tailRank } from './ranks.ts';
 import { labelsOf, presentTasks, recordTaskChanges } from './repository.ts';
 import type { PresentedTask } from './repository.ts';
@@ -89,7 +90,7 @@ async function targetState(w: PlanWrite, task: TaskRow, target: BoardRow, input:
 export async function moveTaskToBoard(w: PlanWrite, ref: string, input: MoveBoardInput, allocation: Allocation, expectedVersion?: number): Promise<PresentedTask> {
   // Both boards first, in the lock order, then the task (writableTask takes its board again, already held).
   const seen = await findTask(w.db, w.actor.organization.uuid, ref);
-  if (seen && isUuid(input.board)) await lockBoards(w.db, [seen.board_uuid, input.board.toLowerCase()], allocation.lockTimeoutMs);
+  if (seen && isUuid(input.board)) await lockBoardsWithin(w.db, [seen.board_uuid, input.board.toLowerCase()], allocation.lockTimeoutMs);
   const access = await writableTask(w, ref, expectedVersion);
   const { task, board: source } = access;
   const found = await orNull(visibleBoard<BoardRow>(w.db, w.actor, input.board));

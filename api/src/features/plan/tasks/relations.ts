@@ -9,6 +9,7 @@ import { lockOrganization } from '../../../outbox/plan-changes.ts';
 import { memberRole } from '../frame/access.ts';
 import type { PlanRead, PlanWrite } from '../frame/context.ts';
 import { findTask, visibleTask, writableTask } from './access.ts';
+import { lockBoards } from '../frame/locks.ts';
 import { boardKeys } from './repository.ts';
 import { invalidRelation } from './rules.ts';
 
@@ -125,6 +126,8 @@ export async function addRelation(w: PlanWrite, ref: string, type: RelationType,
   }
   // One writer of the organization's links at a time: the cycle and limit checks below see every committed link.
   await lockOrganization(w.db, w.actor.organization.uuid, w.now);
+  // Then both tasks' boards (the link logs on both), before the link points at the tasks.
+  await lockBoards(w.db, [task.board_uuid, target.board_uuid]);
   const symmetric = type !== 'blocks';
   const existing = await w.db('plan_task_relations')
     .where({ relation_type: type })
@@ -150,12 +153,18 @@ export async function addRelation(w: PlanWrite, ref: string, type: RelationType,
 
 /** Removes a link, from either of its tasks. */
 export async function removeRelation(w: PlanWrite, ref: string, relationUuid: string) {
+  const otherOf = async (task: TaskRow) => {
+    const row: TaskRelationRow | undefined = await w.db('plan_task_relations').where({ uuid: relationUuid }).first();
+    if (!row || (row.source_task_uuid !== task.uuid && row.target_task_uuid !== task.uuid)) throw notFound();
+    return { row, other: (await w.db('plan_tasks').where({ uuid: row.source_task_uuid === task.uuid ? row.target_task_uuid : row.source_task_uuid }).first())! };
+  };
+  // Both tasks' boards first (the removal logs on both), then this task, under those locks.
+  const { task: seen } = await visibleTask(w, ref);
+  await lockBoards(w.db, [seen.board_uuid, (await otherOf(seen)).other.board_uuid]);
   const { task } = await writableTask(w, ref);
-  const row: TaskRelationRow | undefined = await w.db('plan_task_relations').where({ uuid: relationUuid }).first();
-  if (!row || (row.source_task_uuid !== task.uuid && row.target_task_uuid !== task.uuid)) throw notFound();
-  const other = await w.db('plan_tasks').where({ uuid: row.source_task_uuid === task.uuid ? row.target_task_uuid : row.source_task_uuid }).first();
+  const { row, other } = await otherOf(task);
   await w.db('plan_task_relations').where({ uuid: row.uuid }).delete();
-  await recordRelationChange(w, row, 'deleted', [task, other!]);
+  await recordRelationChange(w, row, 'deleted', [task, other]);
   return { deleted: { object_kind: 'task_relation', uuid: row.uuid, relation_type: row.relation_type } };
 }
 

@@ -1,7 +1,7 @@
 import { generateNKeysBetween } from 'fractional-indexing';
 import { ApiError } from '../../../lib/errors.ts';
 import type { Executor } from '../../../db/connection.ts';
-import { forWrite } from '../../../db/locks.ts';
+import { lockBoard, lockBoards } from '../frame/locks.ts';
 import type { PlanWrite } from '../frame/context.ts';
 import { notifyTaskChanges } from './notices.ts';
 import { presentTask } from './presenter.ts';
@@ -82,7 +82,7 @@ export async function recordTaskChanges(
  */
 export async function moveLiveTasks(w: PlanWrite, from: { uuid: string }, to: { uuid: string; board_uuid: string; category: string }): Promise<number> {
   // The board's lock first: the target column's end read below is then the end every other placement sees.
-  await forWrite(w.db, w.db('plan_boards').where({ uuid: to.board_uuid })).first('uuid');
+  await lockBoard(w.db, to.board_uuid);
   const tasks: TaskRow[] = await w.db('plan_tasks').where({ state_uuid: from.uuid }).whereNull('archived_at').orderBy([{ column: 'rank' }, { column: 'uuid' }]);
   if (tasks.length === 0) return 0;
   const present = await liveTasksInState(w.db, to.uuid);
@@ -112,7 +112,7 @@ export async function detachMilestones(w: PlanWrite, milestoneUuids: string[]): 
   if (milestoneUuids.length === 0) return 0;
   const found: TaskRow[] = await w.db('plan_tasks').whereIn('milestone_uuid', milestoneUuids).select('board_uuid');
   // The lock order: their boards (by uuid), then the tasks, read again under the boards' locks.
-  for (const board of [...new Set(found.map((t) => t.board_uuid))].sort()) await forWrite(w.db, w.db('plan_boards').where({ uuid: board })).first('uuid');
+  await lockBoards(w.db, found.map((t) => t.board_uuid));
   const tasks: TaskRow[] = await w.db('plan_tasks').whereIn('milestone_uuid', milestoneUuids);
   const detached = tasks.map((task) => ({ ...task, milestone_uuid: null, version: Number(task.version) + 1, updated_at: w.now.toISOString() }));
   for (const task of detached) {

@@ -4,7 +4,8 @@ import { uuidv7 } from '../../../lib/ids.ts';
 import { orNull, visibleBoard } from '../frame/access.ts';
 import type { PlanWrite } from '../frame/context.ts';
 import { indexTask } from '../search/index.ts';
-import { assertCanAccessBoard, assertMayDelete, lockBoard, taskArchived, visibleTask, writableTask } from './access.ts';
+import { assertCanAccessBoard, assertMayDelete, taskArchived, visibleTask, writableTask } from './access.ts';
+import { lockBoard } from '../frame/locks.ts';
 import type { TaskAccess } from './access.ts';
 import { allocateTaskNumber } from './keys.ts';
 import { assertColumnRoom, rankBetween, tailRank } from './ranks.ts';
@@ -259,7 +260,7 @@ export async function duplicateTask(w: PlanWrite, ref: string, title: string | u
  * change each), its relations go (one `deleted` change each), then the task's `deleted` change.
  */
 export async function deleteTask(w: PlanWrite, ref: string) {
-  const access = await writableTask(w, ref);
+  const access = await writableTask(w, ref, undefined, { deleting: true });
   await assertMayDelete(w, access);
   const { task, board } = access;
   const children: TaskRow[] = await w.db('plan_tasks').where({ parent_task_uuid: task.uuid });

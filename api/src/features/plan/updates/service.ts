@@ -3,6 +3,7 @@ import type { Executor } from '../../../db/connection.ts';
 import type { PageRequest } from '../../../lib/page.ts';
 import { uuidv7 } from '../../../lib/ids.ts';
 import { visibleProject, whereVisible } from '../frame/access.ts';
+import { lockOrganizationStream } from '../frame/locks.ts';
 import { can } from '../../../auth/policy.ts';
 import type { PlanRead, PlanWrite } from '../frame/context.ts';
 import type { PersonColumns } from '../frame/presenters.ts';
@@ -79,6 +80,7 @@ async function recordUpdate(w: PlanWrite, view: UpdateView, change: 'created' | 
 }
 
 export async function createUpdate(w: PlanWrite, projectUuid: string, input: CreateUpdateInput): Promise<UpdateView> {
+  await lockOrganizationStream(w);
   const { row: project } = await visibleProject<{ uuid: string; visibility: string; archived_at: string | null }>(w.db, w.actor, projectUuid);
   assertLength(input.body);
   const row: ProjectUpdateRow = {
@@ -100,6 +102,7 @@ export async function createUpdate(w: PlanWrite, projectUuid: string, input: Cre
 const notAuthor = (doing: string) => forbidden('update_not_author', `Only the author of a project update can ${doing} it.`);
 
 export async function editUpdate(w: PlanWrite, projectUuid: string, uuid: string, input: EditUpdateInput): Promise<UpdateView> {
+  await lockOrganizationStream(w);
   await visibleProject(w.db, w.actor, projectUuid);
   const update = await updateOf(w.db, projectUuid, uuid);
   if (update.author_uuid !== w.actor.user.uuid) throw notAuthor('edit');
@@ -116,6 +119,7 @@ export async function editUpdate(w: PlanWrite, projectUuid: string, uuid: string
 }
 
 export async function deleteUpdate(w: PlanWrite, projectUuid: string, uuid: string) {
+  await lockOrganizationStream(w);
   await visibleProject(w.db, w.actor, projectUuid);
   const update = await updateOf(w.db, projectUuid, uuid);
   if (update.author_uuid !== w.actor.user.uuid && !can(w.actor, 'plan.manage_all')) {

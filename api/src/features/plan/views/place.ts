@@ -2,13 +2,13 @@ import type { Knex } from 'knex';
 import type { Actor } from '../../../auth/credentials.ts';
 import { actsAsPerson, assertPerson, can, canManagePlanContainer } from '../../../auth/policy.ts';
 import type { Executor } from '../../../db/connection.ts';
-import { forWrite } from '../../../db/locks.ts';
 import type { ViewRow, ViewVisibility } from '../../../db/tables.ts';
 import { ApiError, forbidden, invalidFilter } from '../../../lib/errors.ts';
 import { ifMatchHolds } from '../../../lib/etags.ts';
 import { sha256Hex } from '../../../lib/secrets.ts';
-import { lockOrganization } from '../../../outbox/plan-changes.ts';
 import { memberRole, visibleBoard, visibleProject } from '../frame/access.ts';
+import type { PlanWrite } from '../frame/context.ts';
+import { lockStreamOf } from '../frame/locks.ts';
 
 /**
  * Where a saved view lives and who may do what with it: a board's or a project's views (shared and default ones
@@ -74,13 +74,13 @@ export function listEtag(actor: Actor, container: ViewContainer, rows: ViewRow[]
 }
 
 /**
- * The container's row (the organization's Plan row for the workspace), locked until the write ends: the list ETag
- * is read and the view written under it, so of concurrent creations sent with one list ETag exactly one finds it
- * current (PostgreSQL let 9 of 20 through).
+ * The container's change stream (a board's; a project's and the workspace's: the organization's), locked until the
+ * write ends, before anything else (docs/architecture.md, "the lock order"): the list ETag is read and the view
+ * written under it, so of concurrent creations sent with one list ETag exactly one finds it current (PostgreSQL let
+ * 9 of 20 through).
  */
-export async function lockContainer(db: Executor, actor: Actor, container: ViewContainer, now: Date): Promise<void> {
-  if (container.kind === 'workspace') return lockOrganization(db, actor.organization.uuid, now);
-  await forWrite(db, db(container.kind === 'board' ? 'plan_boards' : 'plan_projects').where({ uuid: container.uuid })).first('uuid');
+export async function lockContainer(w: PlanWrite, container: ViewContainer): Promise<void> {
+  await lockStreamOf(w, { board: container.kind === 'board' ? container.uuid : null });
 }
 
 /** `required`: 428 without If-Match; otherwise it is checked only when sent. */

@@ -24,7 +24,7 @@ export async function saveViews(w: PlanWrite, container: ViewContainer, items: S
     if (!allowed.includes(visibility)) throw invalidFilter(`${index}.visibility`, `A saved ${container.kind} view is ${allowed.join(' or ')} here.`);
     assertMayHave(w.actor, place, visibility);
   }
-  await lockContainer(w.db, w.actor, container, w.now);
+  await lockContainer(w, container);
   checkPrecondition(ifMatch, listEtag(w.actor, container, await visibleViews(w.db, w.actor, container)));
   if (items.filter((item) => (item.visibility ?? 'personal') === 'personal').length > PERSONAL_VIEW_LIMIT) {
     throw badRequest('view_limit_reached', `At most ${PERSONAL_VIEW_LIMIT} personal views on a ${container.kind}.`, { limit: PERSONAL_VIEW_LIMIT });

@@ -45,14 +45,14 @@ export async function listViews(r: PlanRead, container: ViewContainer, page: Pag
 }
 
 /**
- * A view the caller sees (someone else's personal view is absent), with where it lives. `lock` (writes): its
- * container's row, then the view's, so concurrent writes with one ETag take turns and the later ones compare
- * against what the first wrote (the lock order of docs/architecture.md: the board before what is on it).
+ * A view the caller sees (someone else's personal view is absent), with where it lives. `lock` (the write): its
+ * container's stream, then the view's row, so concurrent writes with one ETag take turns and the later ones
+ * compare against what the first wrote (the lock order of docs/architecture.md: the stream before what is on it).
  */
-async function viewOf(db: Executor, actor: Actor, uuid: string, lock: { now: Date } | null = null): Promise<{ row: ViewRow; place: Place }> {
+async function viewOf(db: Executor, actor: Actor, uuid: string, lock?: PlanWrite): Promise<{ row: ViewRow; place: Place }> {
   if (lock) {
     const seen: ViewRow | undefined = await db('plan_views').where({ uuid }).first();
-    if (seen && seen.organization_uuid === actor.organization.uuid) await lockContainer(db, actor, containerOf(seen), lock.now);
+    if (seen && seen.organization_uuid === actor.organization.uuid) await lockContainer(lock, containerOf(seen));
   }
   const row: ViewRow | undefined = await (lock ? forWrite(db, db('plan_views').where({ uuid })) : db('plan_views').where({ uuid })).first();
   if (!row || row.organization_uuid !== actor.organization.uuid) throw notFound();
@@ -133,7 +133,8 @@ export async function createView(w: PlanWrite, container: ViewContainer, input: 
   const place = await placeOf(w.db, w.actor, container);
   const visibility = (input.visibility ?? 'personal') as ViewVisibility;
   assertMayHave(w.actor, place, visibility);
-  await lockContainer(w.db, w.actor, container, w.now);
+  // The container's stream, until the write ends: the list ETag is read and the view written under it.
+  await lockContainer(w, container);
   if (visibility === 'personal') await assertUnderLimit(w.db, w.actor, place, null);
   checkPrecondition(ifMatch, listEtag(w.actor, container, await visibleViews(w.db, w.actor, container)), false);
   if (visibility === 'board_default') await demoteDefault(w, place, null);
@@ -145,7 +146,7 @@ export async function createView(w: PlanWrite, container: ViewContainer, input: 
 
 /** PUT (`replace`: absent filters and sort are emptied) or PATCH (only what the body names). */
 export async function changeView(w: PlanWrite, uuid: string, input: UpdateViewInput, ifMatch: string[], replace: boolean): Promise<ViewRow> {
-  const { row, place } = await viewOf(w.db, w.actor, uuid, { now: w.now });
+  const { row, place } = await viewOf(w.db, w.actor, uuid, w);
   const visibility = (input.visibility ?? row.visibility) as ViewVisibility;
   assertMayChange(w.actor, place, row);
   assertMayHave(w.actor, place, visibility);
@@ -188,7 +189,7 @@ export async function recordViewChange(w: PlanWrite, before: ViewRow | null, aft
 }
 
 export async function deleteView(w: PlanWrite, uuid: string, ifMatch: string[]) {
-  const { row, place } = await viewOf(w.db, w.actor, uuid, { now: w.now });
+  const { row, place } = await viewOf(w.db, w.actor, uuid, w);
   assertMayChange(w.actor, place, row);
   // Checked when sent: the DailyBot client deletes without one.
   checkPrecondition(ifMatch, viewEtag(row), false);
