@@ -180,7 +180,8 @@ describe.skipIf(process.env.ROLLCALL_TEST_ENGINE !== 'postgres')('Three processe
     })();
     const kills: number[] = [];
     const deadline = Date.now() + 120_000;
-    for (let round = 0; received.size < DELIVERIES && Date.now() < deadline; round++) {
+    // At least three kills even when a loaded machine restarts processes so slowly that everything arrives first.
+    for (let round = 0; (received.size < DELIVERIES || kills.length < 3) && Date.now() < deadline; round++) {
       await new Promise((resolve) => setTimeout(resolve, 1200));
       if (kills.length < 6) {
         const victim = round % PROCESSES;

@@ -74,7 +74,7 @@ describe('the method matrix (spec "Method matrix", auth/method-matrix.ts)', () =
     expect(routes.map((r) => `${r.method} ${r.path}`).sort()).toEqual([
       'POST /v1/integrations/mattermost/actions/', 'POST /v1/integrations/mattermost/commands/', 'POST /v1/integrations/mattermost/dialogs/',
       'POST /v1/integrations/google-chat/events/', 'POST /v1/integrations/slack/commands/', 'POST /v1/integrations/slack/events/', 'POST /v1/integrations/slack/interactions/', 'POST /v1/integrations/teams/messages/',
-    ]);
+    ].sort());
     for (const route of routes) {
       for (const options of [{}, { key }, { token: await token() }]) {
         const res = await t.request(route.method, route.path, { ...options, body: {} });

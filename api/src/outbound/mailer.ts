@@ -102,7 +102,9 @@ export const outboxMessageId = (deliveryUuid: string, domain: string): string =>
 export function emailSender(mailer: Mailer, box: SecretBox, domain: string) {
   return async function sendEmail(row: DeliveryRow): Promise<SendResult> {
     const stored = withSecret(readJson<EmailMessage>(row.payload, { to: [], subject: '', text: '' }), row.secret_encrypted, box);
-    const message = stored.messageId ? stored : { ...stored, messageId: outboxMessageId(row.uuid, domain) };
+    // A message names its own Message-ID in `messageId` or, as agent e-mail does, in its headers; else the row's.
+    const named = stored.messageId ?? stored.headers?.['Message-ID'];
+    const message = named ? { ...stored, messageId: named } : { ...stored, messageId: outboxMessageId(row.uuid, domain) };
     const t0 = performance.now();
     try {
       const info = await mailer.send(message);

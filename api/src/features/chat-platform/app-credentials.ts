@@ -23,7 +23,16 @@ export interface ServiceAccount {
 
 /** The service account of a Google key file's JSON, or null when it is not one. */
 export function serviceAccountOf(json: string): ServiceAccount | null {
-  const key = readJson<Record<string, unknown>>(json, {});
+  let parsed: unknown;
+  try {
+    parsed = readJson<unknown>(json, null);
+  } catch {
+    return null; // not JSON at all
+  }
+  // Any JSON may come in ("null", a number, an array): only an object can be a key file.
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return null;
+  const key = parsed as Record<string, unknown>;
+  if (!Object.hasOwn(key, 'client_email') || !Object.hasOwn(key, 'private_key')) return null;
   if (typeof key.client_email !== 'string' || !key.client_email.includes('@') || typeof key.private_key !== 'string' || !key.private_key.includes('PRIVATE KEY')) return null;
   return { client_email: key.client_email, private_key: key.private_key, ...(typeof key.private_key_id === 'string' ? { private_key_id: key.private_key_id } : {}) };
 }

@@ -1,12 +1,9 @@
 import { createPublicKey, createSign, createVerify } from 'node:crypto';
 import type { JsonWebKeyInput, KeyObject } from 'node:crypto';
-import type { Config } from '../../lib/config.ts';
-import type { Db } from '../../db/connection.ts';
-import type { Logger } from '../../lib/logger.ts';
 import { ApiError, unauthorized } from '../../lib/errors.ts';
-import type { SecretBox } from '../../outbound/secret-box.ts';
 import type { OutboundHttp } from '../../outbound/outbound-http.ts';
 import { PlatformError, checkStatus, parseJsonBody } from './platform-http.ts';
+import type { ChatRequestDeps } from './request-deps.ts';
 
 /**
  * RS256 JSON Web Tokens, as the Bot Framework (Microsoft Teams) and Google Chat sign the requests they send, and as
@@ -179,15 +176,7 @@ export function tokenRefusal(err: unknown, whose: string): never {
 }
 
 /** What a platform's request handler needs of the app (its routes build it from Deps). */
-export interface RequestDeps {
-  db: Db;
-  box: SecretBox;
-  http: OutboundHttp;
-  config: Config;
-  logger: Logger;
-  now: () => Date;
-  /** Wakes the delivery worker after a commit that enqueued. */
-  kick: () => void;
+export interface RequestDeps extends ChatRequestDeps {
   /** The platform's signing keys, kept. */
   keys: KeySet;
 }

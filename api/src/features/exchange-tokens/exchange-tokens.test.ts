@@ -119,7 +119,7 @@ describe('exchange tokens (spec "Exchange token", CONTRACT §4)', () => {
     const adminToken = await t.seedToken(p.org.uuid, p.admin.uuid);
     const { token } = (await t.request('POST', '/v1/exchange-token/', { token: adminToken, body: { user_uuid: p.member.user.uuid } })).body;
     const viaBearer = await t.request('POST', `/v1/checkins/${checkin.uuid}/responses/`, {
-      token: adminToken, headers: { 'x-exchange-token': token }, body: { responses: [{ uuid: questions[0].uuid, response: 'x' }] },
+      token: adminToken, headers: { 'x-exchange-token': token }, body: { responses: questions.map((q) => ({ uuid: q.uuid, response: 'x' })) },
     });
     expect(viaBearer.status).toBe(201);
     for (const [method, path] of [['GET', '/v1/me/'], ['POST', '/v1/teams/'], ['GET', `/v1/checkins/${checkin.uuid}/responses/`]]) {

@@ -128,4 +128,13 @@ describe('Google Chat app: answering a check-in in a dialog', () => {
     const status = await t.request('GET', '/v1/integrations/', { key: p.adminKey });
     expect(status.body).toMatchObject({ platform: 'google_chat', can_receive: true, request_urls: [{ url: 'https://rollcall.example.com/v1/integrations/google-chat/events/' }] });
   });
+
+  it('refuses a key file that is not one (not JSON, null, a number, an array, no private key): 400, the field map naming it', async () => {
+    const { t } = app;
+    const other = await t.seedOrganization({ name: 'Key files' });
+    for (const service_account of ['not json', 'null', '5', '[]', '{"client_email": "a@b.test"}']) {
+      const res = await t.request('PATCH', '/v1/organization/', { key: other.adminKey, body: { platform: { kind: 'google_chat', service_account, project_number: '515151515151' } } });
+      expect([service_account, res.status, Object.keys(res.body)]).toEqual([service_account, 400, ['platform.service_account']]);
+    }
+  });
 });

@@ -4,12 +4,13 @@ import { readRawBody } from '../../../http/raw-body.ts';
 import { handleEvent } from './events.ts';
 import { EVENTS_PATH, MAX_EVENT_BYTES, googleChatKeys, verifyEvent } from './requests.ts';
 import type { GoogleChatDeps } from './requests.ts';
+import { chatRequestDeps } from '../../chat-platform/request-deps.ts';
 
 /** The Chat app's HTTP endpoint: authenticated by Google Chat's token, not an API key (the method matrix names it so). */
 export function googleChatRoutes(deps: Deps): Router {
   const router = new Router();
   const chat: GoogleChatDeps = {
-    db: deps.db, box: deps.secretBox, http: deps.outbound.http, config: deps.config, logger: deps.logger, now: () => deps.clock.now(), kick: () => deps.delivery.kick(),
+    ...chatRequestDeps(deps),
     keys: googleChatKeys(deps.outbound.http, deps.config),
   };
   router.post(EVENTS_PATH, async (ctx) => {

@@ -1,12 +1,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { Config } from '../../../lib/config.ts';
-import type { Db } from '../../../db/connection.ts';
-import type { Logger } from '../../../lib/logger.ts';
 import { ApiError, badRequest, unauthorized } from '../../../lib/errors.ts';
-import type { SecretBox } from '../../../outbound/secret-box.ts';
-import type { OutboundHttp } from '../../../outbound/outbound-http.ts';
 import { getConnection, receivingConnections, recordTeam } from '../../chat-platform/connection.ts';
 import type { ChatConnection } from '../../chat-platform/connection.ts';
+import type { ChatRequestDeps } from '../../chat-platform/request-deps.ts';
 
 /**
  * What Mattermost calls (docs/chat.md, "Mattermost"): a button of our messages (its integration URL), an
@@ -28,15 +24,7 @@ export const IN_REQUEST_TIMEOUT_MS = 2_000;
 /** A dialog is answered within this of opening; past it, its state is stale (and nonces are kept longer: chat-platform/nonces.ts). */
 const DIALOG_MAX_AGE_MS = 30 * 60_000;
 
-export interface MattermostDeps {
-  db: Db;
-  box: SecretBox;
-  http: OutboundHttp;
-  config: Config;
-  logger: Logger;
-  now: () => Date;
-  kick: () => void;
-}
+export type MattermostDeps = ChatRequestDeps;
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

@@ -7,13 +7,12 @@ import { action, dialogSubmission } from './interactions.ts';
 import type { MattermostAnswer } from './interactions.ts';
 import { MAX_REQUEST_BYTES, REQUEST_PATHS } from './requests.ts';
 import type { MattermostDeps } from './requests.ts';
+import { chatRequestDeps } from '../../chat-platform/request-deps.ts';
 
 /** Mattermost's request URLs: authenticated by the command's token or our signature (requests.ts), not by an API key. */
 export function mattermostRoutes(deps: Deps): Router {
   const router = new Router();
-  const mm: MattermostDeps = {
-    db: deps.db, box: deps.secretBox, http: deps.outbound.http, config: deps.config, logger: deps.logger, now: () => deps.clock.now(), kick: () => deps.delivery.kick(),
-  };
+  const mm: MattermostDeps = chatRequestDeps(deps);
   const receive = (handle: (raw: string, ctx: Context) => Promise<MattermostAnswer>) => async (ctx: Context) => {
     const raw = await readRawBody(ctx, MAX_REQUEST_BYTES, 'The request is larger than 256 KiB.');
     const answer = await handle(raw.toString('utf8'), ctx);

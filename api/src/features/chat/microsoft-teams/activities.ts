@@ -142,3 +142,6 @@ export async function handleActivity(deps: TeamsDeps, v: VerifiedActivity): Prom
   if (outcome && typeof outcome === 'object') throw outcome.refused;
   if (outcome === 'done') deps.kick();
 }
+
+/** What the Bot Framework gets back for an activity taken (or ignored): 200 with an empty JSON object. */
+export const acknowledgement = (): Record<string, never> => ({});

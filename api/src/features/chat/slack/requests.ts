@@ -1,13 +1,9 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { Config } from '../../../lib/config.ts';
-import type { Db } from '../../../db/connection.ts';
-import type { Logger } from '../../../lib/logger.ts';
 import { ApiError, badRequest, unauthorized } from '../../../lib/errors.ts';
-import type { SecretBox } from '../../../outbound/secret-box.ts';
-import type { OutboundHttp } from '../../../outbound/outbound-http.ts';
 import { sha256Hex } from '../../../lib/secrets.ts';
 import { receivingConnections, recordTeam } from '../../chat-platform/connection.ts';
 import type { ChatConnection } from '../../chat-platform/connection.ts';
+import type { ChatRequestDeps } from '../../chat-platform/request-deps.ts';
 import { SlackApi } from './api.ts';
 
 /** The request URLs of a Slack app (docs/chat.md): Events API, interactivity, the `/rollcall` slash command. */
@@ -26,16 +22,7 @@ const MAX_SKEW_MS = 5 * 60_000;
 export const IN_REQUEST_TIMEOUT_MS = 2_000;
 
 /** What the Slack request handlers need of the app. */
-export interface SlackDeps {
-  db: Db;
-  box: SecretBox;
-  http: OutboundHttp;
-  config: Config;
-  logger: Logger;
-  now: () => Date;
-  /** Wakes the delivery worker after a commit that enqueued. */
-  kick: () => void;
-}
+export type SlackDeps = ChatRequestDeps;
 
 /** Slack's v0 signature of a request: `v0=` and the hex HMAC-SHA256 of `v0:{timestamp}:{raw body}` with the signing secret. */
 export const slackSignature = (secret: string, timestamp: string, raw: string): string =>

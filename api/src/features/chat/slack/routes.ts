@@ -9,6 +9,7 @@ import { slackManifest } from './manifest.ts';
 import { receiveSlack } from './receive.ts';
 import { MAX_REQUEST_BYTES, REQUEST_PATHS } from './requests.ts';
 import type { RequestKind, SlackDeps } from './requests.ts';
+import { chatRequestDeps } from '../../chat-platform/request-deps.ts';
 
 /**
  * Slack's request URLs (authenticated by Slack's signature, not by an API key: the method matrix names them so)
@@ -16,9 +17,7 @@ import type { RequestKind, SlackDeps } from './requests.ts';
  */
 export function slackRoutes(deps: Deps, { authenticate, rateLimit }: Middlewares): Router {
   const router = new Router();
-  const slack: SlackDeps = {
-    db: deps.db, box: deps.secretBox, http: deps.outbound.http, config: deps.config, logger: deps.logger, now: () => deps.clock.now(), kick: () => deps.delivery.kick(),
-  };
+  const slack: SlackDeps = chatRequestDeps(deps);
 
   const receive = (kind: RequestKind) => async (ctx: Context) => {
     const raw = await readRawBody(ctx, MAX_REQUEST_BYTES, 'The request is larger than 1 MiB.');
