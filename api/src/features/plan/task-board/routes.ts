@@ -1,6 +1,6 @@
 import type { PlanRoutes } from '../../../http/plan/registrar.ts';
 import { badRequest } from '../../../lib/errors.ts';
-import { LIST_QUERY, taskFilters } from '../tasks/list-routes.ts';
+import { LIST_QUERY, taskFilters } from '../tasks/schema.ts';
 import { GROUP_BY, SUB_GROUP_BY, TASKS_PER_GROUP, taskBoard } from './service.ts';
 import type { GroupBy } from './service.ts';
 
