@@ -22,7 +22,7 @@ export async function lastPosition(db: Executor, table: OrderedTable, organizati
   return generateKeyBetween((last?.position as string | null | undefined) ?? null, null);
 }
 
-const anchorInvalid = (detail: string) => badRequest('reorder_anchor_invalid', detail, { parameter: 'before' });
+const anchorInvalid = (detail: string, parameter: 'before' | 'after') => badRequest('reorder_anchor_invalid', detail, { parameter });
 
 /** The organization's rows in order; rows that share a position are spread first, so neighbours always differ. */
 async function ordered(db: Executor, table: OrderedTable, organizationUuid: string): Promise<Placed[]> {
@@ -50,11 +50,12 @@ export async function positionFor(
 ): Promise<string> {
   const before = anchor.before ?? null;
   const after = anchor.after ?? null;
-  if (before && after) throw anchorInvalid('Name one neighbour: before or after, not both.');
+  if (before && after) throw anchorInvalid('Name one neighbour: before or after, not both.', 'after');
   const target = before ?? after;
   if (!target) return lastPosition(db, table, organizationUuid);
-  if (target.toLowerCase() === uuid) throw anchorInvalid('A board or project cannot be placed next to itself.');
-  if (!(await isSibling(target.toLowerCase()))) throw anchorInvalid('The neighbour must be a sibling you see (a board of the same project; a project of the organization).');
+  const parameter = before ? 'before' : 'after';
+  if (target.toLowerCase() === uuid) throw anchorInvalid('A board or project cannot be placed next to itself.', parameter);
+  if (!(await isSibling(target.toLowerCase()))) throw anchorInvalid('The neighbour must be a sibling you see (a board of the same project; a project of the organization).', parameter);
   const rows = (await ordered(db, table, organizationUuid)).filter((row) => row.uuid !== uuid);
   const at = rows.findIndex((row) => row.uuid === target.toLowerCase());
   const [low, high] = before ? [rows[at - 1]?.position ?? null, rows[at].position] : [rows[at].position, rows[at + 1]?.position ?? null];
