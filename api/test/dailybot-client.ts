@@ -1,76 +1,71 @@
+import { LATER_CALLS, LATER_REMOVALS } from './dailybot-client-later.ts';
+import type { ClientCall } from './dailybot-client-call.ts';
+
+export type { ClientCall } from './dailybot-client-call.ts';
+
 /**
  * Every call the DailyBot command-line client makes to the Plan, copied by hand from its source
  * (github.com/DailybotHQ/cli, `dailybot_cli/api_client.py` at 9508c9a50da2ebaaf3bc55b356bd303f5289398a, the
- * version whose base path is /v1/plan/), in the order a session of its commands would make them: reads and
- * creations first, removals last. `{name}` is an id the contract test seeds; `body` is what the client sends
- * (its field names, not ours); `query` its query string. Nothing of the client is imported: this table is the
- * contract, and a change of the client is a change of this table.
+ * version whose base path is /v1/plan/, and its command files under `dailybot_cli/commands/`; what the later
+ * version at edcf7e3e843a7507d4881a5c09d922860c5f7120 adds is in dailybot-client-later.ts), in the order a
+ * session of its commands would make them: reads and creations first, removals last. `{name}` is an id the
+ * contract test seeds; `body` is what the client sends (its field names, not ours); `query` its query string;
+ * `reads` the answer fields its commands read. Nothing of the client is imported: this table is the contract, and
+ * a change of the client is a change of this table.
  */
-export interface ClientCall {
-  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-  path: string;
-  query?: string;
-  body?: unknown;
-  /** `multipart`: one file (part `file`) and a `caption`, as the client's multipart upload sends it. */
-  multipart?: boolean;
-  /** The headers the client adds (If-Match from the list read, Idempotency-Key on bulk). */
-  headers?: Record<string, string>;
-  /** The client reads an ETag first and sends it back as If-Match (the saved-view array saves). */
-  ifMatchFrom?: string;
-}
 
 const P = '/v1/plan';
 
-export const CLIENT_CALLS: ClientCall[] = [
-  { method: 'GET', path: '/v1/me/' },
+const SESSION: ClientCall[] = [
+  { method: 'GET', path: '/v1/me/', reads: ['uuid'] },
   // Workspace reads.
   { method: 'GET', path: `${P}/pulse/`, query: 'include=projects,attention,activity,goal_progress' },
-  { method: 'GET', path: `${P}/entitlements/` },
+  { method: 'GET', path: `${P}/entitlements/`, reads: ['enabled', 'boards', 'labels', 'reason'] },
   { method: 'GET', path: `${P}/search/`, query: 'q=login' },
   { method: 'GET', path: `${P}/activity/` },
   { method: 'GET', path: `${P}/timeline/`, query: 'from=2026-03-01&to=2026-04-30&include_unscheduled=1' },
   { method: 'GET', path: `${P}/notifications/catalog/` },
   { method: 'GET', path: `${P}/channels/`, query: 'search=gen&type=channel' },
-  { method: 'GET', path: `${P}/me/activity-cursor/` },
+  { method: 'GET', path: `${P}/me/activity-cursor/`, reads: ['last_seen_at'] },
   { method: 'PUT', path: `${P}/me/activity-cursor/`, body: { last_seen_at: '2026-03-10T14:00:00Z' } },
   { method: 'GET', path: `${P}/me/notifications/` },
   { method: 'PUT', path: `${P}/me/notifications/`, body: { items: [{ kind: 'task.commented', enabled: false }] } },
   { method: 'GET', path: `${P}/me/briefing/` },
   { method: 'PUT', path: `${P}/me/briefing/`, body: { enabled: true, time: '08:30' } },
   { method: 'GET', path: `${P}/me/briefing/preview/` },
-  { method: 'POST', path: `${P}/me/briefing/send-test/`, query: 'dry_run=true' },
+  { method: 'POST', path: `${P}/me/briefing/send-test/`, query: 'dry_run=true', reads: ['dry_run'] },
   { method: 'GET', path: `${P}/me/tasks/` },
   { method: 'GET', path: `${P}/me/tasks/counts/` },
-  { method: 'GET', path: `${P}/inbox/` },
+  { method: 'GET', path: `${P}/inbox/`, reads: ['results.*.uuid', 'results.*.title'] },
   { method: 'GET', path: `${P}/inbox/`, query: 'mentioned=true&type=task.assigned' },
-  { method: 'GET', path: `${P}/inbox/unread-count/` },
-  { method: 'POST', path: `${P}/inbox/{inbox}/read/` },
+  { method: 'GET', path: `${P}/inbox/unread-count/`, reads: ['count'] },
+  { method: 'POST', path: `${P}/inbox/{inbox}/read/`, reads: ['unread_count'] },
   { method: 'POST', path: `${P}/inbox/read-all/` },
   // Notification routes and scheduled reports (organization admins).
   { method: 'GET', path: `${P}/notification-routes/` },
   { method: 'POST', path: `${P}/notification-routes/`, body: { name: 'Launch news', channel: { type: 'email', address: 'launch@acme.test' }, kinds: ['task.assigned'], enabled: true } },
   { method: 'GET', path: `${P}/notification-routes/{route}/` },
   { method: 'PATCH', path: `${P}/notification-routes/{route}/`, body: { name: 'Launch updates' } },
-  { method: 'POST', path: `${P}/notification-routes/{route}/send-test/`, query: 'dry_run=true' },
+  { method: 'POST', path: `${P}/notification-routes/{route}/send-test/`, query: 'dry_run=true', reads: ['dry_run'] },
   { method: 'GET', path: `${P}/notification-routes/{route}/deliveries/` },
   { method: 'GET', path: `${P}/reports/` },
   { method: 'POST', path: `${P}/reports/`, body: { name: 'Weekly', kind: 'week_start', weekdays: [1], time: '09:00', email_recipients: ['{admin}'] } },
   { method: 'GET', path: `${P}/reports/{report}/` },
   { method: 'PATCH', path: `${P}/reports/{report}/`, body: { name: 'Weekly digest' } },
   { method: 'GET', path: `${P}/reports/{report}/preview/` },
-  { method: 'POST', path: `${P}/reports/{report}/send-test/`, query: 'dry_run=true' },
+  { method: 'POST', path: `${P}/reports/{report}/send-test/`, query: 'dry_run=true', reads: ['dry_run'] },
   { method: 'GET', path: `${P}/reports/{report}/runs/` },
   // Boards, columns, members, labels, views.
   { method: 'GET', path: `${P}/boards/` },
   { method: 'POST', path: `${P}/boards/`, body: { name: 'Mobile', key: 'MOB' } },
-  { method: 'GET', path: `${P}/boards/{board}/` },
+  { method: 'GET', path: `${P}/boards/{board}/`, reads: ['name', 'key', 'uuid', 'is_archived'] },
   { method: 'PATCH', path: `${P}/boards/{board}/`, body: { description: 'The platform team' } },
   { method: 'POST', path: `${P}/boards/{board}/visit/` },
-  { method: 'GET', path: `${P}/me/recents/` },
-  { method: 'GET', path: `${P}/boards/{board}/board/` },
+  { method: 'GET', path: `${P}/me/recents/`, reads: ['results.*.name', 'results.*.key', 'results.*.visited_at', 'results.*.board'] },
+  { method: 'GET', path: `${P}/boards/{board}/board/`, reads: ['delta_cursor'] },
   { method: 'GET', path: `${P}/boards/{board}/delta/`, query: 'updated_since=2026-03-10T14:00:00Z' },
   { method: 'GET', path: `${P}/boards/{board}/tasks/` },
-  { method: 'GET', path: `${P}/boards/{board}/states/` },
+  { method: 'GET', path: `${P}/boards/{board}/states/`, reads: ['results.*.position', 'results.*.name', 'results.*.category', 'results.*.is_archived', 'results.*.uuid'] },
   { method: 'GET', path: `${P}/boards/{board}/states/`, query: 'include_archived=true' },
   { method: 'POST', path: `${P}/boards/{board}/states/`, body: { name: 'Review', category: 'in_progress' } },
   { method: 'PATCH', path: `${P}/boards/{board}/states/{state}/`, body: { color: '#336699' } },
@@ -89,31 +84,31 @@ export const CLIENT_CALLS: ClientCall[] = [
   { method: 'GET', path: `${P}/views/{view}/` },
   { method: 'PATCH', path: `${P}/views/{view}/`, body: { name: 'Mine, by state' } },
   { method: 'GET', path: `${P}/me/favorites/` },
-  { method: 'POST', path: `${P}/me/favorites/`, body: { target_type: 'board', target_uuid: '{board}' } },
+  { method: 'POST', path: `${P}/me/favorites/`, body: { target_type: 'board', target_uuid: '{board}' }, reads: ['rank'] },
   // Tasks.
   { method: 'GET', path: `${P}/tasks/` },
   { method: 'POST', path: `${P}/tasks/`, body: { title: 'Write the release notes', board: '{board}', priority: 2 } },
-  { method: 'GET', path: `${P}/tasks/{task}/` },
+  { method: 'GET', path: `${P}/tasks/{task}/`, reads: ['uuid', 'key', 'board'] },
   { method: 'GET', path: `${P}/tasks/{task}/`, query: 'include=relations,participants,attachments,comments,activity,children,comment_count' },
   { method: 'PATCH', path: `${P}/tasks/{task}/`, body: { title: 'Fix the login loop for good', milestone: null } },
   { method: 'POST', path: `${P}/tasks/{task}/move/`, body: { state: '{state}' } },
   { method: 'POST', path: `${P}/tasks/{task2}/move-board/`, body: { board: '{otherBoard}' } },
-  { method: 'POST', path: `${P}/tasks/{task}/duplicate/`, body: {} },
+  { method: 'POST', path: `${P}/tasks/{task}/duplicate/`, body: {}, reads: ['key'] },
   { method: 'GET', path: `${P}/tasks/{task}/children/` },
-  { method: 'GET', path: `${P}/tasks/{task}/events/` },
-  { method: 'GET', path: `${P}/tasks/{task}/activity/` },
+  { method: 'GET', path: `${P}/tasks/{task}/events/`, reads: ['results.*.created_at', 'results.*.type', 'results.*.actor.name'] },
+  { method: 'GET', path: `${P}/tasks/{task}/activity/`, reads: ['results.*.created_at', 'results.*.type', 'results.*.actor.name'] },
   { method: 'POST', path: `${P}/tasks/{task}/relations/`, body: { relation_type: 'blocks', target_task: '{task3}' } },
-  { method: 'GET', path: `${P}/tasks/{task}/relations/` },
-  { method: 'POST', path: `${P}/tasks/{task}/labels/batch/`, body: { mode: 'add', label_uuids: ['{label}'] } },
+  { method: 'GET', path: `${P}/tasks/{task}/relations/`, reads: ['results.*.relation_type', 'results.*.direction', 'results.*.other_task.key', 'results.*.other_task.title', 'results.*.uuid'] },
+  { method: 'POST', path: `${P}/tasks/{task}/labels/batch/`, body: { mode: 'add', label_uuids: ['{label}'] }, reads: ['labels'] },
   { method: 'POST', path: `${P}/tasks/{task}/participants/`, body: { user_uuid: '{mia}' } },
   { method: 'POST', path: `${P}/tasks/{task}/participants/`, body: { user_uuid: '{mia}', role: 'watcher' } },
   { method: 'POST', path: `${P}/tasks/{task}/participants/`, body: { user_uuid: '{admin}', is_muted: true } },
-  { method: 'GET', path: `${P}/tasks/{task}/participants/` },
+  { method: 'GET', path: `${P}/tasks/{task}/participants/`, reads: ['results.*.member.name', 'results.*.role', 'results.*.source', 'results.*.is_muted', 'results.*.member.uuid'] },
   { method: 'POST', path: `${P}/tasks/{task}/subscription/` },
-  { method: 'POST', path: `${P}/tasks/bulk/`, query: 'dry_run=true', body: { operation: 'set_priority', items: [{ task: '{task3}', priority: 'low' }] } },
-  { method: 'POST', path: `${P}/tasks/bulk/`, body: { operation: 'set_priority', items: [{ task: '{task3}', priority: 'low' }] }, headers: { 'idempotency-key': 'contract-bulk-0001' } },
+  { method: 'POST', path: `${P}/tasks/bulk/`, query: 'dry_run=true', body: { operation: 'set_priority', items: [{ task: '{task3}', priority: 'low' }] }, reads: ['dry_run', 'refused'] },
+  { method: 'POST', path: `${P}/tasks/bulk/`, body: { operation: 'set_priority', items: [{ task: '{task3}', priority: 'low' }] }, headers: { 'idempotency-key': 'contract-bulk-0001' }, reads: ['results.*.status'] },
   { method: 'POST', path: `${P}/tasks/bulk/`, body: { operation: 'create', board: '{board}', items: [{ title: 'From bulk' }] }, headers: { 'idempotency-key': 'contract-bulk-0002' } },
-  { method: 'POST', path: `${P}/tasks/{task}/archive/`, query: 'dry_run=true' },
+  { method: 'POST', path: `${P}/tasks/{task}/archive/`, query: 'dry_run=true', reads: ['dry_run'] },
   { method: 'POST', path: `${P}/tasks/{task3}/archive/` },
   { method: 'POST', path: `${P}/tasks/{task3}/restore/` },
   // Comments and reactions.
@@ -125,11 +120,11 @@ export const CLIENT_CALLS: ClientCall[] = [
   { method: 'GET', path: `${P}/tasks/{task}/comments/{comment}/reactions/` },
   { method: 'GET', path: `${P}/tasks/{task}/comments/{comment}/reactions/`, query: 'emoji=%F0%9F%8E%89' },
   // Attachments: tasks (presign, PUT to upload_url, confirm; and multipart), comments, projects, milestones, updates, goals.
-  { method: 'POST', path: `${P}/tasks/{task}/attachments/presign/`, body: { filename: 'shot.png', content_type: 'image/png', size: 68 } },
+  { method: 'POST', path: `${P}/tasks/{task}/attachments/presign/`, body: { filename: 'shot.png', content_type: 'image/png', size: 68 }, reads: ['attachment.uuid', 'upload_url'], capture: { presigned: 'attachment.uuid', uploadUrl: 'upload_url' } },
   { method: 'PUT', path: '{uploadUrl}' },
   { method: 'POST', path: `${P}/tasks/{task}/attachments/{presigned}/confirm/` },
   { method: 'POST', path: `${P}/tasks/{task}/attachments/`, multipart: true },
-  { method: 'GET', path: `${P}/tasks/{task}/attachments/` },
+  { method: 'GET', path: `${P}/tasks/{task}/attachments/`, reads: ['results.*.filename', 'results.*.content_type', 'results.*.size', 'results.*.status', 'results.*.uuid'] },
   { method: 'GET', path: `${P}/tasks/{task}/attachments/{taskFile}/content/` },
   { method: 'PATCH', path: `${P}/tasks/{task}/attachments/{taskFile}/`, body: { filename: 'renamed.png' } },
   { method: 'GET', path: `${P}/attachments/resolve/`, query: 'ids={taskFile},{projectFile}' },
@@ -141,7 +136,7 @@ export const CLIENT_CALLS: ClientCall[] = [
   { method: 'GET', path: `${P}/projects/` },
   { method: 'GET', path: `${P}/projects/`, query: 'include=progress' },
   { method: 'POST', path: `${P}/projects/`, body: { name: 'Mobile app', start_date: '2026-03-01', target_date: '2026-06-30', health: 'on_track' } },
-  { method: 'GET', path: `${P}/projects/{project}/` },
+  { method: 'GET', path: `${P}/projects/{project}/`, reads: ['name', 'health', 'start_date', 'target_date', 'board_count', 'uuid', 'is_archived'] },
   { method: 'PATCH', path: `${P}/projects/{project}/`, body: { target_date: '2026-05-31', health: 'at_risk' } },
   { method: 'GET', path: `${P}/projects/{project}/members/` },
   { method: 'POST', path: `${P}/projects/{project}/members/`, body: { user_uuid: '{mia}' } },
@@ -166,7 +161,7 @@ export const CLIENT_CALLS: ClientCall[] = [
   { method: 'GET', path: `${P}/projects/{project}/milestones/` },
   { method: 'POST', path: `${P}/projects/{project}/milestones/`, body: { name: 'Beta', date: '2026-04-15' } },
   { method: 'PATCH', path: `${P}/projects/{project}/milestones/{milestone}/`, body: { date: '2026-04-20' } },
-  { method: 'POST', path: `${P}/projects/{project}/milestones/{milestone}/complete/`, query: 'dry_run=true' },
+  { method: 'POST', path: `${P}/projects/{project}/milestones/{milestone}/complete/`, query: 'dry_run=true', reads: ['dry_run'] },
   { method: 'POST', path: `${P}/projects/{project}/milestones/{milestone}/complete/` },
   { method: 'POST', path: `${P}/projects/{project}/milestones/{milestone}/reopen/` },
   { method: 'POST', path: `${P}/projects/{project}/milestones/{milestone}/attachments/`, multipart: true },
@@ -194,7 +189,9 @@ export const CLIENT_CALLS: ClientCall[] = [
   { method: 'POST', path: `${P}/boards/{board}/archive/`, query: 'dry_run=true' },
   { method: 'POST', path: `${P}/boards/{otherBoard}/archive/` },
   { method: 'POST', path: `${P}/boards/{otherBoard}/restore/` },
-  // Removals.
+];
+
+const REMOVALS: ClientCall[] = [
   { method: 'DELETE', path: `${P}/tasks/{task}/comments/{comment}/reactions/%F0%9F%8E%89/` },
   { method: 'DELETE', path: `${P}/projects/{project}/updates/{update}/reactions/%F0%9F%9A%80/` },
   { method: 'DELETE', path: `${P}/tasks/{task}/attachments/{taskFile}/` },
@@ -219,3 +216,5 @@ export const CLIENT_CALLS: ClientCall[] = [
   { method: 'DELETE', path: `${P}/notification-routes/{route}/` },
   { method: 'DELETE', path: `${P}/reports/{report}/` },
 ];
+
+export const CLIENT_CALLS: ClientCall[] = [...SESSION, ...LATER_CALLS, ...REMOVALS, ...LATER_REMOVALS];

@@ -51,6 +51,7 @@ describe('docs/plan.md', () => {
       '3 In Review', '4 Done', '"states_reorder_invalid"', '"last_done_state"',
       '"dry_run": true', '"state updated"', '"state archived"',
       '"name": "bug"', 'HTTP/1.1 201 Created', 'Idempotency-Replayed: true', '"idempotency_key_payload_mismatch"',
+      '"board": null', '[{"name":"bug","board":true},{"name":"needs design","board":false}]',
       '"code": "not_found"', 'PLATFORM',
       '"role": "member"', '"SEC"', '"board_manager_required"', '"manager"', '"docs"', 'mia@example.com',
       '"agent_name": "Release bot (CI)"', '"invalid_agent_attribution"',

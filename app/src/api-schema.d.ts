@@ -470,6 +470,9 @@ export interface paths {
     delete: operations["delete_v1_plan_projects_project"];
     patch: operations["patch_v1_plan_projects_project"];
   };
+  "/v1/plan/projects/{project}/reorder/": {
+    post: operations["post_v1_plan_projects_project_reorder"];
+  };
   "/v1/plan/projects/{project}/archive/": {
     post: operations["post_v1_plan_projects_project_archive"];
   };
@@ -517,6 +520,12 @@ export interface paths {
     get: operations["get_v1_plan_boards_board"];
     delete: operations["delete_v1_plan_boards_board"];
     patch: operations["patch_v1_plan_boards_board"];
+  };
+  "/v1/plan/boards/{board}/reorder/": {
+    post: operations["post_v1_plan_boards_board_reorder"];
+  };
+  "/v1/plan/boards/{board}/move-preview/": {
+    get: operations["get_v1_plan_boards_board_move_preview"];
   };
   "/v1/plan/boards/{board}/archive/": {
     post: operations["post_v1_plan_boards_board_archive"];
@@ -578,6 +587,10 @@ export interface paths {
   };
   "/v1/plan/boards/{board}/labels/{label}/restore/": {
     post: operations["post_v1_plan_boards_board_labels_label_restore"];
+  };
+  "/v1/plan/labels/": {
+    get: operations["get_v1_plan_labels"];
+    post: operations["post_v1_plan_labels"];
   };
   "/v1/plan/labels/{label}/": {
     get: operations["get_v1_plan_labels_label"];
@@ -669,6 +682,10 @@ export interface paths {
   "/v1/plan/timeline/": {
     get: operations["get_v1_plan_timeline"];
   };
+  "/v1/plan/views/workspace/": {
+    get: operations["get_v1_plan_views_workspace"];
+    put: operations["put_v1_plan_views_workspace"];
+  };
   "/v1/plan/boards/{board}/views/": {
     get: operations["get_v1_plan_boards_board_views"];
     put: operations["put_v1_plan_boards_board_views"];
@@ -718,6 +735,9 @@ export interface paths {
   "/v1/plan/me/notifications/": {
     get: operations["get_v1_plan_me_notifications"];
     put: operations["put_v1_plan_me_notifications"];
+  };
+  "/v1/plan/tasks/board/": {
+    get: operations["get_v1_plan_tasks_board"];
   };
   "/v1/plan/reports/": {
     get: operations["get_v1_plan_reports"];
@@ -1785,6 +1805,7 @@ export interface components {
       /** Format: uuid */
       id: string;
       full_name: string;
+      name: string;
     };
     PlanDryRun: {
       /** @constant */
@@ -1804,6 +1825,14 @@ export interface components {
       enabled: boolean;
       read_only: boolean;
       features: Record<string, unknown>;
+      reason: string | null;
+      boards: {
+        used: number;
+        limit: number | null;
+      };
+      labels: {
+        enabled: boolean;
+      };
       limits: Record<string, unknown>;
       usage: Record<string, unknown>;
       rate_limits: Record<string, unknown>;
@@ -1827,6 +1856,8 @@ export interface components {
       object_type: string;
       channels: ("inbox" | "email" | "chat")[];
       default_enabled: boolean;
+      /** @enum {unknown} */
+      scope: "personal" | "org";
     };
     PlanRouteTest: {
       /** Format: uuid */
@@ -1834,6 +1865,11 @@ export interface components {
       channel: string;
       text: string;
       deliveries: number;
+      sent: boolean;
+      destination: OneOf<[{
+        external_id: string;
+        name: string;
+      }, null]>;
     };
     PlanNotificationRoute: {
       /** Format: uuid */
@@ -1878,6 +1914,7 @@ export interface components {
         /** Format: uuid */
         id: string;
         full_name: string;
+        name: string;
       }, null]>;
       agent_name: string | null;
       is_read: boolean;
@@ -1914,8 +1951,16 @@ export interface components {
       goal: string | null;
       /** @enum {unknown} */
       visibility: "org" | "members";
+      /** Format: date */
+      start_date: string | null;
+      /** Format: date */
+      target_date: string | null;
+      /** @enum {unknown} */
+      health: "not_set" | "on_track" | "at_risk" | "off_track" | "";
       /** Format: uuid */
       created_by: string | null;
+      position: string | null;
+      board_count: number;
       /** Format: date-time */
       archived_at: string | null;
       is_archived: boolean;
@@ -1956,6 +2001,7 @@ export interface components {
         /** Format: uuid */
         id: string;
         full_name: string;
+        name: string;
       };
       agent_name: string | null;
       /** Format: date-time */
@@ -1979,6 +2025,7 @@ export interface components {
       project: string | null;
       /** Format: uuid */
       created_by: string | null;
+      position: string | null;
       /** Format: date-time */
       archived_at: string | null;
       is_archived: boolean;
@@ -1986,6 +2033,18 @@ export interface components {
       created_at: string;
       /** Format: date-time */
       updated_at: string;
+    };
+    PlanBoardMovePreview: {
+      /** Format: uuid */
+      board: string;
+      /** Format: uuid */
+      from_project_uuid: string | null;
+      /** Format: uuid */
+      to_project_uuid: string | null;
+      moves: boolean;
+      tasks_count: number;
+      tasks_with_foreign_milestone: number;
+      goals_affected: number;
     };
     PlanMember: {
       /** Format: uuid */
@@ -1998,11 +2057,29 @@ export interface components {
         /** Format: uuid */
         id: string;
         full_name: string;
+        name: string;
       };
       /** @enum {unknown} */
       role: "manager" | "member";
       /** Format: date-time */
       created_at: string;
+      /** @constant */
+      subject_type: "user";
+      /** Format: uuid */
+      user_uuid: string;
+      name: string;
+      team_uuid: string | null;
+      team_name: string | null;
+    };
+    PlanMentionable: {
+      /** Format: uuid */
+      uuid: string;
+      /** Format: uuid */
+      id: string;
+      full_name: string;
+      name: string;
+      /** @constant */
+      kind: "user";
     };
     PlanState: {
       /** Format: uuid */
@@ -2031,7 +2108,7 @@ export interface components {
       /** Format: uuid */
       id: string;
       /** Format: uuid */
-      board: string;
+      board: string | null;
       name: string;
       color: string;
       description: string;
@@ -2091,7 +2168,17 @@ export interface components {
       id: string;
       /** @enum {unknown} */
       relation_type: "blocks" | "blocked_by" | "relates_to" | "duplicates" | "duplicated_by";
+      /** @enum {unknown} */
+      direction: "outgoing" | "incoming";
       task: {
+        /** Format: uuid */
+        uuid: string;
+        /** Format: uuid */
+        id: string;
+        key: string;
+        title: string;
+      };
+      other_task: {
         /** Format: uuid */
         uuid: string;
         /** Format: uuid */
@@ -2102,6 +2189,20 @@ export interface components {
       created_by: string | null;
       /** Format: date-time */
       created_at: string;
+    };
+    PlanTaskParticipant: {
+      /** Format: uuid */
+      uuid: string;
+      /** Format: uuid */
+      id: string;
+      full_name: string;
+      name: string;
+      member: components["schemas"]["PlanPerson"];
+      /** @enum {unknown} */
+      role: "participant" | "watcher";
+      /** @enum {unknown} */
+      source: "manual" | "owner" | "creator";
+      is_muted: boolean;
     };
     PlanTaskSubscription: {
       /** Format: uuid */
@@ -2290,11 +2391,19 @@ export interface components {
       board: string | null;
       /** Format: uuid */
       project: string | null;
+      /** @enum {unknown} */
+      scope: "board" | "project" | "workspace";
+      /** @enum {unknown} */
+      kind: "board" | "project" | "workspace";
       name: string;
       /** @enum {unknown} */
       visibility: "personal" | "shared" | "board_default";
       filters: Record<string, unknown>;
       sort: string[];
+      /** @enum {unknown} */
+      view_mode: "list" | "board" | "table" | "timeline" | "calendar" | "";
+      group_by: string | null;
+      sub_group_by: string | null;
       /** Format: uuid */
       owner: string | null;
       version: number;
@@ -2309,9 +2418,14 @@ export interface components {
       /** Format: uuid */
       id: string;
       /** @enum {unknown} */
-      object_type: "task" | "board" | "project";
+      object_type: "task" | "board" | "project" | "view";
       /** Format: uuid */
       object_uuid: string;
+      /** @enum {unknown} */
+      target_type: "task" | "board" | "project" | "view";
+      /** Format: uuid */
+      target_uuid: string;
+      rank: number;
       object: {
         /** Format: uuid */
         uuid: string;
@@ -2336,6 +2450,8 @@ export interface components {
     PlanRecents: {
       count: number;
       results: (components["schemas"]["PlanBoard"] & {
+          /** Format: uuid */
+          board: string;
           /** Format: date-time */
           visited_at: string;
         })[];
@@ -2372,8 +2488,48 @@ export interface components {
           name: string;
           default_enabled: boolean;
           enabled: boolean;
+          chat: boolean;
+          email: boolean;
         }[];
+      destination: OneOf<[{
+        /** @constant */
+        type: "dm";
+      }, {
+        /** @constant */
+        type: "channel";
+        channel: {
+          external_id: string;
+          name: string;
+        };
+      }]>;
       paused_until: null;
+    };
+    PlanTaskBoard: {
+      /** @enum {unknown} */
+      group_by: "category" | "owner" | "priority" | "project" | "board" | "milestone" | "state" | "label";
+      /** @enum {unknown} */
+      sub_group_by: "none" | "owner" | "priority" | "label" | "milestone" | "project" | "board" | "category";
+      total: number;
+      tasks_per_group: number;
+      offset: number;
+      groups: (OneOf<[{
+          key: string;
+          name: string;
+          count: number;
+          tasks: components["schemas"]["PlanTask"][];
+          next_offset: number | null;
+        }, {
+          key: string;
+          name: string;
+          count: number;
+          lanes: ({
+              key: string;
+              name: string;
+              count: number;
+              tasks: components["schemas"]["PlanTask"][];
+              next_offset: number | null;
+            })[];
+        }]>)[];
     };
     PlanReportRun: {
       /** Format: uuid */
@@ -2486,6 +2642,7 @@ export interface components {
     PlanPresignedUpload: {
       /** Format: uuid */
       attachment_uuid: string;
+      attachment: components["schemas"]["PlanAttachment"];
       /** Format: uri */
       upload_url: string;
       /** @constant */
@@ -2512,6 +2669,7 @@ export interface components {
           /** Format: uuid */
           id: string;
           full_name: string;
+          name: string;
         }[];
       reacted: boolean;
     };
@@ -2531,6 +2689,7 @@ export interface components {
         /** Format: uuid */
         id: string;
         full_name: string;
+        name: string;
       };
       agent_name: string | null;
       mentions: string[];
@@ -9668,7 +9827,8 @@ export interface operations {
   get_v1_plan_channels: {
     parameters: {
       query?: {
-        type?: "public" | "private" | "channel";
+        type?: "channel" | "public" | "private_channel" | "private" | "direct_message" | "group_chat";
+        search?: string;
         page?: number;
         page_size?: number;
         limit?: number;
@@ -9755,6 +9915,7 @@ export interface operations {
             /** Format: uri */
             previous: string | null;
             results: components["schemas"]["PlanNotificationKind"][];
+            kinds?: components["schemas"]["PlanNotificationKind"][];
           };
         };
       };
@@ -9880,10 +10041,13 @@ export interface operations {
           kind?: string;
           kinds?: string[];
           channel?: unknown;
-          scope?: {
+          scope?: ({
             boards?: string[];
             projects?: string[];
-          } | null;
+            /** @enum {string} */
+            type?: "all" | "boards" | "projects";
+            uuids?: string[];
+          }) | null;
           name?: string | null;
           enabled?: boolean;
         };
@@ -10017,10 +10181,13 @@ export interface operations {
           kind?: string;
           kinds?: string[];
           channel?: unknown;
-          scope?: {
+          scope?: ({
             boards?: string[];
             projects?: string[];
-          } | null;
+            /** @enum {string} */
+            type?: "all" | "boards" | "projects";
+            uuids?: string[];
+          }) | null;
           name?: string | null;
           enabled?: boolean;
         };
@@ -10211,10 +10378,13 @@ export interface operations {
           kind?: string;
           kinds?: string[];
           channel?: unknown;
-          scope?: {
+          scope?: ({
             boards?: string[];
             projects?: string[];
-          } | null;
+            /** @enum {string} */
+            type?: "all" | "boards" | "projects";
+            uuids?: string[];
+          }) | null;
           name?: string | null;
           enabled?: boolean;
         };
@@ -10405,10 +10575,13 @@ export interface operations {
           kind?: string;
           kinds?: string[];
           channel?: unknown;
-          scope?: {
+          scope?: ({
             boards?: string[];
             projects?: string[];
-          } | null;
+            /** @enum {string} */
+            type?: "all" | "boards" | "projects";
+            uuids?: string[];
+          }) | null;
           name?: string | null;
           enabled?: boolean;
         };
@@ -10984,7 +11157,9 @@ export interface operations {
     responses: {
       200: {
         content: {
-          "application/json": components["schemas"]["PlanNotification"];
+          "application/json": components["schemas"]["PlanNotification"] & {
+            unread_count: number;
+          };
         };
       };
       400: {
@@ -11042,7 +11217,9 @@ export interface operations {
     responses: {
       200: {
         content: {
-          "application/json": components["schemas"]["PlanNotification"];
+          "application/json": components["schemas"]["PlanNotification"] & {
+            unread_count: number;
+          };
         };
       };
       400: {
@@ -12095,6 +12272,72 @@ export interface operations {
           target_date?: string | null;
           /** @enum {string|null} */
           health?: "on_track" | "at_risk" | "off_track";
+        };
+      };
+    };
+    responses: {
+      200: {
+        content: {
+          "application/json": components["schemas"]["PlanProject"];
+        };
+      };
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"] | components["schemas"]["FieldErrors"];
+        };
+      };
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      402: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      409: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  post_v1_plan_projects_project_reorder: {
+    parameters: {
+      header?: {
+        "Idempotency-Key"?: string;
+        "X-Service-Agent-Name"?: string;
+      };
+      path: {
+        project: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          before?: string | null;
+          after?: string | null;
         };
       };
     };
@@ -13566,6 +13809,133 @@ export interface operations {
       };
     };
   };
+  post_v1_plan_boards_board_reorder: {
+    parameters: {
+      header?: {
+        "Idempotency-Key"?: string;
+        "X-Service-Agent-Name"?: string;
+      };
+      path: {
+        board: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          before?: string | null;
+          after?: string | null;
+          project?: string | null;
+        };
+      };
+    };
+    responses: {
+      200: {
+        content: {
+          "application/json": components["schemas"]["PlanBoard"];
+        };
+      };
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"] | components["schemas"]["FieldErrors"];
+        };
+      };
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      402: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      409: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  get_v1_plan_boards_board_move_preview: {
+    parameters: {
+      query?: {
+        project?: string;
+      };
+      header?: {
+        "X-Service-Agent-Name"?: string;
+      };
+      path: {
+        board: string;
+      };
+    };
+    responses: {
+      200: {
+        content: {
+          "application/json": components["schemas"]["PlanBoardMovePreview"];
+        };
+      };
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"] | components["schemas"]["FieldErrors"];
+        };
+      };
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      402: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      409: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
   post_v1_plan_boards_board_archive: {
     parameters: {
       query?: {
@@ -13903,7 +14273,7 @@ export interface operations {
       content: {
         "application/json": {
           /** @enum {string} */
-          role: "manager" | "member";
+          role?: "manager" | "member";
         };
       };
     };
@@ -13980,7 +14350,7 @@ export interface operations {
             next: string | null;
             /** Format: uri */
             previous: string | null;
-            results: components["schemas"]["PlanPerson"][];
+            results: components["schemas"]["PlanMentionable"][];
           };
         };
       };
@@ -14244,7 +14614,7 @@ export interface operations {
       content: {
         "application/json": {
           /** @enum {string} */
-          role: "manager" | "member";
+          role?: "manager" | "member";
         };
       };
     };
@@ -14321,7 +14691,7 @@ export interface operations {
             next: string | null;
             /** Format: uri */
             previous: string | null;
-            results: components["schemas"]["PlanPerson"][];
+            results: components["schemas"]["PlanMentionable"][];
           };
         };
       };
@@ -15351,6 +15721,142 @@ export interface operations {
       };
     };
   };
+  get_v1_plan_labels: {
+    parameters: {
+      query?: {
+        include_archived?: string;
+        search?: string;
+        ordering?: string;
+        page?: number;
+        page_size?: number;
+        limit?: number;
+        offset?: number;
+      };
+      header?: {
+        "X-Service-Agent-Name"?: string;
+      };
+    };
+    responses: {
+      200: {
+        content: {
+          "application/json": {
+            count: number;
+            /** Format: uri */
+            next: string | null;
+            /** Format: uri */
+            previous: string | null;
+            results: components["schemas"]["PlanLabel"][];
+          };
+        };
+      };
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"] | components["schemas"]["FieldErrors"];
+        };
+      };
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      402: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      409: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  post_v1_plan_labels: {
+    parameters: {
+      header?: {
+        "Idempotency-Key"?: string;
+        "X-Service-Agent-Name"?: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          name: string;
+          color?: string;
+          description?: string;
+          is_archived?: boolean;
+          board?: string | null;
+        };
+      };
+    };
+    responses: {
+      201: {
+        content: {
+          "application/json": components["schemas"]["PlanLabel"];
+        };
+      };
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"] | components["schemas"]["FieldErrors"];
+        };
+      };
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      402: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      409: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
   get_v1_plan_labels_label: {
     parameters: {
       header?: {
@@ -15865,6 +16371,7 @@ export interface operations {
     parameters: {
       query?: {
         role?: string;
+        scope?: string;
         state?: string;
         label?: string;
         owner?: string;
@@ -16929,7 +17436,7 @@ export interface operations {
             next: string | null;
             /** Format: uri */
             previous: string | null;
-            results: components["schemas"]["PlanPerson"][];
+            results: components["schemas"]["PlanTaskParticipant"][];
           };
         };
       };
@@ -17558,6 +18065,9 @@ export interface operations {
   };
   get_v1_plan_boards_board_board: {
     parameters: {
+      query?: {
+        sort?: string;
+      };
       header?: {
         "X-Service-Agent-Name"?: string;
       };
@@ -17950,6 +18460,143 @@ export interface operations {
       };
     };
   };
+  get_v1_plan_views_workspace: {
+    parameters: {
+      query?: {
+        page?: number;
+        page_size?: number;
+        limit?: number;
+        offset?: number;
+      };
+      header?: {
+        "X-Service-Agent-Name"?: string;
+      };
+    };
+    responses: {
+      200: {
+        content: {
+          "application/json": {
+            count: number;
+            /** Format: uri */
+            next: string | null;
+            /** Format: uri */
+            previous: string | null;
+            results: components["schemas"]["PlanView"][];
+          };
+        };
+      };
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"] | components["schemas"]["FieldErrors"];
+        };
+      };
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      402: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      409: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  put_v1_plan_views_workspace: {
+    parameters: {
+      header?: {
+        "Idempotency-Key"?: string;
+        "X-Service-Agent-Name"?: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": ({
+            uuid?: string;
+            name: string;
+            /** @enum {string} */
+            visibility?: "personal" | "shared";
+            filters?: unknown;
+            sort?: unknown;
+            view_mode?: string | null;
+            group_by?: string | null;
+            sub_group_by?: string | null;
+          })[];
+      };
+    };
+    responses: {
+      200: {
+        content: {
+          "application/json": components["schemas"]["PlanView"][];
+        };
+      };
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"] | components["schemas"]["FieldErrors"];
+        };
+      };
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      402: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      409: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
   get_v1_plan_boards_board_views: {
     parameters: {
       query?: {
@@ -18036,12 +18683,12 @@ export interface operations {
             uuid?: string;
             name: string;
             /** @enum {string} */
-            visibility?: "personal";
+            visibility?: "personal" | "shared";
             filters?: unknown;
             sort?: unknown;
-            /** @enum {string|null} */
-            view_mode?: "list" | "board" | "table" | "timeline" | "calendar";
+            view_mode?: string | null;
             group_by?: string | null;
+            sub_group_by?: string | null;
           })[];
       };
     };
@@ -18108,12 +18755,12 @@ export interface operations {
         "application/json": {
           name: string;
           /** @enum {string} */
-          visibility: "personal" | "shared" | "board_default";
+          visibility?: "personal" | "shared" | "board_default";
           filters?: unknown;
           sort?: unknown;
-          /** @enum {string|null} */
-          view_mode?: "list" | "board" | "table" | "timeline" | "calendar";
+          view_mode?: string | null;
           group_by?: string | null;
+          sub_group_by?: string | null;
         };
       };
     };
@@ -18251,12 +18898,12 @@ export interface operations {
             uuid?: string;
             name: string;
             /** @enum {string} */
-            visibility?: "personal";
+            visibility?: "personal" | "shared";
             filters?: unknown;
             sort?: unknown;
-            /** @enum {string|null} */
-            view_mode?: "list" | "board" | "table" | "timeline" | "calendar";
+            view_mode?: string | null;
             group_by?: string | null;
+            sub_group_by?: string | null;
           })[];
       };
     };
@@ -18323,12 +18970,12 @@ export interface operations {
         "application/json": {
           name: string;
           /** @enum {string} */
-          visibility: "personal" | "shared" | "board_default";
+          visibility?: "personal" | "shared" | "board_default";
           filters?: unknown;
           sort?: unknown;
-          /** @enum {string|null} */
-          view_mode?: "list" | "board" | "table" | "timeline" | "calendar";
+          view_mode?: string | null;
           group_by?: string | null;
+          sub_group_by?: string | null;
         };
       };
     };
@@ -18455,9 +19102,9 @@ export interface operations {
           visibility: "personal" | "shared" | "board_default";
           filters?: unknown;
           sort?: unknown;
-          /** @enum {string|null} */
-          view_mode?: "list" | "board" | "table" | "timeline" | "calendar";
+          view_mode?: string | null;
           group_by?: string | null;
+          sub_group_by?: string | null;
         };
       };
     };
@@ -18591,9 +19238,9 @@ export interface operations {
           visibility?: "personal" | "shared" | "board_default";
           filters?: unknown;
           sort?: unknown;
-          /** @enum {string|null} */
-          view_mode?: "list" | "board" | "table" | "timeline" | "calendar";
+          view_mode?: string | null;
           group_by?: string | null;
+          sub_group_by?: string | null;
         };
       };
     };
@@ -18723,10 +19370,10 @@ export interface operations {
       content: {
         "application/json": {
           /** @enum {string} */
-          object_type?: "task" | "board" | "project";
+          object_type?: "task" | "board" | "project" | "view";
           object_uuid?: string;
           /** @enum {string} */
-          target_type?: "task" | "board" | "project";
+          target_type?: "task" | "board" | "project" | "view";
           target_uuid?: string;
         };
       };
@@ -19435,8 +20082,18 @@ export interface operations {
         "application/json": {
           items?: {
               kind: string;
-              enabled: boolean;
+              enabled?: boolean;
+              chat?: boolean;
+              email?: boolean;
             }[];
+          destination?: {
+            /** @enum {string} */
+            type: "dm" | "channel";
+            channel?: {
+              external_id?: string;
+              id?: string;
+            };
+          };
           paused_until?: unknown;
         };
       };
@@ -19445,6 +20102,84 @@ export interface operations {
       200: {
         content: {
           "application/json": components["schemas"]["PlanNotificationPrefs"];
+        };
+      };
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"] | components["schemas"]["FieldErrors"];
+        };
+      };
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      402: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      409: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  get_v1_plan_tasks_board: {
+    parameters: {
+      query?: {
+        state?: string;
+        label?: string;
+        owner?: string;
+        board?: string;
+        priority?: string;
+        parent_task?: string;
+        milestone?: string;
+        since?: string;
+        until?: string;
+        date?: string;
+        due_from?: string;
+        due_to?: string;
+        include?: string;
+        sort?: string;
+        search?: string;
+        project?: string;
+        group_by?: string;
+        sub_group_by?: string;
+        tasks_per_group?: string;
+        offset?: number;
+        group?: string;
+        lane?: string;
+      };
+      header?: {
+        "X-Service-Agent-Name"?: string;
+      };
+    };
+    responses: {
+      200: {
+        content: {
+          "application/json": components["schemas"]["PlanTaskBoard"];
         };
       };
       400: {
@@ -19574,10 +20309,13 @@ export interface operations {
           timezone?: unknown;
           channel?: unknown;
           email_recipients?: string[] | null;
-          scope?: {
+          scope?: ({
             boards?: string[];
             projects?: string[];
-          } | null;
+            /** @enum {string} */
+            type?: "all" | "boards" | "projects";
+            uuids?: string[];
+          }) | null;
         };
       };
     };
@@ -19771,10 +20509,13 @@ export interface operations {
           timezone?: unknown;
           channel?: unknown;
           email_recipients?: string[] | null;
-          scope?: {
+          scope?: ({
             boards?: string[];
             projects?: string[];
-          } | null;
+            /** @enum {string} */
+            type?: "all" | "boards" | "projects";
+            uuids?: string[];
+          }) | null;
         };
       };
     };
@@ -19972,6 +20713,12 @@ export interface operations {
           "application/json": OneOf<[{
             report: components["schemas"]["PlanReport"];
             deliveries: number;
+            sent: boolean;
+            channel: {
+              external_id: string;
+              name: string;
+            } | null;
+            email_recipients: string[];
           }, components["schemas"]["PlanDryRun"]]>;
         };
       };
@@ -20036,6 +20783,12 @@ export interface operations {
           "application/json": OneOf<[{
             report: components["schemas"]["PlanReport"];
             deliveries: number;
+            sent: boolean;
+            channel: {
+              external_id: string;
+              name: string;
+            } | null;
+            email_recipients: string[];
           }, components["schemas"]["PlanDryRun"]]>;
         };
       };

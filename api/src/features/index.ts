@@ -54,6 +54,7 @@ import { planAttachments } from './plan/attachments/feature.ts';
 import { planReactions } from './plan/reactions/feature.ts';
 import { planComments } from './plan/comments/feature.ts';
 import { planMe } from './plan/me/feature.ts';
+import { planTaskBoard } from './plan/task-board/feature.ts';
 import { planTaskDetail } from './plan/task-detail/feature.ts';
 
 /**
@@ -110,6 +111,7 @@ export const features: Feature[] = [
   planViews,
   planFavorites,
   planMe,
+  planTaskBoard,
   planTaskDetail,
   planReports,
   planAttachments,

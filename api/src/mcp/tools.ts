@@ -3,7 +3,7 @@ import { agentEmailSchema, healthSchema, readSchema, reportSchema } from '../fea
 import { responseSchema } from '../features/checkins/schema.ts';
 import { giveKudosSchema } from '../features/kudos/schema.ts';
 import { createCommentSchema } from '../features/plan/comments/schema.ts';
-import { LIST_QUERY } from '../features/plan/tasks/list-routes.ts';
+import { LIST_QUERY } from '../features/plan/tasks/schema.ts';
 import { createTaskSchema, moveTaskSchema, updateTaskSchema } from '../features/plan/tasks/schema.ts';
 import type { RestCall } from './dispatch.ts';
 

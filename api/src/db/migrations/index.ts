@@ -77,4 +77,6 @@ export const migrations: Migration[] = [
   { name: '0930_checkin_reply_order', load: () => import('./0930_checkin_reply_order.ts') },
   { name: '0950_chat_apps', load: () => import('./0950_chat_apps.ts') },
   { name: '0980_chat_bot_apps', load: () => import('./0980_chat_bot_apps.ts') },
+  { name: '1000_plan_client_later', load: () => import('./1000_plan_client_later.ts') },
+  { name: '1001_plan_organization_labels', load: () => import('./1001_plan_organization_labels.ts') },
 ];

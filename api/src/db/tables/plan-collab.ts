@@ -19,9 +19,11 @@ export interface ViewRow {
   /** How the client lays the view out (list, board, table, timeline, calendar) and what it groups by. */
   view_mode?: string | null;
   group_by?: string | null;
+  /** The swimlanes' dimension, or `none` (migration 1000). */
+  sub_group_by?: string | null;
 }
 
-export const FAVORITE_TYPES = ['task', 'board', 'project'] as const;
+export const FAVORITE_TYPES = ['task', 'board', 'project', 'view'] as const;
 export type FavoriteType = (typeof FAVORITE_TYPES)[number];
 
 export interface FavoriteRow {

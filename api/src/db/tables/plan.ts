@@ -109,6 +109,8 @@ export interface ProjectRow {
   start_date?: string | null;
   target_date?: string | null;
   health?: string | null;
+  /** Its place in the organization's order of projects (a fractional index; migration 1000). */
+  position?: string | null;
 }
 
 export interface MilestoneRow {
@@ -179,6 +181,8 @@ export interface BoardRow {
   archived_at: string | null;
   created_at: string;
   updated_at: string;
+  /** Its place in the organization's order of boards (a fractional index; migration 1000). */
+  position?: string | null;
 }
 
 export interface StateRow {
@@ -199,7 +203,8 @@ export interface StateRow {
 export interface LabelRow {
   uuid: string;
   organization_uuid: string;
-  board_uuid: string;
+  /** Null for an organization label (every board of the organization offers it; migration 1001). */
+  board_uuid: string | null;
   name: string;
   name_key: string;
   color: string;
@@ -207,6 +212,8 @@ export interface LabelRow {
   archived_at: string | null;
   created_at: string;
   updated_at: string;
+  /** Who made it (organization labels: they may edit it besides admins). */
+  created_by_uuid?: string | null;
 }
 
 export interface TaskRow {

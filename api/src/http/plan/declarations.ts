@@ -42,6 +42,8 @@ export type ReadSpec = RouteSpec;
 export interface ListSpec extends RouteSpec {
   /** OpenAPI: the components name of one item. */
   item: string;
+  /** OpenAPI: fields the answer carries beside count, next, previous and results. */
+  envelope?: Record<string, JsonSchema>;
 }
 export interface WriteSpec<S extends AnyObjectSchema | undefined> extends RouteSpec {
   method: WriteMethod;
@@ -58,6 +60,11 @@ export interface WriteSpec<S extends AnyObjectSchema | undefined> extends RouteS
   items?: { schema: AnyObjectSchema; max: number };
   /** Bulk calls refuse a request without Idempotency-Key (`idempotency_key_required`). */
   idempotencyRequired?: boolean;
+  /**
+   * A destructive write's result fields its dry run also answers at the top (the DailyBot client reads a preview's
+   * `refused`, `channel`… there).
+   */
+  preview?: (result: Record<string, unknown>) => Record<string, unknown>;
 }
 
 /**
@@ -92,6 +99,8 @@ export interface PlanOperation {
   status: number;
   response: string | JsonSchema | null;
   list: boolean;
+  /** A list's fields beside its envelope's own. */
+  envelope?: Record<string, JsonSchema>;
   query: QueryDoc[];
   headers: QueryDoc[];
   keyParams: string[];
@@ -137,6 +146,7 @@ export function resolveOperation(
     status: spec.status ?? 200,
     response: list ? { $ref: `#/components/schemas/${(spec as ListSpec).item}` } : spec.response === undefined ? null : spec.response,
     list,
+    ...(list && (spec as ListSpec).envelope ? { envelope: (spec as ListSpec).envelope } : {}),
     query: spec.query ?? [],
     headers: spec.headers ?? [],
     keyParams: spec.keyParams ?? [],

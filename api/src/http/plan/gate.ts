@@ -15,7 +15,8 @@ const guestNotAllowed = () => forbidden('guest_not_allowed', 'Guest accounts can
 const personOnly = () => forbidden('insufficient_scope', 'This endpoint acts for a person; agent and organization keys cannot call it.');
 const structureNeedsPerson = () =>
   new ApiError(403, 'insufficient_scope', 'Changing the structure (boards, states, projects, goals, memberships) needs tasks:admin, which only a person holds; agent and organization keys cannot.', { extra: { required_scope: 'tasks:admin' } });
-const actorRequired = (parameter: string) => badRequest('actor_required', `${parameter}=me needs a person; agent and organization keys act for no one.`, { parameter });
+const actorRequired = (parameter: string, value: string) =>
+  badRequest('actor_required', `${parameter}=${value} needs a person; agent and organization keys act for no one.`, { parameter });
 const readOnly = () =>
   new ApiError(503, 'feature_temporarily_read_only', 'Plan is read-only during an incident; reads continue. Retry the write later.', { headers: { 'Retry-After': '60' } });
 
@@ -32,7 +33,7 @@ export function admit(operation: PlanOperation, actor: Actor, query: Record<stri
     if (operation.structure) throw structureNeedsPerson();
     for (const [name, value] of Object.entries(operation.personQuery)) {
       const given = query[name];
-      if ((Array.isArray(given) ? given[given.length - 1] : given) === value) throw actorRequired(name);
+      if ((Array.isArray(given) ? given[given.length - 1] : given) === value) throw actorRequired(name, value);
     }
   }
   if (!hasPlanScope(actor, operation.scope)) throw missingScope(operation.scope);

@@ -40,12 +40,12 @@ export const fields = {
   archived: { archived_at: nullableDateTime, is_archived: { type: 'boolean' } },
   times: { created_at: { type: 'string', format: 'date-time' }, updated_at: { type: 'string', format: 'date-time' } },
   visibility: { enum: ['org', 'members'] },
-  person: { type: 'object', properties: { uuid, id: uuid, full_name: str } },
+  person: { type: 'object', properties: { uuid, id: uuid, full_name: str, name: { ...str, description: 'full_name again (the DailyBot client\'s name)' } } },
 };
 
 /** Component schemas every Plan part may name. */
 const SHARED_SCHEMAS: Record<string, JsonSchema> = {
-  PlanPerson: { type: 'object', properties: { uuid, id: uuid, full_name: str } },
+  PlanPerson: { type: 'object', properties: { uuid, id: uuid, full_name: str, name: { ...str, description: 'full_name again (the DailyBot client\'s name)' } } },
   PlanDryRun: {
     type: 'object',
     description: 'The answer of `?dry_run=true`: what the operation would have answered and changed; nothing was kept.',
@@ -64,7 +64,7 @@ export function containerFilterDocs(noun: string, searchable: string, ordering: 
     ...extra,
     { name: 'member', description: `"me" or a user uuid: ${noun} with that member` },
     { name: 'visibility', description: 'org or members' },
-    { name: 'ordering', description: `${Object.keys(ordering).join(', ')}; prefix - for descending` },
+    { name: 'ordering', description: `${Object.keys(ordering).join(', ')}; prefix - for descending; default position (the order set with …/reorder/)` },
   ];
 }
 
@@ -86,11 +86,13 @@ function describe(op: PlanOperation): string {
 
 const ref = (answer: string | JsonSchema) => (typeof answer === 'string' ? { $ref: `#/components/schemas/${answer}` } : answer);
 
-function pageOf(item: string | JsonSchema | null): JsonSchema {
+function pageOf(item: string | JsonSchema | null, envelope: Record<string, JsonSchema> = {}): JsonSchema {
   return {
     type: 'object',
     required: ['count', 'next', 'previous', 'results'],
-    properties: { count: { type: 'integer' }, next: { type: ['string', 'null'], format: 'uri' }, previous: { type: ['string', 'null'], format: 'uri' }, results: { type: 'array', items: item } },
+    properties: {
+      count: { type: 'integer' }, next: { type: ['string', 'null'], format: 'uri' }, previous: { type: ['string', 'null'], format: 'uri' }, results: { type: 'array', items: item }, ...envelope,
+    },
   };
 }
 
@@ -107,7 +109,7 @@ function uploadForm(upload: NonNullable<PlanOperation['upload']>): JsonSchema {
 }
 
 function toOperation(op: PlanOperation): Operation {
-  const answer = op.status === 204 ? null : op.list ? pageOf(op.response) : op.response;
+  const answer = op.status === 204 ? null : op.list ? pageOf(op.response, op.envelope) : op.response;
   const responses: Operation['responses'] = { [op.status]: op.download ? binary : answer };
   // A dry run answers 200 with PlanDryRun, beside (or instead of) the operation's own answer.
   if (op.destructive) responses[200] = op.status === 200 && answer !== null ? { oneOf: [ref(answer), ref('PlanDryRun')] } : 'PlanDryRun';

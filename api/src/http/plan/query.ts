@@ -2,7 +2,7 @@ import type { Context } from 'koa';
 import { invalidFilter } from '../../lib/errors.ts';
 import { PLAN_VISIBILITIES as VISIBILITIES } from '../../db/tables.ts';
 import { isUuid } from '../../lib/ids.ts';
-import { queryBoolean, queryChoice, queryDateRange, queryOrdering, querySearch, queryText, queryUuid, queryUuids } from '../query.ts';
+import { queryBoolean, queryChoice, queryDateRange, queryInteger, queryOrdering, querySearch, queryText, queryUuid, queryUuids } from '../query.ts';
 import type { Ordering } from '../query.ts';
 
 export type { Ordering };
@@ -24,6 +24,11 @@ export class PlanQuery {
   /** true, false, or undefined when the parameter is absent. */
   optionalFlag(name: string): boolean | undefined {
     return queryBoolean(this.#ctx, name);
+  }
+
+  /** A whole number between min and max (else invalid_filter_value), or undefined when absent. */
+  integer(name: string, range: { min: number; max: number }): number | undefined {
+    return queryInteger(this.#ctx, name, range.min, range.max);
   }
 
   oneOf<T extends string>(name: string, values: readonly T[]): T | undefined {
@@ -93,7 +98,8 @@ export class PlanQuery {
       search: this.search(),
       member: this.person('member'),
       visibility: this.oneOf('visibility', VISIBILITIES),
-      ordering: this.ordering(ordering, { column: 'created_at', order: 'asc' }),
+      // The order people give boards and projects (POST …/reorder/); new ones go last.
+      ordering: this.ordering(ordering, { column: 'position', order: 'asc' }),
     };
   }
 }

@@ -27,6 +27,13 @@ import { runWrite, settleKey } from './write.ts';
 export type { Body, Params, PlanHooks, PrepareCall, ReadCall, Receiver, WriteCall } from './calls.ts';
 import type { Body, PlanHooks, Prepare, ReadCall, Receiver, WriteCall } from './calls.ts';
 
+/** What a list handler answers: the total, this page, and fields beside the envelope's own. */
+export interface ListAnswer<R> {
+  count: number;
+  results: R[];
+  envelope?: Record<string, unknown>;
+}
+
 /** A Plan resource: a function that declares its routes on the registrar (features/plan/<resource>/routes.ts). */
 export type PlanResource = (plan: PlanRoutes) => void;
 
@@ -77,7 +84,8 @@ export class PlanRoutes {
   tagged(tag: string) {
     return {
       read: <R>(spec: ReadSpec, handler: (call: ReadCall) => Promise<R>) => this.#read(tag, spec, handler),
-      list: <R>(spec: ListSpec, handler: (call: ReadCall) => Promise<{ count: number; results: R[] }>) => this.#list(tag, spec, handler),
+      /** `envelope`: fields beside count, next, previous and results (the DailyBot client reads a few there). */
+      list: <R>(spec: ListSpec, handler: (call: ReadCall) => Promise<ListAnswer<R>>) => this.#list(tag, spec, handler),
       write: <S extends AnyObjectSchema | undefined, R, P = undefined>(spec: WriteSpec<S> & Prepare<S, P>, handler: (call: WriteCall<Body<S>, P>) => Promise<R>) =>
         this.#write(tag, spec, handler),
       /** One file in a multipart/form-data request, streamed to `receiver`, then `handler` in the write's transaction. */
@@ -114,12 +122,12 @@ export class PlanRoutes {
     });
   }
 
-  #list<R>(tag: string, spec: ListSpec, handler: (call: ReadCall) => Promise<{ count: number; results: R[] }>): void {
+  #list<R>(tag: string, spec: ListSpec, handler: (call: ReadCall) => Promise<ListAnswer<R>>): void {
     const operation = this.#declare(tag, 'get', spec, true);
     this.#mount(operation, async (ctx, deps, hooks) => {
       const call = await this.#readCall(ctx, deps, hooks, operation);
-      const { count, results } = await handler(call);
-      ctx.body = pageEnvelope(ctx, call.page, count, results, deps.config.publicUrl);
+      const { count, results, envelope } = await handler(call);
+      ctx.body = { ...pageEnvelope(ctx, call.page, count, results, deps.config.publicUrl), ...envelope };
     });
   }
 
@@ -182,6 +190,7 @@ export class PlanRoutes {
             status: (code) => void (answer.status = code),
           }),
         operation.status,
+        spec.preview,
       );
       send(ctx, answer, answer.replayed);
     });

@@ -18,6 +18,9 @@ class DryRunRollback extends Error {
   }
 }
 
+/** Fields of a write's result a dry run's answer also shows at its top (beside dry_run, status, result, changes). */
+export type DryRunPreview = (result: Record<string, unknown>) => Record<string, unknown>;
+
 /** What one write's transaction is handed: the parts of a service's PlanWrite. */
 export interface WriteUnit {
   db: Trx;
@@ -54,6 +57,7 @@ export async function runWrite(
   run: WriteRun,
   work: (unit: WriteUnit, answer: { headers: Record<string, string>; status: number }) => Promise<unknown>,
   successStatus: number,
+  preview?: DryRunPreview,
 ): Promise<StoredAnswer & { replayed?: true }> {
   try {
     let eventsRecorded = 0;
@@ -65,7 +69,8 @@ export async function runWrite(
       const answer: StoredAnswer = { status: shape.status, headers: shape.headers, body: shape.status === 204 ? undefined : result };
       if (run.dryRun) {
         const changed = changes.recorded.map((c) => ({ object_kind: c.kind, object_uuid: c.uuid, change_kind: c.change, changed_fields: c.fields ?? [] }));
-        throw new DryRunRollback({ status: 200, headers: {}, body: { dry_run: true, status: shape.status, result: result ?? null, changes: changed } });
+        const shown = preview && result !== null && typeof result === 'object' ? preview(result as Record<string, unknown>) : {};
+        throw new DryRunRollback({ status: 200, headers: {}, body: { ...shown, dry_run: true, status: shape.status, result: result ?? null, changes: changed } });
       }
       if (run.claimed) await storeAnswer(trx, run.claimed, answer, run.now);
       eventsRecorded = changes.eventsRecorded;

@@ -16,7 +16,8 @@ const part = planOpenApiPart(attachmentRoutes, {
   PlanPresignedUpload: {
     type: 'object',
     properties: {
-      attachment_uuid: uuid, upload_url: { type: 'string', format: 'uri' }, method: { const: 'PUT' }, headers: { type: 'object', description: 'headers to send with the bytes (none today)' },
+      attachment_uuid: uuid, attachment: { $ref: '#/components/schemas/PlanAttachment', description: 'the reserved attachment (status pending); its uuid is attachment_uuid' },
+      upload_url: { type: 'string', format: 'uri' }, method: { const: 'PUT' }, headers: { type: 'object', description: 'headers to send with the bytes (none today)' },
       expires_at: dateTime, max_size_bytes: { type: 'integer' },
     },
   },

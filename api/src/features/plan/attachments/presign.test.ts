@@ -39,6 +39,8 @@ describe('Plan task attachments: presign, PUT to upload_url, confirm (spec attac
       headers: {},
       expires_at: '2026-03-10T15:15:00.000Z',
       max_size_bytes: PNG.length,
+      // The reserved file itself, where the DailyBot client's `task attach` reads it (attachment.uuid).
+      attachment: expect.objectContaining({ uuid: presigned.body.attachment_uuid, filename: 'shot.png', status: 'pending', object_type: 'task', object_uuid: task.uuid }),
     });
     const uuid = presigned.body.attachment_uuid;
     const early = await plan('POST', `${base}${uuid}/confirm/`, acme.member.key);

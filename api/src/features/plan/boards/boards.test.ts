@@ -18,7 +18,7 @@ describe('Plan boards (CONTRACT §9; spec duplicate_board_key, task_boards_limit
     expect(res.status).toBe(201);
     expect(res.body).toEqual({
       uuid: res.body.uuid, id: res.body.uuid, key: 'PLAT', name: 'Platform', description: 'Core services', visibility: 'org', project: null,
-      created_by: acme.member.user.uuid, archived_at: null, is_archived: false, created_at: '2026-03-10T15:00:00.000Z', updated_at: '2026-03-10T15:00:00.000Z',
+      created_by: acme.member.user.uuid, position: 'a0', archived_at: null, is_archived: false, created_at: '2026-03-10T15:00:00.000Z', updated_at: '2026-03-10T15:00:00.000Z',
     });
     const states = await call('GET', `/v1/plan/boards/${res.body.uuid}/states/`, acme.member.key);
     expect(states.body.results.map((s: Record<string, unknown>) => [s.name, s.category, s.position, s.is_default, s.color])).toEqual([
@@ -29,7 +29,10 @@ describe('Plan boards (CONTRACT §9; spec duplicate_board_key, task_boards_limit
       ['Canceled', 'canceled', 4, false, '#95A2B3'],
     ]);
     const members = await call('GET', `/v1/plan/boards/${res.body.uuid}/members/`, acme.member.key);
-    expect(members.body.results).toEqual([{ uuid: expect.any(String), id: expect.any(String), user: { uuid: acme.member.user.uuid, id: acme.member.user.uuid, full_name: 'Mia Member', is_active: true }, role: 'manager', created_at: '2026-03-10T15:00:00.000Z' }]);
+    expect(members.body.results).toEqual([{ uuid: expect.any(String), id: expect.any(String), user: { uuid: acme.member.user.uuid, id: acme.member.user.uuid, full_name: 'Mia Member', name: 'Mia Member', is_active: true }, role: 'manager', created_at: '2026-03-10T15:00:00.000Z',
+      // The grant row the DailyBot client reads: a person's grant (no team).
+      user_uuid: acme.member.user.uuid, name: 'Mia Member', subject_type: 'user', team_uuid: null, team_name: null,
+    }]);
   });
 
   it('checks the key: 2–10 of A–Z and 0–9 starting with a letter; unique per organization, retired keys reserved (409 duplicate_board_key)', async () => {
@@ -179,7 +182,7 @@ describe('Plan boards (CONTRACT §9; spec duplicate_board_key, task_boards_limit
     expect(await keys('?include_archived=true&member=me')).toEqual(['AA']);
     expect(await keys('?search=zet')).toEqual(['ZZ']);
 
-    expect((await call('GET', '/v1/plan/boards/?ordering=secret', acme.member.key)).body).toEqual({ detail: 'ordering must be one of: name, key, created_at, updated_at (prefix - for descending).', code: 'invalid_sort', extra: { parameter: 'ordering' } });
+    expect((await call('GET', '/v1/plan/boards/?ordering=secret', acme.member.key)).body).toEqual({ detail: 'ordering must be one of: position, name, key, created_at, updated_at (prefix - for descending).', code: 'invalid_sort', extra: { parameter: 'ordering' } });
     expect((await call('GET', '/v1/plan/boards/?include_archived=maybe', acme.member.key)).body).toEqual({ detail: 'include_archived must be true or false.', code: 'invalid_filter_value', extra: { parameter: 'include_archived' } });
     expect((await call('GET', '/v1/plan/boards/?project=nope', acme.member.key)).body.code).toBe('invalid_filter_value');
     expect((await call('GET', `/v1/plan/boards/?search=${'x'.repeat(257)}`, acme.member.key)).body).toEqual({ detail: 'The search text has at most 256 characters.', code: 'search_query_too_long', extra: { parameter: 'search' } });

@@ -12,6 +12,8 @@ export function presentBoard(row: BoardRow) {
     visibility: row.visibility,
     project: row.project_uuid,
     created_by: row.created_by_uuid,
+    /** Its place in the organization's order (compare as plain strings; set with …/reorder/). */
+    position: row.position ?? null,
     ...archiveFields(row),
     ...timestamps(row),
   };

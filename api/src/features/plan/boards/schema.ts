@@ -24,3 +24,10 @@ export const updateBoardSchema = yup.object({
   description: descriptionField(),
 });
 export type UpdateBoardInput = yup.InferType<typeof updateBoardSchema>;
+
+/** `POST …/reorder/`: one neighbour (or none: last), and a project to move into (null: out of any). */
+export const reorderBoardSchema = yup.object({
+  before: uuidField().nullable(),
+  after: uuidField().nullable(),
+  project: uuidField().nullable(),
+});

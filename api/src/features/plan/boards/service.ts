@@ -15,6 +15,9 @@ import { boardsLinkedTo } from '../tasks/access.ts';
 import { lockBoards, writableBoard } from '../frame/locks.ts';
 import { lockOrganization } from '../../../outbox/plan-changes.ts';
 import { indexBoard } from '../search/index.ts';
+import { lastPosition } from '../frame/order.ts';
+import { clearForeignMilestones, placeBoard } from './moves.ts';
+import type { ReorderInput } from './moves.ts';
 import { presentBoard } from './presenter.ts';
 import type { CreateBoardInput, UpdateBoardInput } from './schema.ts';
 import type { BoardRow } from '../../../db/tables.ts';
@@ -97,6 +100,7 @@ export async function createBoard(w: PlanWrite, input: CreateBoardInput): Promis
     created_by_uuid: w.actor.user.uuid,
     change_seq: 0,
     next_task_number: 1,
+    position: await lastPosition(w.db, 'plan_boards', w.actor.organization.uuid),
     archived_at: null,
     created_at: w.now.toISOString(),
     updated_at: w.now.toISOString(),
@@ -115,7 +119,10 @@ export async function updateBoard(w: PlanWrite, uuid: string, input: UpdateBoard
   if (input.name !== undefined && input.name.trim() !== board.name) changes.name = input.name.trim();
   if (input.description !== undefined && input.description !== board.description) changes.description = input.description;
   if (input.visibility !== undefined && input.visibility !== board.visibility) changes.visibility = input.visibility;
-  if (input.project !== undefined && input.project !== board.project_uuid) changes.project_uuid = (await projectField(w, input.project)) ?? null;
+  if (input.project !== undefined && input.project !== board.project_uuid) {
+    changes.project_uuid = (await projectField(w, input.project)) ?? null;
+    await clearForeignMilestones(w, board.uuid, changes.project_uuid);
+  }
   if (input.key !== undefined && input.key !== board.key) {
     await reserveKey(w, board.uuid, input.key);
     await w.db('plan_board_keys').where({ organization_uuid: board.organization_uuid, key: board.key }).update({ retired_at: w.now.toISOString() });
@@ -126,6 +133,16 @@ export async function updateBoard(w: PlanWrite, uuid: string, input: UpdateBoard
   const updated = { ...board, ...changes, updated_at: w.now.toISOString() };
   await w.db('plan_boards').where({ uuid }).update({ ...changes, updated_at: updated.updated_at });
   return recordBoard(w, updated, 'updated', fields);
+}
+
+/** `POST …/reorder/`: the board's place among its project's boards, or in another project (boards/moves.ts). */
+export async function reorderBoard(w: PlanWrite, uuid: string, input: ReorderInput): Promise<BoardRow> {
+  // The board's stream first, then its tasks' rows (a move clears milestones): the lock order of every Plan write.
+  const { row: board } = await writableBoard<BoardRow>(w, uuid);
+  const changes = await placeBoard(w, board, input);
+  const updated: BoardRow = { ...board, ...changes, updated_at: w.now.toISOString() };
+  await w.db('plan_boards').where({ uuid }).update({ ...changes, updated_at: updated.updated_at });
+  return recordBoard(w, updated, 'updated', Object.keys(changes).map((f) => (f === 'project_uuid' ? 'project' : f)));
 }
 
 export async function archiveBoard(w: PlanWrite, uuid: string): Promise<BoardRow> {

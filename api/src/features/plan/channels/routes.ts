@@ -6,13 +6,19 @@ export function channelRoutes(plan: PlanRoutes): void {
   r.list(
     {
       path: '/v1/plan/channels/',
-      summary: 'Chat channels of the connected platform (items carry external_id); type=channel: your personal destination',
-      personQuery: { type: 'channel' },
+      summary: 'Chat channels of the connected platform you may pick (items carry external_id): public ones, and private ones for admins',
+      personQuery: { type: 'direct_message' },
       item: 'PlanChannel',
-      query: [{ name: 'type', description: 'public, private, or channel (the caller\'s personal destination; needs a person)', schema: { enum: [...CHANNEL_TYPES] } }],
+      query: [
+        {
+          name: 'type', schema: { enum: [...CHANNEL_TYPES] },
+          description: 'channel or public (public channels: where a personal destination may be), private_channel or private, direct_message (your own; needs a person), group_chat (none)',
+        },
+        { name: 'search', description: 'names containing this text (case-insensitive)' },
+      ],
     },
     async (call) => {
-      const channels = await listChannels(call, chatAccess(call.deps), call.query.oneOf('type', CHANNEL_TYPES));
+      const channels = await listChannels(call, chatAccess(call.deps), call.query.oneOf('type', CHANNEL_TYPES), call.query.text('search'));
       return { count: channels.length, results: channels.slice(call.page.offset, call.page.offset + call.page.limit) };
     },
   );

@@ -39,7 +39,7 @@ describe('Plan comments on tasks (spec comment_body_too_long, invalid_relation, 
     expect(created.status).toBe(201);
     expect(created.body).toEqual({
       uuid: created.body.uuid, id: created.body.uuid, task: task.uuid, parent: null, body: 'Reproduced on staging.',
-      author: { uuid: acme.member.user.uuid, id: acme.member.user.uuid, full_name: 'Mia Member' }, agent_name: 'Triage bot', mentions: [], reply_count: 0,
+      author: { uuid: acme.member.user.uuid, id: acme.member.user.uuid, full_name: 'Mia Member', name: 'Mia Member' }, agent_name: 'Triage bot', mentions: [], reply_count: 0,
       created_at: '2026-03-10T15:00:00.000Z', updated_at: '2026-03-10T15:00:00.000Z', edited_at: null,
     });
     const long = 'é'.repeat(10_000);

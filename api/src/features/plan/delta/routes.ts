@@ -1,5 +1,6 @@
 import type { PlanRoutes } from '../../../http/plan/registrar.ts';
 import { presentDelta, presentSnapshot } from './presenter.ts';
+import { TASK_SORTS } from '../tasks/lists.ts';
 import { boardDelta, boardSnapshot } from './service.ts';
 
 export function deltaRoutes(plan: PlanRoutes): void {
@@ -9,8 +10,9 @@ export function deltaRoutes(plan: PlanRoutes): void {
       path: '/v1/plan/boards/:board/board/',
       summary: 'The board as a client keeps it (board, states, labels, members, live tasks in board order) with the delta_cursor its delta feed continues from',
       response: 'PlanBoardSnapshot',
+      query: [{ name: 'sort', description: `each column ordered by ${Object.keys(TASK_SORTS).join(', ')} (prefix - for descending; nulls last); default rank (board order)` }],
     },
-    async (call) => presentSnapshot(await boardSnapshot(call, call.params.board), call.now),
+    async (call) => presentSnapshot(await boardSnapshot(call, call.params.board, call.query.sort(TASK_SORTS, { column: 'rank', order: 'asc' })), call.now),
   );
   r.read(
     {

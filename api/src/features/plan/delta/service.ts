@@ -3,6 +3,7 @@ import type { BoardRow, LabelRow, PlanChangeRow, StateRow, TaskRow } from '../..
 import { invalidFilter } from '../../../lib/errors.ts';
 import { visibleBoard } from '../frame/access.ts';
 import type { PlanRead } from '../frame/context.ts';
+import type { Ordering } from '../frame/lists.ts';
 import { allMembers } from '../members/service.ts';
 import type { MemberView } from '../members/presenter.ts';
 import { presentTasks } from '../tasks/repository.ts';
@@ -39,12 +40,17 @@ export interface BoardSnapshot {
 /** Object kinds a board's feed does not carry: saved views (a personal one is its owner's alone; read them through views/). */
 const HIDDEN_KINDS = new Set(['view']);
 
-export async function boardSnapshot(r: PlanRead, boardUuid: string): Promise<BoardSnapshot> {
+/**
+ * The board as a client keeps it. `sort` orders each column by a task field instead of rank (nulls last, then
+ * rank): the DailyBot client's `board snapshot --sort`.
+ */
+export async function boardSnapshot(r: PlanRead, boardUuid: string, sort: Ordering = { column: 'rank', order: 'asc' }): Promise<BoardSnapshot> {
   const { row: board } = await visibleBoard<BoardRow>(r.db, r.actor, boardUuid);
   const head = Number(board.change_seq);
   const states: StateRow[] = await r.db('plan_states').where({ board_uuid: board.uuid });
   states.sort((a, b) => Number(a.position) - Number(b.position) || (a.uuid < b.uuid ? -1 : 1));
-  const labels: LabelRow[] = await r.db('plan_labels').where({ board_uuid: board.uuid });
+  // The board's labels and its organization's (their changes are on the organization's stream, not the board's).
+  const labels: LabelRow[] = await r.db('plan_labels').where((q) => q.where({ board_uuid: board.uuid }).orWhere((org) => org.whereNull('board_uuid').where({ organization_uuid: board.organization_uuid })));
   labels.sort((a, b) => (a.name_key < b.name_key ? -1 : a.name_key > b.name_key ? 1 : a.uuid < b.uuid ? -1 : 1));
   const members = await allMembers(r, 'board', board.uuid);
   // Column by column along (state, archived_at): asked by board, SQLite's planner may walk every live task of
@@ -53,7 +59,15 @@ export async function boardSnapshot(r: PlanRead, boardUuid: string): Promise<Boa
   // Board order: column by column (the states' order), then rank; ordered here, not by the engine (a board's
   // tasks are read whole anyway, and an ORDER BY makes SQLite prepare the statement again on every run).
   const column = new Map(states.map((state, i) => [state.uuid, i]));
-  rows.sort((a, b) => (column.get(a.state_uuid) ?? 0) - (column.get(b.state_uuid) ?? 0) || (a.rank < b.rank ? -1 : a.rank > b.rank ? 1 : a.uuid < b.uuid ? -1 : 1));
+  const byRank = (a: TaskRow, b: TaskRow) => (a.rank < b.rank ? -1 : a.rank > b.rank ? 1 : a.uuid < b.uuid ? -1 : 1);
+  const bySort = (a: TaskRow, b: TaskRow) => {
+    const [x, y] = [a[sort.column as keyof TaskRow], b[sort.column as keyof TaskRow]];
+    if (x === y || sort.column === 'rank') return 0;
+    if (x === null || x === undefined) return 1;
+    if (y === null || y === undefined) return -1;
+    return (x < y ? -1 : 1) * (sort.order === 'asc' ? 1 : -1);
+  };
+  rows.sort((a, b) => (column.get(a.state_uuid) ?? 0) - (column.get(b.state_uuid) ?? 0) || bySort(a, b) || byRank(a, b));
   return { board, states, labels, members, tasks: await presentTasks(r.db, rows), commentCounts: await commentCounts(r, rows), head };
 }
 

@@ -14,9 +14,14 @@ export async function entitlements(r: PlanRead, minuteLimits: Config['planMinute
   const enabled = bool(organization.plan_beta_enabled);
   const ceilings = PLAN_CEILINGS[organization.plan] ?? PLAN_CEILINGS.free;
   const readOnly = await r.db('instance_settings').where({ key: READ_ONLY_SETTING }).first('value');
+  const boards = await liveCount(r.db, organization.uuid, 'boards');
   return {
     plan: organization.plan,
     enabled,
+    // The DailyBot client's summary: why Plan is off, the boards used of the plan's ceiling, whether labels are on.
+    reason: enabled ? null : 'plan_upgrade_required',
+    boards: { used: boards, limit: ceilings.boards },
+    labels: { enabled },
     read_only: readJson<boolean>(readOnly?.value, false) === true,
     features: {
       projects: enabled,
@@ -37,7 +42,7 @@ export async function entitlements(r: PlanRead, minuteLimits: Config['planMinute
       attachment_bytes_multipart: 5 * 1024 * 1024,
       attachments_per_object: 50,
     },
-    usage: { boards: await liveCount(r.db, organization.uuid, 'boards'), projects: await liveCount(r.db, organization.uuid, 'projects') },
+    usage: { boards, projects: await liveCount(r.db, organization.uuid, 'projects') },
     rate_limits: {
       reads_per_minute: minuteLimits.reads,
       writes_per_minute: minuteLimits.writes,

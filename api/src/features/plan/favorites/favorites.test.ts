@@ -18,7 +18,7 @@ describe('Plan favorites (spec: {object_type: task | board | project, object_uui
     const added = await call('POST', path, acme.member.key, { object_type: 'task', object_uuid: task });
     expect(added.status).toBe(201);
     expect(added.body).toEqual({
-      uuid: added.body.uuid, id: added.body.uuid, object_type: 'task', object_uuid: task,
+      uuid: added.body.uuid, id: added.body.uuid, object_type: 'task', object_uuid: task, target_type: 'task', target_uuid: task, rank: 1,
       object: { uuid: task, name: 'Task 1', key: 'PLAT-1', board: board.uuid }, created_at: '2026-03-10T15:00:00.000Z',
     });
     const again = await call('POST', path, acme.member.key, { object_type: 'task', object_uuid: task.toUpperCase() });

@@ -166,7 +166,8 @@ export async function presignUpload(w: AttachmentWrite, kind: AttachableKind, in
   await w.db('plan_attachments').insert(row);
   // Under the task's own content path: the DailyBot client sends its bytes to this server only there (PUT or POST).
   const url = `${baseUrl}/v1/plan/tasks/${target.uuid}/attachments/${row.uuid}/content/?token=${token}`;
-  return { attachment_uuid: row.uuid, upload_url: url, method: 'PUT', headers: {}, expires_at: row.expires_at!, max_size_bytes: input.size };
+  // `attachment`: the reserved attachment itself, where the DailyBot client reads its uuid.
+  return { attachment_uuid: row.uuid, attachment: presentAttachment(row as AttachmentRow), upload_url: url, method: 'PUT', headers: {}, expires_at: row.expires_at!, max_size_bytes: input.size };
 }
 
 /**

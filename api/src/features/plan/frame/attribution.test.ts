@@ -23,7 +23,7 @@ describe('Agent attribution: X-Service-Agent-Name (spec invalid_agent_attributio
     const res = await post(encodeURIComponent(name));
     expect(res.status).toBe(201);
     expect(res.body.agent_name).toBe(name);
-    expect(res.body.author).toEqual({ uuid: acme.member.user.uuid, id: acme.member.user.uuid, full_name: 'Mia Member' });
+    expect(res.body.author).toEqual({ uuid: acme.member.user.uuid, id: acme.member.user.uuid, full_name: 'Mia Member', name: 'Mia Member' });
     const change = await t.db('plan_changes').where({ object_uuid: res.body.uuid }).first();
     expect(change).toMatchObject({ object_kind: 'project_update', change_kind: 'created', actor_uuid: acme.member.user.uuid, credential_uuid: acme.member.keyUuid, agent_name: name });
     // Without the header the change names the person alone.

@@ -80,7 +80,7 @@ describe('Plan gate: every /v1/plan/ call, in order (spec "Plan credentials", "E
     expect((await call('GET', '/v1/plan/boards/?member=me', off.agentKey)).status).toBe(402);
 
     const entitlements = await call('GET', '/v1/plan/entitlements/', off.adminKey);
-    expect(entitlements.body).toMatchObject({ plan: 'pro', enabled: false, read_only: false, features: { boards: false }, limits: { boards: null, projects: null } });
+    expect(entitlements.body).toMatchObject({ plan: 'pro', enabled: false, read_only: false, reason: 'plan_upgrade_required', labels: { enabled: false }, features: { boards: false }, limits: { boards: null, projects: null } });
   });
 
   it('3. 403 guest_not_allowed, on entitlements too, before person and scope checks', async () => {
@@ -92,13 +92,18 @@ describe('Plan gate: every /v1/plan/ call, in order (spec "Plan credentials", "E
     expect((await call('POST', '/v1/plan/goals/', acme.guest.key, { name: 'x' })).body.code).toBe('guest_not_allowed');
   });
 
-  it('4. 400 actor_required where a parameter needs a person (member=me, type=channel), before the scope check', async () => {
+  it('4. 400 actor_required where a parameter needs a person (member=me, type=direct_message), before the scope check', async () => {
     const orgKey = (await t.seedUser(acme.org.uuid, { role: 'admin', kind: 'organization' })).key;
     for (const key of [acme.agentKey, orgKey]) {
       const res = await call('GET', '/v1/plan/boards/?member=me', key);
       expect(res.status).toBe(400);
       expect(res.body).toEqual({ detail: 'member=me needs a person; agent and organization keys act for no one.', code: 'actor_required', extra: { parameter: 'member' } });
-      expect((await call('GET', '/v1/plan/channels/?type=channel', key)).body.code).toBe('actor_required');
+      expect((await call('GET', '/v1/plan/channels/?type=direct_message', key)).body).toEqual({
+        detail: 'type=direct_message needs a person; agent and organization keys act for no one.', code: 'actor_required', extra: { parameter: 'type' },
+      });
+      // type=channel is the DailyBot client's name for public channels (CONTRACT §9): no person needed, so the
+      // next refusal is that no chat platform is connected.
+      expect((await call('GET', '/v1/plan/channels/?type=channel', key)).body.code).toBe('platform_not_connected');
       expect((await call('GET', `/v1/plan/boards/?member=${acme.member.user.uuid}`, key)).status).toBe(200);
     }
     // A person's key with member=me works, with the same scopes.
@@ -197,6 +202,9 @@ describe('Plan gate: every /v1/plan/ call, in order (spec "Plan credentials", "E
       plan: 'pro',
       enabled: true,
       read_only: false,
+      reason: null,
+      boards: { used: 1, limit: null },
+      labels: { enabled: true },
       features: { projects: true, goals: true, boards: true, tasks: true },
       limits: {
         boards: null, projects: null, bulk_items: 100, favorites: 50, personal_views_per_board: 20, notification_routes: 10, report_schedules: 10,

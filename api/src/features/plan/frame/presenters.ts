@@ -17,12 +17,17 @@ export interface PersonColumns {
   is_active?: boolean | number;
 }
 
-/** A person as Plan answers name them: `{uuid, id, full_name}`, and their e-mail where the caller may see it. */
+/**
+ * A person as Plan answers name them: `{uuid, id, full_name, name}` (`name`: the same, under the DailyBot client's
+ * name), and their e-mail where the caller may see it.
+ */
 export function personRef(row: PersonColumns, options: { email?: boolean } = {}) {
+  const name = fullName(row);
   return {
     uuid: row.uuid,
     id: row.uuid,
-    full_name: fullName(row),
+    full_name: name,
+    name,
     ...(options.email ? { email: row.email } : {}),
     ...(row.is_active === undefined ? {} : { is_active: bool(row.is_active) }),
   };

@@ -99,4 +99,54 @@ describe('Plan labels (CONTRACT §9; spec label_in_use, is_archived)', () => {
     expect(await page('?limit=2&offset=9')).toEqual([5, []]);
     expect(await page('?search=zzz')).toEqual([0, []]);
   });
+  it('organization labels (board null): every board offers them, a person makes one, its creator or an admin changes it', async () => {
+    const org = '/v1/plan/labels/';
+    const made = await t.request('POST', org, { key: acme.member.key, body: { name: 'needs design', color: '#8B5CF6', description: 'Waits for a designer' }, example: true });
+    expect([made.status, made.body]).toEqual([201, {
+      uuid: made.body.uuid, id: made.body.uuid, board: null, name: 'needs design', color: '#8B5CF6', description: 'Waits for a designer', archived_at: null, is_archived: false,
+      created_at: '2026-03-10T15:00:00.000Z', updated_at: '2026-03-10T15:00:00.000Z',
+    }]);
+    // Unique among the organization's live labels; a board label of the same name is another label.
+    expect((await call('POST', org, acme.adminKey, { name: 'Needs Design' })).body).toEqual({ name: ['A live label of this organization already has this name.'] });
+    const boardLabel = await call('POST', base, acme.adminKey, { name: 'needs design' });
+    expect(boardLabel.status).toBe(201);
+    // With board: that board's label, by its managers.
+    const viaBoard = await call('POST', org, acme.adminKey, { name: 'bug', board: board.uuid });
+    expect([viaBoard.status, viaBoard.body.board]).toEqual([201, board.uuid]);
+    expect((await call('POST', org, acme.member.key, { name: 'chore', board: board.uuid })).status).toBe(403);
+    // Agent and organization keys make none.
+    const agent = await call('POST', org, acme.agentKey, { name: 'bot' });
+    expect([agent.status, agent.body.code]).toEqual([403, 'insufficient_scope']);
+    // The board offers it: its list, its snapshot, its tasks (and a task moved to another board keeps it).
+    const names = async (path: string) => (await call('GET', path, acme.member.key)).body.results.map((l: { name: string; board: string | null }) => `${l.name}@${l.board === null ? 'org' : 'board'}`);
+    expect(await names(base)).toEqual(['bug@board', 'needs design@org', 'needs design@board']);
+    const listed = await t.request('GET', `${org}?search=design`, { key: acme.member.key, example: true });
+    expect(listed.body.results.map((l: { uuid: string }) => l.uuid).sort()).toEqual([boardLabel.body.uuid, made.body.uuid].sort());
+    const snapshot = await call('GET', `/v1/plan/boards/${board.uuid}/board/`, acme.member.key);
+    expect(snapshot.body.labels.map((l: { uuid: string }) => l.uuid)).toContain(made.body.uuid);
+    const other = await createBoard(t, acme.adminKey, { key: 'OTHER' });
+    const task = await call('POST', '/v1/plan/tasks/', acme.adminKey, { board: board.uuid, title: 'Logo', labels: [made.body.uuid, viaBoard.body.uuid] });
+    expect([task.status, task.body.labels]).toEqual([201, [made.body.uuid, viaBoard.body.uuid].sort()]);
+    const moved = await call('POST', `/v1/plan/tasks/${task.body.uuid}/move-board/`, acme.adminKey, { board: other.board.uuid });
+    expect([moved.status, moved.body.labels]).toEqual([200, [made.body.uuid]]);
+    // Another organization neither sees nor uses it.
+    const globex = await t.seedOrganization({ name: 'Globex', plan: 'pro', beta: true });
+    expect((await call('GET', `${org}${made.body.uuid}/`, globex.adminKey)).status).toBe(404);
+    expect((await call('GET', org, globex.adminKey)).body.count).toBe(0);
+    const theirs = await createBoard(t, globex.adminKey, { key: 'GLB' });
+    expect((await call('POST', '/v1/plan/tasks/', globex.adminKey, { board: theirs.board.uuid, title: 'x', labels: [made.body.uuid] })).status).toBe(400);
+    // Its creator or an admin changes it; only an admin deletes it (on no task).
+    const one = `${org}${made.body.uuid}/`;
+    const refused = await call('PATCH', one, acme.other.key, { color: '#000000' });
+    expect([refused.status, refused.body.code]).toEqual([403, 'label_manager_required']);
+    expect((await call('PATCH', one, acme.member.key, { color: '#111111' })).body.color).toBe('#111111');
+    expect((await call('PATCH', one, acme.adminKey, { name: 'design' })).body.name).toBe('design');
+    expect((await call('DELETE', one, acme.member.key)).body.code).toBe('label_manager_required');
+    expect((await call('DELETE', one, acme.adminKey)).body.code).toBe('label_in_use');
+    await call('PATCH', one, acme.adminKey, { is_archived: true });
+    expect((await call('GET', org, acme.member.key)).body.results.map((l: { uuid: string }) => l.uuid)).not.toContain(made.body.uuid);
+    await t.db('plan_task_labels').where({ label_uuid: made.body.uuid }).delete();
+    expect((await call('DELETE', one, acme.adminKey)).status).toBe(204);
+    expect((await call('GET', one, acme.adminKey)).status).toBe(404);
+  });
 });

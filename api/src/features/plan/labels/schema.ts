@@ -1,4 +1,5 @@
 import * as yup from 'yup';
+import { uuidField } from '../../../http/fields.ts';
 import { colorField, nameField } from '../frame/schema.ts';
 
 /** A label's description; the DailyBot client sends one with a label (and `is_archived` to archive or restore). */
@@ -11,6 +12,9 @@ export const createLabelSchema = yup.object({
   is_archived: yup.boolean(),
 });
 export type CreateLabelInput = yup.InferType<typeof createLabelSchema>;
+
+/** `POST /v1/plan/labels/`: an organization label, or with `board` that board's. */
+export const createOrganizationLabelSchema = createLabelSchema.shape({ board: uuidField().nullable() });
 
 export const updateLabelSchema = yup.object({
   name: nameField(100),

@@ -75,7 +75,7 @@ describe('Plan: the person\'s own doors (activity cursor, recents, task counts, 
 
   it('turns notification kinds off for you alone, and notify() leaves you out of them', async () => {
     const prefs = await ex('GET', '/v1/plan/me/notifications/', acme.member.key);
-    expect(prefs.body.items.find((i: { kind: string }) => i.kind === 'task.assigned')).toEqual({ kind: 'task.assigned', name: 'Task assigned', default_enabled: true, enabled: true });
+    expect(prefs.body.items.find((i: { kind: string }) => i.kind === 'task.assigned')).toEqual({ kind: 'task.assigned', name: 'Task assigned', default_enabled: true, enabled: true, chat: false, email: false });
     const off = await ex('PUT', '/v1/plan/me/notifications/', acme.member.key, { items: [{ kind: 'task.assigned', enabled: false }] });
     expect(off.body.items.find((i: { kind: string }) => i.kind === 'task.assigned').enabled).toBe(false);
     const unknown = await call('PUT', '/v1/plan/me/notifications/', acme.member.key, { items: [{ kind: 'task.nope', enabled: false }] });

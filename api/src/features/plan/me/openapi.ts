@@ -14,7 +14,7 @@ export const { operations, schemas } = planOpenApiPart(meRoutes, {
   },
   PlanRecents: {
     type: 'object',
-    properties: { count: int, results: { type: 'array', items: { allOf: [{ $ref: '#/components/schemas/PlanBoard' }, { type: 'object', properties: { visited_at: { type: 'string', format: 'date-time' } } }] } } },
+    properties: { count: int, results: { type: 'array', items: { allOf: [{ $ref: '#/components/schemas/PlanBoard' }, { type: 'object', properties: { board: { type: 'string', format: 'uuid', description: 'the board\'s uuid again (the DailyBot client reads it here)' }, visited_at: { type: 'string', format: 'date-time' } } }] } } },
   },
   PlanBriefing: {
     type: 'object',
@@ -30,7 +30,23 @@ export const { operations, schemas } = planOpenApiPart(meRoutes, {
   PlanNotificationPrefs: {
     type: 'object',
     properties: {
-      items: { type: 'array', items: { type: 'object', properties: { kind: str, name: str, default_enabled: { type: 'boolean' }, enabled: { type: 'boolean' } } } },
+      items: {
+        type: 'array',
+        items: {
+          type: 'object',
+          properties: {
+            kind: str, name: str, default_enabled: { type: 'boolean' }, enabled: { type: 'boolean', description: 'false: not at all (inbox, e-mail, chat)' },
+            chat: { type: 'boolean', description: 'by chat (off unless you turned it on)' }, email: { type: 'boolean', description: 'by e-mail (unless you chose, when the organization routes the kind to email)' },
+          },
+        },
+      },
+      destination: {
+        description: 'where your chat notifications go: your direct messages, or a public channel (about members-only boards and projects: always direct messages)',
+        oneOf: [
+          { type: 'object', properties: { type: { const: 'dm' } } },
+          { type: 'object', properties: { type: { const: 'channel' }, channel: { type: 'object', properties: { external_id: str, name: str } } } },
+        ],
+      },
       paused_until: { type: 'null' },
     },
   },

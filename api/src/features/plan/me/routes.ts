@@ -1,8 +1,9 @@
 import type { PlanRoutes } from '../../../http/plan/registrar.ts';
 import { presentBoard } from '../boards/presenter.ts';
 import { activityCursorSchema, briefingSchema, notificationPrefsSchema } from './schema.ts';
+import { chatAccess } from '../channels/service.ts';
 import {
-  getActivityCursor, getBriefing, getNotificationPrefs, previewBriefing, recentBoards, saveBriefing, saveNotificationPrefs, sendBriefingTest, setActivityCursor,
+  chatDestination, getActivityCursor, getBriefing, getNotificationPrefs, previewBriefing, recentBoards, saveBriefing, saveNotificationPrefs, sendBriefingTest, setActivityCursor,
   taskCounts, visitBoard,
 } from './service.ts';
 
@@ -22,7 +23,7 @@ export function meRoutes(plan: PlanRoutes): void {
   );
   r.read({ path: '/v1/plan/me/recents/', person, summary: 'The boards you opened last (at most 10), newest first', response: 'PlanRecents' }, async (call) => {
     const rows = await recentBoards(call);
-    return { count: rows.length, results: rows.map(({ board, visited_at }) => ({ ...presentBoard(board), visited_at })) };
+    return { count: rows.length, results: rows.map(({ board, visited_at }) => ({ ...presentBoard(board), board: board.uuid, visited_at })) };
   });
   r.read({ path: '/v1/plan/me/tasks/counts/', person, summary: 'Your open tasks counted: overdue, due today, due this week, without a due date, in progress', response: 'PlanTaskCounts' }, (call) =>
     taskCounts(call),
@@ -37,7 +38,12 @@ export function meRoutes(plan: PlanRoutes): void {
     (call) => sendBriefingTest(call),
   );
   r.read({ path: '/v1/plan/me/notifications/', person, summary: 'The notification kinds that reach you, and whether you get each', response: 'PlanNotificationPrefs' }, (call) => getNotificationPrefs(call));
-  r.write({ method: 'put', path: '/v1/plan/me/notifications/', person, scope: 'tasks:read', body: notificationPrefsSchema, summary: 'Turn notification kinds on or off for you (inbox and e-mail)', response: 'PlanNotificationPrefs' }, (call) =>
-    saveNotificationPrefs(call, call.body),
+  r.write(
+    {
+      method: 'put', path: '/v1/plan/me/notifications/', person, scope: 'tasks:read', body: notificationPrefsSchema, response: 'PlanNotificationPrefs',
+      summary: 'Change your notifications: kinds on or off, by chat or e-mail, and where chat goes (your direct messages or a public channel)',
+      prepare: (call) => chatDestination(call, chatAccess(call.deps), call.body.destination),
+    },
+    (call) => saveNotificationPrefs(call, call.body, call.prepared),
   );
 }

@@ -17,11 +17,26 @@ export const briefingSchema = yup.object({
 });
 export type BriefingInput = yup.InferType<typeof briefingSchema>;
 
-/** Personal notification preferences: kinds turned on or off (inbox and e-mail alike). */
+/**
+ * Personal notification preferences, a partial update: `items` change kinds (`enabled` turns a kind off or on
+ * everywhere; `chat` and `email`, the DailyBot client's matrix, one channel each), `destination` says where chat
+ * notifications go (`{"type": "dm"}`, or `{"type": "channel", "channel": {"external_id": …}}`: a public channel).
+ */
 export const notificationPrefsSchema = yup.object({
   items: yup
-    .array(yup.object({ kind: yup.string().max(64).required(), enabled: yup.boolean().required() }).required())
+    .array(
+      yup
+        .object({ kind: yup.string().max(64).required(), enabled: yup.boolean(), chat: yup.boolean(), email: yup.boolean() })
+        .test('says-something', 'Say what to change: enabled, chat or email.', (item) => item.enabled !== undefined || item.chat !== undefined || item.email !== undefined)
+        .required(),
+    )
     .max(100),
+  destination: yup
+    .object({
+      type: yup.string().oneOf(['dm', 'channel'] as const).required(),
+      channel: yup.object({ external_id: yup.string().min(1).max(200), id: yup.string().min(1).max(200) }).default(undefined),
+    })
+    .default(undefined),
   /** Recognised so the client's field is not unknown; only null (no pause) is taken today. */
   paused_until: yup.mixed().nullable(),
 });

@@ -6,7 +6,12 @@ import { readJson, writeJson } from '../../../lib/json.ts';
 import { enqueueEmail } from '../../../outbox/deliveries.ts';
 import { visibleBoard, whereVisible } from '../frame/access.ts';
 import type { PlanRead, PlanWrite } from '../frame/context.ts';
-import { NOTIFICATION_CATALOG } from '../notifications/catalog.ts';
+import { listChannels } from '../channels/service.ts';
+import type { ChatAccess } from '../channels/service.ts';
+import { NOTIFICATION_CATALOG, notificationKind } from '../notifications/catalog.ts';
+import { choiceOf, readPrefs } from '../notifications/prefs.ts';
+import type { ChatDestination, PersonalPrefs } from '../notifications/prefs.ts';
+import { EMAIL_CHANNEL } from '../notifications/routing.ts';
 import type { BriefingInput, NotificationPrefsInput } from './schema.ts';
 
 /**
@@ -190,25 +195,60 @@ export async function sendBriefingTest(w: PlanWrite) {
 
 // --- Personal notification preferences ---
 
-/** Every kind of the catalogue that reaches a person (inbox or e-mail), with whether the caller gets it. */
+/**
+ * Every personal kind of the catalogue, with whether the caller gets it at all (`enabled`), by chat and by e-mail
+ * (notifications/prefs.ts says how each is decided), and where their chat notifications go.
+ */
 export async function getNotificationPrefs(r: PlanRead) {
-  const off = new Set(readJson<{ disabled?: string[] } | null>((await settingsOf(r.db, r.actor.user.uuid))?.notifications, null)?.disabled ?? []);
-  const items = NOTIFICATION_CATALOG.filter((k) => k.channels.includes('inbox') || k.channels.includes('email')).map((k) => ({
-    kind: k.key, name: k.name, default_enabled: k.default_enabled, enabled: !off.has(k.key),
+  const prefs = readPrefs((await settingsOf(r.db, r.actor.user.uuid))?.notifications);
+  const routedByEmail = new Set(
+    (await r.db('plan_notification_routes').where({ organization_uuid: r.actor.organization.uuid, channel: EMAIL_CHANNEL, enabled: true }).select('kind')).map((row: { kind: string }) => row.kind),
+  );
+  const items = NOTIFICATION_CATALOG.filter((k) => k.scope === 'personal').map((k) => ({
+    kind: k.key,
+    name: k.name,
+    default_enabled: k.default_enabled,
+    enabled: !prefs.disabled.includes(k.key),
+    chat: k.channels.includes('chat') && choiceOf(prefs.chat, k.key) === true,
+    email: k.channels.includes('email') && (choiceOf(prefs.email, k.key) ?? routedByEmail.has(k.key)),
   }));
-  return { items, paused_until: null };
+  return { items, destination: prefs.destination, paused_until: null };
 }
 
-/** Turns kinds on or off for the caller (unknown kinds: 400 unknown_notification_kind); `paused_until` takes null only. */
-export async function saveNotificationPrefs(w: PlanWrite, input: NotificationPrefsInput) {
+/** Where a person's chat notifications may go, checked on the platform (the route's prepare: before the transaction). */
+export async function chatDestination(r: PlanRead, chat: ChatAccess, input: NotificationPrefsInput['destination']): Promise<ChatDestination | undefined> {
+  if (!input) return undefined;
+  if (input.type === 'dm') return { type: 'dm' };
+  const wanted = input.channel?.external_id ?? input.channel?.id;
+  if (!wanted) throw invalidFilter('destination', 'A channel destination names its channel: {"type": "channel", "channel": {"external_id": "C123"}}.');
+  const found = (await listChannels(r, chat, 'channel')).find((c) => c.external_id === wanted);
+  if (!found) throw badRequest('channel_not_found', `No public channel "${wanted.slice(0, 200)}" on the connected chat platform; GET /v1/plan/channels/?type=channel lists them.`, { parameter: 'destination' });
+  return { type: 'channel', channel: { external_id: found.external_id, name: found.name } };
+}
+
+/**
+ * Changes the caller's preferences: kinds on or off, by chat or e-mail (unknown kinds: 400
+ * unknown_notification_kind; a channel a kind never goes by: invalid_filter_value), and where chat goes
+ * (`destination`, checked by chatDestination). `paused_until` takes null only.
+ */
+export async function saveNotificationPrefs(w: PlanWrite, input: NotificationPrefsInput, destination: ChatDestination | undefined) {
   if (input.paused_until !== undefined && input.paused_until !== null) throw invalidFilter('paused_until', 'Pausing notifications is not supported: send null or leave it out.');
-  const known = new Set(NOTIFICATION_CATALOG.map((k) => k.key));
-  const off = new Set(readJson<{ disabled?: string[] } | null>((await settingsOf(w.db, w.actor.user.uuid))?.notifications, null)?.disabled ?? []);
-  for (const item of input.items ?? []) {
-    if (!known.has(item.kind)) throw badRequest('unknown_notification_kind', `No notification kind "${item.kind.slice(0, 64)}"; GET /v1/plan/notifications/catalog/ lists them.`, { parameter: 'items' });
-    if (item.enabled) off.delete(item.kind);
-    else off.add(item.kind);
+  const prefs = readPrefs((await settingsOf(w.db, w.actor.user.uuid))?.notifications);
+  const disabled = new Set(prefs.disabled);
+  const byChannel = { chat: { ...prefs.chat }, email: { ...prefs.email } };
+  for (const [index, item] of (input.items ?? []).entries()) {
+    const kind = notificationKind(item.kind);
+    if (!kind) throw badRequest('unknown_notification_kind', `No notification kind "${item.kind.slice(0, 64)}"; GET /v1/plan/notifications/catalog/ lists them.`, { parameter: 'items' });
+    if (item.enabled === true) disabled.delete(kind.key);
+    if (item.enabled === false) disabled.add(kind.key);
+    for (const channel of ['chat', 'email'] as const) {
+      const wanted = item[channel];
+      if (wanted === undefined) continue;
+      if (!kind.channels.includes(channel)) throw invalidFilter(`items.${index}.${channel}`, `${kind.key} never goes by ${channel === 'chat' ? 'chat' : 'e-mail'}.`);
+      byChannel[channel][kind.key] = wanted;
+    }
   }
-  await saveSettings(w, { notifications: writeJson({ disabled: [...off].sort() }) });
+  const saved: PersonalPrefs = { disabled: [...disabled].sort(), ...byChannel, destination: destination ?? prefs.destination };
+  await saveSettings(w, { notifications: writeJson(saved) });
   return getNotificationPrefs(w);
 }

@@ -21,7 +21,7 @@ export function memberRoutes(plan: PlanRoutes): void {
       },
     );
     r.write(
-      { method: 'patch', structure: true, path: `${base}/members/:user/`, summary: `Change a member's role`, scope: 'tasks:admin', body: updateMemberSchema, response: 'PlanMember' },
+      { method: 'patch', structure: true, path: `${base}/members/:user/`, summary: `Change a member's role; an empty body answers the membership as it is`, scope: 'tasks:admin', body: updateMemberSchema, response: 'PlanMember' },
       async (call) => presentMember(await updateMember(call, container, call.params[param], call.params.user, call.body.role)),
     );
     r.write(
@@ -32,7 +32,7 @@ export function memberRoutes(plan: PlanRoutes): void {
       {
         path: `${base}/mentionables/`,
         summary: `People who can own or take part in the ${container}'s tasks`,
-        item: 'PlanPerson',
+        item: 'PlanMentionable',
         query: [{ name: 'search', description: 'name or e-mail contains (2–256 characters)' }],
       },
       async (call) => {

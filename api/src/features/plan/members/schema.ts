@@ -13,7 +13,8 @@ export const addMemberSchema = withAliases(
 );
 export type AddMemberInput = yup.InferType<typeof addMemberSchema>;
 
+/** `role` changes the member's role; an empty body (the DailyBot client's `member update`) answers the grant as it is. */
 export const updateMemberSchema = yup.object({
-  role: yup.string().oneOf(MEMBER_ROLES).required(),
+  role: yup.string().oneOf(MEMBER_ROLES),
 });
 export type UpdateMemberInput = yup.InferType<typeof updateMemberSchema>;

@@ -102,12 +102,12 @@ async function changeRole(w: PlanWrite, container: Container, row: ContainerRow,
   return view;
 }
 
-export async function updateMember(w: PlanWrite, container: Container, uuid: string, userUuid: string, role: MemberRole): Promise<MemberView> {
+export async function updateMember(w: PlanWrite, container: Container, uuid: string, userUuid: string, role: MemberRole | undefined): Promise<MemberView> {
   await lockStream(w, container, uuid);
   const { row } = await managedContainer(w, container, uuid);
   const existing = await memberView(w, container, uuid, userUuid);
   if (!existing) throw notFound();
-  return existing.role === role ? existing : changeRole(w, container, row, existing, role);
+  return role === undefined || existing.role === role ? existing : changeRole(w, container, row, existing, role);
 }
 
 /**

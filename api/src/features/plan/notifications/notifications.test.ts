@@ -58,11 +58,13 @@ describe('Plan notifications: routes, notify(), the inbox (spec: notification_ro
     expect(scoped.status).toBe(400);
     expect(scoped.body).toEqual({ detail: expect.any(String), code: 'route_scope_not_org_visible', extra: { uuids: [secret.board.uuid, absent] } });
 
-    const created = await call('POST', routes, acme.member.key, { kind: 'task.created', channel: 'G2', scope: { boards: [open.board.uuid] } });
+    // A member routes to the channels they see (public ones); an admin to private ones too.
+    expect((await call('POST', routes, acme.member.key, { kind: 'task.created', channel: 'G2', scope: { boards: [open.board.uuid] } })).body.code).toBe('channel_not_found');
+    const created = await call('POST', routes, acme.adminKey, { kind: 'task.created', channel: 'G2', scope: { boards: [open.board.uuid] } });
     expect(created.status).toBe(201);
     expect(created.body).toEqual({
       uuid: created.body.uuid, id: created.body.uuid, name: null, kind: 'task.created', kinds: ['task.created'], channel: 'G2', enabled: true, scope: { boards: [open.board.uuid], projects: [] },
-      created_by: acme.member.user.uuid, created_at: '2026-03-10T15:00:00.000Z', updated_at: '2026-03-10T15:00:00.000Z',
+      created_by: acme.admin.uuid, created_at: '2026-03-10T15:00:00.000Z', updated_at: '2026-03-10T15:00:00.000Z',
     });
     for (let i = 1; i < 10; i++) expect((await call('POST', routes, acme.adminKey, { kind: 'task.assigned', channel: i % 2 ? 'email' : 'C1' })).status).toBe(201);
     const over = await call('POST', routes, acme.adminKey, { kind: 'task.assigned', channel: 'C1' });
@@ -101,7 +103,7 @@ describe('Plan notifications: routes, notify(), the inbox (spec: notification_ro
     expect(inbox.body.results).toEqual([{
       uuid: notified.inbox[0], id: notified.inbox[0], kind: 'task.mentioned', object_type: 'task', object_uuid: task, board: board.uuid, project: null,
       title: 'PLAT-1 Fix login', body: 'Ada mentioned you: "@Mia can you look?"', data: { comment: 'c1', key: 'PLAT-1' },
-      actor: { uuid: acme.admin.uuid, id: acme.admin.uuid, full_name: 'Ada Admin' }, agent_name: 'Triage bot', is_read: false, read_at: null,
+      actor: { uuid: acme.admin.uuid, id: acme.admin.uuid, full_name: 'Ada Admin', name: 'Ada Admin' }, agent_name: 'Triage bot', is_read: false, read_at: null,
       created_at: '2026-03-10T15:00:00.000Z',
     }]);
     await t.deps.delivery.runDue();

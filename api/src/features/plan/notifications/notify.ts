@@ -3,9 +3,12 @@ import type { NotificationRouteRow, NotificationRow } from '../../../db/tables.t
 import { uuidv7 } from '../../../lib/ids.ts';
 import { bool, readJson, writeJson } from '../../../lib/json.ts';
 import { enqueueEmail } from '../../../outbox/deliveries.ts';
-import { platformName } from '../../chat-platform/connection.ts';
+import { platformName, sendsDirectMessages } from '../../chat-platform/connection.ts';
 import { enqueueChatPost } from '../../chat-platform/enqueue.ts';
+import type { Platform } from '../../../db/tables.ts';
 import { notificationKind } from './catalog.ts';
+import { choiceOf, prefsOf } from './prefs.ts';
+import { EMAIL_CHANNEL } from './routing.ts';
 import type { RouteScope } from './routing.ts';
 
 /** What a notification is about: the object, where it lives, and how people recognise it. */
@@ -45,6 +48,13 @@ export interface Notified {
   deliveries: number;
 }
 
+interface Person {
+  uuid: string;
+  email: string;
+  first_name: string;
+  last_name: string;
+}
+
 interface Place {
   visibility: 'org' | 'members';
   board: string | null;
@@ -65,13 +75,13 @@ async function placeOf(db: Executor, subject: NoticeSubject): Promise<Place> {
 }
 
 /** The recipients who may read about the subject: active, not guests, not the actor, and seeing its board or project. */
-async function keptRecipients(db: Executor, notice: Notice, place: Place): Promise<{ uuid: string; email: string }[]> {
+async function keptRecipients(db: Executor, notice: Notice, place: Place): Promise<Person[]> {
   const wanted = [...new Set(notice.recipients)].filter((uuid) => uuid !== notice.actor?.uuid);
   if (wanted.length === 0) return [];
-  const people: { uuid: string; email: string; role: string; is_active: boolean | number }[] = await db('users')
+  const people: (Person & { role: string; is_active: boolean | number })[] = await db('users')
     .whereIn('uuid', wanted)
     .where({ organization_uuid: notice.organizationUuid })
-    .select('uuid', 'email', 'role', 'is_active');
+    .select('uuid', 'email', 'first_name', 'last_name', 'role', 'is_active');
   const active = people.filter((p) => (p.is_active === true || p.is_active === 1) && p.role !== 'guest');
   if (place.visibility === 'org') return active;
   const [table, column, uuid] = place.board ? ['plan_board_members', 'board_uuid', place.board] : ['plan_project_members', 'project_uuid', place.project];
@@ -79,14 +89,6 @@ async function keptRecipients(db: Executor, notice: Notice, place: Place): Promi
     (await db(table).where({ [column]: uuid }).whereIn('user_uuid', active.map((p) => p.uuid)).select('user_uuid')).map((m: { user_uuid: string }) => m.user_uuid),
   );
   return active.filter((p) => p.role === 'admin' || members.has(p.uuid));
-}
-
-/** Leaves out the people who turned this kind off for themselves (PUT /v1/plan/me/notifications/). */
-async function withoutOptedOut<P extends { uuid: string }>(db: Executor, kind: string, people: P[]): Promise<P[]> {
-  if (people.length === 0) return people;
-  const settings: { user_uuid: string; notifications: unknown }[] = await db('plan_person_settings').whereIn('user_uuid', people.map((p) => p.uuid)).whereNotNull('notifications').select('user_uuid', 'notifications');
-  const off = new Set(settings.filter((s) => readJson<{ disabled?: string[] }>(s.notifications, {}).disabled?.includes(kind)).map((s) => s.user_uuid));
-  return off.size ? people.filter((p) => !off.has(p.uuid)) : people;
 }
 
 /** Whether a route's scope covers the place (no scope: every board and project). */
@@ -97,10 +99,12 @@ function covers(scope: RouteScope | null, place: Place): boolean {
 
 /**
  * Notifies people of something that happened, inside the transaction of the change that caused it (so a
- * notification exists exactly when its cause does): one inbox row per recipient who may see the subject, and the
- * organization's routes for the kind: a post to each routed chat channel (once per channel, and only about boards
- * and projects everyone in the organization sees), and an e-mail to each recipient when the kind is routed to
- * `email`. The delivery worker sends them after the commit.
+ * notification exists exactly when its cause does): one inbox row per recipient who may see the subject and did
+ * not turn the kind off, an e-mail to each of them who wants it by e-mail (they said so, or the organization routes
+ * the kind to `email`), a chat message to each who wants it by chat (in their direct messages, or in the public
+ * channel they chose when the subject is one everyone sees: prefs.ts), and the organization's routes for the kind:
+ * a post to each routed chat channel (once per channel, and only about boards and projects everyone in the
+ * organization sees). The delivery worker sends them after the commit.
  *
  * Features call it from their services (`await notify(w.db, {...}, w.now)`); the due-date job calls it itself.
  */
@@ -108,7 +112,9 @@ export async function notify(db: Executor, notice: Notice, now: Date): Promise<N
   const kind = notificationKind(notice.kind);
   if (!kind) throw new Error(`notify: ${notice.kind} is not in the notification catalogue`);
   const place = await placeOf(db, notice.subject);
-  const people = await withoutOptedOut(db, notice.kind, await keptRecipients(db, notice, place));
+  const kept = await keptRecipients(db, notice, place);
+  const prefs = await prefsOf(db, kept.map((p) => p.uuid));
+  const people = kept.filter((p) => !prefs.get(p.uuid)!.disabled.includes(notice.kind));
   const title = notice.subject.key ? `${notice.subject.key} ${notice.subject.title}` : notice.subject.title;
 
   const inbox: string[] = [];
@@ -136,17 +142,32 @@ export async function notify(db: Executor, notice: Notice, now: Date): Promise<N
 
   const routes: NotificationRouteRow[] = await db('plan_notification_routes').where({ organization_uuid: notice.organizationUuid, kind: notice.kind });
   const matching = routes.filter((route) => bool(route.enabled ?? true) && covers(readJson<RouteScope | null>(route.scope, null), place));
+  const chatText = `*${kind.name}* · ${title}\n${notice.text}${notice.agentName ? ` (via ${notice.agentName})` : ''}`;
+  const post = async (platform: Platform, channels: string[], users: Person[]) =>
+    enqueueChatPost(db, { organizationUuid: notice.organizationUuid, platform, text: chatText, channels, users, kind: `plan.${notice.kind}`, subjectUuid: notice.subject.uuid }, now);
   let deliveries = 0;
-  const channels = [...new Set(matching.filter((r) => r.channel !== 'email').map((r) => r.channel))];
-  if (channels.length && kind.channels.includes('chat') && place.visibility === 'org') {
-    const platform = await platformName(db, notice.organizationUuid);
-    if (platform) {
-      const text = `*${kind.name}* · ${title}\n${notice.text}${notice.agentName ? ` (via ${notice.agentName})` : ''}`;
-      deliveries += await enqueueChatPost(db, { organizationUuid: notice.organizationUuid, platform, text, channels, users: [], kind: `plan.${notice.kind}`, subjectUuid: notice.subject.uuid }, now);
+  const channels = [...new Set(matching.filter((r) => r.channel !== EMAIL_CHANNEL).map((r) => r.channel))];
+  const chatters = kind.channels.includes('chat') ? people.filter((p) => choiceOf(prefs.get(p.uuid)!.chat, notice.kind) === true) : [];
+  const platform = (channels.length && place.visibility === 'org') || chatters.length ? await platformName(db, notice.organizationUuid) : null;
+  if (platform && channels.length && kind.channels.includes('chat') && place.visibility === 'org') deliveries += await post(platform, channels, []);
+  if (platform && chatters.length) {
+    // Each person's chosen public channel, for what everyone sees; their direct messages otherwise.
+    const inChannel = new Map<string, Person[]>();
+    const direct: Person[] = [];
+    for (const person of chatters) {
+      const destination = prefs.get(person.uuid)!.destination;
+      if (destination.type === 'channel' && place.visibility === 'org') inChannel.set(destination.channel.external_id, [...(inChannel.get(destination.channel.external_id) ?? []), person]);
+      else direct.push(person);
     }
+    // A platform without direct messages (an incoming webhook) names the people in its one channel, so only about
+    // what everyone sees.
+    const directMessages = await sendsDirectMessages(db, notice.organizationUuid, platform);
+    if (direct.length && (directMessages || place.visibility === 'org')) deliveries += await post(platform, [], direct);
+    for (const [channel, listeners] of inChannel) deliveries += await post(platform, [channel], directMessages ? [] : listeners);
   }
-  if (matching.some((r) => r.channel === 'email') && kind.channels.includes('email')) {
-    for (const person of people) {
+  if (kind.channels.includes('email')) {
+    const routed = matching.some((r) => r.channel === EMAIL_CHANNEL);
+    for (const person of people.filter((p) => choiceOf(prefs.get(p.uuid)!.email, notice.kind) ?? routed)) {
       const text = `${notice.text}\n\n${kind.name}: ${title}${notice.agentName ? `\nBy the agent ${notice.agentName}` : ''}\n`;
       await enqueueEmail(db, { organizationUuid: notice.organizationUuid, kind: `plan.${notice.kind}`, message: { to: [person.email], subject: `[Rollcall] ${kind.name}: ${title}`, text } }, now);
       deliveries++;

@@ -12,11 +12,18 @@ export const { operations, schemas } = planOpenApiPart(
   {
     PlanNotificationKind: {
       type: 'object',
-      properties: { key: str, name: str, description: str, object_type: str, channels: { type: 'array', items: { enum: ['inbox', 'email', 'chat'] } }, default_enabled: { type: 'boolean' } },
+      properties: {
+        key: str, name: str, description: str, object_type: str, channels: { type: 'array', items: { enum: ['inbox', 'email', 'chat'] } }, default_enabled: { type: 'boolean' },
+        scope: { enum: ['personal', 'org'], description: 'personal: people choose whether they get it; org: only routes send it' },
+      },
     },
     PlanRouteTest: {
       type: 'object',
-      properties: { route: { type: 'string', format: 'uuid' }, channel: { type: 'string' }, text: { type: 'string' }, deliveries: { type: 'integer' } },
+      properties: {
+        route: { type: 'string', format: 'uuid' }, channel: { type: 'string' }, text: { type: 'string' }, deliveries: { type: 'integer' },
+        sent: { type: 'boolean', description: 'whether anything was handed to the outbox' },
+        destination: { oneOf: [{ type: 'object', properties: { external_id: { type: 'string' }, name: { type: 'string' } } }, { type: 'null' }], description: 'the chat channel, named (null for e-mail); a dry run shows it as channel at its top' },
+      },
     },
     PlanNotificationRoute: {
       type: 'object',

@@ -1,7 +1,7 @@
 import type { PlanRoutes, ReadCall } from '../../../http/plan/registrar.ts';
 import { chatAccess } from '../channels/service.ts';
 import { NOTIFICATION_CATALOG } from './catalog.ts';
-import { ROUTE_LIMIT, checkChannel, createRoute, deleteRoute, getRoute, listRouteDeliveries, listRoutes, sendRouteTest, updateRoute } from './routing.ts';
+import { ROUTE_LIMIT, checkChannel, routeDestination, createRoute, deleteRoute, getRoute, listRouteDeliveries, listRoutes, sendRouteTest, updateRoute } from './routing.ts';
 import { presentDelivery } from '../../deliveries/presenter.ts';
 import { inboxSummary, listInbox, markAllRead, markNotification, unreadCount } from './inbox.ts';
 import { presentNotification, presentRoute } from './presenter.ts';
@@ -22,8 +22,15 @@ const inboxFilters = (call: ReadCall) => ({
 export function notificationCatalogRoutes(plan: PlanRoutes): void {
   const r = plan.tagged('Plan: channels and notifications');
   r.list(
-    { path: '/v1/plan/notifications/catalog/', summary: 'The notification kinds (items carry key)', item: 'PlanNotificationKind' },
-    async (call) => ({ count: NOTIFICATION_CATALOG.length, results: NOTIFICATION_CATALOG.slice(call.page.offset, call.page.offset + call.page.limit) }),
+    {
+      path: '/v1/plan/notifications/catalog/', summary: 'The notification kinds (items carry key and scope: personal or org); kinds: all of them at once', item: 'PlanNotificationKind',
+      envelope: { kinds: { type: 'array', items: { $ref: '#/components/schemas/PlanNotificationKind' }, description: 'every kind, unpaged (where the DailyBot client reads them)' } },
+    },
+    async (call) => ({
+      count: NOTIFICATION_CATALOG.length,
+      results: NOTIFICATION_CATALOG.slice(call.page.offset, call.page.offset + call.page.limit),
+      envelope: { kinds: NOTIFICATION_CATALOG },
+    }),
   );
 
   const routes = '/v1/plan/notifications/routes/';
@@ -52,9 +59,14 @@ export function notificationCatalogRoutes(plan: PlanRoutes): void {
   r.write(
     {
       method: 'post', path: `${routes}:route/send-test/`, ...alias(':route/send-test/'), destructive: true, response: 'PlanRouteTest',
-      summary: 'Send a test message through the route (an email route: to you); ?dry_run=true builds it and sends nothing',
+      summary: 'Send a test message through the route (an email route: to you); ?dry_run=true builds it and sends nothing (and names the channel at the top)',
+      prepare: (call) => routeDestination(call, chatAccess(call.deps), call.params.route),
+      preview: (result) => ({ channel: result.destination }),
     },
-    (call) => sendRouteTest(call, call.params.route),
+    async (call) => {
+      const sent = await sendRouteTest(call, call.params.route);
+      return { ...sent, sent: sent.deliveries > 0, destination: call.prepared };
+    },
   );
   r.list({ path: `${routes}:route/deliveries/`, ...alias(':route/deliveries/'), summary: 'What the route sent lately, newest first', item: 'Delivery' }, async (call) => {
     const { count, rows } = await listRouteDeliveries(call, call.params.route, call.page);
@@ -89,8 +101,14 @@ export function inboxRoutes(plan: PlanRoutes): void {
   );
   for (const read of [true, false]) {
     r.write(
-      { method: 'post', path: `/v1/plan/inbox/:notification/${read ? 'read' : 'unread'}/`, person: true, summary: `Mark a notification ${read ? 'read' : 'unread'}`, response: 'PlanNotification' },
-      async (call) => presentNotification(await markNotification(call, call.params.notification, read)),
+      {
+        method: 'post', path: `/v1/plan/inbox/:notification/${read ? 'read' : 'unread'}/`, person: true, summary: `Mark a notification ${read ? 'read' : 'unread'} (unread_count: how many stay unread)`,
+        response: { allOf: [{ $ref: '#/components/schemas/PlanNotification' }, { type: 'object', properties: { unread_count: { type: 'integer' } } }] },
+      },
+      async (call) => {
+        const notification = presentNotification(await markNotification(call, call.params.notification, read));
+        return { ...notification, unread_count: (await unreadCount(call, {})).count };
+      },
     );
   }
 }

@@ -10,12 +10,13 @@ import { uuidv7 } from '../../../lib/ids.ts';
 import { bool, readJson, writeJson } from '../../../lib/json.ts';
 import type { PageRequest } from '../../../lib/page.ts';
 import { lockOrganization } from '../../../outbox/plan-changes.ts';
-import { listChannels } from '../channels/service.ts';
+import { channelLabel, listChannels } from '../channels/service.ts';
 import type { ChatAccess } from '../channels/service.ts';
 import type { PlanRead, PlanWrite } from '../frame/context.ts';
 import { notificationKind } from './catalog.ts';
 import { presentRoute } from './presenter.ts';
-import { channelOf } from './schema.ts';
+import { channelOf, scopeOf } from './schema.ts';
+import type { ScopeInput } from './schema.ts';
 import type { CreateRouteInput, UpdateRouteInput } from './schema.ts';
 
 /**
@@ -46,8 +47,12 @@ export async function checkChannel(r: PlanRead, chat: ChatAccess, channel: strin
   }
 }
 
-/** The scope, normalized; 400 route_scope_not_org_visible listing every uuid that is not a board or project everyone in the organization sees. */
-export async function checkScope(db: Executor, actor: Actor, scope: RouteScope | null | undefined): Promise<RouteScope | null> {
+/**
+ * The scope as sent (either shape: scopeOf), normalized; 400 route_scope_not_org_visible listing every uuid that is
+ * not a board or project everyone in the organization sees.
+ */
+export async function checkScope(db: Executor, actor: Actor, input: ScopeInput): Promise<RouteScope | null> {
+  const scope = scopeOf(input);
   if (!scope) return null;
   const boards = [...new Set((scope.boards ?? []).map((u) => u.toLowerCase()))];
   const projects = [...new Set((scope.projects ?? []).map((u) => u.toLowerCase()))];
@@ -152,6 +157,12 @@ export const routeScope = (row: NotificationRouteRow): RouteScope | null => read
  * caller's own address. 400 platform_not_connected for a chat route without a platform. A dry run builds it and
  * sends nothing.
  */
+/** Where a route sends, as the DailyBot client shows it: its chat channel `{external_id, name}`, or null for e-mail. Asks the platform. */
+export async function routeDestination(r: PlanRead, chat: ChatAccess, uuid: string): Promise<{ external_id: string; name: string } | null> {
+  const route = await routeOf(r.db, r.actor, uuid);
+  return route.channel === EMAIL_CHANNEL ? null : channelLabel(r, chat, route.channel);
+}
+
 export async function sendRouteTest(w: PlanWrite, uuid: string): Promise<{ route: string; channel: string; text: string; deliveries: number }> {
   const route = await routeOf(w.db, w.actor, uuid);
   const kind = notificationKind(route.kind);

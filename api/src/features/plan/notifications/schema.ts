@@ -1,15 +1,38 @@
 import * as yup from 'yup';
 import { uuidField } from '../../../http/fields.ts';
+import { invalidFilter } from '../../../lib/errors.ts';
 
-/** `scope`: the boards and projects a route (or a report) covers; absent or null for every org-visible one. */
+/**
+ * `scope`: the boards and projects a route (or a report) covers; absent or null for every org-visible one. The
+ * DailyBot client's shape names one kind at a time: `{type: "boards" | "projects", uuids}`, or `{type: "all"}`
+ * for the whole organization (scopeOf reads either).
+ */
 export const scopeField = () =>
   yup
     .object({
       boards: yup.array(uuidField().required()).max(50),
       projects: yup.array(uuidField().required()).max(50),
+      type: yup.string().oneOf(['all', 'boards', 'projects'] as const),
+      uuids: yup.array(uuidField().required()).max(50),
     })
     .nullable()
     .default(undefined);
+
+export type ScopeInput = yup.InferType<ReturnType<typeof scopeField>>;
+
+/** A scope as stored (`{boards, projects}`, or null: everything org-visible), whichever shape it was sent in. */
+export function scopeOf(input: ScopeInput): { boards?: string[]; projects?: string[] } | null {
+  if (!input) return null;
+  const { type, uuids, boards, projects } = input;
+  if (type === undefined) return uuids === undefined ? { boards, projects } : scopeProblem('uuids goes with type ("boards" or "projects").');
+  if (boards !== undefined || projects !== undefined) return scopeProblem('Send type and uuids, or boards and projects, not both.');
+  if (type === 'all') return (uuids ?? []).length ? scopeProblem('type "all" names no uuids.') : null;
+  return { [type]: uuids ?? [] };
+}
+
+const scopeProblem = (detail: string): never => {
+  throw invalidFilter('scope', detail);
+};
 
 /**
  * Where a route sends: a chat channel's external_id or "email"; the DailyBot client sends it as an object,

@@ -14,6 +14,8 @@ export function presentProject(row: ProjectRow) {
     target_date: row.target_date ?? null,
     health: row.health ?? null,
     created_by: row.created_by_uuid,
+    /** Its place in the organization's order (compare as plain strings; set with …/reorder/). */
+    position: row.position ?? null,
     ...archiveFields(row),
     ...timestamps(row),
   };

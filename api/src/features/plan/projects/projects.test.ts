@@ -17,7 +17,7 @@ describe('Plan projects, members, milestones and updates (CONTRACT §9; spec pro
     expect(project.status).toBe(201);
     expect(project.body).toEqual({
       uuid: project.body.uuid, id: project.body.uuid, name: 'Launch', description: 'v2', goal: goal.body.uuid, visibility: 'org', start_date: null, target_date: null, health: null,
-      created_by: acme.member.user.uuid,
+      created_by: acme.member.user.uuid, position: 'a0',
       archived_at: null, is_archived: false, created_at: '2026-03-10T15:00:00.000Z', updated_at: '2026-03-10T15:00:00.000Z',
     });
     expect((await call('GET', `/v1/plan/projects/${project.body.uuid}/members/`, acme.other.key)).body.results.map((m: { role: string }) => m.role)).toEqual(['manager']);

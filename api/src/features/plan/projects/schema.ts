@@ -28,3 +28,9 @@ export const updateProjectSchema = yup.object({
   ...datesAndHealth(),
 });
 export type UpdateProjectInput = yup.InferType<typeof updateProjectSchema>;
+
+/** `POST …/reorder/`: one neighbour, or none (last). */
+export const reorderProjectSchema = yup.object({
+  before: uuidField().nullable(),
+  after: uuidField().nullable(),
+});

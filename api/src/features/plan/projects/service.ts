@@ -8,6 +8,7 @@ import type { PlanRead, PlanWrite } from '../frame/context.ts';
 import type { ContainerFilters } from '../frame/lists.ts';
 import { unlessTaken } from '../frame/db-errors.ts';
 import { nameKey } from '../frame/presenters.ts';
+import { lastPosition, positionFor } from '../frame/order.ts';
 import { byOrdering, pageOf, whereListed } from '../frame/lists.ts';
 import { addMember } from '../members/service.ts';
 import { removeAttachmentsOf } from '../files/repository.ts';
@@ -38,6 +39,19 @@ export async function listProjects(r: PlanRead, filters: ProjectFilters, page: P
     return query;
   };
   return pageOf(base, page, (query) => byOrdering(filters.ordering, 'p.')(query.select('p.*')));
+}
+
+/** How many live boards the caller sees in each project (the DailyBot client's `board_count`). */
+export async function boardCounts(r: PlanRead, projectUuids: string[]): Promise<Map<string, number>> {
+  const counts = new Map<string, number>(projectUuids.map((uuid) => [uuid, 0]));
+  if (projectUuids.length === 0) return counts;
+  const rows: { project_uuid: string; n: number | string }[] = await whereVisible(r.db('plan_boards as b'), r.db, r.actor, 'board', 'b')
+    .whereIn('b.project_uuid', projectUuids)
+    .whereNull('b.archived_at')
+    .groupBy('b.project_uuid')
+    .select('b.project_uuid', r.db.raw('count(*) as n'));
+  for (const row of rows) counts.set(row.project_uuid, Number(row.n));
+  return counts;
 }
 
 export async function getProject(r: PlanRead, uuid: string): Promise<ProjectRow> {
@@ -77,6 +91,7 @@ export async function createProject(w: PlanWrite, input: CreateProjectInput): Pr
     description: input.description ?? '',
     visibility: input.visibility ?? 'org',
     created_by_uuid: w.actor.user.uuid,
+    position: await lastPosition(w.db, 'plan_projects', w.actor.organization.uuid),
     archived_at: null,
     created_at: w.now.toISOString(),
     updated_at: w.now.toISOString(),
@@ -114,6 +129,14 @@ export async function applyProjectChanges(w: PlanWrite, project: ProjectRow, cha
   const updated = { ...project, ...changes, updated_at: w.now.toISOString() };
   await unlessTaken(() => w.db('plan_projects').where({ uuid: project.uuid }).update({ ...changes, updated_at: updated.updated_at }), nameConflict);
   return recordProject(w, updated, 'updated', fields);
+}
+
+/** `POST …/reorder/`: the project's place in the organization's order, before or after another it sees, or last. */
+export async function reorderProject(w: PlanWrite, uuid: string, anchor: { before?: string | null; after?: string | null }): Promise<ProjectRow> {
+  const { row: project } = await writableProject<ProjectRow>(w, uuid);
+  const isSibling = async (other: string) => (await orNull(visibleProject(w.db, w.actor, other))) !== null;
+  const position = await positionFor(w.db, 'plan_projects', project.organization_uuid, project.uuid, anchor, isSibling);
+  return applyProjectChanges(w, project, position === project.position ? {} : { position });
 }
 
 export async function archiveProject(w: PlanWrite, uuid: string): Promise<ProjectRow> {

@@ -35,7 +35,7 @@ describe('Plan pulse', () => {
     expect(byName.Done).toMatchObject({ tasks: 1, open: 0, completed: 1 });
     expect(byName.Backlog).toMatchObject({ tasks: 0, open: 0, created: 0 });
     expect(res.body.owners).toEqual([
-      { owner: { uuid: acme.admin.uuid, id: acme.admin.uuid, full_name: 'Ada Admin' }, tasks: 3, open: 2, created: 2, completed: 1, changed: 2, archived: 0 },
+      { owner: { uuid: acme.admin.uuid, id: acme.admin.uuid, full_name: 'Ada Admin', name: 'Ada Admin' }, tasks: 3, open: 2, created: 2, completed: 1, changed: 2, archived: 0 },
       { owner: expect.objectContaining({ uuid: acme.member.user.uuid }), tasks: 1, open: 1, created: 1, completed: 0, changed: 1, archived: 0 },
       { owner: null, tasks: 0, open: 0, created: 1, completed: 0, changed: 0, archived: 1 },
     ]);

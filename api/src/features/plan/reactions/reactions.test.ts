@@ -20,7 +20,7 @@ describe('Plan reactions on project updates (spec reaction_invalid_emoji, reacti
   it('adds each person\'s reaction once, groups them by emoji, and takes them back', async () => {
     const first = await call('POST', base, acme.member.key, { emoji: '🎉' });
     expect(first.status).toBe(201);
-    expect(first.body).toEqual({ emoji: '🎉', count: 1, users: [{ uuid: acme.member.user.uuid, id: acme.member.user.uuid, full_name: 'Mia Member' }], reacted: true });
+    expect(first.body).toEqual({ emoji: '🎉', count: 1, users: [{ uuid: acme.member.user.uuid, id: acme.member.user.uuid, full_name: 'Mia Member', name: 'Mia Member' }], reacted: true });
     expect((await call('POST', base, acme.member.key, { emoji: '🎉' })).status).toBe(200);
     await call('POST', base, acme.other.key, { emoji: '🎉' });
     await call('POST', base, acme.other.key, { emoji: '❤' });

@@ -1,12 +1,12 @@
 import type { PlanRoutes } from '../../../http/plan/registrar.ts';
-import { chatAccess } from '../channels/service.ts';
+import { channelLabel, chatAccess } from '../channels/service.ts';
 import { checkChannel } from '../notifications/routing.ts';
 import { presentReport, presentRun } from './presenter.ts';
-import { createReportSchema, updateReportSchema } from './schema.ts';
+import { createReportSchema, reportChannelOf, updateReportSchema } from './schema.ts';
 import { REPORT_LIMIT, createReport, deleteReport, getReport, listReports, previewReport, runReportNow, updateReport, listReportRuns } from './service.ts';
 
-/** A channel must be one the platform has; a malformed one is invalid_schedule (the service says so). */
-const channelOf = (body: { channel?: unknown }) => (typeof body.channel === 'string' && body.channel !== '' ? body.channel : undefined);
+/** The channel the body names, looked up on the platform before the write (a malformed one is invalid_schedule: the service says so). */
+const channelOf = (body: { channel?: unknown }) => reportChannelOf(body.channel) || undefined;
 
 export function reportRoutes(plan: PlanRoutes): void {
   const r = plan.tagged('Plan: scheduled reports');
@@ -39,7 +39,27 @@ export function reportRoutes(plan: PlanRoutes): void {
     const { count, rows } = await listReportRuns(call, call.params.report, call.page);
     return { count, results: rows.map(presentRun) };
   });
-  r.write({ method: 'post', path: `${base}:report/run/`, aliases: [`${base}:report/send-test/`], destructive: true, summary: 'Send the report now (its schedule is unchanged); ?dry_run=true builds it and sends nothing', response: { type: 'object', properties: { report: { $ref: '#/components/schemas/PlanReport' }, deliveries: { type: 'integer' } } } }, (call) =>
-    runReportNow(call, call.params.report),
+  r.write(
+    {
+      method: 'post', path: `${base}:report/run/`, aliases: [`${base}:report/send-test/`], destructive: true,
+      summary: 'Send the report now (its schedule is unchanged); ?dry_run=true builds it and sends nothing (and names its channel and recipients at the top)',
+      response: {
+        type: 'object',
+        properties: {
+          report: { $ref: '#/components/schemas/PlanReport' }, deliveries: { type: 'integer' }, sent: { type: 'boolean', description: 'whether anything was handed to the outbox' },
+          channel: { type: ['object', 'null'], properties: { external_id: { type: 'string' }, name: { type: 'string' } } }, email_recipients: { type: 'array', items: { type: 'string' } },
+        },
+      },
+      prepare: async (call) => {
+        const { channel } = presentReport(await getReport(call, call.params.report));
+        return channel ? channelLabel(call, chatAccess(call.deps), channel) : null;
+      },
+      preview: (result) => ({ channel: result.channel, email_recipients: result.email_recipients }),
+    },
+    async (call) => {
+      const run = await runReportNow(call, call.params.report);
+      const { email_recipients } = presentReport(await getReport(call, call.params.report));
+      return { ...run, sent: run.deliveries > 0, channel: call.prepared, email_recipients: email_recipients ?? [] };
+    },
   );
 }

@@ -18,6 +18,7 @@ import type { Report } from './builder.ts';
 import { presentReport } from './presenter.ts';
 import { nextRun, readSchedule } from './schedule.ts';
 import type { Schedule } from './schedule.ts';
+import { reportChannelOf } from './schema.ts';
 import type { CreateReportInput, UpdateReportInput } from './schema.ts';
 
 /**
@@ -63,10 +64,11 @@ async function checkRecipients(db: Executor, actor: Actor, given: string[] | nul
   return wanted;
 }
 
-function checkDestination(channel: unknown, recipients: string[] | null): string | null {
-  if (channel !== undefined && channel !== null && typeof channel !== 'string') throw badRequest('invalid_schedule', 'channel is a channel\'s external_id (GET /v1/plan/channels/).', { parameter: 'channel' });
+function checkDestination(input: unknown, recipients: string[] | null): string | null {
+  const channel = reportChannelOf(input);
+  if (channel === false) throw badRequest('invalid_schedule', 'channel is a channel\'s external_id (GET /v1/plan/channels/), or {"external_id": …}.', { parameter: 'channel' });
   if (!channel && !recipients) throw badRequest('invalid_schedule', 'A report goes to a channel, to email_recipients, or both.', { parameter: 'channel' });
-  return (channel as string | null | undefined) || null;
+  return channel;
 }
 
 /** The columns a report's settings are stored in. */

@@ -26,6 +26,8 @@ export function taskBulkRoutes(plan: PlanRoutes): void {
       idempotencyRequired: true,
       destructive: true,
       response: 'PlanTaskBulkResult',
+      // A dry run also lists, at its top, the items the real call would refuse (what the DailyBot client reads).
+      preview: (result) => ({ refused: (result.results as { status: number }[]).filter((item) => item.status !== 200) }),
     },
     async (call) => {
       const operation = Object.hasOwn(BULK_OPERATION_ALIASES, call.body.operation) ? BULK_OPERATION_ALIASES[call.body.operation] : call.body.operation;

@@ -15,6 +15,8 @@ export function presentEvent(history: HistoryRow) {
     object_kind: row.object_kind,
     object_uuid: row.object_uuid,
     change_kind: row.change_kind,
+    /** The DailyBot client's name: `task.moved`, `task_relation.created`, … */
+    type: `${row.object_kind}.${row.change_kind}`,
     changed_fields: readJson<string[]>(row.changed_fields, []),
     snapshot: readJson<unknown>(row.snapshot, null),
     actor: actorOf(history),
@@ -29,6 +31,7 @@ export function presentActivity(entry: ActivityRow) {
   return {
     id: Number(row.id),
     action: `${row.object_kind}.${row.change_kind}`,
+    type: `${row.object_kind}.${row.change_kind}`,
     object: { kind: row.object_kind, uuid: row.object_uuid },
     actor: actorOf(entry),
     agent_name: row.agent_name,

@@ -42,7 +42,7 @@ export function linkRoutes(plan: PlanRoutes): void {
     removeRelation(call, call.params.task, call.params.relation),
   );
 
-  r.list({ path: `${TASK}/participants/`, summary: 'Participants of a task', item: 'PlanPerson', keyParams }, (call) => listParticipants(call, call.params.task, call.page));
+  r.list({ path: `${TASK}/participants/`, summary: 'Who is on a task (participants) and who watches it (watchers, and its owner or creator when they muted it)', item: 'PlanTaskParticipant', keyParams }, (call) => listParticipants(call, call.params.task, call.page));
   r.write(
     { method: 'post', path: `${TASK}/participants/`, summary: 'Add a participant (400 participant_cannot_access_board); 200 when already one', body: participantSchema, status: 201, response: 'PlanPerson', keyParams },
     async (call) => {
@@ -51,7 +51,7 @@ export function linkRoutes(plan: PlanRoutes): void {
       return participant;
     },
   );
-  r.write({ method: 'delete', path: `${TASK}/participants/:user/`, summary: 'Remove a participant', status: 204, keyParams }, (call) =>
+  r.write({ method: 'delete', path: `${TASK}/participants/:user/`, summary: 'Take a participant off the task, or a watcher off its followers', status: 204, keyParams }, (call) =>
     removeParticipant(call, call.params.task, call.params.user),
   );
 

@@ -47,6 +47,7 @@ describe('Plan sub-tasks and relations', () => {
     expect(blocks.status).toBe(201);
     expect(blocks.body).toEqual({
       uuid: blocks.body.uuid, id: blocks.body.uuid, relation_type: 'blocks', task: { uuid: b.uuid, id: b.uuid, key: b.key, title: 'B' },
+      direction: 'outgoing', other_task: { uuid: b.uuid, id: b.uuid, key: b.key, title: 'B' },
       created_by: acme.admin.uuid, created_at: '2026-03-10T15:00:00.000Z',
     });
     await link(c.uuid, 'relates_to', a.uuid);

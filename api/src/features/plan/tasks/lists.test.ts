@@ -64,7 +64,7 @@ describe('Plan task lists', () => {
     expect(await list('?ordering=title')).toEqual(['Deploy failed on staging', 'Polish the login form', 'Ship it', 'Sub step', 'Write the deployment guide']);
     expect(await list('?sort=-key')).toEqual(['Sub step', 'Ship it', 'Write the deployment guide', 'Polish the login form', 'Deploy failed on staging']);
     expect(await list('?sort=-rank')).toEqual(['Ship it', 'Polish the login form', 'Sub step', 'Write the deployment guide', 'Deploy failed on staging']);
-    expect(await list('?sort=password')).toEqual({ detail: 'sort must be one of: rank, created_at, updated_at, due_date, priority, key, title (prefix - for descending).', code: 'invalid_sort', extra: { parameter: 'sort' } });
+    expect(await list('?sort=password')).toEqual({ detail: 'sort must be one of: rank, created_at, updated_at, due_date, start_date, completed_at, priority, key, title (prefix - for descending).', code: 'invalid_sort', extra: { parameter: 'sort' } });
     expect((await list('?ordering=-')).code).toBe('invalid_sort');
   });
 

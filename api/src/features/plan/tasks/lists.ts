@@ -21,12 +21,14 @@ import { presentTasks } from './repository.ts';
 
 /** What a list may be sorted by (`sort` or `ordering`, `-` for descending). `rank` is board order: board, column, place. */
 export const TASK_SORTS: Record<string, string> = {
-  rank: 'rank', created_at: 'created_at', updated_at: 'updated_at', due_date: 'due_date', priority: 'priority', key: 'number', title: 'title',
+  rank: 'rank', created_at: 'created_at', updated_at: 'updated_at', due_date: 'due_date', start_date: 'start_date', completed_at: 'completed_at', priority: 'priority', key: 'number', title: 'title',
 };
-const NULLABLE_SORTS = new Set(['due_date', 'priority']);
+const NULLABLE_SORTS = new Set(['due_date', 'start_date', 'completed_at', 'priority']);
 export const INCLUDE_TOKENS = ['archived', 'participants', 'relations', 'children'] as const;
 export type IncludeToken = (typeof INCLUDE_TOKENS)[number];
 export const ME_ROLES = ['owner', 'participant', 'creator', 'any'] as const;
+/** The DailyBot client's `scope` of me/tasks/, and the role each names (`involved`: owned, taking part in or created). */
+export const ME_SCOPES: Record<string, (typeof ME_ROLES)[number]> = { owned: 'owner', participating: 'participant', involved: 'any' };
 
 export interface TaskFilters {
   boards?: string[];
@@ -236,6 +238,19 @@ export async function listTasks(r: PlanRead, scope: ListScope, filters: TaskFilt
     rows = count === 0 ? [] : await ordered(base().select('t.*'), filters.sort).limit(page.limit).offset(page.offset);
   }
   return { count, results: await withIncludes(r, rows, filters.include) };
+}
+
+/**
+ * Every task the organization-wide list holds with these filters, in `sort` order (rank: board by board), unpaged:
+ * the grouped board (task-board/) arranges them into cells. Only `columns` of each row are read.
+ */
+export async function allMatching<C extends keyof TaskRow>(r: PlanRead, filters: TaskFilters, columns: C[]): Promise<Pick<TaskRow, C | 'uuid'>[]> {
+  const list = await filtered(r, { all: true }, filters);
+  if (!list) return [];
+  const query = list.base().select([...new Set(['uuid', ...columns])].map((column) => `t.${column}`));
+  if (filters.sort.column === 'rank') query.orderBy([{ column: 't.board_uuid' }, { column: 't.rank', order: filters.sort.order }, { column: 't.uuid' }]);
+  else ordered(query, filters.sort);
+  return query;
 }
 
 /** Tasks as presented, with what `include` asks for: participants (user uuids), relations, children (live sub-task uuids). */

@@ -29,7 +29,16 @@ export const { operations, schemas } = planOpenApiPart(taskRoutes, {
     properties: {
       uuid, id: uuid,
       relation_type: { enum: ['blocks', 'blocked_by', 'relates_to', 'duplicates', 'duplicated_by'], description: 'From the side of the task it is read from' },
-      task: taskRef, created_by: nullableStr, created_at: dateTime,
+      direction: { enum: ['outgoing', 'incoming'], description: 'outgoing: made from this task; incoming: from the other one' },
+      task: taskRef, other_task: { ...taskRef, description: 'task again (the DailyBot client\'s name)' }, created_by: nullableStr, created_at: dateTime,
+    },
+  },
+  PlanTaskParticipant: {
+    type: 'object',
+    description: 'The person (their fields, and again as member), their role on the task, why they are listed, and whether they muted it',
+    properties: {
+      uuid, id: uuid, full_name: str, name: str, member: { $ref: '#/components/schemas/PlanPerson' },
+      role: { enum: ['participant', 'watcher'] }, source: { enum: ['manual', 'owner', 'creator'] }, is_muted: { type: 'boolean' },
     },
   },
   PlanTaskSubscription: {

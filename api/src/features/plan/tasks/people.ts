@@ -5,7 +5,6 @@ import { bool } from '../../../lib/json.ts';
 import { uuidv7 } from '../../../lib/ids.ts';
 import type { PageRequest } from '../../../lib/page.ts';
 import type { PlanRead, PlanWrite } from '../frame/context.ts';
-import { pageOf } from '../frame/lists.ts';
 import { personRef } from '../frame/presenters.ts';
 import type { PersonColumns } from '../frame/presenters.ts';
 import { assertCanAccessBoard, visibleTask, writableTask } from './access.ts';
@@ -28,11 +27,40 @@ export async function participantsOf(db: Executor, taskUuids: string[]): Promise
   return byTask;
 }
 
+/**
+ * Who is on a task and who watches it (the DailyBot client lists both): its participants, then the people who
+ * follow it by their own choice, then its owner or creator when they muted it. Each row is the person (`member`,
+ * and the person's own fields beside it) with `role` (participant or watcher), `source` (why they are listed:
+ * manual, or owner or creator for a muted one) and `is_muted`.
+ */
 export async function listParticipants(r: PlanRead, ref: string, page: PageRequest) {
   const { task } = await visibleTask(r, ref);
-  const base = () => r.db('plan_task_participants as p').join('users as u', 'u.uuid', 'p.user_uuid').where('p.task_uuid', task.uuid);
-  const { count, rows } = await pageOf<PersonColumns>(base, page, (query) => query.select(PERSON_COLUMNS).orderBy([{ column: 'p.created_at' }, { column: 'p.uuid' }]));
-  return { count, results: rows.map((row) => personRef(row)) };
+  const [participants, choices]: [TaskParticipantRow[], { user_uuid: string; subscribed: boolean | number }[]] = await Promise.all([
+    r.db('plan_task_participants').where({ task_uuid: task.uuid }).orderBy([{ column: 'created_at' }, { column: 'uuid' }]),
+    r.db('plan_task_subscriptions').where({ task_uuid: task.uuid }).orderBy([{ column: 'updated_at' }, { column: 'user_uuid' }]).select('user_uuid', 'subscribed'),
+  ]);
+  const muted = new Set(choices.filter((c) => !bool(c.subscribed)).map((c) => c.user_uuid));
+  const onCard = new Set(participants.map((p) => p.user_uuid));
+  const rows: { user: string; role: 'participant' | 'watcher'; source: 'manual' | 'owner' | 'creator'; is_muted: boolean }[] = participants.map((p) => ({
+    user: p.user_uuid, role: 'participant', source: 'manual', is_muted: muted.has(p.user_uuid),
+  }));
+  for (const choice of choices) {
+    if (onCard.has(choice.user_uuid)) continue;
+    const implied = choice.user_uuid === task.owner_uuid ? 'owner' : choice.user_uuid === task.created_by_uuid ? 'creator' : null;
+    if (bool(choice.subscribed) && !implied) rows.push({ user: choice.user_uuid, role: 'watcher', source: 'manual', is_muted: false });
+    else if (!bool(choice.subscribed) && implied) rows.push({ user: choice.user_uuid, role: 'watcher', source: implied, is_muted: true });
+  }
+  const shown = rows.slice(page.offset, page.offset + page.limit);
+  const people = new Map<string, PersonColumns>(
+    shown.length ? ((await r.db('users as u').whereIn('u.uuid', shown.map((row) => row.user)).select(PERSON_COLUMNS)) as PersonColumns[]).map((u) => [u.uuid, u]) : [],
+  );
+  const results = shown.flatMap(({ user, ...row }) => {
+    const person = people.get(user);
+    if (!person) return [];
+    const member = personRef(person);
+    return [{ ...member, member, ...row }];
+  });
+  return { count: rows.length, results };
 }
 
 const presentParticipant = (row: TaskParticipantRow) => ({ uuid: row.uuid, id: row.uuid, task: row.task_uuid, user: row.user_uuid, created_at: row.created_at });
@@ -84,12 +112,22 @@ export async function addParticipant(w: PlanWrite, ref: string, userUuid: string
   return { participant: await participantView(w.db, user), created: !exists };
 }
 
+/**
+ * DELETE …/participants/{user}/: takes a participant off the task, or a watcher off its followers (they no longer
+ * follow it by their own choice). Leaving is not muting: a muted participant who leaves is simply gone.
+ */
 export async function removeParticipant(w: PlanWrite, ref: string, userUuid: string) {
   const access = await writableTask(w, ref);
-  const row: TaskParticipantRow | undefined = await w.db('plan_task_participants').where({ task_uuid: access.task.uuid, user_uuid: userUuid.toLowerCase() }).first();
-  if (!row) throw notFound();
-  await remove(w, access.task, row);
-  return { deleted: { object_kind: 'task_participant', uuid: row.uuid, user: row.user_uuid } };
+  const user = userUuid.toLowerCase();
+  const row: TaskParticipantRow | undefined = await w.db('plan_task_participants').where({ task_uuid: access.task.uuid, user_uuid: user }).first();
+  if (row) {
+    await remove(w, access.task, row);
+    return { deleted: { object_kind: 'task_participant', uuid: row.uuid, user: row.user_uuid } };
+  }
+  const watching = await w.db('plan_task_subscriptions').where({ task_uuid: access.task.uuid, user_uuid: user, subscribed: true }).first('user_uuid');
+  if (!watching) throw notFound();
+  await w.db('plan_task_subscriptions').where({ task_uuid: access.task.uuid, user_uuid: user }).delete();
+  return { deleted: { object_kind: 'task_watcher', uuid: null, user } };
 }
 
 export type SubscriptionReason = 'manual' | 'owner' | 'participant' | 'creator';

@@ -132,11 +132,12 @@ export async function moveTaskToBoard(w: PlanWrite, ref: string, input: MoveBoar
   return presented;
 }
 
-/** The task's labels on the target board: those of the same name there (live), the rest dropped. */
+/** The task's labels on the target board: its organization labels, and its board's by the same name there (live); the rest dropped. */
 async function labelsByName(w: PlanWrite, access: TaskAccess, target: BoardRow): Promise<string[]> {
   const current = (await labelsOf(w.db, [access.task.uuid])).get(access.task.uuid) ?? [];
   if (current.length === 0) return [];
-  const names = (await w.db('plan_labels').whereIn('uuid', current).select('name_key')).map((l) => l.name_key);
-  const matches = await w.db('plan_labels').where({ board_uuid: target.uuid }).whereIn('name_key', names).whereNull('archived_at').select('uuid');
-  return matches.map((l) => l.uuid).sort();
+  const labels: { uuid: string; board_uuid: string | null; name_key: string }[] = await w.db('plan_labels').whereIn('uuid', current).select('uuid', 'board_uuid', 'name_key');
+  const names = labels.filter((l) => l.board_uuid !== null).map((l) => l.name_key);
+  const matches = names.length ? await w.db('plan_labels').where({ board_uuid: target.uuid }).whereIn('name_key', names).whereNull('archived_at').select('uuid') : [];
+  return [...labels.filter((l) => l.board_uuid === null).map((l) => l.uuid), ...matches.map((l) => l.uuid)].sort();
 }

@@ -30,7 +30,11 @@ export interface RelationView {
   uuid: string;
   id: string;
   relation_type: string;
+  /** Whether the link was made from this task (`outgoing`) or from the other one (`incoming`). */
+  direction: 'outgoing' | 'incoming';
   task: { uuid: string; id: string; key: string; title: string };
+  /** `task` again, under the DailyBot client's name. */
+  other_task: { uuid: string; id: string; key: string; title: string };
   created_by: string | null;
   created_at: string;
 }
@@ -57,19 +61,16 @@ export async function relationsOf(db: Executor, actor: Actor, taskUuids: string[
   const taskByUuid = new Map(tasks.map((t) => [t.uuid, t]));
   const keys = await boardKeys(db, tasks.map((t) => t.board_uuid));
   const visible = await seenBoards(db, actor, tasks.map((t) => t.board_uuid));
-  const view = (row: TaskRelationRow, otherUuid: string, type: string): RelationView | null => {
+  const view = (row: TaskRelationRow, otherUuid: string, type: string, direction: RelationView['direction']): RelationView | null => {
     const other = taskByUuid.get(otherUuid);
     if (!other || !visible.has(other.board_uuid)) return null;
-    return {
-      uuid: row.uuid, id: row.uuid, relation_type: type,
-      task: { uuid: other.uuid, id: other.uuid, key: `${keys.get(other.board_uuid)}-${other.number}`, title: other.title },
-      created_by: row.created_by_uuid, created_at: row.created_at,
-    };
+    const task = { uuid: other.uuid, id: other.uuid, key: `${keys.get(other.board_uuid)}-${other.number}`, title: other.title };
+    return { uuid: row.uuid, id: row.uuid, relation_type: type, direction, task, other_task: task, created_by: row.created_by_uuid, created_at: row.created_at };
   };
   for (const row of rows) {
-    const outgoing = byTask.has(row.source_task_uuid) ? view(row, row.target_task_uuid, row.relation_type) : null;
+    const outgoing = byTask.has(row.source_task_uuid) ? view(row, row.target_task_uuid, row.relation_type, 'outgoing') : null;
     if (outgoing) byTask.get(row.source_task_uuid)!.push(outgoing);
-    const incoming = byTask.has(row.target_task_uuid) ? view(row, row.source_task_uuid, INVERSE[row.relation_type]) : null;
+    const incoming = byTask.has(row.target_task_uuid) ? view(row, row.source_task_uuid, INVERSE[row.relation_type], 'incoming') : null;
     if (incoming) byTask.get(row.target_task_uuid)!.push(incoming);
   }
   return byTask;

@@ -43,14 +43,17 @@ export async function defaultStateOf(db: Executor, board: BoardRow): Promise<Sta
 export const completionIn = (state: StateRow, current: string | null, now: Date): string | null => (state.category === 'done' ? (current ?? now.toISOString()) : null);
 
 /**
- * Label uuids for a task of `board`: live labels of that board. Labels the task already carries may stay when
- * archived (`keep`); adding an archived one is refused.
+ * Label uuids for a task of `board`: live labels of that board or of its organization. Labels the task already
+ * carries may stay when archived (`keep`); adding an archived one is refused.
  */
 export async function boardLabels(db: Executor, board: BoardRow, wanted: string[], keep: string[] = []): Promise<string[]> {
   const uuids = [...new Set(wanted.map((u) => u.toLowerCase()))];
   if (uuids.length === 0) return [];
-  const rows: { uuid: string; board_uuid: string; archived_at: string | null }[] = await db('plan_labels').whereIn('uuid', uuids).select('uuid', 'board_uuid', 'archived_at');
-  const usable = new Set(rows.filter((l) => l.board_uuid === board.uuid && (l.archived_at === null || keep.includes(l.uuid))).map((l) => l.uuid));
+  const rows: { uuid: string; organization_uuid: string; board_uuid: string | null; archived_at: string | null }[] = await db('plan_labels')
+    .whereIn('uuid', uuids)
+    .select('uuid', 'organization_uuid', 'board_uuid', 'archived_at');
+  const offered = (l: (typeof rows)[number]) => l.board_uuid === board.uuid || (l.board_uuid === null && l.organization_uuid === board.organization_uuid);
+  const usable = new Set(rows.filter((l) => offered(l) && (l.archived_at === null || keep.includes(l.uuid))).map((l) => l.uuid));
   const refused = uuids.filter((uuid) => !usable.has(uuid));
   if (refused.length > 0) throw new ValidationFailed({ labels: [`Not a live label of board ${board.key}: ${refused.join(', ')}.`] });
   return uuids.sort();

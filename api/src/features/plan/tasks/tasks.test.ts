@@ -205,7 +205,7 @@ describe('Plan tasks', () => {
     const participants = `/v1/plan/tasks/${task.key}/participants/`;
     const added = await call('POST', participants, acme.adminKey, { user: acme.other.user.uuid });
     expect(added.status).toBe(201);
-    expect(added.body).toEqual({ uuid: acme.other.user.uuid, id: acme.other.user.uuid, full_name: 'Otto Member' });
+    expect(added.body).toEqual({ uuid: acme.other.user.uuid, id: acme.other.user.uuid, full_name: 'Otto Member', name: 'Otto Member' });
     expect((await call('POST', participants, acme.adminKey, { user: acme.other.user.uuid })).status).toBe(200);
     expect((await call('POST', participants, acme.adminKey, { user: acme.guest.user.uuid })).body.code).toBe('participant_cannot_access_board');
     expect((await call('GET', participants, acme.member.key)).body).toMatchObject({ count: 1, results: [{ full_name: 'Otto Member' }] });

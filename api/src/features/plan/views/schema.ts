@@ -2,6 +2,7 @@ import * as yup from 'yup';
 import { VIEW_VISIBILITIES } from '../../../db/tables.ts';
 import { nameField } from '../frame/schema.ts';
 import { uuidField } from '../../../http/fields.ts';
+import { invalidFilter } from '../../../lib/errors.ts';
 
 /**
  * A saved view: a name, who sees it, and the task list's filters and sort it stands for. Filters are the task
@@ -43,16 +44,33 @@ const sortField = () =>
     return list.length <= 5 && list.every((f) => typeof f === 'string' && SORT_FIELD.test(f));
   });
 
+/** How a client lays the view out. `kanban` is the DailyBot client's name for `board` (VIEW_MODE_ALIASES). */
 export const VIEW_MODES = ['list', 'board', 'table', 'timeline', 'calendar'] as const;
-/** How a client lays the view out, and the field it groups by (stored as given, null clears). */
-const layout = () => ({
-  view_mode: yup.string().oneOf(VIEW_MODES).nullable(),
-  group_by: yup.string().matches(FILTER_NAME, { message: 'A field name (lower-case letters, digits and _).' }).nullable(),
-});
+export const VIEW_MODE_ALIASES: Record<string, (typeof VIEW_MODES)[number]> = { kanban: 'board' };
+const knownMode = (value: string) => (VIEW_MODES as readonly string[]).includes(value) || Object.hasOwn(VIEW_MODE_ALIASES, value);
+/** The view mode stored for a value the schema took (an alias becomes the mode it names). */
+export const viewModeOf = (value: string | null | undefined): string | null | undefined =>
+  typeof value === 'string' && Object.hasOwn(VIEW_MODE_ALIASES, value) ? VIEW_MODE_ALIASES[value] : value;
 
+/** A mode outside the list answers 400 invalid_filter_value (extra.parameter view_mode), as a query value would. */
+const viewModeField = () =>
+  yup
+    .string()
+    .nullable()
+    .label('list, board (or kanban), table, timeline or calendar')
+    .test('view-mode', (value) => {
+      if (value === undefined || value === null || knownMode(value)) return true;
+      throw invalidFilter('view_mode', `view_mode must be one of: ${VIEW_MODES.join(', ')} (kanban is board).`);
+    });
+
+/** A field a view groups its tasks by (columns: group_by; swimlanes: sub_group_by, or none), stored as given (null clears). */
+const groupField = () => yup.string().matches(FILTER_NAME, { message: 'A field name (lower-case letters, digits and _).' }).nullable();
+const layout = () => ({ view_mode: viewModeField(), group_by: groupField(), sub_group_by: groupField() });
+
+/** A new view: personal unless `visibility` says otherwise. */
 export const createViewSchema = yup.object({
   name: nameField(200).required(),
-  visibility: yup.string().oneOf(VIEW_VISIBILITIES).required(),
+  visibility: yup.string().oneOf(VIEW_VISIBILITIES),
   filters: filtersField(),
   sort: sortField(),
   ...layout(),
@@ -60,7 +78,7 @@ export const createViewSchema = yup.object({
 export type CreateViewInput = yup.InferType<typeof createViewSchema>;
 
 /** PUT replaces the view (name and visibility required, filters and sort emptied when absent); PATCH changes what it names. */
-export const replaceViewSchema = createViewSchema;
+export const replaceViewSchema = createViewSchema.shape({ visibility: yup.string().oneOf(VIEW_VISIBILITIES).required() });
 export const updateViewSchema = yup.object({
   name: nameField(200),
   visibility: yup.string().oneOf(VIEW_VISIBILITIES),
@@ -70,13 +88,13 @@ export const updateViewSchema = yup.object({
 });
 
 /**
- * One view of the array `PUT …/views/` saves (the DailyBot client's): the caller's personal views on the board or
- * project, all of them. An item with the `uuid` of one of them changes it; one without is a new view.
+ * One view of the array `PUT …/views/` saves (the DailyBot client's): the caller's own views of the place, all of
+ * them (views/save.ts). An item with the `uuid` of one of them changes it; one without is a new view.
  */
 export const savedViewItemSchema = yup.object({
   uuid: uuidField(),
   name: nameField(200).required(),
-  visibility: yup.string().oneOf(['personal'] as const),
+  visibility: yup.string().oneOf(['personal', 'shared'] as const),
   filters: filtersField(),
   sort: sortField(),
   ...layout(),

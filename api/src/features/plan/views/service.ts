@@ -1,77 +1,47 @@
 import type { Actor } from '../../../auth/credentials.ts';
-import { actsAsPerson, assertPerson, can, canManagePlanContainer } from '../../../auth/policy.ts';
+import { actsAsPerson } from '../../../auth/policy.ts';
 import type { Executor } from '../../../db/connection.ts';
 import type { ViewRow, ViewVisibility } from '../../../db/tables.ts';
-import { ApiError, badRequest, forbidden, invalidFilter, notFound } from '../../../lib/errors.ts';
+import { badRequest, notFound } from '../../../lib/errors.ts';
 import { forWrite } from '../../../db/locks.ts';
-import { ifMatchHolds } from '../../../lib/etags.ts';
 import { uuidv7 } from '../../../lib/ids.ts';
 import { writeJson } from '../../../lib/json.ts';
 import type { PageRequest } from '../../../lib/page.ts';
-import { sha256Hex } from '../../../lib/secrets.ts';
-import { memberRole, visibleBoard, visibleProject } from '../frame/access.ts';
+import { orNull } from '../frame/access.ts';
 import type { PlanRead, PlanWrite } from '../frame/context.ts';
-import { lockStreamOf } from '../frame/locks.ts';
+import {
+  assertMayChange, assertMayHave, checkPrecondition, containerOf, inContainer, listEtag, lockContainer, placeOf, preconditionFailed, viewEtag, visibleViews,
+} from './place.ts';
+import type { Place, ViewContainer } from './place.ts';
 import { presentView } from './presenter.ts';
-import type { CreateViewInput, SavedViewItem, UpdateViewInput } from './schema.ts';
+import { viewModeOf } from './schema.ts';
+import type { CreateViewInput, UpdateViewInput } from './schema.ts';
+
+export type { ViewContainer } from './place.ts';
+export { viewEtag } from './place.ts';
 
 /**
- * Saved views of a board or a project. `personal` ones are their owner's alone (20 per person and board:
- * view_limit_reached); `shared` ones everyone who sees the board reads; the `board_default` one (at most one: a
- * new default makes the old one shared) is what the board opens with. Only the board's managers (and admins) make,
- * edit or delete shared and default views (view_visibility_forbidden).
+ * Saved views of a board, a project or the workspace (views/place.ts says where they live and who may do what).
+ * `personal` ones are their owner's alone (20 per person and place: view_limit_reached); `shared` ones everyone who
+ * sees the place reads; the `board_default` one (at most one: a new default makes the old one shared) is what the
+ * board opens with. Only the board's managers (and admins) make, edit or delete shared and default views
+ * (view_visibility_forbidden); a shared workspace view is its owner's.
  *
- * Every write names the version it was made against: `If-Match` with the ETag of the last read (the view's, or
- * for a creation the list's), 428 precondition_required without it, 412 precondition_failed when it is stale.
- * Permission and limits are checked first: a precondition only decides between success and 412.
+ * Writes name the version they were made against with `If-Match` (the view's ETag, or for a creation the list's):
+ * 412 precondition_failed when it is stale; a replacement (PUT) without one is 428 precondition_required, the
+ * other writes check it when sent (the DailyBot client sends none). Permission and limits are checked first: a
+ * precondition only decides between success and 412.
  *
  * Personal views are kept out of the change log (it feeds what other people read: activity, the delta feed);
- * shared and default ones are recorded on their board's stream (a project's on the organization's).
+ * shared and default ones are recorded on their board's stream (a project's and the workspace's on the
+ * organization's).
  */
 export const PERSONAL_VIEW_LIMIT = 20;
-
-export interface ViewContainer {
-  kind: 'board' | 'project';
-  uuid: string;
-}
-
-interface Place extends ViewContainer {
-  organizationUuid: string;
-  manager: boolean;
-}
-
-const visibilityForbidden = () => forbidden('view_visibility_forbidden', 'Only a manager of this board (or an organization admin) can make, edit or delete shared and default views.');
-const preconditionRequired = () =>
-  new ApiError(428, 'precondition_required', 'Saved-view writes need If-Match with the ETag of your last read (GET the view, or the list for a new one).');
-const preconditionFailed = () => new ApiError(412, 'precondition_failed', 'The view changed since your last read: read it again and retry with its new ETag.');
-
-/** A quoted, opaque entity tag. */
-const tagOf = (text: string) => `"${sha256Hex(text).slice(0, 32)}"`;
-export const viewEtag = (row: ViewRow) => tagOf(`view:${row.uuid}:${row.version}`);
-const listEtag = (rows: ViewRow[]) => tagOf(`views:${rows.map((r) => `${r.uuid}:${r.version}`).sort().join(',')}`);
-
-const column = (kind: ViewContainer['kind']) => (kind === 'board' ? 'board_uuid' : 'project_uuid');
-
-async function placeOf(db: Executor, actor: Actor, container: ViewContainer): Promise<Place> {
-  const access = container.kind === 'board' ? await visibleBoard<{ organization_uuid: string; visibility: string }>(db, actor, container.uuid) : await visibleProject<{ organization_uuid: string; visibility: string }>(db, actor, container.uuid);
-  const role = can(actor, 'plan.manage_all') ? null : (access.role ?? (await memberRole(db, container.kind, container.uuid, actor.user.uuid)));
-  return { ...container, organizationUuid: access.row.organization_uuid, manager: canManagePlanContainer(actor, role) };
-}
-
-/** The views of a container the caller sees: shared and default ones, and their own personal ones. */
-async function visibleViews(db: Executor, actor: Actor, container: ViewContainer): Promise<ViewRow[]> {
-  const query = db('plan_views').where({ [column(container.kind)]: container.uuid });
-  if (actsAsPerson(actor)) query.andWhere((q) => q.whereNot({ visibility: 'personal' }).orWhere({ owner_uuid: actor.user.uuid }));
-  else query.whereNot({ visibility: 'personal' });
-  const rows: ViewRow[] = await query;
-  const rank: Record<ViewVisibility, number> = { board_default: 0, shared: 1, personal: 2 };
-  return rows.sort((a, b) => rank[a.visibility] - rank[b.visibility] || a.name.localeCompare(b.name) || a.uuid.localeCompare(b.uuid));
-}
 
 export async function listViews(r: PlanRead, container: ViewContainer, page: PageRequest): Promise<{ count: number; rows: ViewRow[]; etag: string }> {
   await placeOf(r.db, r.actor, container);
   const rows = await visibleViews(r.db, r.actor, container);
-  return { count: rows.length, rows: rows.slice(page.offset, page.offset + page.limit), etag: listEtag(rows) };
+  return { count: rows.length, rows: rows.slice(page.offset, page.offset + page.limit), etag: listEtag(r.actor, container, rows) };
 }
 
 /**
@@ -82,39 +52,39 @@ export async function listViews(r: PlanRead, container: ViewContainer, page: Pag
 async function viewOf(db: Executor, actor: Actor, uuid: string, lock?: PlanWrite): Promise<{ row: ViewRow; place: Place }> {
   if (lock) {
     const seen: ViewRow | undefined = await db('plan_views').where({ uuid }).first();
-    if (seen) await lockStreamOf(lock, { board: seen.board_uuid });
+    if (seen && seen.organization_uuid === actor.organization.uuid) await lockContainer(lock, containerOf(seen));
   }
   const row: ViewRow | undefined = await (lock ? forWrite(db, db('plan_views').where({ uuid })) : db('plan_views').where({ uuid })).first();
   if (!row || row.organization_uuid !== actor.organization.uuid) throw notFound();
   if (row.visibility === 'personal' && (!actsAsPerson(actor) || row.owner_uuid !== actor.user.uuid)) throw notFound();
-  const container: ViewContainer = row.board_uuid ? { kind: 'board', uuid: row.board_uuid } : { kind: 'project', uuid: row.project_uuid! };
-  return { row, place: await placeOf(db, actor, container) };
+  return { row, place: await placeOf(db, actor, containerOf(row)) };
 }
 
 export async function getView(r: PlanRead, uuid: string): Promise<ViewRow> {
   return (await viewOf(r.db, r.actor, uuid)).row;
 }
 
-function checkPrecondition(ifMatch: string[], etag: string, required = true): void {
-  if (ifMatch.length === 0) {
-    if (required) throw preconditionRequired();
-    return;
+/**
+ * The views among `uuids` the caller sees (for favorites): their own personal ones, and shared and default ones
+ * of the boards and projects they see, and of the workspace.
+ */
+export async function seenViews(db: Executor, actor: Actor, uuids: string[]): Promise<ViewRow[]> {
+  if (uuids.length === 0) return [];
+  const rows: ViewRow[] = await db('plan_views').whereIn('uuid', uuids).where({ organization_uuid: actor.organization.uuid });
+  const seen: ViewRow[] = [];
+  for (const row of rows) {
+    if (row.visibility === 'personal' && (!actsAsPerson(actor) || row.owner_uuid !== actor.user.uuid)) continue;
+    if (await orNull(placeOf(db, actor, containerOf(row)))) seen.push(row);
   }
-  if (!ifMatchHolds(ifMatch, etag)) throw preconditionFailed();
+  return seen;
 }
 
-/** Who may give a view this visibility: a person for personal views, a manager for the others. */
-function assertMayHave(actor: Actor, place: Place, visibility: ViewVisibility): void {
-  if (visibility === 'personal') assertPerson(actor, 'Personal views belong to a person; agent and organization keys cannot have them.');
-  else if (!place.manager) throw visibilityForbidden();
-}
-
-async function assertUnderLimit(db: Executor, actor: Actor, place: Place, except: string | null): Promise<void> {
-  const query = db('plan_views').where({ [column(place.kind)]: place.uuid, visibility: 'personal', owner_uuid: actor.user.uuid });
+export async function assertUnderLimit(db: Executor, actor: Actor, place: Place, except: string | null): Promise<void> {
+  const query = inContainer(db, actor, place.container).where({ visibility: 'personal', owner_uuid: actor.user.uuid });
   if (except) query.whereNot({ uuid: except });
   const [{ count }] = await query.count({ count: '*' });
   if (Number(count) >= PERSONAL_VIEW_LIMIT) {
-    throw badRequest('view_limit_reached', `You already have ${PERSONAL_VIEW_LIMIT} personal views on this ${place.kind}.`, { limit: PERSONAL_VIEW_LIMIT });
+    throw badRequest('view_limit_reached', `You already have ${PERSONAL_VIEW_LIMIT} personal views on this ${place.container.kind}.`, { limit: PERSONAL_VIEW_LIMIT });
   }
 }
 
@@ -122,7 +92,7 @@ const changeScope = (row: ViewRow) => ({ board: row.board_uuid, project: row.pro
 
 /** A default view makes the container's previous default shared. */
 async function demoteDefault(w: PlanWrite, place: Place, except: string | null): Promise<void> {
-  const query = w.db('plan_views').where({ [column(place.kind)]: place.uuid, visibility: 'board_default' });
+  const query = inContainer(w.db, w.actor, place.container).where({ visibility: 'board_default' });
   if (except) query.whereNot({ uuid: except });
   for (const old of (await query) as ViewRow[]) {
     const demoted: ViewRow = { ...old, visibility: 'shared', version: Number(old.version) + 1, updated_at: w.now.toISOString() };
@@ -131,17 +101,15 @@ async function demoteDefault(w: PlanWrite, place: Place, except: string | null):
   }
 }
 
-export async function createView(w: PlanWrite, container: ViewContainer, input: CreateViewInput, ifMatch: string[]): Promise<ViewRow> {
-  const place = await placeOf(w.db, w.actor, container);
-  const visibility = input.visibility as ViewVisibility;
-  assertMayHave(w.actor, place, visibility);
-  // The container's stream, until the write ends: the list ETag is read and the view written under it, so of
-  // concurrent creations sent with one list ETag exactly one finds it current (PostgreSQL let 9 of 20 through).
-  await lockStreamOf(w, { board: container.kind === 'board' ? container.uuid : null });
-  if (visibility === 'personal') await assertUnderLimit(w.db, w.actor, place, null);
-  checkPrecondition(ifMatch, listEtag(await visibleViews(w.db, w.actor, container)));
-  if (visibility === 'board_default') await demoteDefault(w, place, null);
-  const row: ViewRow = {
+export const sortList = (sort: string | string[] | undefined): string[] => (sort === undefined ? [] : Array.isArray(sort) ? sort : [sort]);
+
+/** What a new view is made of (a creation's body, or an item of a save). */
+type ViewFields = Pick<CreateViewInput, 'name' | 'filters' | 'sort' | 'view_mode' | 'group_by' | 'sub_group_by'>;
+
+/** The row of a new view of the place, owned by the caller. */
+export function newViewRow(w: PlanWrite, place: Place, input: ViewFields, visibility: ViewVisibility): ViewRow {
+  const { container } = place;
+  return {
     uuid: uuidv7(w.now.getTime()),
     organization_uuid: place.organizationUuid,
     board_uuid: container.kind === 'board' ? container.uuid : null,
@@ -151,24 +119,36 @@ export async function createView(w: PlanWrite, container: ViewContainer, input: 
     visibility,
     filters: writeJson(input.filters ?? {}),
     sort: writeJson(sortList(input.sort)),
-    view_mode: input.view_mode ?? null,
+    view_mode: viewModeOf(input.view_mode) ?? null,
     group_by: input.group_by ?? null,
+    sub_group_by: input.sub_group_by ?? null,
     version: 1,
     created_at: w.now.toISOString(),
     updated_at: w.now.toISOString(),
   };
+}
+
+/** A new view (`visibility` personal when absent); If-Match, when sent, is the list's ETag. */
+export async function createView(w: PlanWrite, container: ViewContainer, input: CreateViewInput, ifMatch: string[]): Promise<ViewRow> {
+  const place = await placeOf(w.db, w.actor, container);
+  const visibility = (input.visibility ?? 'personal') as ViewVisibility;
+  assertMayHave(w.actor, place, visibility);
+  // The container's stream, until the write ends: the list ETag is read and the view written under it.
+  await lockContainer(w, container);
+  if (visibility === 'personal') await assertUnderLimit(w.db, w.actor, place, null);
+  checkPrecondition(ifMatch, listEtag(w.actor, container, await visibleViews(w.db, w.actor, container)), false);
+  if (visibility === 'board_default') await demoteDefault(w, place, null);
+  const row = newViewRow(w, place, input, visibility);
   await w.db('plan_views').insert(row);
   if (visibility !== 'personal') await w.changes.record({ kind: 'view', uuid: row.uuid, change: 'created', ...changeScope(row), snapshot: presentView(row) });
   return row;
 }
 
-const sortList = (sort: string | string[] | undefined): string[] => (sort === undefined ? [] : Array.isArray(sort) ? sort : [sort]);
-
 /** PUT (`replace`: absent filters and sort are emptied) or PATCH (only what the body names). */
 export async function changeView(w: PlanWrite, uuid: string, input: UpdateViewInput, ifMatch: string[], replace: boolean): Promise<ViewRow> {
   const { row, place } = await viewOf(w.db, w.actor, uuid, w);
   const visibility = (input.visibility ?? row.visibility) as ViewVisibility;
-  if (row.visibility !== 'personal') assertMayHave(w.actor, place, row.visibility);
+  assertMayChange(w.actor, place, row);
   assertMayHave(w.actor, place, visibility);
   const becomesPersonal = visibility === 'personal' && row.visibility !== 'personal';
   if (becomesPersonal) await assertUnderLimit(w.db, w.actor, place, row.uuid);
@@ -184,8 +164,8 @@ export async function changeView(w: PlanWrite, uuid: string, input: UpdateViewIn
   if (filters !== undefined && writeJson(filters) !== row.filters) changes.filters = writeJson(filters);
   const sort = input.sort !== undefined || replace ? writeJson(sortList(input.sort)) : undefined;
   if (sort !== undefined && sort !== row.sort) changes.sort = sort;
-  for (const field of ['view_mode', 'group_by'] as const) {
-    const value = input[field] !== undefined ? input[field] : replace ? null : undefined;
+  for (const field of ['view_mode', 'group_by', 'sub_group_by'] as const) {
+    const value = input[field] !== undefined ? (field === 'view_mode' ? viewModeOf(input[field]) : input[field]) : replace ? null : undefined;
     if (value !== undefined && value !== (row[field] ?? null)) changes[field] = value;
   }
   if (Object.keys(changes).length === 0) return row;
@@ -194,67 +174,26 @@ export async function changeView(w: PlanWrite, uuid: string, input: UpdateViewIn
   const updated: ViewRow = { ...row, ...changes, version: Number(row.version) + 1, updated_at: w.now.toISOString() };
   const written = await w.db('plan_views').where({ uuid, version: row.version }).update({ ...changes, version: updated.version, updated_at: updated.updated_at });
   if (written === 0) throw preconditionFailed();
-  await recordChange(w, row, updated, Object.keys(changes).filter((f) => f !== 'owner_uuid'));
+  await recordViewChange(w, row, updated, Object.keys(changes).filter((f) => f !== 'owner_uuid'));
   return updated;
 }
 
 /** What other people see change: a view entering the shared stream is created there, one leaving it deleted. */
-async function recordChange(w: PlanWrite, before: ViewRow, after: ViewRow, fields: string[]): Promise<void> {
-  const was = before.visibility !== 'personal';
-  const is = after.visibility !== 'personal';
+export async function recordViewChange(w: PlanWrite, before: ViewRow | null, after: ViewRow | null, fields: string[]): Promise<void> {
+  const was = before !== null && before.visibility !== 'personal';
+  const is = after !== null && after.visibility !== 'personal';
   if (!was && !is) return;
+  const row = (after ?? before)!;
   const change = was && is ? 'updated' : is ? 'created' : 'deleted';
-  await w.changes.record({ kind: 'view', uuid: after.uuid, change, ...changeScope(after), fields: change === 'updated' ? fields : [], snapshot: is ? presentView(after) : null });
+  await w.changes.record({ kind: 'view', uuid: row.uuid, change, ...changeScope(row), fields: change === 'updated' ? fields : [], snapshot: is ? presentView(after!) : null });
 }
 
 export async function deleteView(w: PlanWrite, uuid: string, ifMatch: string[]) {
   const { row, place } = await viewOf(w.db, w.actor, uuid, w);
-  if (row.visibility !== 'personal') assertMayHave(w.actor, place, row.visibility);
+  assertMayChange(w.actor, place, row);
   // Checked when sent: the DailyBot client deletes without one.
   checkPrecondition(ifMatch, viewEtag(row), false);
   await w.db('plan_views').where({ uuid }).delete();
-  if (row.visibility !== 'personal') await w.changes.record({ kind: 'view', uuid, change: 'deleted', ...changeScope(row), snapshot: null });
+  await recordViewChange(w, row, null, []);
   return { deleted: { object_kind: 'view', uuid, name: row.name } };
-}
-
-/**
- * `PUT …/views/` with an array (the DailyBot client's save): the caller's personal views on the board or project
- * become exactly these, in one go. If-Match carries the list's ETag (428 without it, 412 when the list changed since),
- * so two saves never drop each other's views. Shared and default views are left as they are.
- */
-export async function saveViews(w: PlanWrite, container: ViewContainer, items: SavedViewItem[], ifMatch: string[]): Promise<{ rows: ViewRow[]; etag: string }> {
-  const place = await placeOf(w.db, w.actor, container);
-  assertMayHave(w.actor, place, 'personal');
-  checkPrecondition(ifMatch, listEtag(await visibleViews(w.db, w.actor, container)));
-  if (items.length > PERSONAL_VIEW_LIMIT) {
-    throw badRequest('view_limit_reached', `At most ${PERSONAL_VIEW_LIMIT} personal views on a ${place.kind}.`, { limit: PERSONAL_VIEW_LIMIT });
-  }
-  const mine: ViewRow[] = await w.db('plan_views').where({ [column(place.kind)]: place.uuid, visibility: 'personal', owner_uuid: w.actor.user.uuid });
-  const byUuid = new Map(mine.map((row) => [row.uuid, row]));
-  const kept = new Set<string>();
-  for (const [index, item] of items.entries()) {
-    if (item.uuid === undefined) continue;
-    const uuid = item.uuid.toLowerCase();
-    if (!byUuid.has(uuid) || kept.has(uuid)) throw invalidFilter(`${index}.uuid`, 'Not one of your personal views here (or named twice).');
-    kept.add(uuid);
-  }
-  const now = w.now.toISOString();
-  const gone = mine.filter((row) => !kept.has(row.uuid)).map((row) => row.uuid);
-  if (gone.length) await w.db('plan_views').whereIn('uuid', gone).delete();
-  for (const item of items) {
-    const fields = {
-      name: item.name.trim(), filters: writeJson(item.filters ?? {}), sort: writeJson(sortList(item.sort)), view_mode: item.view_mode ?? null, group_by: item.group_by ?? null,
-    };
-    const old = item.uuid === undefined ? undefined : byUuid.get(item.uuid.toLowerCase());
-    if (old) {
-      await w.db('plan_views').where({ uuid: old.uuid }).update({ ...fields, version: Number(old.version) + 1, updated_at: now });
-    } else {
-      await w.db('plan_views').insert({
-        uuid: uuidv7(w.now.getTime()), organization_uuid: place.organizationUuid, board_uuid: container.kind === 'board' ? container.uuid : null,
-        project_uuid: container.kind === 'project' ? container.uuid : null, owner_uuid: w.actor.user.uuid, visibility: 'personal', ...fields, version: 1, created_at: now, updated_at: now,
-      });
-    }
-  }
-  const rows = await visibleViews(w.db, w.actor, container);
-  return { rows, etag: listEtag(rows) };
 }
