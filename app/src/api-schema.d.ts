@@ -4350,6 +4350,11 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      409: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       429: {
         content: {
           "application/json": components["schemas"]["Error"];
@@ -4523,6 +4528,11 @@ export interface operations {
         };
       };
       404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      409: {
         content: {
           "application/json": components["schemas"]["Error"];
         };
@@ -5120,6 +5130,11 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      409: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       429: {
         content: {
           "application/json": components["schemas"]["Error"];
@@ -5293,6 +5308,11 @@ export interface operations {
         };
       };
       404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      409: {
         content: {
           "application/json": components["schemas"]["Error"];
         };
