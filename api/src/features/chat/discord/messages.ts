@@ -89,12 +89,15 @@ export function packMessages(sections: string[]): string[] {
   return messages;
 }
 
-/** The report: a heading, then a part per person (blockers marked), who has not answered and who is away; one message or several. */
+/**
+ * The report: a heading, then a part per person (blockers marked), who has not answered and who is away; one message
+ * or several. Only complete answers count as answered; an answer in part is shown, marked "(not finished)".
+ */
 export function reportBody(r: ReportCard): PlatformBody {
   const total = r.answered.length + r.missing.length;
   const named = (entry: ReportEntry, i: number) => entryText(entry, r.anonymous ? `Answer ${i + 1}` : fullName(entry.person));
   const names = (people: ReportCard['missing']) => (r.anonymous ? String(people.length) : people.map((p) => md(fullName(p))).join(', '));
-  const sections = [`## ${md(r.checkinName)} — ${r.date}${r.single ? '' : `\n${r.answered.length} of ${total} answered${r.away.length ? `, ${r.away.length} away` : ''}`}`];
+  const sections = [`## ${md(r.checkinName)} — ${r.date}${r.single ? '' : `\n${r.answered.filter((e) => e.complete).length} of ${total} answered${r.away.length ? `, ${r.away.length} away` : ''}`}`];
   sections.push(...r.answered.map(named));
   if (r.late) sections.push(`**Answered for ${r.late.date} after that report:**`, ...r.late.answered.map(named));
   if (r.missing.length) sections.push(`**Not answered yet:** ${names(r.missing)}`);
