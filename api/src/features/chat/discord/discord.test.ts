@@ -110,7 +110,7 @@ describe('Discord: answering a check-in in a modal', () => {
     expect(done.body.data.content).toMatch(/^Saved ✓/);
     const [saved] = await responsesOf(p.member.key);
     expect(saved.responses.map((r: { response: unknown }) => r.response)).toEqual(['Answer 1', 'Answer 2', 'Answer 3', 'Answer 4', 'Answer 5', 7.5, 'Last']);
-    expect(await app.t.db('chat_answer_drafts').count({ n: '*' })).toEqual([{ n: 0 }]);
+    expect(await app.t.db('chat_answer_drafts').first()).toBeUndefined();
   });
 
   it('a required question left blank is refused by the same rules as the web page', async () => {
