@@ -1,8 +1,10 @@
+import fs from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { PromptCard, ReportCard } from '../../chat-platform/platform.ts';
 import { CONTENT_MAX, packMessages, postBody, promptBody, reportBody } from './messages.ts';
 import { answerModal, formValuesOf, readCustomId, refId } from './modal.ts';
+import { ROLLCALL_COMMAND } from './commands.ts';
 import type { QuestionRow } from '../../../db/tables.ts';
 
 const person = (i: number, name = `Person${i}`) => ({ uuid: `u${i}`, first_name: name, last_name: 'Q', email: `p${i}@x.test` });
@@ -95,5 +97,11 @@ describe('Discord messages stay within what Discord accepts, whatever the report
     expect([...form]).toEqual([['q.b', ['yes']], ['q.m', ['r', 'b']]]);
     expect([...problems]).toEqual([['x', 'Answer Yes or No.']]);
     expect([...formValuesOf(questions, { 'q.m': 'green' }).problems]).toEqual([['m', 'Not a choice: green. Choose from: Red, Blue.']]);
+  });
+
+  it('docs/chat.md registers the /rollcall command the interactions endpoint answers', () => {
+    const docs = fs.readFileSync(new URL('../../../../../docs/chat.md', import.meta.url), 'utf8');
+    const registered = /applications\/\$APP\/commands"[^]*?-d '(\[.*?\])'/.exec(docs)?.[1];
+    expect(JSON.parse(registered ?? 'null')).toEqual([ROLLCALL_COMMAND]);
   });
 });
