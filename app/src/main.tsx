@@ -17,6 +17,7 @@ const BoardPage = lazy(() => import('./board/board-page.tsx').then((m) => m.Boar
 const Admin = lazy(() => import('./pages/admin.tsx').then((m) => m.Admin));
 // The page an invitation e-mail links to: its own chunk, as only a newcomer opens it, once.
 const AcceptInvitation = lazy(() => import('./pages/invitation.tsx').then((m) => m.AcceptInvitation));
+const LinkAccount = lazy(() => import('./pages/link-account.tsx').then((m) => m.LinkAccount));
 const INVITATION_PATH = /^\/app\/invitations\/accept$/;
 
 /** null while checking, false when signed out. */
@@ -130,6 +131,7 @@ function App() {
           <Route path="/app/boards/:board" component={BoardPage} me={person} setTitle={setTitle} />
           <Route path="/app/boards/:board/tasks/:task" component={BoardPage} me={person} setTitle={setTitle} />
           <Route path="/app/admin/:section*" component={Admin} me={person} setTitle={setTitle} />
+          <Route path="/app/link/:token?" component={LinkAccount} me={person} setTitle={setTitle} />
           <Route default component={Today} me={person} setTitle={setTitle} onProfileSaved={loadMe} />
         </Router>
       </main>
