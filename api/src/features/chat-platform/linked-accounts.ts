@@ -1,4 +1,4 @@
-import type { Executor } from '../../db/connection.ts';
+import type { Db, Executor } from '../../db/connection.ts';
 import { randomBase62, sha256Hex } from '../../lib/secrets.ts';
 import type { ChatLinkedAccountRow, Platform, UserRow } from '../../db/tables.ts';
 import { activeUserByEmail, rememberPerson } from './people.ts';
@@ -33,8 +33,12 @@ export async function requestLink(
  * null, told apart from nothing). Used once; the account moves to them (from anyone who had it), and their
  * earlier account on that platform is replaced.
  */
-export async function confirmLink(trx: Executor, person: Pick<UserRow, 'uuid' | 'organization_uuid' | 'email'>, token: string, now: Date): Promise<ChatLinkedAccountRow | null> {
-  if (!LINK_TOKEN.test(token)) return null;
+export function confirmLink(db: Db, person: Pick<UserRow, 'uuid' | 'organization_uuid' | 'email'>, token: string, now: Date): Promise<ChatLinkedAccountRow | null> {
+  if (!LINK_TOKEN.test(token)) return Promise.resolve(null);
+  return db.transaction((trx) => takeLink(trx, person, token, now));
+}
+
+async function takeLink(trx: Executor, person: Pick<UserRow, 'uuid' | 'organization_uuid' | 'email'>, token: string, now: Date): Promise<ChatLinkedAccountRow | null> {
   const request = await trx('chat_link_requests').where({ token_hash: sha256Hex(token), organization_uuid: person.organization_uuid }).first();
   if (!request || request.expires_at < now.toISOString()) return null;
   const used = await trx('chat_link_requests').where({ token_hash: request.token_hash }).delete();

@@ -1,6 +1,6 @@
 import type { Feature } from '../../http/feature.ts';
 import { meRoutes } from './routes.ts';
-import { chatAccountRoutes } from './chat-accounts.ts';
+import { chatAccountRoutes } from './chat-accounts-routes.ts';
 
 /** GET /v1/me/: who the credential acts as; /v1/me/chat-accounts/: the chat accounts they linked (Discord). */
 export const me: Feature = {

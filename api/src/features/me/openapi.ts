@@ -1,7 +1,7 @@
 import type { Operation } from '../../http/openapi/types.ts';
 import type { JsonSchema } from '../../http/openapi/yup-to-json-schema.ts';
 import { str, uuid } from '../../http/openapi/components.ts';
-import { linkChatAccountSchema } from './chat-accounts.ts';
+import { linkChatAccountSchema } from './schema.ts';
 
 export const operations: Operation[] = [
   { method: 'get', path: '/v1/me/', tag: 'Current user', scope: 'reads', summary: 'The user the credential acts as', responses: { 200: 'Me' } },
