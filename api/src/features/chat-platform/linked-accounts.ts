@@ -64,3 +64,13 @@ export async function linkedUser(db: Executor, organizationUuid: string, platfor
   const user: UserRow | undefined = await db('users').where({ uuid: link.user_uuid, organization_uuid: organizationUuid }).first();
   return user ? activeUserByEmail(db, organizationUuid, user.email) : undefined;
 }
+
+/** A form's parts kept this long wait no more (a day's answer is long closed by then). */
+const DRAFT_KEPT_MS = 2 * 24 * 3_600_000;
+
+/** The hourly prune: link requests past their 15 minutes, and parts of forms left half-way for two days. */
+export async function pruneLinksAndDrafts(db: Executor, now: Date): Promise<number> {
+  const links = await db('chat_link_requests').where('expires_at', '<', now.toISOString()).delete();
+  const drafts = await db('chat_answer_drafts').where('updated_at', '<', new Date(now.getTime() - DRAFT_KEPT_MS).toISOString()).delete();
+  return links + drafts;
+}

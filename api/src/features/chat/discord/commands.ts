@@ -1,4 +1,4 @@
-import { ApiError, ValidationFailed } from '../../../lib/errors.ts';
+import { ApiError, ValidationFailed, badRequest } from '../../../lib/errors.ts';
 import { fullName } from '../../../lib/names.ts';
 import { chatPlatformActor } from '../../../auth/credentials.ts';
 import { takeNonce } from '../../chat-platform/nonces.ts';
@@ -65,7 +65,13 @@ async function link(deps: DiscordDeps, connection: ChatConnection, user: { id: s
   );
 }
 
-async function status(deps: DiscordDeps, person: UserRow): Promise<DiscordAnswer> {
+/** Takes an interaction that changes nothing once too: the same interaction again is refused (401), whatever it asks. */
+export async function takeOnce(deps: DiscordDeps, nonce: string): Promise<void> {
+  if (!(await deps.db.transaction((trx) => takeNonce(trx, nonce, deps.now())))) throw unauthorized('credential_expired');
+}
+
+async function status(deps: DiscordDeps, person: UserRow, nonce: string): Promise<DiscordAnswer> {
+  await takeOnce(deps, nonce);
   const today = await todayOf(deps.db, person, deps.now());
   if (today.checkins.length === 0) return ephemeral('No check-ins for you today.');
   const state = { answered: 'answered ✓', pending: 'waiting for your answers', closed: 'answered; the report has gone out' } as const;
@@ -75,7 +81,10 @@ async function status(deps: DiscordDeps, person: UserRow): Promise<DiscordAnswer
 async function answerNext(deps: DiscordDeps, person: UserRow, nonce: string): Promise<DiscordAnswer> {
   const today = await todayOf(deps.db, person, deps.now());
   const next = today.checkins.find((c) => c.state === 'pending') ?? today.checkins.find((c) => c.state === 'answered');
-  if (!next) return ephemeral('Nothing to answer today. `/rollcall status` lists your check-ins.');
+  if (!next) {
+    await takeOnce(deps, nonce);
+    return ephemeral('Nothing to answer today. `/rollcall status` lists your check-ins.');
+  }
   return openCheckinForm(deps, person, next.prompt_uuid ? { prompt: next.prompt_uuid } : { checkin: next.uuid }, nonce);
 }
 
@@ -122,15 +131,18 @@ async function kudos(deps: DiscordDeps, connection: ChatConnection, person: User
 
 /** `/rollcall …` (interaction type 2). */
 export async function command(deps: DiscordDeps, connection: ChatConnection, user: { id: string; name: string }, data: Record<string, unknown>, nonce: string): Promise<DiscordAnswer> {
-  if (data.name !== 'rollcall') return ephemeral(HELP);
+  if (data.name !== 'rollcall') throw badRequest('malformed_request', 'Rollcall has one command: /rollcall.');
   const sub = optionsOf(data)[0];
   const name = typeof sub?.name === 'string' ? sub.name : 'help';
   if (name === 'link') return link(deps, connection, user, nonce);
-  if (name === 'help') return ephemeral(HELP);
   const person = await linkedUser(deps.db, connection.organizationUuid, 'discord', user.id);
-  if (!person) return ephemeral(NOT_LINKED);
-  if (name === 'status') return status(deps, person);
+  if (name === 'help' || !person) {
+    await takeOnce(deps, nonce);
+    return ephemeral(name === 'help' ? HELP : NOT_LINKED);
+  }
+  if (name === 'status') return status(deps, person, nonce);
   if (name === 'answer') return answerNext(deps, person, nonce);
   if (name === 'kudos') return kudos(deps, connection, person, sub, data, nonce);
+  await takeOnce(deps, nonce);
   return ephemeral(`Unknown: \`/rollcall ${name.slice(0, 40)}\`.\n${HELP}`);
 }

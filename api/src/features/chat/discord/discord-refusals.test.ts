@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AUTH_DETAIL } from '../../../lib/errors.ts';
-import { buttonData, discordKeys, interactionBody, modalData, signedHeaders } from '../../../../test/discord-stand-in.ts';
+import { buttonData, commandData, discordKeys, interactionBody, modalData, signedHeaders } from '../../../../test/discord-stand-in.ts';
 import { INTERACTIONS_PATH } from './requests.ts';
 import { MIA, OTTO, startDiscordApp } from './discord-fixtures.ts';
 import type { DiscordApp } from './discord-fixtures.ts';
@@ -61,6 +61,10 @@ describe('Discord interactions endpoint: refused, with nothing saved', () => {
     const click = interactionBody(3, MIA, buttonData(app.buttonOf(MIA)));
     expect((await app.send(click)).status).toBe(200);
     expect((await app.send(click)).body).toEqual(refusal('credential_expired'));
+    // Even one that changes nothing.
+    const status = interactionBody(2, MIA, commandData('status'));
+    expect((await app.send(status)).status).toBe(200);
+    expect((await app.send(status)).body).toEqual(refusal('credential_expired'));
   });
 
   it('an interaction for another application: 403 workspace_not_connected; signed for no connected application: 401', async () => {
@@ -98,6 +102,7 @@ describe('Discord interactions endpoint: refused, with nothing saved', () => {
     expect(await bad(interactionBody(3, MIA, buttonData('something-else')))).toEqual([400, 'malformed_request']);
     expect(await bad(interactionBody(5, MIA, modalData('rc:a:p:nope', {})))).toEqual([400, 'malformed_request']);
     expect(await bad(interactionBody(4, MIA, {}))).toEqual([400, 'malformed_request']);
+    expect(await bad(interactionBody(2, MIA, { name: 'other', type: 1 }))).toEqual([400, 'malformed_request']);
   });
 });
 
@@ -113,6 +118,7 @@ describe('Discord: linking a person\'s account', () => {
     expect(discord.calls('POST', '/users/@me/channels')).toEqual([]);
     const integrations = await t.request('GET', '/v1/integrations/', { key: p.adminKey });
     expect(integrations.body.people_not_found.map((u: { first_name: string }) => u.first_name).sort()).toEqual(['Mia', 'Otto']);
+    expect((await app.command(MIA, 'help')).body.data.content).toContain('**/rollcall link**');
     const status = await app.command(MIA, 'status');
     expect(status.body.data.content).toBe('Your Discord account is not linked to Rollcall yet. Type `/rollcall link`, open the link it gives you and confirm, signed in to Rollcall. Then your check-ins come here.');
 

@@ -111,7 +111,7 @@ describe('Discord: answering a check-in in a modal', () => {
     const [saved] = await responsesOf(p.member.key);
     expect(saved.responses.map((r: { response: unknown }) => r.response)).toEqual(['Answer 1', 'Answer 2', 'Answer 3', 'Answer 4', 'Answer 5', 7.5, 'Last']);
     expect(await app.t.db('chat_answer_drafts').first()).toBeUndefined();
-  });
+  }, 120_000);
 
   it('a required question left blank is refused by the same rules as the web page', async () => {
     const [q1] = app.checkin.questions;
@@ -152,7 +152,7 @@ describe('Discord: answering a check-in in a modal', () => {
     const reminder = app.messagesTo(MIA).at(-1)!;
     expect(reminder.content).toMatch(/^⏰ A reminder: \*\*Daily\*\* — 2026-03-10\n/);
     expect(reminder.components[0].components[0].custom_id).toBe(`rc:a:p:${await app.promptOf(p.member.user.uuid)}`);
-  });
+  }, 120_000);
 
   it('lists the channels reports can go to; a test prompt goes the whole way round and saves nothing', async () => {
     const { t, p, discord } = app;

@@ -2,7 +2,7 @@ import { badRequest } from '../../../lib/errors.ts';
 import { linkedUser } from '../../chat-platform/linked-accounts.ts';
 import { buttonClicked, ephemeral, modalSubmitted } from './answers.ts';
 import type { DiscordAnswer } from './answers.ts';
-import { NOT_LINKED, command } from './commands.ts';
+import { NOT_LINKED, command, takeOnce } from './commands.ts';
 import { interactionNonce, isObject, userOf, verifyInteraction } from './requests.ts';
 import type { DiscordDeps } from './requests.ts';
 
@@ -27,6 +27,9 @@ export async function interaction(deps: DiscordDeps, raw: Buffer, headers: Recor
   if (body.type === APPLICATION_COMMAND) return command(deps, connection, user, data, nonce);
   if (body.type !== MESSAGE_COMPONENT && body.type !== MODAL_SUBMIT) throw badRequest('malformed_request', `Rollcall takes no interaction of type ${String(body.type).slice(0, 20)}.`);
   const person = await linkedUser(deps.db, connection.organizationUuid, 'discord', user.id);
-  if (!person) return ephemeral(NOT_LINKED);
+  if (!person) {
+    await takeOnce(deps, nonce);
+    return ephemeral(NOT_LINKED);
+  }
   return body.type === MESSAGE_COMPONENT ? buttonClicked(deps, person, data, nonce) : modalSubmitted(deps, person, data, nonce);
 }
