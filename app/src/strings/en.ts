@@ -249,6 +249,7 @@ export const en = {
   'chat.manifest.hint': "At api.slack.com/apps choose Create New App › From a manifest and paste this; then install the app and copy its bot token and signing secret here.",
   'chat.notfound': "People not found",
   'chat.notfound.hint': "{platform} has no account with these people's e-mail addresses: they get their prompts by e-mail only. Invite them with the same address, or change it in Rollcall.",
+  'chat.notfound.link': "These people have not linked their Discord account yet: they get their prompts by e-mail only. Ask them to type /rollcall link in Discord and confirm the link it gives.",
   'chat.notfound.none': "Everyone asked so far was found.",
   'chat.test': "Send a test prompt to me",
   'chat.test.sent': "A test prompt is on its way to {to} in {platform}. Answering it saves nothing.",

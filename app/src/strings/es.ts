@@ -250,6 +250,7 @@ export const es: Record<keyof typeof en, string> = {
   'chat.manifest.hint': "En api.slack.com/apps elige Create New App › From a manifest y pega esto; luego instala la app y copia aquí su token de bot y su secreto de firma.",
   'chat.notfound': "Personas no encontradas",
   'chat.notfound.hint': "{platform} no tiene ninguna cuenta con el correo de estas personas: reciben sus preguntas solo por correo. Invítalas con la misma dirección o cámbiala en Rollcall.",
+  'chat.notfound.link': "Estas personas aún no vincularon su cuenta de Discord: reciben sus preguntas solo por correo. Pídeles que escriban /rollcall link en Discord y confirmen el enlace que da.",
   'chat.notfound.none': "Se encontró a todas las personas consultadas hasta ahora.",
   'chat.test': "Enviarme una pregunta de prueba",
   'chat.test.sent': "Una pregunta de prueba va de camino a {to} en {platform}. Responderla no guarda nada.",

@@ -250,6 +250,7 @@ export const pt: Record<keyof typeof en, string> = {
   'chat.manifest.hint': "Em api.slack.com/apps escolha Create New App › From a manifest e cole isto; depois instale o app e copie aqui o token do bot e o segredo de assinatura.",
   'chat.notfound': "Pessoas não encontradas",
   'chat.notfound.hint': "O {platform} não tem conta com o e-mail destas pessoas: elas recebem as perguntas só por e-mail. Convide-as com o mesmo endereço ou altere-o no Rollcall.",
+  'chat.notfound.link': "Estas pessoas ainda não vincularam a conta do Discord: recebem as perguntas só por e-mail. Peça que digitem /rollcall link no Discord e confirmem o link que ele dá.",
   'chat.notfound.none': "Todas as pessoas consultadas até agora foram encontradas.",
   'chat.test': "Enviar uma pergunta de teste para mim",
   'chat.test.sent': "Uma pergunta de teste está a caminho de {to} no {platform}. Responder não guarda nada.",
