@@ -7,6 +7,7 @@ import { Webhook } from 'standardwebhooks';
 import { CERT_FILE, startHttpsReceiver } from './receivers.ts';
 import { serveProcess } from './serve-process.ts';
 import type { HttpsReceiver } from './receivers.ts';
+import { killed } from './processes.ts';
 
 const KEY = `rk_${'C'.repeat(40)}`;
 
@@ -29,14 +30,6 @@ function serve(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
 async function api(url: string, method: string, pathname: string, body?: unknown) {
   const res = await fetch(`${url}${pathname}`, { method, headers: { 'x-api-key': KEY, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
   return { status: res.status, body: (await res.json()) as any };
-}
-
-function killed(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill('SIGKILL');
-  });
 }
 
 describe('Crash safety (CONTRACT §10): SIGKILL between commit and send, and after send before marking', () => {

@@ -6,16 +6,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createDb } from '../src/db/connection.ts';
 import { testDatabase } from './database.ts';
 import { serveProcess } from './serve-process.ts';
+import { killed } from './processes.ts';
 
 const KEY = `rk_${'I'.repeat(40)}`;
-
-function killed(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill('SIGKILL');
-  });
-}
 
 /**
  * Issue 24, item 10: a process killed while it runs a Plan write with an Idempotency-Key. The key's claim dies with

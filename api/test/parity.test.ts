@@ -300,6 +300,9 @@ function steps({ ids }: ParityWorld, planWork: ParityRequest[]): ParityRequest[]
   const lastUsed = ['results.*.last_used_at'];
   return [
     { method: 'GET', path: '/v1/me/' },
+    { method: 'GET', path: '/v1/me/chat-accounts/' },
+    // A link token nobody asked for: the same 404 either way.
+    { method: 'POST', path: '/v1/me/chat-accounts/', body: { token: 'x'.repeat(32) } },
     { method: 'GET', path: '/v1/cli/auth/status/' },
     { method: 'GET', path: '/v1/organization/' },
     { method: 'PATCH', path: '/v1/organization/', body: { name: 'Acme Corp', timezone: 'Europe/Madrid' } },

@@ -17,6 +17,7 @@ import { PROJECT, SERVICE_ACCOUNT, startGoogleChatStandIn } from './google-chat-
 import type { GoogleChatStandIn } from './google-chat-stand-in.ts';
 import { TEST_CA } from './receivers.ts';
 import { MM_COMMAND_TOKEN, MM_TOKEN } from './mattermost-stand-in.ts';
+import { APPLICATION_ID, DISCORD_TOKEN, discordKeys, signedHeaders } from './discord-stand-in.ts';
 
 /**
  * Bad input gets a 4xx, never a 5xx, on every route the app serves (enumerated from its routers, so a route added
@@ -53,6 +54,7 @@ describe('robustness: no 5xx on bad input, on any route', () => {
   let slack: SlackStandIn;
   let teams: TeamsStandIn;
   let googleChat: GoogleChatStandIn;
+  const discord = discordKeys();
   let key: string;
   let token: string;
   /** Ids of real objects: by the path before a parameter ("/v1/teams/"), or by the parameter's name. */
@@ -100,6 +102,9 @@ describe('robustness: no 5xx on bad input, on any route', () => {
     await t.request('PATCH', '/v1/organization/', { key: teamsOrg.adminKey, body: { platform: { kind: 'microsoft_teams', app_id: APP_ID, app_password: APP_PASSWORD, tenant_id: TENANT } } });
     const googleOrg = await t.seedOrganization({ name: 'Google Org' });
     await t.request('PATCH', '/v1/organization/', { key: googleOrg.adminKey, body: { platform: { kind: 'google_chat', service_account: SERVICE_ACCOUNT, project_number: PROJECT } } });
+    // A Discord bot, another organization's: its interactions endpoint verifies the junk's Ed25519 signature, then reads it.
+    const discordOrg = await t.seedOrganization({ name: 'Discord Org' });
+    await t.request('PATCH', '/v1/organization/', { key: discordOrg.adminKey, body: { platform: { kind: 'discord', bot_token: DISCORD_TOKEN, application_id: APPLICATION_ID, public_key: discord.publicKeyHex } } });
     // Real objects, so the junk reaches the code behind the lookups too. The key and user the requests change
     // are not the admin's own (a regenerate or a deactivation would lock the test out).
     const member = await t.seedUser(acme.org.uuid);
@@ -180,6 +185,17 @@ describe('robustness: no 5xx on bad input, on any route', () => {
     const platform = matrixRowOf(route.path)?.signedBy;
     if (platform === 'mattermost') {
       return t.request(method, path, { raw, headers: { 'content-type': 'application/json', authorization: `Token ${MM_COMMAND_TOKEN}`, ...extra } });
+    }
+    if (platform === 'discord') {
+      // A JSON object of junk names the connected application, so it gets past the application check to the code.
+      let body = raw;
+      try {
+        const json: unknown = JSON.parse(raw ?? '');
+        if (typeof json === 'object' && json !== null && !Array.isArray(json)) body = JSON.stringify({ ...json, application_id: APPLICATION_ID });
+      } catch {
+        // not JSON: sent as it is
+      }
+      return t.request(method, path, { raw: body, headers: { ...signedHeaders(discord, body ?? '', t.clock.now().getTime() / 1000), ...extra } });
     }
     if (platform === 'microsoft_teams' || platform === 'google_chat') {
       const stand = platform === 'microsoft_teams' ? teams : googleChat;

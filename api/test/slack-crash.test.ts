@@ -8,16 +8,9 @@ import { CERT_FILE, TEST_CA } from './receivers.ts';
 import { serveProcess } from './serve-process.ts';
 import { SIGNING_SECRET, SLACK_TOKEN, interactionBody, slackHeaders, startSlackStandIn, submitPayload, textValue } from './slack-stand-in.ts';
 import type { SlackStandIn } from './slack-stand-in.ts';
+import { killed } from './processes.ts';
 
 const PEOPLE = 60;
-
-function killed(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill('SIGKILL');
-  });
-}
 
 /**
  * Store first, then acknowledge: a `rollcall serve` process answering Slack modal submissions is killed (SIGKILL)

@@ -47,6 +47,10 @@ export interface paths {
   "/v1/me/": {
     get: operations["get_v1_me"];
   };
+  "/v1/me/chat-accounts/": {
+    get: operations["get_v1_me_chat_accounts"];
+    post: operations["post_v1_me_chat_accounts"];
+  };
   "/v1/organization/": {
     get: operations["get_v1_organization"];
     patch: operations["patch_v1_organization"];
@@ -250,6 +254,9 @@ export interface paths {
   };
   "/v1/integrations/google-chat/events/": {
     post: operations["post_v1_integrations_google_chat_events"];
+  };
+  "/v1/integrations/discord/interactions/": {
+    post: operations["post_v1_integrations_discord_interactions"];
   };
   "/v1/agent-reports/": {
     get: operations["get_v1_agent_reports"];
@@ -942,6 +949,14 @@ export interface components {
       features: {
         [key: string]: boolean;
       };
+    };
+    ChatAccount: {
+      /** @enum {unknown} */
+      platform: "discord";
+      external_id: string;
+      name: string | null;
+      /** Format: date-time */
+      linked_at: string;
     };
     Me: {
       /** Format: uuid */
@@ -3271,6 +3286,83 @@ export interface operations {
       };
     };
   };
+  get_v1_me_chat_accounts: {
+    responses: {
+      200: {
+        content: {
+          "application/json": {
+            results: ChatAccount[];
+          };
+        };
+      };
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"] | components["schemas"]["FieldErrors"];
+        };
+      };
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  post_v1_me_chat_accounts: {
+    requestBody: {
+      content: {
+        "application/json": {
+          token: string;
+        };
+      };
+    };
+    responses: {
+      201: {
+        content: {
+          "application/json": components["schemas"]["ChatAccount"];
+        };
+      };
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
   get_v1_organization: {
     responses: {
       200: {
@@ -3327,6 +3419,8 @@ export interface operations {
             tenant_id?: string;
             service_account?: string;
             project_number?: string;
+            application_id?: string;
+            public_key?: string;
           }) | null;
         };
       };
@@ -7221,6 +7315,59 @@ export interface operations {
         };
       };
       503: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  post_v1_integrations_discord_interactions: {
+    parameters: {
+      header: {
+        "X-Signature-Ed25519": string;
+        "X-Signature-Timestamp": string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": Record<string, unknown>;
+      };
+    };
+    responses: {
+      200: {
+        content: {
+          "application/json": {
+            type: number;
+            data: Record<string, unknown>;
+          };
+        };
+      };
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      413: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      429: {
         content: {
           "application/json": components["schemas"]["Error"];
         };

@@ -20,6 +20,7 @@ const Checkins = lazy(() => import('./pages/checkins.tsx').then((m) => m.Checkin
 const CheckinEdit = lazy(() => import('./pages/checkin-edit.tsx').then((m) => m.CheckinEdit));
 // The page an invitation e-mail links to: its own chunk, as only a newcomer opens it, once.
 const AcceptInvitation = lazy(() => import('./pages/invitation.tsx').then((m) => m.AcceptInvitation));
+const LinkAccount = lazy(() => import('./pages/link-account.tsx').then((m) => m.LinkAccount));
 const INVITATION_PATH = /^\/app\/invitations\/accept$/;
 
 /** null while checking, false when signed out. */
@@ -136,6 +137,7 @@ function App() {
           <Route path="/app/checkins" component={Checkins} me={person} setTitle={setTitle} />
           <Route path="/app/checkins/:uuid" component={CheckinEdit} me={person} setTitle={setTitle} />
           <Route path="/app/admin/:section*" component={Admin} me={person} setTitle={setTitle} />
+          <Route path="/app/link/:token?" component={LinkAccount} me={person} setTitle={setTitle} />
           <Route default component={Today} me={person} setTitle={setTitle} onProfileSaved={loadMe} />
         </Router>
       </main>

@@ -73,7 +73,7 @@ describe('the method matrix (spec "Method matrix", auth/method-matrix.ts)', () =
     const routes = t.routes.filter((route) => signed(route.path));
     expect(routes.map((r) => `${r.method} ${r.path}`).sort()).toEqual([
       'POST /v1/integrations/mattermost/actions/', 'POST /v1/integrations/mattermost/commands/', 'POST /v1/integrations/mattermost/dialogs/',
-      'POST /v1/integrations/google-chat/events/', 'POST /v1/integrations/slack/commands/', 'POST /v1/integrations/slack/events/', 'POST /v1/integrations/slack/interactions/', 'POST /v1/integrations/teams/messages/',
+      'POST /v1/integrations/google-chat/events/', 'POST /v1/integrations/discord/interactions/', 'POST /v1/integrations/slack/commands/', 'POST /v1/integrations/slack/events/', 'POST /v1/integrations/slack/interactions/', 'POST /v1/integrations/teams/messages/',
     ].sort());
     for (const route of routes) {
       for (const options of [{}, { key }, { token: await token() }]) {

@@ -20,7 +20,7 @@ export interface MatrixRow {
   /** A row of the spec's table; false for the groups it does not name. */
   spec: boolean;
   /** Requests a platform signs, verified by its signature instead of a credential (the route checks it). */
-  signedBy?: 'slack' | 'mattermost' | 'microsoft_teams' | 'google_chat';
+  signedBy?: 'slack' | 'mattermost' | 'microsoft_teams' | 'google_chat' | 'discord';
 }
 
 export const METHOD_MATRIX: readonly MatrixRow[] = [
@@ -86,6 +86,12 @@ export const METHOD_MATRIX: readonly MatrixRow[] = [
     group: 'Google Chat app endpoint (Google Chat\'s token, no credential)',
     prefixes: ['/v1/integrations/google-chat/events/'],
     apiKey: false, cli: false, oauth2: false, spec: false, signedBy: 'google_chat',
+  },
+  // Called by Discord with its Ed25519 signature (features/chat/discord/requests.ts).
+  {
+    group: 'Discord interactions endpoint (Discord\'s Ed25519 signature, no credential)',
+    prefixes: ['/v1/integrations/discord/interactions/'],
+    apiKey: false, cli: false, oauth2: false, spec: false, signedBy: 'discord',
   },
 ];
 

@@ -3,7 +3,7 @@ import type { AssistantSessionRow, AssistantTurnRow, AuditEventRow, CliSignInCod
 import type {
   AnswerTokenRow, ChatConversationRow, CheckinParticipantTeamRow, CheckinParticipantUserRow, CheckinReportRow, CheckinRow, MoodRow, PromptRow, PromptSlotRow, QuestionRow, ReplyKeyRow, ResponsePartRow, ResponseRow, TimeOffRow,
 } from './tables/checkins.ts';
-import type { ChatConnectionRow, ChatMessageRow, ChatPersonRow, ChatRequestNonceRow, DeliveryAttemptRow, DeliveryRow, OrganizationEventRow, SubscriptionRow } from './tables/outbox.ts';
+import type { ChatAnswerDraftRow, ChatConnectionRow, ChatLinkRequestRow, ChatLinkedAccountRow, ChatMessageRow, ChatPersonRow, ChatRequestNonceRow, DeliveryAttemptRow, DeliveryRow, OrganizationEventRow, SubscriptionRow } from './tables/outbox.ts';
 import type {
   BoardKeyRow, BoardMemberRow, BoardRow, GoalRow, IdempotencyKeyRow, LabelRow, MilestoneRow, PlanChangeRow, PlanOrganizationRow, ProjectMemberRow,
   ProjectRow, ProjectUpdateRow, StateRow, TaskLabelRow, TaskRow,
@@ -63,6 +63,9 @@ declare module 'knex/types/tables.js' {
     chat_messages: ChatMessageRow;
     chat_people: ChatPersonRow;
     chat_request_nonces: ChatRequestNonceRow;
+    chat_link_requests: ChatLinkRequestRow;
+    chat_linked_accounts: ChatLinkedAccountRow;
+    chat_answer_drafts: ChatAnswerDraftRow;
     checkin_chat_conversations: ChatConversationRow;
     checkins: CheckinRow;
     checkin_questions: QuestionRow;

@@ -10,6 +10,7 @@ import { chatSlack } from './chat/slack/feature.ts';
 import { chatMattermost } from './chat/mattermost/feature.ts';
 import { chatTeams } from './chat/microsoft-teams/feature.ts';
 import { chatGoogle } from './chat/google-chat/feature.ts';
+import { chatDiscord } from './chat/discord/feature.ts';
 import { checkins } from './checkins/feature.ts';
 import { checkinRuns } from './checkin-runs/feature.ts';
 import { cli } from './cli/feature.ts';
@@ -83,6 +84,7 @@ export const features: Feature[] = [
   chatMattermost,
   chatTeams,
   chatGoogle,
+  chatDiscord,
   agents,
   kudos,
   workflows,

@@ -140,6 +140,8 @@ export interface Config {
   chat: {
     slackApiUrl: string;
     discordWebhookBaseUrl: string;
+    /** Discord's REST API (a bot's direct messages, channel posts): DISCORD_API_URL. */
+    discordApiUrl: string;
     googleChatWebhookBaseUrl: string;
     /** Teams incoming-webhook URLs live on tenant hosts; null accepts any HTTPS URL that passes the address checks. */
     teamsWebhookBaseUrl: string | null;
@@ -365,6 +367,7 @@ export function loadConfig(env: Env = process.env): Config {
     chat: {
       slackApiUrl: (url(env, 'SLACK_API_URL', ['https:', 'http:']) ?? 'https://slack.com/api').replace(/\/+$/, ''),
       discordWebhookBaseUrl: url(env, 'DISCORD_WEBHOOK_BASE_URL', ['https:']) ?? 'https://discord.com/api/webhooks/',
+      discordApiUrl: (url(env, 'DISCORD_API_URL', ['https:', 'http:']) ?? 'https://discord.com/api/v10').replace(/\/+$/, ''),
       googleChatWebhookBaseUrl: url(env, 'GOOGLE_CHAT_WEBHOOK_BASE_URL', ['https:']) ?? 'https://chat.googleapis.com/v1/spaces/',
       teamsWebhookBaseUrl: url(env, 'TEAMS_WEBHOOK_BASE_URL', ['https:']),
       teamsOpenIdMetadataUrl: url(env, 'TEAMS_OPENID_METADATA_URL', ['https:', 'http:']) ?? 'https://login.botframework.com/v1/.well-known/openidconfiguration',

@@ -1,14 +1,15 @@
 import { useState } from 'preact/hooks';
 import { t } from '../i18n.ts';
 
-/** Microsoft Teams and Google Chat connect either as an app people answer through, or with an incoming webhook. */
-export const APP_PLATFORMS = new Set(['microsoft_teams', 'google_chat']);
+/** Microsoft Teams, Google Chat and Discord connect either as an app people answer through, or with an incoming webhook. */
+export const APP_PLATFORMS = new Set(['microsoft_teams', 'google_chat', 'discord']);
 
 export type AppFields = Record<string, string>;
 
 /**
- * The fields of a Teams bot (app ID, client secret, tenant ID) or a Google Chat app (service-account key file,
- * project number), and the choice between that and an incoming webhook. `fields` is null for a webhook.
+ * The fields of a Teams bot (app ID, client secret, tenant ID), a Google Chat app (service-account key file,
+ * project number) or a Discord bot (token, application ID, public key), and the choice between that and an
+ * incoming webhook. `fields` is null for a webhook.
  */
 export function AppConnection({ kind, onChange }: { kind: string; onChange: (fields: AppFields | null) => void }) {
   const [asApp, setAsApp] = useState(true);
@@ -32,11 +33,12 @@ export function AppConnection({ kind, onChange }: { kind: string; onChange: (fie
     );
   };
   const teams = kind === 'microsoft_teams';
+  const discord = kind === 'discord';
   return (
     <>
       <fieldset class="chat-mode">
         <legend>{t('chat.as')}</legend>
-        <label><input type="radio" name="chat-mode" checked={asApp} onChange={() => choose(true)} /> {teams ? t('chat.as.bot') : t('chat.as.app')}</label>
+        <label><input type="radio" name="chat-mode" checked={asApp} onChange={() => choose(true)} /> {teams ? t('chat.as.bot') : discord ? t('chat.as.discord') : t('chat.as.app')}</label>
         <label><input type="radio" name="chat-mode" checked={!asApp} onChange={() => choose(false)} /> {t('chat.as.webhook')}</label>
       </fieldset>
       {asApp && teams ? (
@@ -46,7 +48,14 @@ export function AppConnection({ kind, onChange }: { kind: string; onChange: (fie
           {input('tenant_id', t('chat.teams.tenant_id'))}
         </>
       ) : null}
-      {asApp && !teams ? (
+      {asApp && discord ? (
+        <>
+          {input('bot_token', t('chat.discord.bot_token'), true)}
+          {input('application_id', t('chat.discord.application_id'))}
+          {input('public_key', t('chat.discord.public_key'))}
+        </>
+      ) : null}
+      {asApp && !teams && !discord ? (
         <>
           <label for="chat-service_account">{t('chat.google.service_account')}</label>
           <textarea id="chat-service_account" required rows={4} autoComplete="off" spellcheck={false} value={fields.service_account ?? ''} onInput={(e) => set('service_account', (e.target as HTMLTextAreaElement).value)} />

@@ -140,7 +140,7 @@ function Receiving({ status }: { status: Status }) {
       <h3>{t('chat.notfound')}</h3>
       {status.people_not_found.length ? (
         <>
-          <p class="muted">{t('chat.notfound.hint', { platform: status.label ?? '' })}</p>
+          <p class="muted">{status.platform === 'discord' ? t('chat.notfound.link') : t('chat.notfound.hint', { platform: status.label ?? '' })}</p>
           <ul>{status.people_not_found.map((p) => <li key={p.uuid}>{`${p.first_name} ${p.last_name}`.trim()} <span class="muted">({p.email})</span></li>)}</ul>
         </>
       ) : (

@@ -58,7 +58,7 @@ export const FEATURE_AREA_NAMES: Record<string, Record<Lang, string>> = {
 
 /** `platforms` identifiers are product names, the same in every language; only their spelling is fixed. */
 export const PLATFORM_NAMES: Record<string, string> = {
-  api: 'API', cli: 'CLI', docker: 'Docker', linux: 'Linux', macos: 'macOS', mattermost: 'Mattermost', slack: 'Slack', windows: 'Windows',
+  api: 'API', cli: 'CLI', discord: 'Discord', docker: 'Docker', google_chat: 'Google Chat', linux: 'Linux', macos: 'macOS', mattermost: 'Mattermost', microsoft_teams: 'Microsoft Teams', slack: 'Slack', windows: 'Windows',
 };
 
 /** A label and, when it is not in the page's language, the language it is in (for a lang attribute). */

@@ -79,4 +79,5 @@ export const migrations: Migration[] = [
   { name: '0980_chat_bot_apps', load: () => import('./0980_chat_bot_apps.ts') },
   { name: '1000_plan_client_later', load: () => import('./1000_plan_client_later.ts') },
   { name: '1001_plan_organization_labels', load: () => import('./1001_plan_organization_labels.ts') },
+  { name: '1010_chat_linked_accounts', load: () => import('./1010_chat_linked_accounts.ts') },
 ];

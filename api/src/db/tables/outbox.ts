@@ -120,6 +120,38 @@ export interface ChatRequestNonceRow {
   seen_at: string;
 }
 
+/** A link asked for in the platform (Discord `/rollcall link`), waiting for the person to confirm it (migration 1010). */
+export interface ChatLinkRequestRow {
+  token_hash: string;
+  organization_uuid: string;
+  platform: Platform;
+  external_id: string;
+  external_name: string | null;
+  expires_at: string;
+  created_at: string;
+}
+
+/** A person's platform account, linked by themselves (Discord: a bot cannot look people up by e-mail). */
+export interface ChatLinkedAccountRow {
+  organization_uuid: string;
+  platform: Platform;
+  external_id: string;
+  user_uuid: string;
+  external_name: string | null;
+  linked_at: string;
+}
+
+/** The parts of an answer given so far over several forms (Discord modals: 5 inputs each). */
+export interface ChatAnswerDraftRow {
+  user_uuid: string;
+  checkin_uuid: string;
+  run_date: string;
+  organization_uuid: string;
+  /** JSON {"q.<question uuid>": [values]}. */
+  values: string;
+  updated_at: string;
+}
+
 export interface ChatMessageRow {
   uuid: string;
   organization_uuid: string;

@@ -4,14 +4,16 @@ import type { Platform } from '../../db/tables.ts';
 import type { PlatformConnectionInput } from './schema.ts';
 
 /**
- * Microsoft Teams and Google Chat connected as an app people answer through, rather than an incoming webhook:
+ * Microsoft Teams, Google Chat and Discord connected as an app people answer through, rather than an incoming webhook:
  * - Teams, a Bot Framework bot: `app_id` (the Microsoft App ID), `app_password` (a client secret of it) and
  *   `tenant_id` (the Microsoft Entra tenant the bot lives in and takes requests from).
  * - Google Chat, a Chat app: `service_account` (the JSON key file of the service account the app calls the Chat
  *   API as) and `project_number` (the Google Cloud project's number: the audience of the tokens Chat sends).
+ * - Discord, a bot: `bot_token` (the bot's token), `application_id` (the application it belongs to: interactions
+ *   name it) and `public_key` (the application's Ed25519 key its interactions are signed with).
  * Such a connection sends each person their prompt, and can take requests (can_receive).
  */
-export const DIRECT_MESSAGE_APPS: ReadonlySet<Platform> = new Set<Platform>(['microsoft_teams', 'google_chat']);
+export const DIRECT_MESSAGE_APPS: ReadonlySet<Platform> = new Set<Platform>(['microsoft_teams', 'google_chat', 'discord']);
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -58,6 +60,17 @@ export function appCredentials(input: NonNullable<PlatformConnectionInput>): { c
     if (input.webhook_url) problems['platform.webhook_url'] = ['A Chat app connects with its service account; leave the incoming-webhook URL out.'];
     if (Object.keys(problems).length) throw new ValidationFailed(problems);
     return { credentials: { service_account: input.service_account!, project_number: input.project_number! }, team: null };
+  }
+  if (input.kind === 'discord' && (input.bot_token || input.application_id || input.public_key)) {
+    const problems: Record<string, string[]> = {};
+    // A bot token is three base64url parts joined by dots (Bot › Reset Token).
+    if (!input.bot_token || !/^[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{20,}$/.test(input.bot_token)) problems['platform.bot_token'] = ['The bot\'s token, from the Discord application\'s Bot page (Reset Token).'];
+    if (!input.application_id || !/^\d{15,21}$/.test(input.application_id)) problems['platform.application_id'] = ['The Application ID (digits), from the Discord application\'s General Information page.'];
+    if (!input.public_key || !/^[0-9a-fA-F]{64}$/.test(input.public_key)) problems['platform.public_key'] = ['The Public Key (64 hexadecimal digits), from the Discord application\'s General Information page.'];
+    if (input.webhook_url) problems['platform.webhook_url'] = ['A Discord bot connects with its token and application; leave the incoming-webhook URL out.'];
+    if (Object.keys(problems).length) throw new ValidationFailed(problems);
+    // The application is the "workspace": an interaction naming another application is refused (403).
+    return { credentials: { bot_token: input.bot_token!, app_id: input.application_id!, public_key: input.public_key!.toLowerCase() }, team: input.application_id! };
   }
   return null;
 }

@@ -29,7 +29,7 @@ export interface ChatConnection {
   commandToken: string | null;
   /** A secret of ours (Mattermost): signs what a button or dialog hands back, so a request proves it came from a message of ours. */
   requestSecret: string | null;
-  /** Teams bot: its Microsoft App ID and client secret (app-credentials.ts); else null. */
+  /** Teams bot: its Microsoft App ID and client secret (app-credentials.ts); Discord bot: its application id; else null. */
   appId: string | null;
   appPassword: string | null;
   /** Teams bot: the Bot Connector service its activities come from, and the team whose roster finds people, once learned. */
@@ -38,6 +38,8 @@ export interface ChatConnection {
   /** Google Chat app: its service account's JSON key file and the project number its tokens are for; else null. */
   serviceAccount: string | null;
   projectNumber: string | null;
+  /** Discord bot: the application's Ed25519 public key (hex) its interactions are signed with; else null. */
+  publicKey: string | null;
 }
 
 /**
@@ -58,6 +60,7 @@ interface Credentials {
   app_password?: string;
   service_account?: string;
   project_number?: string;
+  public_key?: string;
 }
 
 function connectionOf(row: ChatConnectionRow, box: Pick<SecretBox, 'decrypt'>): ChatConnection {
@@ -79,12 +82,13 @@ function connectionOf(row: ChatConnectionRow, box: Pick<SecretBox, 'decrypt'>): 
     rosterId: row.roster_id ?? null,
     serviceAccount: credentials.service_account ?? null,
     projectNumber: credentials.project_number ?? null,
+    publicKey: credentials.public_key ?? null,
   };
 }
 
 /**
- * Whether the organization's platform reaches each person: a direct-message platform, or Teams and Google Chat
- * connected as an app (not an incoming webhook). Kept under the settings version like the platform's name.
+ * Whether the organization's platform reaches each person: a direct-message platform, or Teams, Google Chat and
+ * Discord connected as an app (not an incoming webhook). Kept under the settings version like the platform's name.
  */
 export async function sendsDirectMessages(db: Executor, organizationUuid: string, platform: Platform, config?: OrganizationConfig): Promise<boolean> {
   if (DIRECT_MESSAGE_PLATFORMS.has(platform)) return true;

@@ -14,8 +14,28 @@ const MISSED_FOR_MS = 3_600_000;
 
 export class PersonNotFound extends PlatformError {
   constructor(platform: string, email: string) {
-    super(`${platform}: nobody in the workspace has the e-mail ${email}`, { permanent: true });
+    super(LINKED_ACCOUNT_PLATFORMS.has(platform as Platform)
+      ? `${platform}: ${email} has not linked their account (/rollcall link)`
+      : `${platform}: nobody in the workspace has the e-mail ${email}`, { permanent: true });
   }
+}
+
+/**
+ * Platforms whose people link their account themselves (linked-accounts.ts), as a Discord bot cannot look anyone
+ * up by e-mail: their link is read every time (it persists; no lookup to cache), and the cache only mirrors it
+ * for the list of people not found.
+ */
+export const LINKED_ACCOUNT_PLATFORMS: ReadonlySet<Platform> = new Set<Platform>(['discord']);
+
+/** The account linked by the organization's person with this e-mail, or null. */
+async function linkedAccountByEmail(db: Executor, organizationUuid: string, platform: Platform, email: string): Promise<string | null> {
+  const row = await db('chat_linked_accounts')
+    .join('users', 'users.uuid', 'chat_linked_accounts.user_uuid')
+    .where('chat_linked_accounts.organization_uuid', organizationUuid)
+    .where('chat_linked_accounts.platform', platform)
+    .whereRaw('lower(users.email) = ?', [email])
+    .first('chat_linked_accounts.external_id');
+  return row?.external_id ?? null;
 }
 
 /** The person's account id on the platform: cached, else `lookup` (null: no account with that e-mail) and cached. */
@@ -25,6 +45,12 @@ export async function personId(
   const email = key.email.toLowerCase();
   const where = { organization_uuid: key.organizationUuid, platform: key.platform, email };
   const row = await db('chat_people').where(where).first();
+  if (LINKED_ACCOUNT_PLATFORMS.has(key.platform)) {
+    const linked = await linkedAccountByEmail(db, key.organizationUuid, key.platform, email);
+    if (!row || bool(row.found) !== (linked !== null) || row.external_id !== linked) await rememberPerson(db, { ...key, email }, linked, now);
+    if (!linked) throw new PersonNotFound(key.platform, email);
+    return linked;
+  }
   const age = row ? now.getTime() - Date.parse(row.looked_up_at) : Infinity;
   if (row && age >= 0 && age < (bool(row.found) ? FOUND_FOR_MS : MISSED_FOR_MS)) {
     if (bool(row.found) && row.external_id) return row.external_id;

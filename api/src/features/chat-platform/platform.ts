@@ -146,7 +146,7 @@ export interface ChatPayload {
   thread: string[];
   slack_extra: Record<string, unknown>;
   /** Steps done so far (0 = the main post, then each thread reply), so a retry resumes where it stopped. */
-  progress: { step: number; channel?: string; ts?: string; message_id?: string };
+  progress: { step: number; channel?: string; ts?: string; message_id?: string; /** Messages of the step posted so far (a Discord report too long for one). */ part?: number };
 }
 
 // ---------------------------------------------------------------- the cards of the check-in loop

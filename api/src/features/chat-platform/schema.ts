@@ -3,8 +3,8 @@ import { PLATFORMS } from '../../db/tables.ts';
 
 /**
  * `platform` in PATCH /v1/organization/: connects a chat platform (null disconnects). Slack takes a bot token
- * (xoxb-…) and, for people to answer in Slack, the app's signing secret; Teams, Discord and Google Chat an
- * incoming-webhook URL. All are write-only secrets.
+ * (xoxb-…) and, for people to answer in Slack, the app's signing secret; Teams, Discord and Google Chat an app's
+ * credentials (app-credentials.ts) or an incoming-webhook URL. All are write-only secrets.
  */
 export const platformConnectionSchema = yup
   .object({
@@ -22,6 +22,9 @@ export const platformConnectionSchema = yup
     tenant_id: yup.string().trim().max(64),
     service_account: yup.string().trim().max(16_384),
     project_number: yup.string().trim().max(32),
+    // Discord as a bot (app-credentials.ts): with bot_token.
+    application_id: yup.string().trim().max(32),
+    public_key: yup.string().trim().max(128),
   })
   .nullable()
   .default(undefined);

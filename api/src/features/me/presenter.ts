@@ -1,4 +1,5 @@
 import type { Actor } from '../../auth/credentials.ts';
+import type { ChatLinkedAccountRow } from '../../db/tables.ts';
 import { fullName } from '../users/repository.ts';
 
 /** The spec's current-user fields plus what clients read (CONTRACT §3 and §12). */
@@ -19,3 +20,7 @@ export function presentMe({ user, organization }: Actor) {
     organization: { uuid: organization.uuid, name: organization.name },
   };
 }
+
+/** A chat account the person linked (GET and POST /v1/me/chat-accounts/). */
+export const presentChatAccount = (row: ChatLinkedAccountRow) => ({ platform: row.platform, external_id: row.external_id, name: row.external_name, linked_at: row.linked_at });
+export const presentChatAccounts = (rows: ChatLinkedAccountRow[]) => ({ results: rows.map(presentChatAccount) });
