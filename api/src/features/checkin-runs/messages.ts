@@ -134,6 +134,7 @@ export function reportText(r: ReportContent): string {
   entries(r.answered);
   if (r.missing.length) lines.push('', r.anonymous ? `Not answered yet: ${r.missing.length}` : `Not answered yet: ${r.missing.map(fullName).join(', ')}`);
   if (r.away.length) lines.push('', r.anonymous ? `Away: ${r.away.length}` : `Away: ${r.away.map(fullName).join(', ')}`);
+  if (r.holiday?.length) lines.push('', r.anonymous ? `Holiday: ${r.holiday.length}` : `Holiday: ${r.holiday.map(fullName).join(', ')}`);
   if (r.late) {
     lines.push('', `Answered for ${r.late.date} after that report:`);
     entries(r.late.answered);
