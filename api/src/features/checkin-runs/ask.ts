@@ -2,6 +2,7 @@ import type { Config } from '../../lib/config.ts';
 import type { Db, Executor } from '../../db/connection.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import { fullName } from '../../lib/names.ts';
+import { languageOf } from '../../lib/personal-settings.ts';
 import { enqueueMany } from '../../outbox/deliveries.ts';
 import type { NewDelivery } from '../../outbox/deliveries.ts';
 import { ORGANIZATION_EVENTS } from '../webhooks/events.ts';
@@ -144,7 +145,7 @@ export async function writePrompts(trx: Executor, config: Config, batch: PromptB
     prompts.push(prompt);
     tokens.push(row);
     const url = answerUrl(config, token);
-    const content = { checkin, settings, questions, date, url };
+    const content = { checkin, settings, questions, date, url, lang: languageOf(person) };
     if (person.email) {
       const message = promptEmail({ ...content, to: person.email, replyTo: reply.address, messageId: reply.messageId });
       mails.push({ organizationUuid: checkin.organization_uuid, channel: 'email', kind: 'checkin.prompt', destination: person.email, payload: message, webhookId: null, subjectUuid: prompt.uuid });

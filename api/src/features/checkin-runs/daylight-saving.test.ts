@@ -93,8 +93,9 @@ describe('The prompts job across daylight-saving transitions in six zones', () =
     const personal = await createCheckin(t, p, {
       name: `${c.zone} personal`, schedule: { days: every.days, time: oddTime, timezone: 'UTC' }, use_participant_timezone: true, start_on: first, end_on: last,
     });
-    // The job every 15 minutes from a day before the window until a day after it.
-    for (let ms = Date.parse(`${first}T00:00:00.000Z`) - 86_400_000; ms <= Date.parse(`${last}T00:00:00.000Z`) + 2 * 86_400_000; ms += STEP) {
+    // The job every 15 minutes from an hour before the first local day starts until an hour after the last ends.
+    const localMidnight = (date: string) => Date.parse(`${date}T00:00:00.000Z`) - offsetAt(Date.parse(`${date}T00:00:00.000Z`), c.zone) * MINUTE;
+    for (let ms = localMidnight(first) - 3_600_000; ms <= localMidnight(addDays(last, 1)) + 3_600_000; ms += STEP) {
       t.clock.set(new Date(ms).toISOString());
       await sendDuePrompts(t.deps);
     }
@@ -108,5 +109,5 @@ describe('The prompts job across daylight-saving transitions in six zones', () =
     // Otto, on the personal check-in in UTC: once a day, never twice.
     const otto: { run_date: string }[] = await t.db('checkin_prompts').where({ checkin_uuid: personal.uuid, user_uuid: p.other.user.uuid }).select('run_date');
     expect(new Set(otto.map((r) => r.run_date)).size).toBe(otto.length);
-  });
+  }, 180_000);
 });

@@ -9,7 +9,7 @@ import { directMessagePlatform, enqueueReminder, promptCard } from './chat-cards
 import { loopSettings } from './schedule.ts';
 import { answerUrl, newAnswerToken, newReplyIdentity, storeAnswerTokens, storeReplyKeys } from './tokens.ts';
 import type { AnswerTokenRow, CheckinRow, Platform, PromptRow, QuestionRow, ReplyKeyRow, UserRow } from '../../db/tables.ts';
-import { notificationsOf } from '../../lib/personal-settings.ts';
+import { languageOf, notificationsOf } from '../../lib/personal-settings.ts';
 
 /**
  * Reminders: `reminders_max_count` of them, `reminders_frequency_time` minutes apart, to those asked who have
@@ -73,7 +73,7 @@ async function remindBatch(trx: Trx, config: Config, due: PromptRow[], now: Date
     // A reply address and Message-ID of its own, which find the same prompt.
     const reply = newReplyIdentity(config.inboundEmailDomain, prompt.uuid);
     keys.push(...reply.keys);
-    const content = { checkin, settings, questions: questions.get(checkin.uuid)!, date: prompt.run_date, url: answerUrl(config, token) };
+    const content = { checkin, settings, questions: questions.get(checkin.uuid)!, date: prompt.run_date, url: answerUrl(config, token), lang: languageOf(user) };
     const message = promptEmail({ ...content, to: user.email, replyTo: reply.address, messageId: reply.messageId, inReplyTo: prompt.message_id }, true);
     mails.push({ organizationUuid: prompt.organization_uuid, channel: 'email', kind: 'checkin.reminder', destination: user.email, payload: message, webhookId: null, subjectUuid: prompt.uuid });
     // And a direct message where the chat platform has them, whose "Answer" answers the same prompt.

@@ -20,7 +20,7 @@ import { holidayOf, loopSettings, reportInstant, runsOn } from './schedule.ts';
 import { saveConversationsOf } from './chat-conversation.ts';
 import { TEAM } from './edit-window.ts';
 import type { CheckinReportRow, CheckinRow, ResponseRow } from '../../db/tables.ts';
-import { notificationsOf } from '../../lib/personal-settings.ts';
+import { languageOf, notificationsOf } from '../../lib/personal-settings.ts';
 
 /**
  * The report. A team report per check-in and day at `time_for_report` (in the check-in's time zone; the day's
@@ -176,11 +176,11 @@ async function sendReport(trx: Executor, config: Config, checkin: CheckinRow, da
     destinations = direct ? channels.map((id) => `${platform}:channel:${id}`) : [`${platform}:webhook`];
   } else {
     // By e-mail to the participants who want reports so (PATCH /v1/me/ notifications.report_emails).
-    const to = content.recipients.filter((p) => p.email && notificationsOf(p).report_emails).map((p) => p.email);
-    await enqueueMany(trx, to.map((address) => ({
-      organizationUuid: checkin.organization_uuid, channel: 'email' as const, kind: 'checkin.report', destination: address, payload: reportEmail(content, [address]), webhookId: null, subjectUuid: uuid,
+    const to = content.recipients.filter((p) => p.email && notificationsOf(p).report_emails);
+    await enqueueMany(trx, to.map((person) => ({
+      organizationUuid: checkin.organization_uuid, channel: 'email' as const, kind: 'checkin.report', destination: person.email, payload: reportEmail(content, [person.email], languageOf(person)), webhookId: null, subjectUuid: uuid,
     })), now);
-    destinations = to.map((address) => `email:${address}`);
+    destinations = to.map((person) => `email:${person.email}`);
   }
   await trx('checkin_reports').where({ uuid }).update({ destinations: writeJson(destinations) });
   await ORGANIZATION_EVENTS.record(trx, {
