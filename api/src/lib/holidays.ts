@@ -70,6 +70,12 @@ function holidaysOf(calendar: string, year: number): Map<string, string> {
   return days;
 }
 
+/** The public holiday a person has on their local `date`: their own calendar wins over the check-in's. Null: none. */
+export function holidayFor(own: string | null | undefined, checkins: string | null | undefined, date: string): string | null {
+  const calendar = own ?? checkins;
+  return calendar ? holidayOn(calendar, date) : null;
+}
+
 /** The public holiday on local day `date` (`YYYY-MM-DD`) in `calendar`, by its English name; null on a working day. */
 export function holidayOn(calendar: string, date: string): string | null {
   if (canonicalCalendar(calendar) !== calendar) return null; // a stored value the library no longer knows: no holidays

@@ -37,7 +37,7 @@ describe('Public holidays and each person\'s notification preferences in the loo
     expect(await sendDueReports(t.deps)).toBe(1);
     await t.deps.delivery.runDue();
     const report = sink.messages.find((m) => m.subject === 'Daily report for 2026-05-01')!;
-    expect(report.text).toContain('1 of 1 answered.');
+    expect(report.text).toContain('1 of 1 answered, 1 on holiday.');
     expect(report.text).toContain('\n\nHoliday: Otto Member\n');
     expect(report.text).not.toContain('Not answered yet');
     // Friday 3 July 2026: Independence Day observed in the US; a working day in Madrid.
@@ -47,6 +47,25 @@ describe('Public holidays and each person\'s notification preferences in the loo
     // Clearing the check-in's calendar asks Otto on Spain's holidays again (Tuesday 8 December 2026).
     expect((await t.request('PATCH', `/v1/checkins/${checkin.uuid}/config/`, { key: p.adminKey, body: { holiday_calendar: null } })).status).toBe(200);
     expect(await askedAt('2026-12-08T08:00:00.000Z')).toEqual(['Mia', 'Otto']);
+  });
+
+  it('lists, for the team view, who has not answered, who is away and who is on holiday, and whether the check-in existed that day', async () => {
+    const { t, p } = app;
+    const checkin = await createCheckin(t, p, { holiday_calendar: 'ES', schedule: { days: [1, 2, 3, 4, 5], time: '09:00', timezone: 'Europe/Madrid' } });
+    await t.request('PATCH', '/v1/me/', { key: p.member.key, body: { time_off: [{ start: '2026-04-30', end: '2026-05-01' }] } });
+    const mine = (body: { results: { uuid: string }[] }) => body.results.find((c) => c.uuid === checkin.uuid) as Record<string, unknown>;
+    const list = await t.request('GET', '/v1/checkins/?include_summary=true&include_pending_users=true&date=2026-05-01', { key: p.adminKey, example: true });
+    expect(list.status).toBe(200);
+    const item = mine(list.body);
+    expect(item.summary).toEqual({ date: '2026-05-01', participants: 2, responded: 0, pending: 2, away: 1, holiday: 1, existed: true });
+    expect(item.pending_users).toEqual([{ uuid: p.member.user.uuid, full_name: 'Mia Member' }, { uuid: p.other.user.uuid, full_name: 'Otto Member' }]);
+    expect(item.away_users).toEqual([{ uuid: p.member.user.uuid, full_name: 'Mia Member' }]);
+    expect(item.holiday_users).toEqual([{ uuid: p.other.user.uuid, full_name: 'Otto Member' }]);
+    // Created on 27 April (Madrid): the day before, it did not exist yet.
+    const before = mine((await t.request('GET', '/v1/checkins/?include_summary=true&include_pending_users=true&date=2026-04-26', { key: p.member.key })).body);
+    expect(before.summary).toEqual({ date: '2026-04-26', participants: 2, responded: 0, pending: 2, away: 0, holiday: 0, existed: false });
+    expect(before.away_users).toEqual([]);
+    expect(before.holiday_users).toEqual([]);
   });
 
   it('refuses a calendar no library knows with 400 naming holiday_calendar, on create and on config', async () => {

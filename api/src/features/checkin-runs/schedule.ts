@@ -1,6 +1,6 @@
 import { addDays, isoWeekday, localDate, localInstant, startOfLocalDay } from '../../lib/dates.ts';
 import { bool, readJson } from '../../lib/json.ts';
-import { holidayOn } from '../../lib/holidays.ts';
+import { holidayFor } from '../../lib/holidays.ts';
 import { scheduledOn } from '../checkins/service.ts';
 import type { CheckinRow } from '../../db/tables.ts';
 
@@ -43,10 +43,8 @@ export function loopSettings(row: Pick<CheckinRow, 'settings'>): LoopSettings {
 }
 
 /** The public holiday `person` has on their local `date` (their own calendar, else the check-in's), or null. */
-export function holidayOf(person: { holiday_calendar?: string | null }, settings: Pick<LoopSettings, 'holidayCalendar'>, date: string): string | null {
-  const calendar = person.holiday_calendar ?? settings.holidayCalendar;
-  return calendar ? holidayOn(calendar, date) : null;
-}
+export const holidayOf = (person: { holiday_calendar?: string | null }, settings: Pick<LoopSettings, 'holidayCalendar'>, date: string): string | null =>
+  holidayFor(person.holiday_calendar, settings.holidayCalendar, date);
 
 /** The Monday of `date`'s ISO week. */
 const mondayOf = (date: string): string => addDays(date, 1 - isoWeekday(date));
