@@ -46,6 +46,7 @@ export interface paths {
   };
   "/v1/me/": {
     get: operations["get_v1_me"];
+    patch: operations["patch_v1_me"];
   };
   "/v1/organization/": {
     get: operations["get_v1_organization"];
@@ -950,6 +951,54 @@ export interface components {
         uuid: string;
         name: string;
       };
+      /** @enum {unknown} */
+      language: "en" | "es" | "pt" | "";
+      holiday_calendar: string | null;
+      notifications: {
+        reminders: boolean;
+        report_emails: boolean;
+      };
+    };
+    MeWithTimeOff: {
+      /** Format: uuid */
+      id: string;
+      /** Format: uuid */
+      uuid: string;
+      /** Format: email */
+      email: string;
+      first_name: string;
+      last_name: string;
+      full_name: string;
+      /** @enum {unknown} */
+      role: "admin" | "manager" | "member" | "guest";
+      timezone: string;
+      organization_name: string;
+      /** Format: uuid */
+      organization_uuid: string;
+      user: {
+        /** Format: uuid */
+        uuid: string;
+        full_name: string;
+        email: string;
+      };
+      organization: {
+        /** Format: uuid */
+        uuid: string;
+        name: string;
+      };
+      /** @enum {unknown} */
+      language: "en" | "es" | "pt" | "";
+      holiday_calendar: string | null;
+      notifications: {
+        reminders: boolean;
+        report_emails: boolean;
+      };
+      time_off: {
+          /** Format: date */
+          start: string;
+          /** Format: date */
+          end: string;
+        }[];
     };
     Organization: {
       /** Format: uuid */
@@ -1143,8 +1192,13 @@ export interface components {
         participants: number;
         responded: number;
         pending: number;
+        away: number;
+        holiday: number;
+        existed: boolean;
       };
       pending_users: components["schemas"]["UserRef"][];
+      away_users: components["schemas"]["UserRef"][];
+      holiday_users: components["schemas"]["UserRef"][];
     };
     CheckinDetail: {
       /** Format: uuid */
@@ -1189,6 +1243,7 @@ export interface components {
       max_clarifying_questions: number;
       frequency_advanced: Record<string, unknown> | null;
       frequency_cron: string | null;
+      holiday_calendar: string | null;
       /** Format: date-time */
       archived_at: string | null;
       allow_past_responses: boolean;
@@ -3112,6 +3167,62 @@ export interface operations {
       };
     };
   };
+  patch_v1_me: {
+    requestBody: {
+      content: {
+        "application/json": {
+          first_name?: string;
+          last_name?: string;
+          timezone?: string | null;
+          /** @enum {string|null} */
+          language?: "en" | "es" | "pt" | null;
+          holiday_calendar?: string | null;
+          notifications?: {
+            reminders?: boolean;
+            report_emails?: boolean;
+          };
+          time_off?: {
+              /** Format: date */
+              start: string;
+              /** Format: date */
+              end: string;
+            }[];
+        };
+      };
+    };
+    responses: {
+      200: {
+        content: {
+          "application/json": components["schemas"]["MeWithTimeOff"];
+        };
+      };
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"] | components["schemas"]["FieldErrors"];
+        };
+      };
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
   get_v1_organization: {
     responses: {
       200: {
@@ -4162,6 +4273,7 @@ export interface operations {
           start_on?: string | null;
           /** Format: date */
           end_on?: string | null;
+          holiday_calendar?: string | null;
         };
       };
     };
@@ -4339,6 +4451,7 @@ export interface operations {
           start_on?: string | null;
           /** Format: date */
           end_on?: string | null;
+          holiday_calendar?: string | null;
         };
       };
     };
@@ -4932,6 +5045,7 @@ export interface operations {
           start_on?: string | null;
           /** Format: date */
           end_on?: string | null;
+          holiday_calendar?: string | null;
         };
       };
     };
@@ -5109,6 +5223,7 @@ export interface operations {
           start_on?: string | null;
           /** Format: date */
           end_on?: string | null;
+          holiday_calendar?: string | null;
         };
       };
     };
@@ -11174,7 +11289,7 @@ export interface operations {
           /** Format: date */
           period_end?: string | null;
           /** @enum {string|null} */
-          status?: "on_track" | "at_risk" | "off_track";
+          status?: "on_track" | "at_risk" | "off_track" | null;
         };
       };
     };
@@ -11367,7 +11482,7 @@ export interface operations {
           /** Format: date */
           period_end?: string | null;
           /** @enum {string|null} */
-          status?: "on_track" | "at_risk" | "off_track";
+          status?: "on_track" | "at_risk" | "off_track" | null;
         };
       };
     };
@@ -11898,7 +12013,7 @@ export interface operations {
           /** Format: date */
           target_date?: string | null;
           /** @enum {string|null} */
-          health?: "on_track" | "at_risk" | "off_track";
+          health?: "on_track" | "at_risk" | "off_track" | null;
         };
       };
     };
@@ -12094,7 +12209,7 @@ export interface operations {
           /** Format: date */
           target_date?: string | null;
           /** @enum {string|null} */
-          health?: "on_track" | "at_risk" | "off_track";
+          health?: "on_track" | "at_risk" | "off_track" | null;
         };
       };
     };
@@ -12992,7 +13107,7 @@ export interface operations {
         "application/json": {
           body: string;
           /** @enum {string|null} */
-          health?: "on_track" | "at_risk" | "off_track";
+          health?: "on_track" | "at_risk" | "off_track" | null;
         };
       };
     };
@@ -13183,7 +13298,7 @@ export interface operations {
         "application/json": {
           body?: string;
           /** @enum {string|null} */
-          health?: "on_track" | "at_risk" | "off_track";
+          health?: "on_track" | "at_risk" | "off_track" | null;
         };
       };
     };
@@ -18040,7 +18155,7 @@ export interface operations {
             filters?: unknown;
             sort?: unknown;
             /** @enum {string|null} */
-            view_mode?: "list" | "board" | "table" | "timeline" | "calendar";
+            view_mode?: "list" | "board" | "table" | "timeline" | "calendar" | null;
             group_by?: string | null;
           })[];
       };
@@ -18112,7 +18227,7 @@ export interface operations {
           filters?: unknown;
           sort?: unknown;
           /** @enum {string|null} */
-          view_mode?: "list" | "board" | "table" | "timeline" | "calendar";
+          view_mode?: "list" | "board" | "table" | "timeline" | "calendar" | null;
           group_by?: string | null;
         };
       };
@@ -18255,7 +18370,7 @@ export interface operations {
             filters?: unknown;
             sort?: unknown;
             /** @enum {string|null} */
-            view_mode?: "list" | "board" | "table" | "timeline" | "calendar";
+            view_mode?: "list" | "board" | "table" | "timeline" | "calendar" | null;
             group_by?: string | null;
           })[];
       };
@@ -18327,7 +18442,7 @@ export interface operations {
           filters?: unknown;
           sort?: unknown;
           /** @enum {string|null} */
-          view_mode?: "list" | "board" | "table" | "timeline" | "calendar";
+          view_mode?: "list" | "board" | "table" | "timeline" | "calendar" | null;
           group_by?: string | null;
         };
       };
@@ -18456,7 +18571,7 @@ export interface operations {
           filters?: unknown;
           sort?: unknown;
           /** @enum {string|null} */
-          view_mode?: "list" | "board" | "table" | "timeline" | "calendar";
+          view_mode?: "list" | "board" | "table" | "timeline" | "calendar" | null;
           group_by?: string | null;
         };
       };
@@ -18592,7 +18707,7 @@ export interface operations {
           filters?: unknown;
           sort?: unknown;
           /** @enum {string|null} */
-          view_mode?: "list" | "board" | "table" | "timeline" | "calendar";
+          view_mode?: "list" | "board" | "table" | "timeline" | "calendar" | null;
           group_by?: string | null;
         };
       };

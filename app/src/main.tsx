@@ -15,6 +15,7 @@ import './styles.css';
 // The board (drag and drop, live updates, task detail) loads only when a board is opened.
 const BoardPage = lazy(() => import('./board/board-page.tsx').then((m) => m.BoardPage));
 const Admin = lazy(() => import('./pages/admin.tsx').then((m) => m.Admin));
+const Profile = lazy(() => import('./pages/profile.tsx').then((m) => m.Profile));
 // The page an invitation e-mail links to: its own chunk, as only a newcomer opens it, once.
 const AcceptInvitation = lazy(() => import('./pages/invitation.tsx').then((m) => m.AcceptInvitation));
 const INVITATION_PATH = /^\/app\/invitations\/accept$/;
@@ -24,7 +25,10 @@ const me = signal<Me | null | false>(null);
 
 async function loadMe(): Promise<void> {
   try {
-    me.value = await ok(api.GET('/v1/me/'));
+    const person = await ok(api.GET('/v1/me/'));
+    // The language the person chose (PATCH /v1/me/) is the app's on every browser they sign in on.
+    if (person.language && person.language !== lang.value) setLang(person.language);
+    me.value = person;
   } catch {
     me.value = false;
   }
@@ -77,6 +81,7 @@ function Header({ person }: { person: Me }) {
           <summary>{person.full_name}</summary>
           <div class="menu-body">
             <p class="muted">{person.email} · {person.organization.name}</p>
+            <a href="/app/profile/">{t('profile.title')}</a>
             <button type="button" onClick={() => signOut(false)}>{t('signout.here')}</button>
             <button type="button" onClick={() => signOut(true)}>{t('signout.everywhere')}</button>
           </div>
@@ -130,6 +135,7 @@ function App() {
           <Route path="/app/boards/:board" component={BoardPage} me={person} setTitle={setTitle} />
           <Route path="/app/boards/:board/tasks/:task" component={BoardPage} me={person} setTitle={setTitle} />
           <Route path="/app/admin/:section*" component={Admin} me={person} setTitle={setTitle} />
+          <Route path="/app/profile" component={Profile} me={person} setTitle={setTitle} onSaved={loadMe} />
           <Route default component={Today} me={person} setTitle={setTitle} onProfileSaved={loadMe} />
         </Router>
       </main>

@@ -20,6 +20,7 @@ import { holidayOf, loopSettings, reportInstant, runsOn } from './schedule.ts';
 import { saveConversationsOf } from './chat-conversation.ts';
 import { TEAM } from './edit-window.ts';
 import type { CheckinReportRow, CheckinRow, ResponseRow } from '../../db/tables.ts';
+import { byFullName } from '../../lib/names.ts';
 import { languageOf, notificationsOf } from '../../lib/personal-settings.ts';
 
 /**
@@ -112,7 +113,8 @@ async function reportEntries(db: Executor, checkin: CheckinRow, where: (q: Knex.
  * after that report went: an answer after the report is in the next one.
  */
 export async function reportContent(db: Executor, checkin: CheckinRow, date: string, only: string | null): Promise<ReportContent & { recipients: Participant[] }> {
-  const people = [...((await participantsOf(db, [checkin.uuid])).get(checkin.uuid)?.values() ?? [])];
+  // By name, so every report (and engine) lists people in the same order.
+  const people = [...((await participantsOf(db, [checkin.uuid])).get(checkin.uuid)?.values() ?? [])].sort(byFullName);
   const entries = await reportEntries(db, checkin, (q) => {
     q.andWhere('r.response_date', date);
     if (only) q.andWhere('r.user_uuid', only);

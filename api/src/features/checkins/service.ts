@@ -9,6 +9,7 @@ import { likePattern } from '../../db/sql.ts';
 import { DEFAULT_TEMPLATE, findTemplate } from '../templates/catalog.ts';
 import { localDate } from '../../lib/dates.ts';
 import { holidayFor } from '../../lib/holidays.ts';
+import { byFullName } from '../../lib/names.ts';
 import { awayOn } from '../../db/time-off.ts';
 import { readJson } from '../../lib/json.ts';
 import { parseDays } from './schedule-days.ts';
@@ -208,7 +209,8 @@ export async function listCheckins(db: Executor, actor: Actor, filters: CheckinL
       const people = participants.get(item.row.uuid)!;
       // Responded: every required question answered (a day answered in part is still pending).
       const responded = new Set(responses.filter((r) => r.checkin_uuid === item.row.uuid && r.response_date === day && people.has(r.user_uuid) && bool(r.response_completed)).map((r) => r.user_uuid));
-      pendingOf.set(item.row.uuid, [...people.values()].filter((p) => !responded.has(p.uuid)));
+      // By name, so the lists read the same on every engine.
+      pendingOf.set(item.row.uuid, [...people.values()].filter((p) => !responded.has(p.uuid)).sort(byFullName));
     }
     // Who is away: one query per day the page counts (usually one).
     const awayByDay = new Map<string, Set<string>>();
