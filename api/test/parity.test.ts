@@ -300,6 +300,7 @@ function steps({ ids }: ParityWorld, planWork: ParityRequest[]): ParityRequest[]
   const lastUsed = ['results.*.last_used_at'];
   return [
     { method: 'GET', path: '/v1/me/' },
+    { method: 'PATCH', path: '/v1/me/', body: { language: 'pt', holiday_calendar: 'PT', notifications: { reminders: false }, time_off: [{ start: '2026-08-03', end: '2026-08-14' }] } },
     { method: 'GET', path: '/v1/cli/auth/status/' },
     { method: 'GET', path: '/v1/organization/' },
     { method: 'PATCH', path: '/v1/organization/', body: { name: 'Acme Corp', timezone: 'Europe/Madrid' } },
