@@ -43,7 +43,7 @@ export function Profile({ me, setTitle, onSaved }: { me: Me; setTitle: (title: s
     try {
       await ok(api.PATCH('/v1/me/', {
         body: {
-          first_name: first, last_name: last, timezone: zone, language: (language || null) as Lang | null, holiday_calendar: calendar.trim() || null,
+          first_name: first, last_name: last, timezone: zone.trim() || null, language: (language || null) as Lang | null, holiday_calendar: calendar.trim() || null,
           notifications: { reminders, report_emails: reports }, time_off: timeOff ?? undefined,
         },
       }));
