@@ -303,6 +303,7 @@ function steps({ ids }: ParityWorld, planWork: ParityRequest[]): ParityRequest[]
     { method: 'GET', path: '/v1/me/chat-accounts/' },
     // A link token nobody asked for: the same 404 either way.
     { method: 'POST', path: '/v1/me/chat-accounts/', body: { token: 'x'.repeat(32) } },
+    { method: 'PATCH', path: '/v1/me/', body: { language: 'pt', holiday_calendar: 'PT', notifications: { reminders: false }, time_off: [{ start: '2026-08-03', end: '2026-08-14' }] } },
     { method: 'GET', path: '/v1/cli/auth/status/' },
     { method: 'GET', path: '/v1/organization/' },
     { method: 'PATCH', path: '/v1/organization/', body: { name: 'Acme Corp', timezone: 'Europe/Madrid' } },

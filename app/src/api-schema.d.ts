@@ -46,6 +46,7 @@ export interface paths {
   };
   "/v1/me/": {
     get: operations["get_v1_me"];
+    patch: operations["patch_v1_me"];
   };
   "/v1/me/chat-accounts/": {
     get: operations["get_v1_me_chat_accounts"];
@@ -985,6 +986,54 @@ export interface components {
         uuid: string;
         name: string;
       };
+      /** @enum {unknown} */
+      language: "en" | "es" | "pt" | "";
+      holiday_calendar: string | null;
+      notifications: {
+        reminders: boolean;
+        report_emails: boolean;
+      };
+    };
+    MeWithTimeOff: {
+      /** Format: uuid */
+      id: string;
+      /** Format: uuid */
+      uuid: string;
+      /** Format: email */
+      email: string;
+      first_name: string;
+      last_name: string;
+      full_name: string;
+      /** @enum {unknown} */
+      role: "admin" | "manager" | "member" | "guest";
+      timezone: string;
+      organization_name: string;
+      /** Format: uuid */
+      organization_uuid: string;
+      user: {
+        /** Format: uuid */
+        uuid: string;
+        full_name: string;
+        email: string;
+      };
+      organization: {
+        /** Format: uuid */
+        uuid: string;
+        name: string;
+      };
+      /** @enum {unknown} */
+      language: "en" | "es" | "pt" | "";
+      holiday_calendar: string | null;
+      notifications: {
+        reminders: boolean;
+        report_emails: boolean;
+      };
+      time_off: {
+          /** Format: date */
+          start: string;
+          /** Format: date */
+          end: string;
+        }[];
     };
     Organization: {
       /** Format: uuid */
@@ -1178,8 +1227,13 @@ export interface components {
         participants: number;
         responded: number;
         pending: number;
+        away: number;
+        holiday: number;
+        existed: boolean;
       };
       pending_users: components["schemas"]["UserRef"][];
+      away_users: components["schemas"]["UserRef"][];
+      holiday_users: components["schemas"]["UserRef"][];
     };
     CheckinDetail: {
       /** Format: uuid */
@@ -1224,6 +1278,7 @@ export interface components {
       max_clarifying_questions: number;
       frequency_advanced: Record<string, unknown> | null;
       frequency_cron: string | null;
+      holiday_calendar: string | null;
       /** Format: date-time */
       archived_at: string | null;
       allow_past_responses: boolean;
@@ -3286,6 +3341,62 @@ export interface operations {
       };
     };
   };
+  patch_v1_me: {
+    requestBody: {
+      content: {
+        "application/json": {
+          first_name?: string;
+          last_name?: string;
+          timezone?: string | null;
+          /** @enum {string|null} */
+          language?: "en" | "es" | "pt" | null;
+          holiday_calendar?: string | null;
+          notifications?: {
+            reminders?: boolean;
+            report_emails?: boolean;
+          };
+          time_off?: {
+              /** Format: date */
+              start: string;
+              /** Format: date */
+              end: string;
+            }[];
+        };
+      };
+    };
+    responses: {
+      200: {
+        content: {
+          "application/json": components["schemas"]["MeWithTimeOff"];
+        };
+      };
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"] | components["schemas"]["FieldErrors"];
+        };
+      };
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
   get_v1_me_chat_accounts: {
     responses: {
       200: {
@@ -4415,6 +4526,7 @@ export interface operations {
           start_on?: string | null;
           /** Format: date */
           end_on?: string | null;
+          holiday_calendar?: string | null;
         };
       };
     };
@@ -4597,6 +4709,7 @@ export interface operations {
           start_on?: string | null;
           /** Format: date */
           end_on?: string | null;
+          holiday_calendar?: string | null;
         };
       };
     };
@@ -5195,6 +5308,7 @@ export interface operations {
           start_on?: string | null;
           /** Format: date */
           end_on?: string | null;
+          holiday_calendar?: string | null;
         };
       };
     };
@@ -5377,6 +5491,7 @@ export interface operations {
           start_on?: string | null;
           /** Format: date */
           end_on?: string | null;
+          holiday_calendar?: string | null;
         };
       };
     };
@@ -11518,7 +11633,7 @@ export interface operations {
           /** Format: date */
           period_end?: string | null;
           /** @enum {string|null} */
-          status?: "on_track" | "at_risk" | "off_track";
+          status?: "on_track" | "at_risk" | "off_track" | null;
         };
       };
     };
@@ -11711,7 +11826,7 @@ export interface operations {
           /** Format: date */
           period_end?: string | null;
           /** @enum {string|null} */
-          status?: "on_track" | "at_risk" | "off_track";
+          status?: "on_track" | "at_risk" | "off_track" | null;
         };
       };
     };
@@ -12242,7 +12357,7 @@ export interface operations {
           /** Format: date */
           target_date?: string | null;
           /** @enum {string|null} */
-          health?: "on_track" | "at_risk" | "off_track";
+          health?: "on_track" | "at_risk" | "off_track" | null;
         };
       };
     };
@@ -12438,7 +12553,7 @@ export interface operations {
           /** Format: date */
           target_date?: string | null;
           /** @enum {string|null} */
-          health?: "on_track" | "at_risk" | "off_track";
+          health?: "on_track" | "at_risk" | "off_track" | null;
         };
       };
     };
@@ -13402,7 +13517,7 @@ export interface operations {
         "application/json": {
           body: string;
           /** @enum {string|null} */
-          health?: "on_track" | "at_risk" | "off_track";
+          health?: "on_track" | "at_risk" | "off_track" | null;
         };
       };
     };
@@ -13593,7 +13708,7 @@ export interface operations {
         "application/json": {
           body?: string;
           /** @enum {string|null} */
-          health?: "on_track" | "at_risk" | "off_track";
+          health?: "on_track" | "at_risk" | "off_track" | null;
         };
       };
     };

@@ -18,6 +18,7 @@ const Admin = lazy(() => import('./pages/admin.tsx').then((m) => m.Admin));
 // Setting check-ins up is for admins and managers: its own chunk.
 const Checkins = lazy(() => import('./pages/checkins.tsx').then((m) => m.Checkins));
 const CheckinEdit = lazy(() => import('./pages/checkin-edit.tsx').then((m) => m.CheckinEdit));
+const Profile = lazy(() => import('./pages/profile.tsx').then((m) => m.Profile));
 // The page an invitation e-mail links to: its own chunk, as only a newcomer opens it, once.
 const AcceptInvitation = lazy(() => import('./pages/invitation.tsx').then((m) => m.AcceptInvitation));
 const LinkAccount = lazy(() => import('./pages/link-account.tsx').then((m) => m.LinkAccount));
@@ -28,7 +29,10 @@ const me = signal<Me | null | false>(null);
 
 async function loadMe(): Promise<void> {
   try {
-    me.value = await ok(api.GET('/v1/me/'));
+    const person = await ok(api.GET('/v1/me/'));
+    // The language the person chose (PATCH /v1/me/) is the app's on every browser they sign in on.
+    if (person.language && person.language !== lang.value) setLang(person.language);
+    me.value = person;
   } catch {
     me.value = false;
   }
@@ -82,6 +86,7 @@ function Header({ person }: { person: Me }) {
           <summary>{person.full_name}</summary>
           <div class="menu-body">
             <p class="muted">{person.email} · {person.organization.name}</p>
+            <a href="/app/profile/">{t('profile.title')}</a>
             <button type="button" onClick={() => signOut(false)}>{t('signout.here')}</button>
             <button type="button" onClick={() => signOut(true)}>{t('signout.everywhere')}</button>
           </div>
@@ -138,6 +143,7 @@ function App() {
           <Route path="/app/checkins/:uuid" component={CheckinEdit} me={person} setTitle={setTitle} />
           <Route path="/app/admin/:section*" component={Admin} me={person} setTitle={setTitle} />
           <Route path="/app/link/:token?" component={LinkAccount} me={person} setTitle={setTitle} />
+          <Route path="/app/profile" component={Profile} me={person} setTitle={setTitle} onSaved={loadMe} />
           <Route default component={Today} me={person} setTitle={setTitle} onProfileSaved={loadMe} />
         </Router>
       </main>

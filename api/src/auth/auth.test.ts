@@ -204,6 +204,9 @@ describe('Authentication (spec "Authentication", CONTRACT §4)', () => {
       organization_uuid: org.uuid,
       user: { uuid: admin.uuid, full_name: 'Ada Admin', email: admin.email },
       organization: { uuid: org.uuid, name: 'Acme' },
+      language: null,
+      holiday_calendar: null,
+      notifications: { reminders: true, report_emails: true },
     });
   });
 });

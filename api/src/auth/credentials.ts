@@ -119,7 +119,8 @@ function splitJoined(row: Record<string, unknown>): { user: UserRow; organizatio
   return { user: user as unknown as UserRow, organization: organization as unknown as OrganizationRow };
 }
 
-const USER_COLUMNS: readonly (keyof UserRow)[] = ['uuid', 'organization_uuid', 'email', 'first_name', 'last_name', 'role', 'is_active', 'timezone', 'occupation', 'image', 'created_at', 'updated_at'];
+// The person's own settings ride along, so GET /v1/me/ answers from the cached credential with no query of its own.
+const USER_COLUMNS: readonly (keyof UserRow)[] = ['uuid', 'organization_uuid', 'email', 'first_name', 'last_name', 'role', 'is_active', 'timezone', 'occupation', 'image', 'language', 'holiday_calendar', 'notifications', 'created_at', 'updated_at'];
 const ORG_COLUMNS: readonly (keyof OrganizationRow)[] = ['uuid', 'name', 'slug', 'timezone', 'plan', 'plan_beta_enabled', 'exchange_enabled', 'image', 'created_at', 'updated_at'];
 const joinedColumns = [...USER_COLUMNS.map((c) => `u.${c} as u__${c}`), ...ORG_COLUMNS.map((c) => `o.${c} as o__${c}`)];
 

@@ -21,7 +21,7 @@ function actor(role: Role, options: { kind?: CredentialKind; keyKind?: KeyKind |
     organization,
     user: {
       uuid: SELF, organization_uuid: organization.uuid, email: 'ada@acme.test', first_name: 'Ada', last_name: '', role, is_active: options.active ?? true,
-      timezone: null, occupation: null, image: null, created_at: organization.created_at, updated_at: organization.updated_at,
+      timezone: null, occupation: null, image: null, language: null, holiday_calendar: null, notifications: null, created_at: organization.created_at, updated_at: organization.updated_at,
     },
     credential: { kind, uuid: '0190c8f4-0000-7000-8000-0000000000c1', keyKind: kind === 'bearer' ? null : (options.keyKind ?? 'personal'), scopes: options.scopes ?? [], expiresAt: null },
   };

@@ -2,6 +2,7 @@ import * as yup from 'yup';
 import { isCalendarDate, parseDateTime } from '../lib/dates.ts';
 import { isPlainObject } from '../lib/json.ts';
 import { isValidTimeZone } from '../lib/time.ts';
+import { canonicalCalendar } from '../lib/holidays.ts';
 
 /** Body fields the features' schemas share. Each keeps yup's own tests where it can (fast-validation.ts compiles those). */
 
@@ -26,7 +27,18 @@ export const dateTimeField = () =>
     .transform((value: unknown) => (typeof value === 'string' ? (parseDateTime(value)?.toISOString() ?? value) : value));
 
 export const timezoneField = () =>
-  yup.string().test('timezone', 'Must be an IANA time zone, for example Europe/Madrid.', (value) => value === undefined || isValidTimeZone(value));
+  yup.string().test('timezone', 'Must be an IANA time zone, for example Europe/Madrid.', (value) => value === undefined || value === null || isValidTimeZone(value));
+
+/**
+ * A public-holiday calendar (lib/holidays.ts): an ISO 3166 country code, optionally with a region (`ES`, `ES-MD`),
+ * in any case; the service receives it upper case. Null clears it.
+ */
+export const holidayCalendarField = () =>
+  yup
+    .string()
+    .nullable()
+    .test('holiday-calendar', 'Must be a country code with a public-holiday calendar, optionally with a region, for example ES or ES-MD.', (value) => value === undefined || value === null || (value.length <= 16 && canonicalCalendar(value) !== null))
+    .transform((value: unknown) => (typeof value === 'string' && value.length <= 16 ? (canonicalCalendar(value) ?? value) : value));
 
 /**
  * A free-form JSON object (`metadata` and the like), taken and stored as given: any keys, `constructor` and

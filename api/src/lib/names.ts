@@ -3,3 +3,7 @@ export function fullName(user: { first_name: string | null; last_name: string | 
   const name = `${user.first_name ?? ''} ${user.last_name ?? ''}`.trim();
   return name || user.email;
 }
+
+/** Orders people by full name (then uuid), so lists of them read the same on every engine. */
+export const byFullName = (a: { uuid: string; first_name: string | null; last_name: string | null; email: string }, b: typeof a): number =>
+  fullName(a).localeCompare(fullName(b)) || (a.uuid < b.uuid ? -1 : a.uuid > b.uuid ? 1 : 0);

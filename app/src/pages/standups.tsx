@@ -74,6 +74,7 @@ export function Standups({ me }: { me: Me }) {
         </div>
       ) : null}
       <ErrorNote message={error} />
+      {chosen ? <TeamDay checkin={chosen} day={day} saved={saved} /> : null}
       {answers && answers.length === 0 ? <Empty>{t('standups.nobody', { day: formatDate(day) })}</Empty> : null}
       <ul class="plain standups">
         {answers?.map((r) => (
@@ -94,6 +95,49 @@ export function Standups({ me }: { me: Me }) {
         ))}
       </ul>
     </section>
+  );
+}
+
+type Summary = Schemas['CheckinListItem'];
+
+/**
+ * Who of the team has not answered that day, who is away (time off) and who is on a public holiday, from the
+ * check-in list's summary; a day before the check-in existed says so instead.
+ */
+function TeamDay({ checkin, day, saved }: { checkin: string; day: string; saved: unknown }) {
+  const [item, setItem] = useState<Summary | null>(null);
+  useEffect(() => {
+    setItem(null);
+    all('/v1/checkins/', { query: { include_summary: 'true', include_pending_users: 'true', date: day } }).then(
+      (list) => setItem(list.find((c) => c.uuid === checkin) ?? null),
+      () => setItem(null),
+    );
+  }, [checkin, day, saved]);
+  if (!item?.summary) return null;
+  if (!item.summary.existed) return <p class="muted team-day" role="status">{t('team.notyet', { day: formatDate(day) })}</p>;
+  const away = new Set(item.away_users.map((u) => u.uuid));
+  const holiday = new Set(item.holiday_users.map((u) => u.uuid));
+  const waiting = item.pending_users.filter((u) => !away.has(u.uuid) && !holiday.has(u.uuid));
+  const group = (label: string, people: { uuid: string; full_name: string }[], badge: string) =>
+    people.length ? (
+      <div>
+        <dt>{label}</dt>
+        <dd>
+          <ul class="plain people">
+            {people.map((u) => <li key={u.uuid}>{u.full_name} <span class={`badge ${badge}`}>{label}</span></li>)}
+          </ul>
+        </dd>
+      </div>
+    ) : null;
+  return (
+    <div class="team-day">
+      <p class="muted">{t('team.counts', { responded: item.summary.responded, participants: item.summary.participants, away: item.summary.away, holiday: item.summary.holiday })}</p>
+      <dl>
+        {group(t('team.waiting'), waiting, 'warn')}
+        {group(t('team.away'), item.away_users, 'away')}
+        {group(t('team.holiday'), item.holiday_users, 'holiday')}
+      </dl>
+    </div>
   );
 }
 

@@ -80,4 +80,5 @@ export const migrations: Migration[] = [
   { name: '1000_plan_client_later', load: () => import('./1000_plan_client_later.ts') },
   { name: '1001_plan_organization_labels', load: () => import('./1001_plan_organization_labels.ts') },
   { name: '1010_chat_linked_accounts', load: () => import('./1010_chat_linked_accounts.ts') },
+  { name: '1100_personal_settings', load: () => import('./1100_personal_settings.ts') },
 ];

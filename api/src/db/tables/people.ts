@@ -44,6 +44,12 @@ export interface UserRow {
   timezone: string | null;
   occupation: string | null;
   image: string | null;
+  /** `en`, `es` or `pt`; null: not chosen (migration 1100). */
+  language: string | null;
+  /** ISO 3166 country code, optionally with a region (`ES`, `ES-MD`); wins over the check-in's (migration 1100). */
+  holiday_calendar: string | null;
+  /** JSON of the person's notification preferences (lib/personal-settings.ts); null: the defaults. */
+  notifications: string | null;
   created_at: string;
   updated_at: string;
 }

@@ -202,6 +202,8 @@ export interface ReportCard {
   answered: ReportEntry[];
   missing: ReportPerson[];
   away: ReportPerson[];
+  /** Not answered, on a public holiday of their calendar (issue 36); absent in reports queued before it. */
+  holiday?: ReportPerson[];
   /** Answers for the previous report's day given or changed after it went. */
   late?: { date: string; answered: ReportEntry[] };
 }

@@ -3,15 +3,14 @@ import { bool, readJson } from '../../lib/json.ts';
 import { fullName } from '../../lib/names.ts';
 import { escapeHtml } from '../../lib/html.ts';
 import type { AnswerView } from './answer-service.ts';
+import { LANGUAGES } from '../../lib/personal-settings.ts';
+import type { Language } from '../../lib/personal-settings.ts';
 
 /**
  * The web answer page: plain HTML that works without JavaScript, readable on a phone, in the reader's language
  * (en, es, pt) and the site's colours. Its only style is the inline sheet below, allowed by its hash in the
  * Content-Security-Policy; it runs no script and cannot be framed.
  */
-
-export const LANGUAGES = ['en', 'es', 'pt'] as const;
-export type Language = (typeof LANGUAGES)[number];
 
 const TEXT = {
   en: {
@@ -40,9 +39,13 @@ const TEXT = {
   },
 } satisfies Record<Language, Record<string, string>>;
 
-/** The reader's language: `?lang=` when given, else the first of en, es, pt in Accept-Language, else English. */
-export function pickLanguage(query: unknown, acceptLanguage: string | undefined): Language {
+/**
+ * The reader's language: `?lang=` when given, else the one the person chose (PATCH /v1/me/), else the first of en,
+ * es, pt in Accept-Language, else English.
+ */
+export function pickLanguage(query: unknown, acceptLanguage: string | undefined, chosen: string | null = null): Language {
   if (typeof query === 'string' && (LANGUAGES as readonly string[]).includes(query)) return query as Language;
+  if (chosen !== null && (LANGUAGES as readonly string[]).includes(chosen)) return chosen as Language;
   const ranked = (acceptLanguage ?? '')
     .split(',')
     .map((part) => {

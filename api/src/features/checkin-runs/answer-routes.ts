@@ -54,8 +54,8 @@ export function answerRoutes(deps: Deps, _mw: Middlewares): Router {
   const path = `${ANSWER_PATH}:token`;
 
   router.get(path, async (ctx) => {
-    const lang = pickLanguage(ctx.query.lang, ctx.get('accept-language'));
     const found = await openAnswer(deps.db, ctx.params.token, deps.clock.now());
+    const lang = pickLanguage(ctx.query.lang, ctx.get('accept-language'), found.state === 'ok' ? found.view.person.language : null);
     if (found.state !== 'ok') {
       pageHeaders(ctx, 404);
       ctx.body = invalidPage(lang);
@@ -81,14 +81,15 @@ export function answerRoutes(deps: Deps, _mw: Middlewares): Router {
       ctx.body = invalidPage(lang);
       return;
     }
+    const theirs = pickLanguage(ctx.query.lang, ctx.get('accept-language'), outcome.view.person.language);
     if (outcome.state === 'saved') {
       deps.delivery.kick();
       pageHeaders(ctx, 200);
-      ctx.body = answerPage(lang, outcome.view, cookie, { notice: 'saved' });
+      ctx.body = answerPage(theirs, outcome.view, cookie, { notice: 'saved' });
       return;
     }
     pageHeaders(ctx, outcome.state === 'closed' ? 409 : 400);
-    ctx.body = answerPage(lang, outcome.view, cookie, outcome.state === 'closed' ? { notice: 'closed' } : { problems: outcome.problems, unanswered: outcome.unanswered, submitted: form });
+    ctx.body = answerPage(theirs, outcome.view, cookie, outcome.state === 'closed' ? { notice: 'closed' } : { problems: outcome.problems, unanswered: outcome.unanswered, submitted: form });
   });
   return router;
 }

@@ -21,7 +21,8 @@ import type { AnswerTokenRow, CheckinRow, QuestionRow } from '../../db/tables.ts
 
 export interface AnswerView {
   checkin: CheckinRow;
-  person: ParticipantUser;
+  /** With their chosen language (PATCH /v1/me/), which the page speaks unless `?lang=` says otherwise. */
+  person: ParticipantUser & { language: string | null };
   questions: QuestionRow[];
   date: string;
   /** The person's answers of that day so far (parts folded in), by question uuid. */
@@ -37,7 +38,7 @@ export type AnswerLookup = { state: 'invalid' } | { state: 'ok'; view: AnswerVie
 /** What answering one check-in for one person on one day shows: the link's grant, or a chat prompt's. */
 export async function viewOf(db: Executor, grant: Pick<AnswerTokenRow, 'checkin_uuid' | 'user_uuid' | 'run_date'>): Promise<AnswerLookup> {
   const checkin: CheckinRow | undefined = await db('checkins').where({ uuid: grant.checkin_uuid }).first();
-  const person = await db('users').where({ uuid: grant.user_uuid }).first('uuid', 'first_name', 'last_name', 'email', 'is_active', 'organization_uuid');
+  const person = await db('users').where({ uuid: grant.user_uuid }).first('uuid', 'first_name', 'last_name', 'email', 'language', 'is_active', 'organization_uuid');
   if (!checkin || !person || !bool(person.is_active) || person.organization_uuid !== checkin.organization_uuid || bool(checkin.is_archived)) return { state: 'invalid' };
   const questions = await questionsOf(db, checkin.uuid);
   const response = await db('checkin_responses').where({ checkin_uuid: checkin.uuid, user_uuid: person.uuid, response_date: grant.run_date }).first();

@@ -2,6 +2,7 @@ import type { Config } from '../../lib/config.ts';
 import type { Db, Executor } from '../../db/connection.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import { fullName } from '../../lib/names.ts';
+import { languageOf } from '../../lib/personal-settings.ts';
 import { enqueueMany } from '../../outbox/deliveries.ts';
 import type { NewDelivery } from '../../outbox/deliveries.ts';
 import { ORGANIZATION_EVENTS } from '../webhooks/events.ts';
@@ -10,7 +11,7 @@ import { awayOn } from '../../db/time-off.ts';
 import { answeredOn } from './people.ts';
 import type { Participant } from '../checkins/repository.ts';
 import { promptEmail, promptText } from './messages.ts';
-import { dueAsking, loopSettings, remindUntil } from './schedule.ts';
+import { dueAsking, holidayOf, loopSettings, remindUntil } from './schedule.ts';
 import type { LoopSettings } from './schedule.ts';
 import { answerUrl, newAnswerToken, newReplyIdentity, storeAnswerTokens, storeReplyKeys } from './tokens.ts';
 import { directMessagePlatform, enqueuePrompt, promptCard } from './chat-cards.ts';
@@ -22,8 +23,8 @@ import type { AnswerTokenRow, CheckinRow, PromptRow, QuestionRow, ReplyKeyRow } 
  * today, in its time zone or, with `use_participant_timezone`, in each participant's: one "slot" per check-in,
  * time zone and local day. A slot is asked in one transaction that records it and writes its prompts into the
  * outbox, so a crash neither loses nor repeats a prompt, and a server that was down asks when it is back (the
- * same day only: a slot of a day that has ended is never due). People who already answered that day, and people
- * on time off, are not asked.
+ * same day only: a slot of a day that has ended is never due). People who already answered that day, people on
+ * time off, and people on a public holiday of their calendar (their own, else the check-in's) are not asked.
  */
 
 interface Slot {
@@ -88,7 +89,7 @@ async function askSlot(trx: Executor, config: Config, slot: Slot, now: Date): Pr
     await awayOn(trx, uuids, date),
     new Set((await trx('checkin_prompts').where({ checkin_uuid: checkin.uuid, run_date: date }).select('user_uuid')).map((r: { user_uuid: string }) => r.user_uuid)),
   ];
-  const toAsk = inZone.filter((p) => !answered.has(p.uuid) && !away.has(p.uuid) && !asked.has(p.uuid));
+  const toAsk = inZone.filter((p) => !answered.has(p.uuid) && !away.has(p.uuid) && !asked.has(p.uuid) && !holidayOf(p, settings, date));
   if (toAsk.length === 0) return 0;
   const questions = await questionsOf(trx, checkin.uuid);
   const written = await writePrompts(trx, config, { checkin, settings, timezone, date, questions, people: toAsk }, now);
@@ -144,7 +145,7 @@ export async function writePrompts(trx: Executor, config: Config, batch: PromptB
     prompts.push(prompt);
     tokens.push(row);
     const url = answerUrl(config, token);
-    const content = { checkin, settings, questions, date, url };
+    const content = { checkin, settings, questions, date, url, lang: languageOf(person) };
     if (person.email) {
       const message = promptEmail({ ...content, to: person.email, replyTo: reply.address, messageId: reply.messageId });
       mails.push({ organizationUuid: checkin.organization_uuid, channel: 'email', kind: 'checkin.prompt', destination: person.email, payload: message, webhookId: null, subjectUuid: prompt.uuid });

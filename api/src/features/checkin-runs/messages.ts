@@ -4,6 +4,8 @@ import type { CheckinRow, QuestionRow } from '../../db/tables.ts';
 import type { LoopSettings } from './schedule.ts';
 import { escapeHtml } from '../../lib/html.ts';
 import type { ReportCard, ReportEntry } from '../chat-platform/platform.ts';
+import type { Language } from '../../lib/personal-settings.ts';
+import { say } from './message-texts.ts';
 
 /**
  * What the loop says, in text and HTML: the prompt and its reminders, the note on how a reply was read, and
@@ -19,36 +21,41 @@ export interface PromptContent {
   questions: Pick<QuestionRow, 'question'>[];
   date: string;
   url: string;
+  /** The person's language (PATCH /v1/me/); English when absent. */
+  lang?: Language;
 }
 
 const questionLines = (questions: Pick<QuestionRow, 'question'>[]) => questions.map((q, i) => `${i + 1}. ${q.question}`);
 
-/** The text a prompt shows on every channel (e-mail body, Slack direct message). */
+const opening = (p: PromptContent, reminder: boolean) => say(p.lang ?? 'en', reminder ? 'reminder' : 'prompt', { name: p.checkin.name, date: p.date });
+
+/** The text a prompt shows on every channel (e-mail body, Slack direct message), in the person's language. */
 export function promptText(p: PromptContent, reminder = false): string {
   return [
-    reminder ? `A reminder: ${p.checkin.name} for ${p.date} is waiting for your answers.` : `Time for ${p.checkin.name} (${p.date}).`,
+    opening(p, reminder),
     p.settings.intro,
     questionLines(p.questions).join('\n'),
-    `Answer on the web: ${p.url}`,
+    `${say(p.lang ?? 'en', 'answerOnWeb')}: ${p.url}`,
     p.settings.outro,
   ].filter((part): part is string => Boolean(part)).join('\n\n');
 }
 
 /** The prompt (or a reminder) as an e-mail: replying to it answers (one paragraph per question, or numbered lines). */
 export function promptEmail(p: PromptContent & { to: string; replyTo: string; messageId: string; inReplyTo?: string }, reminder = false): EmailMessage {
-  const howToReply = 'Or reply to this e-mail: one paragraph per question, in order (or numbered lines 1. 2. 3.).';
+  const lang = p.lang ?? 'en';
+  const howToReply = say(lang, 'howToReply');
   const text = `${promptText(p, reminder)}\n\n${howToReply}\n`;
   const html = [
-    `<p>${escapeHtml(reminder ? `A reminder: ${p.checkin.name} for ${p.date} is waiting for your answers.` : `Time for ${p.checkin.name} (${p.date}).`)}</p>`,
+    `<p>${escapeHtml(opening(p, reminder))}</p>`,
     p.settings.intro ? paragraphs(p.settings.intro) : '',
     `<ol>${p.questions.map((q) => `<li>${escapeHtml(q.question)}</li>`).join('')}</ol>`,
-    `<p><a href="${escapeHtml(p.url)}">Answer on the web</a></p>`,
+    `<p><a href="${escapeHtml(p.url)}">${escapeHtml(say(lang, 'answerOnWeb'))}</a></p>`,
     `<p>${escapeHtml(howToReply)}</p>`,
     p.settings.outro ? paragraphs(p.settings.outro) : '',
   ].filter(Boolean).join('\n');
   return {
     to: [p.to],
-    subject: `${reminder ? 'Reminder: ' : ''}${p.checkin.name} for ${p.date}`,
+    subject: say(lang, reminder ? 'reminderSubject' : 'promptSubject', { name: p.checkin.name, date: p.date }),
     text,
     html,
     replyTo: p.replyTo,
@@ -114,38 +121,51 @@ export type { ReportEntry, ReportPerson } from '../chat-platform/platform.ts';
 /** What a report says: the chat card of it, which e-mail shows as text too. */
 export type ReportContent = ReportCard;
 
-const answerText = (value: unknown): string => (Array.isArray(value) ? value.join(', ') : typeof value === 'boolean' ? (value ? 'Yes' : 'No') : String(value));
+const answerText = (value: unknown, lang: Language): string => (Array.isArray(value) ? value.join(', ') : typeof value === 'boolean' ? say(lang, value ? 'yes' : 'no') : String(value));
 
 /**
  * The team report as text (chat) and e-mail: each person's answers (co-authored parts are part of them, with
  * their suffix; an answer that leaves a required question unanswered is marked "not finished" and not counted as
  * answered), then who has not answered and who is away. An anonymous check-in names nobody.
  */
-export function reportText(r: ReportContent): string {
+export function reportText(r: ReportContent, lang: Language = 'en'): string {
   const total = r.answered.length + r.missing.length;
   const lines = [`${r.checkinName} — ${r.date}`];
-  if (!r.single) lines.push(`${r.answered.filter((e) => e.complete).length} of ${total} answered${r.away.length ? `, ${r.away.length} away` : ''}.`);
+  const holiday = r.holiday ?? [];
+  if (!r.single) {
+    const counts = [
+      say(lang, 'counts', { answered: r.answered.filter((e) => e.complete).length, total }),
+      r.away.length ? say(lang, 'away', { count: r.away.length }) : '',
+      holiday.length ? say(lang, 'onHoliday', { count: holiday.length }) : '',
+    ];
+    lines.push(`${counts.filter(Boolean).join(', ')}.`);
+  }
   const entries = (list: ReportEntry[]) =>
     list.forEach((entry, i) => {
-      const marks = [entry.hasIssue ? 'blocked' : '', entry.complete ? '' : 'not finished'].filter(Boolean);
-      lines.push('', `${r.anonymous ? `Answer ${i + 1}` : fullName(entry.person)}${marks.length ? ` (${marks.join(', ')})` : ''}`);
-      for (const a of entry.answers) lines.push(`${a.question}`, ...answerText(a.response).split('\n').map((l) => `  ${l}`));
+      const marks = [entry.hasIssue ? say(lang, 'blocked') : '', entry.complete ? '' : say(lang, 'notFinished')].filter(Boolean);
+      lines.push('', `${r.anonymous ? say(lang, 'answerNumber', { n: i + 1 }) : fullName(entry.person)}${marks.length ? ` (${marks.join(', ')})` : ''}`);
+      for (const a of entry.answers) lines.push(`${a.question}`, ...answerText(a.response, lang).split('\n').map((l) => `  ${l}`));
     });
   entries(r.answered);
-  if (r.missing.length) lines.push('', r.anonymous ? `Not answered yet: ${r.missing.length}` : `Not answered yet: ${r.missing.map(fullName).join(', ')}`);
-  if (r.away.length) lines.push('', r.anonymous ? `Away: ${r.away.length}` : `Away: ${r.away.map(fullName).join(', ')}`);
+  const list = (key: 'notAnswered' | 'awayList' | 'holidayList', people: ReportContent['missing']) => {
+    if (people.length) lines.push('', `${say(lang, key)}: ${r.anonymous ? people.length : people.map(fullName).join(', ')}`);
+  };
+  list('notAnswered', r.missing);
+  list('awayList', r.away);
+  list('holidayList', holiday);
   if (r.late) {
-    lines.push('', `Answered for ${r.late.date} after that report:`);
+    lines.push('', say(lang, 'late', { date: r.late.date }));
     entries(r.late.answered);
   }
   return lines.join('\n');
 }
 
-export function reportEmail(r: ReportContent, to: string[]): EmailMessage {
-  const text = reportText(r);
+/** The team report as an e-mail to its recipients, in their language. */
+export function reportEmail(r: ReportContent, to: string[], lang: Language = 'en'): EmailMessage {
+  const text = reportText(r, lang);
   return {
     to,
-    subject: `${r.checkinName} report for ${r.date}`,
+    subject: say(lang, 'reportSubject', { name: r.checkinName, date: r.date }),
     text: `${text}\n`,
     html: `<pre style="font-family:inherit;white-space:pre-wrap">${escapeHtml(text)}</pre>`,
   };

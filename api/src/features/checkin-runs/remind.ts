@@ -8,11 +8,12 @@ import { promptEmail, promptText } from './messages.ts';
 import { directMessagePlatform, enqueueReminder, promptCard } from './chat-cards.ts';
 import { loopSettings } from './schedule.ts';
 import { answerUrl, newAnswerToken, newReplyIdentity, storeAnswerTokens, storeReplyKeys } from './tokens.ts';
-import type { AnswerTokenRow, CheckinRow, Platform, PromptRow, QuestionRow, ReplyKeyRow } from '../../db/tables.ts';
+import type { AnswerTokenRow, CheckinRow, Platform, PromptRow, QuestionRow, ReplyKeyRow, UserRow } from '../../db/tables.ts';
+import { languageOf, notificationsOf } from '../../lib/personal-settings.ts';
 
 /**
  * Reminders: `reminders_max_count` of them, `reminders_frequency_time` minutes apart, to those asked who have
- * not answered, never after the report's time or the end of their day; by e-mail, and as a direct message where
+ * not answered and want reminders, never after the report's time or the end of their day; by e-mail, and as a direct message where
  * the chat platform has them. Due reminders are found by one indexed
  * range (`next_reminder_at <= now`); each batch is claimed by moving `next_reminder_at` in the transaction that
  * writes its e-mails, so a reminder goes once across processes and crashes.
@@ -41,8 +42,8 @@ async function remindBatch(trx: Trx, config: Config, due: PromptRow[], now: Date
     const row = await trx('checkin_responses').where({ checkin_uuid: prompt.checkin_uuid, user_uuid: prompt.user_uuid, response_date: prompt.run_date }).first('response_completed');
     if (row && bool(row.response_completed)) answered.add(prompt.uuid);
   }
-  const users = new Map<string, { email: string; first_name: string; last_name: string; is_active: unknown }>();
-  for (const row of await trx('users').whereIn('uuid', [...new Set(due.map((p) => p.user_uuid))]).select('uuid', 'email', 'first_name', 'last_name', 'is_active')) users.set(row.uuid, row);
+  const users = new Map<string, Pick<UserRow, 'email' | 'first_name' | 'last_name' | 'is_active' | 'language' | 'notifications'>>();
+  for (const row of await trx('users').whereIn('uuid', [...new Set(due.map((p) => p.user_uuid))]).select('uuid', 'email', 'first_name', 'last_name', 'is_active', 'language', 'notifications')) users.set(row.uuid, row);
   const platforms = new Map<string, Platform | null>();
   const away = new Set<string>();
   for (const row of await trx('user_time_off').whereIn('user_uuid', [...users.keys()]).select('user_uuid', 'start_on', 'end_on')) {
@@ -59,7 +60,8 @@ async function remindBatch(trx: Trx, config: Config, due: PromptRow[], now: Date
     const settings = checkin ? loopSettings(checkin) : null;
     const live = checkin && settings && user && (user.is_active === true || user.is_active === 1) && (checkin.active === true || checkin.active === 1) && !(checkin.is_archived === true || checkin.is_archived === 1);
     const count = prompt.reminders_sent + 1;
-    const send = live && !answered.has(prompt.uuid) && !away.has(prompt.uuid) && stamp < prompt.remind_until && count <= settings.remindersMax;
+    // A person who turned reminders off (PATCH /v1/me/ notifications.reminders) gets none.
+    const send = live && notificationsOf(user).reminders && !answered.has(prompt.uuid) && !away.has(prompt.uuid) && stamp < prompt.remind_until && count <= settings.remindersMax;
     const next = send && count < settings.remindersMax && settings.remindersEveryMinutes > 0 ? new Date(now.getTime() + settings.remindersEveryMinutes * 60_000).toISOString() : null;
     const moved = await trx('checkin_prompts')
       .where({ uuid: prompt.uuid, next_reminder_at: prompt.next_reminder_at })
@@ -71,7 +73,7 @@ async function remindBatch(trx: Trx, config: Config, due: PromptRow[], now: Date
     // A reply address and Message-ID of its own, which find the same prompt.
     const reply = newReplyIdentity(config.inboundEmailDomain, prompt.uuid);
     keys.push(...reply.keys);
-    const content = { checkin, settings, questions: questions.get(checkin.uuid)!, date: prompt.run_date, url: answerUrl(config, token) };
+    const content = { checkin, settings, questions: questions.get(checkin.uuid)!, date: prompt.run_date, url: answerUrl(config, token), lang: languageOf(user) };
     const message = promptEmail({ ...content, to: user.email, replyTo: reply.address, messageId: reply.messageId, inReplyTo: prompt.message_id }, true);
     mails.push({ organizationUuid: prompt.organization_uuid, channel: 'email', kind: 'checkin.reminder', destination: user.email, payload: message, webhookId: null, subjectUuid: prompt.uuid });
     // And a direct message where the chat platform has them, whose "Answer" answers the same prompt.

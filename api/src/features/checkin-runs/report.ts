@@ -9,16 +9,19 @@ import { platformName, sendsDirectMessages } from '../chat-platform/connection.t
 import { enqueueChatPost } from '../chat-platform/enqueue.ts';
 import { ORGANIZATION_EVENTS } from '../webhooks/events.ts';
 import { participantsOf } from '../checkins/repository.ts';
+import type { Participant } from '../checkins/repository.ts';
 import { withParts } from '../checkins/response-parts.ts';
 import type { Answer } from '../checkins/response-parts.ts';
 import { liveCheckins } from './ask.ts';
 import { awayOn } from '../../db/time-off.ts';
 import { reportEmail, reportText } from './messages.ts';
 import type { ReportContent, ReportEntry, ReportPerson } from './messages.ts';
-import { loopSettings, reportInstant, runsOn } from './schedule.ts';
+import { holidayOf, loopSettings, reportInstant, runsOn } from './schedule.ts';
 import { saveConversationsOf } from './chat-conversation.ts';
 import { TEAM } from './edit-window.ts';
 import type { CheckinReportRow, CheckinRow, ResponseRow } from '../../db/tables.ts';
+import { byFullName } from '../../lib/names.ts';
+import { languageOf, notificationsOf } from '../../lib/personal-settings.ts';
 
 /**
  * The report. A team report per check-in and day at `time_for_report` (in the check-in's time zone; the day's
@@ -104,12 +107,14 @@ async function reportEntries(db: Executor, checkin: CheckinRow, where: (q: Knex.
 }
 
 /**
- * What a report says: the day's answers (parts folded in), who is missing and who is away; `only` narrows it to
+ * What a report says: the day's answers (parts folded in), who is missing, who is away and who is on a public
+ * holiday (their calendar, else the check-in's); `only` narrows it to
  * one person's answer. A team report also carries the answers given or changed for the previous report's day
  * after that report went: an answer after the report is in the next one.
  */
-export async function reportContent(db: Executor, checkin: CheckinRow, date: string, only: string | null): Promise<ReportContent & { recipients: ReportPerson[] }> {
-  const people = [...((await participantsOf(db, [checkin.uuid])).get(checkin.uuid)?.values() ?? [])];
+export async function reportContent(db: Executor, checkin: CheckinRow, date: string, only: string | null): Promise<ReportContent & { recipients: Participant[] }> {
+  // By name, so every report (and engine) lists people in the same order.
+  const people = [...((await participantsOf(db, [checkin.uuid])).get(checkin.uuid)?.values() ?? [])].sort(byFullName);
   const entries = await reportEntries(db, checkin, (q) => {
     q.andWhere('r.response_date', date);
     if (only) q.andWhere('r.user_uuid', only);
@@ -120,6 +125,8 @@ export async function reportContent(db: Executor, checkin: CheckinRow, date: str
   const responded = new Set(answered.map((e) => e.person.uuid));
   const pending = only ? [] : people.filter((p) => !responded.has(p.uuid));
   const away = await awayOn(db, pending.map((p) => p.uuid), date);
+  const settings = loopSettings(checkin);
+  const onHoliday = new Set(pending.filter((p) => !away.has(p.uuid) && holidayOf(p, settings, date)).map((p) => p.uuid));
   let late: ReportContent['late'];
   if (!only) {
     const previous: CheckinReportRow | undefined = await db('checkin_reports').where({ checkin_uuid: checkin.uuid, subject: TEAM }).andWhere('report_date', '<', date).orderBy('report_date', 'desc').first();
@@ -134,12 +141,16 @@ export async function reportContent(db: Executor, checkin: CheckinRow, date: str
     anonymous: bool(checkin.is_anonymous),
     single: only !== null,
     answered,
-    missing: pending.filter((p) => !away.has(p.uuid)),
-    away: pending.filter((p) => away.has(p.uuid)),
+    missing: pending.filter((p) => !away.has(p.uuid) && !onHoliday.has(p.uuid)).map(reportPerson),
+    away: pending.filter((p) => away.has(p.uuid)).map(reportPerson),
+    holiday: pending.filter((p) => onHoliday.has(p.uuid)).map(reportPerson),
     ...(late ? { late } : {}),
     recipients: people,
   };
 }
+
+/** What a report (and its chat payload) carries of a person. */
+const reportPerson = ({ uuid, first_name, last_name, email }: Participant): ReportPerson => ({ uuid, first_name, last_name, email });
 
 /** Writes one report (team, or one person's answer) once: false when it had been sent. */
 async function sendReport(trx: Executor, config: Config, checkin: CheckinRow, date: string, only: string | null, now: Date): Promise<boolean> {
@@ -166,11 +177,12 @@ async function sendReport(trx: Executor, config: Config, checkin: CheckinRow, da
     }, now);
     destinations = direct ? channels.map((id) => `${platform}:channel:${id}`) : [`${platform}:webhook`];
   } else {
-    const to = content.recipients.filter((p) => p.email).map((p) => p.email);
-    await enqueueMany(trx, to.map((address) => ({
-      organizationUuid: checkin.organization_uuid, channel: 'email' as const, kind: 'checkin.report', destination: address, payload: reportEmail(content, [address]), webhookId: null, subjectUuid: uuid,
+    // By e-mail to the participants who want reports so (PATCH /v1/me/ notifications.report_emails).
+    const to = content.recipients.filter((p) => p.email && notificationsOf(p).report_emails);
+    await enqueueMany(trx, to.map((person) => ({
+      organizationUuid: checkin.organization_uuid, channel: 'email' as const, kind: 'checkin.report', destination: person.email, payload: reportEmail(content, [person.email], languageOf(person)), webhookId: null, subjectUuid: uuid,
     })), now);
-    destinations = to.map((address) => `email:${address}`);
+    destinations = to.map((person) => `email:${person.email}`);
   }
   await trx('checkin_reports').where({ uuid }).update({ destinations: writeJson(destinations) });
   await ORGANIZATION_EVENTS.record(trx, {
@@ -186,6 +198,7 @@ async function sendReport(trx: Executor, config: Config, checkin: CheckinRow, da
       not_finished: content.answered.filter((e) => !e.complete).length,
       missing: content.missing.length,
       away: content.away.length,
+      holiday: content.holiday?.length ?? 0,
       sent_at: now.toISOString(),
     },
   }, now);

@@ -1,5 +1,6 @@
 import { addDays, isoWeekday, localDate, localInstant, startOfLocalDay } from '../../lib/dates.ts';
 import { bool, readJson } from '../../lib/json.ts';
+import { holidayFor } from '../../lib/holidays.ts';
 import { scheduledOn } from '../checkins/service.ts';
 import type { CheckinRow } from '../../db/tables.ts';
 
@@ -20,6 +21,8 @@ export interface LoopSettings {
   oneByOne: boolean;
   intro: string | null;
   outro: string | null;
+  /** Public holidays nobody is asked on (lib/holidays.ts); a participant's own calendar wins. */
+  holidayCalendar: string | null;
 }
 
 export function loopSettings(row: Pick<CheckinRow, 'settings'>): LoopSettings {
@@ -35,8 +38,13 @@ export function loopSettings(row: Pick<CheckinRow, 'settings'>): LoopSettings {
     oneByOne: s.send_reports_one_by_one === true,
     intro: text(s.custom_template_intro),
     outro: text(s.custom_template_outro),
+    holidayCalendar: text(s.holiday_calendar),
   };
 }
+
+/** The public holiday `person` has on their local `date` (their own calendar, else the check-in's), or null. */
+export const holidayOf = (person: { holiday_calendar?: string | null }, settings: Pick<LoopSettings, 'holidayCalendar'>, date: string): string | null =>
+  holidayFor(person.holiday_calendar, settings.holidayCalendar, date);
 
 /** The Monday of `date`'s ISO week. */
 const mondayOf = (date: string): string => addDays(date, 1 - isoWeekday(date));

@@ -247,7 +247,7 @@ describe('Check-ins: set-up, questions, list (CONTRACT §7, §12)', () => {
     expect(other.body.results[0].response_completed).toBe(false);
     expect(other.body.results[0]).not.toHaveProperty('pending_users');
     const yesterday = await t.request('GET', '/v1/checkins/?include_summary=true&date=2026-03-09', { key: p.adminKey });
-    expect(yesterday.body.results[0].summary).toEqual({ date: '2026-03-09', participants: 2, responded: 0, pending: 2 });
+    expect(yesterday.body.results[0].summary).toEqual({ date: '2026-03-09', participants: 2, responded: 0, pending: 2, away: 0, holiday: 0, existed: false });
     expect((await t.request('GET', '/v1/checkins/', { key: p.adminKey })).body.results[0]).not.toHaveProperty('summary');
   });
 });

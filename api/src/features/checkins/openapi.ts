@@ -40,8 +40,18 @@ export const schemas: Record<string, JsonSchema> = {
     properties: {
       ...itemProperties,
       response_completed: { type: 'boolean', description: 'include_summary: the caller answered that day' },
-      summary: { type: 'object', description: 'include_summary', properties: { date, participants: { type: 'integer' }, responded: { type: 'integer' }, pending: { type: 'integer' } } },
+      summary: {
+        type: 'object', description: 'include_summary',
+        properties: {
+          date, participants: { type: 'integer' }, responded: { type: 'integer' }, pending: { type: 'integer' },
+          away: { type: 'integer', description: 'Of the pending, on time off that day' },
+          holiday: { type: 'integer', description: 'Of the pending, on a public holiday of their calendar (their own, else the check-in\'s holiday_calendar), not away' },
+          existed: { type: 'boolean', description: 'False for a day before the check-in was created (its local day): nobody could have been asked' },
+        },
+      },
       pending_users: { type: 'array', items: ref('UserRef'), description: 'include_pending_users (empty on anonymous check-ins)' },
+      away_users: { type: 'array', items: ref('UserRef'), description: 'include_pending_users: the pending on time off that day (empty on anonymous check-ins)' },
+      holiday_users: { type: 'array', items: ref('UserRef'), description: 'include_pending_users: the pending on a public holiday that day, not away (empty on anonymous check-ins)' },
     },
   },
   CheckinDetail: {

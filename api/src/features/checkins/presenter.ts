@@ -86,16 +86,21 @@ export function presentResponse(checkin: CheckinRow, row: ResponseView) {
 
 /** An item of the check-in list, with the day's summary and pending people when the caller asked for them. */
 export function presentCheckinListItem(item: CheckinListItem, include: { summary: boolean }) {
-  const { summary, pendingUsers } = item;
+  const { summary, pendingUsers, awayUsers, holidayUsers } = item;
   return {
     ...presentCheckinItem(item.row, item.participantsCount),
     ...(summary && include.summary
       ? {
           response_completed: summary.responseCompleted,
-          summary: { date: summary.date, participants: summary.participants, responded: summary.responded, pending: summary.pending },
+          summary: {
+            date: summary.date, participants: summary.participants, responded: summary.responded, pending: summary.pending,
+            away: summary.away, holiday: summary.holiday, existed: summary.existed,
+          },
         }
       : {}),
     ...(pendingUsers ? { pending_users: pendingUsers.map(userRef) } : {}),
+    ...(awayUsers ? { away_users: awayUsers.map(userRef) } : {}),
+    ...(holidayUsers ? { holiday_users: holidayUsers.map(userRef) } : {}),
   };
 }
 

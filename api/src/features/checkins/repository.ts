@@ -62,13 +62,16 @@ export async function questionsIn<T extends QuestionFields>(db: Executor, store:
 
 export const questionsOf = (db: Executor, checkinUuid: string): Promise<QuestionRow[]> => questionsIn<QuestionRow>(db, CHECKIN_QUESTIONS, checkinUuid);
 
-/** A participant with the time zone their day runs in (check-ins that ask in each person's own time zone). */
-export type Participant = ParticipantUser & Pick<UserRow, 'timezone'>;
+/**
+ * A participant with the time zone their day runs in (check-ins that ask in each person's own time zone) and their
+ * own settings the loop follows (PATCH /v1/me/): language, holiday calendar, notifications.
+ */
+export type Participant = ParticipantUser & Pick<UserRow, 'timezone' | 'language' | 'holiday_calendar' | 'notifications'>;
 
 /** The effective participants (active users, direct or through active teams) of each check-in: two joins per 500 check-ins. */
 export async function participantsOf(db: Executor, checkinUuids: string[]): Promise<Map<string, Map<string, Participant>>> {
   const result = new Map<string, Map<string, Participant>>(checkinUuids.map((uuid) => [uuid, new Map()]));
-  const columns = ['u.uuid', 'u.first_name', 'u.last_name', 'u.email', 'u.timezone'];
+  const columns = ['u.uuid', 'u.first_name', 'u.last_name', 'u.email', 'u.timezone', 'u.language', 'u.holiday_calendar', 'u.notifications'];
   for (let i = 0; i < checkinUuids.length; i += 500) {
     const batch = checkinUuids.slice(i, i + 500);
     const direct = await db('checkin_participant_users as cpu')
@@ -85,7 +88,8 @@ export async function participantsOf(db: Executor, checkinUuids: string[]): Prom
       .andWhere('u.is_active', true)
       .select('cpt.checkin_uuid', ...columns);
     for (const row of [...direct, ...viaTeams]) {
-      result.get(row.checkin_uuid)!.set(row.uuid, { uuid: row.uuid, first_name: row.first_name, last_name: row.last_name, email: row.email, timezone: row.timezone });
+      const { checkin_uuid: checkinUuid, ...person } = row;
+      result.get(checkinUuid)!.set(row.uuid, person);
     }
   }
   return result;

@@ -1,5 +1,5 @@
 import * as yup from 'yup';
-import { dateField, jsonObjectField, timezoneField, uuidField } from '../../http/fields.ts';
+import { dateField, holidayCalendarField, jsonObjectField, timezoneField, uuidField } from '../../http/fields.ts';
 import { QUESTION_TYPES } from '../../db/tables.ts';
 
 const TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
@@ -81,6 +81,8 @@ export const settingsFields = {
   frequency_cron: yup.string().max(100).nullable(),
   start_on: dateField().nullable(),
   end_on: dateField().nullable(),
+  /** Public holidays nobody is asked on (issue 36): `ES`, `ES-MD`; a participant's own calendar wins. */
+  holiday_calendar: holidayCalendarField(),
 };
 
 /** Settings kept in the `settings` JSON column, with the value reads show when never set. */
@@ -104,6 +106,7 @@ export const STORED_SETTINGS: Record<string, unknown> = {
   max_clarifying_questions: 0,
   frequency_advanced: null,
   frequency_cron: null,
+  holiday_calendar: null,
 };
 
 const scheduleSchema = yup.object({

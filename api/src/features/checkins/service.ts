@@ -8,10 +8,14 @@ import { assertCan } from '../../auth/policy.ts';
 import { likePattern } from '../../db/sql.ts';
 import { DEFAULT_TEMPLATE, defaultSchedule, findTemplate } from '../templates/catalog.ts';
 import { localDate } from '../../lib/dates.ts';
+import { holidayFor } from '../../lib/holidays.ts';
+import { byFullName } from '../../lib/names.ts';
+import { awayOn } from '../../db/time-off.ts';
+import { readJson } from '../../lib/json.ts';
 import { parseDays } from './schedule-days.ts';
 import { questionColumns, settingsColumns } from './columns.ts';
 import { configuredParticipants, getVisibleCheckin, participantsOf, questionsOf, visibleCheckins } from './repository.ts';
-import type { ParticipantUser } from './repository.ts';
+import type { Participant, ParticipantUser } from './repository.ts';
 import type { CheckinSettingsInput, CreateCheckinInput, QuestionInput, UpdateCheckinInput } from './schema.ts';
 import type { CheckinRow, QuestionRow } from '../../db/tables.ts';
 
@@ -200,13 +204,16 @@ export interface CheckinListFilters {
 export interface CheckinListItem {
   row: CheckinRow;
   participantsCount: number;
-  summary?: { date: string; participants: number; responded: number; pending: number; responseCompleted: boolean };
+  summary?: { date: string; participants: number; responded: number; pending: number; away: number; holiday: number; existed: boolean; responseCompleted: boolean };
   pendingUsers?: ParticipantUser[];
+  /** Of the pending, those on time off that day, and those on a public holiday of their calendar (issue 36). */
+  awayUsers?: ParticipantUser[];
+  holidayUsers?: ParticipantUser[];
 }
 
 /**
  * The list with, on request, each check-in's day summary: `date`, or each check-in's own today (its time
- * zone). Counting is batched per page: two participant queries and one response query.
+ * zone). Counting is batched per page: two participant queries, one response query and one time-off query per day.
  */
 export async function listCheckins(db: Executor, actor: Actor, filters: CheckinListFilters, page: PageRequest, now: Date): Promise<{ count: number; items: CheckinListItem[] }> {
   const filtered = () => {
@@ -227,21 +234,49 @@ export async function listCheckins(db: Executor, actor: Actor, filters: CheckinL
     const responses: { checkin_uuid: string; user_uuid: string; response_date: string; response_completed: number | boolean }[] = uuids.length
       ? await db('checkin_responses').whereIn('checkin_uuid', uuids).whereIn('response_date', days).select('checkin_uuid', 'user_uuid', 'response_date', 'response_completed')
       : [];
+    const pendingOf = new Map<string, Participant[]>();
     for (const item of items) {
       const day = dayOf.get(item.row.uuid)!;
       const people = participants.get(item.row.uuid)!;
-      const answered = responses.filter((r) => r.checkin_uuid === item.row.uuid && r.response_date === day);
       // Responded: every required question answered (a day answered in part is still pending).
-      const responded = new Set(answered.filter((r) => people.has(r.user_uuid) && bool(r.response_completed)).map((r) => r.user_uuid));
-      const mine = answered.find((r) => r.user_uuid === actor.user.uuid);
-      item.summary = { date: day, participants: people.size, responded: responded.size, pending: people.size - responded.size, responseCompleted: mine ? bool(mine.response_completed) : false };
+      const responded = new Set(responses.filter((r) => r.checkin_uuid === item.row.uuid && r.response_date === day && people.has(r.user_uuid) && bool(r.response_completed)).map((r) => r.user_uuid));
+      // By name, so the lists read the same on every engine.
+      pendingOf.set(item.row.uuid, [...people.values()].filter((p) => !responded.has(p.uuid)).sort(byFullName));
+    }
+    // Who is away: one query per day the page counts (usually one).
+    const awayByDay = new Map<string, Set<string>>();
+    for (const day of days) awayByDay.set(day, await awayOn(db, [...new Set(items.filter((i) => dayOf.get(i.row.uuid) === day).flatMap((i) => pendingOf.get(i.row.uuid)!.map((p) => p.uuid)))], day));
+    for (const item of items) {
+      const day = dayOf.get(item.row.uuid)!;
+      const people = participants.get(item.row.uuid)!;
+      const mine = responses.find((r) => r.checkin_uuid === item.row.uuid && r.response_date === day && r.user_uuid === actor.user.uuid);
+      const pending = pendingOf.get(item.row.uuid)!;
+      const awayThatDay = awayByDay.get(day)!;
+      const away = new Set(pending.filter((p) => awayThatDay.has(p.uuid)).map((p) => p.uuid));
+      const calendar = holidayCalendarOf(item.row);
+      const onHoliday = pending.filter((p) => !away.has(p.uuid) && holidayFor(p.holiday_calendar, calendar, day));
+      item.summary = {
+        date: day, participants: people.size, responded: people.size - pending.length, pending: pending.length, away: away.size, holiday: onHoliday.length,
+        // A day before the check-in was created (its local day) is one it could not have asked.
+        existed: day >= localDate(new Date(item.row.created_at), item.row.timezone),
+        responseCompleted: mine ? bool(mine.response_completed) : false,
+      };
       if (filters.includePendingUsers) {
         // An anonymous check-in names nobody: who is pending would tell who answered.
-        item.pendingUsers = bool(item.row.is_anonymous) ? [] : [...people.values()].filter((p) => !responded.has(p.uuid));
+        const anonymous = bool(item.row.is_anonymous);
+        item.pendingUsers = anonymous ? [] : pending;
+        item.awayUsers = anonymous ? [] : pending.filter((p) => away.has(p.uuid));
+        item.holidayUsers = anonymous ? [] : onHoliday;
       }
     }
   }
   return { count: Number(count), items };
+}
+
+/** The check-in's public-holiday calendar (its `holiday_calendar` setting), or null. */
+export function holidayCalendarOf(row: Pick<CheckinRow, 'settings'>): string | null {
+  const value = readJson<Record<string, unknown>>(row.settings, {}).holiday_calendar;
+  return typeof value === 'string' && value !== '' ? value : null;
 }
 
 /** Whether the check-in's schedule includes `date` (weekday, start_on, end_on). */

@@ -27,6 +27,9 @@ export async function createUser(db: Executor, input: NewUser, now: Date): Promi
     timezone: input.timezone ?? null,
     occupation: null,
     image: null,
+    language: null,
+    holiday_calendar: null,
+    notifications: null,
     created_at: now.toISOString(),
     updated_at: now.toISOString(),
   };

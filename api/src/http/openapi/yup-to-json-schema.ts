@@ -55,7 +55,8 @@ function convert(d: Described): JsonSchema {
       break;
   }
   const choices = (d.oneOf ?? []).filter((v) => v !== undefined && v !== null);
-  if (choices.length) out.enum = choices;
+  // A nullable choice takes null too: an enum without it would refuse what the type allows.
+  if (choices.length) out.enum = d.nullable ? [...choices, null] : choices;
   if (d.nullable && typeof out.type === 'string') out.type = [out.type, 'null'];
   if (d.label) out.description = d.label;
   return out;

@@ -66,6 +66,7 @@ export function reportMessage(r: ReportCard, text: string): PlatformBody {
   const names = (people: ReportCard['missing']) => (r.anonymous ? String(people.length) : esc(people.map(fullName).join(', ')));
   if (r.missing.length) widgets.push(paragraph(`<b>Not answered yet:</b> ${names(r.missing)}`));
   if (r.away.length) widgets.push(paragraph(`<b>Away:</b> ${names(r.away)}`));
+  if (r.holiday?.length) widgets.push(paragraph(`<b>Holiday:</b> ${names(r.holiday)}`));
   const subtitle = r.single ? r.date : `${r.date} · ${r.answered.length} of ${total} answered${r.away.length ? `, ${r.away.length} away` : ''}`;
   return { text, cardsV2: [card('report', { title: r.checkinName, subtitle }, widgets.length ? widgets : [paragraph('Nobody has answered.')])] };
 }

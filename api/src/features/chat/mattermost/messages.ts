@@ -66,5 +66,6 @@ export function reportBody(r: ReportCard): PlatformBody {
   if (r.late) parts.push(`**Answered for ${r.late.date} after that report:**`, ...r.late.answered.map(named));
   if (r.missing.length) parts.push(`**Not answered yet:** ${names(r.missing)}`);
   if (r.away.length) parts.push(`**Away:** ${names(r.away)}`);
+  if (r.holiday?.length) parts.push(`**Holiday:** ${names(r.holiday)}`);
   return { message: cut(parts.join('\n\n')) };
 }

@@ -93,5 +93,6 @@ export function reportCard(r: ReportCard, text: string): PlatformBody {
   const names = (people: ReportCard['missing']) => (r.anonymous ? String(people.length) : cut(people.map(fullName).join(', '), TEXT_MAX - 40));
   if (r.missing.length) body.push(block(`**Not answered yet:** ${names(r.missing)}`, { separator: true }));
   if (r.away.length) body.push(block(`**Away:** ${names(r.away)}`));
+  if (r.holiday?.length) body.push(block(`**Holiday:** ${names(r.holiday)}`));
   return cardMessage(body, [], text);
 }

@@ -106,6 +106,7 @@ export function reportBody(r: ReportCard, text: string): PlatformBody {
   const names = (people: ReportCard['missing']) => (r.anonymous ? String(people.length) : people.map((p) => esc(fullName(p))).join(', '));
   if (r.missing.length) tail.push(context(`*Not answered yet:* ${names(r.missing)}`));
   if (r.away.length) tail.push(context(`*Away:* ${names(r.away)}`));
+  if (r.holiday?.length) tail.push(context(`*Holiday:* ${names(r.holiday)}`));
   const late = r.late ? [`*Answered for ${r.late.date} after that report:*`, ...r.late.answered.map(named)] : [];
   const texts = [...r.answered.map(named), ...late];
   const room = MAX_BLOCKS - head.length - tail.length - (texts.length ? 1 : 0);
