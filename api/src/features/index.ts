@@ -12,6 +12,7 @@ import { chatTeams } from './chat/microsoft-teams/feature.ts';
 import { chatGoogle } from './chat/google-chat/feature.ts';
 import { checkins } from './checkins/feature.ts';
 import { checkinRuns } from './checkin-runs/feature.ts';
+import { insights } from './insights/feature.ts';
 import { cli } from './cli/feature.ts';
 import { cliAuth } from './cli-auth/feature.ts';
 import { deliveries } from './deliveries/feature.ts';
@@ -71,6 +72,7 @@ export const features: Feature[] = [
   teams,
   checkins,
   checkinRuns,
+  insights,
   templates,
   mood,
   deliveries,
