@@ -200,4 +200,22 @@ describe('Insights: GET …/checkins/{uuid}/insights/ and /v1/teams/{uuid}/insig
     expect(team2.body).toMatchObject({ ...rates(2, 2, 2, 20), people: [{ user: mia(), ...rates(1, 1, 1, 20) }, { user: otto(), ...rates(0, 0, 0, null) }] });
     await t.request('DELETE', `/v1/checkins/${anonymous.body.uuid}/archive/`, { key: p.adminKey });
   });
+
+  it('exports the answers of a period as CSV, escaped and safe to open in a spreadsheet; a member exports their own', async () => {
+    const res = await t.request('GET', `/v1/checkins/${checkin}/responses/export/?from=2026-03-09&to=2026-03-11`, { key: p.manager.key, example: true });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    expect(res.headers.get('content-disposition')).toBe('attachment; filename="daily-2026-03-09-2026-03-11.csv"');
+    const header = 'date,person,answered,blocker,What did you do?,Hours of focus?,Where?,Blocked?,first_saved_at,last_saved_at\r\n';
+    const otto = '2026-03-10,Otto Member,yes,no,"\'=HYPERLINK(""x""), then ""fixed""",5,Office,no,2026-03-10T10:30:00.000Z,2026-03-10T10:30:00.000Z\r\n';
+    expect(res.text).toBe(
+      header +
+        '2026-03-09,Mia Member,yes,no,Shipped,6,Home,no,2026-03-09T09:30:00.000Z,2026-03-09T09:30:00.000Z\r\n' +
+        '2026-03-10,Mia Member,yes,yes,Reviewed,4,Office,yes,2026-03-10T09:10:00.000Z,2026-03-10T09:10:00.000Z\r\n' +
+        otto +
+        '2026-03-11,Mia Member,yes,no,"Planned,\nthen built",6,Home,no,2026-03-11T09:20:00.000Z,2026-03-11T09:20:00.000Z\r\n',
+    );
+    const own = await t.request('GET', `/v1/followups/${checkin}/responses/export/?from=2026-03-09&to=2026-03-11`, { key: p.other.key });
+    expect([own.status, own.text]).toEqual([200, header + otto]);
+  });
 });
