@@ -15,6 +15,8 @@ import './styles.css';
 // The board (drag and drop, live updates, task detail) loads only when a board is opened.
 const BoardPage = lazy(() => import('./board/board-page.tsx').then((m) => m.BoardPage));
 const Admin = lazy(() => import('./pages/admin.tsx').then((m) => m.Admin));
+// Insights carry the chart library (uPlot): their own chunk, loaded when the screen opens.
+const InsightsPage = lazy(() => import('./pages/insights.tsx').then((m) => m.InsightsPage));
 // The page an invitation e-mail links to: its own chunk, as only a newcomer opens it, once.
 const AcceptInvitation = lazy(() => import('./pages/invitation.tsx').then((m) => m.AcceptInvitation));
 const INVITATION_PATH = /^\/app\/invitations\/accept$/;
@@ -35,6 +37,7 @@ function Header({ person }: { person: Me }) {
   const nav = [
     { href: '/app/', label: t('nav.today'), active: path === '/app' },
     { href: '/app/boards/', label: t('nav.boards'), active: path.startsWith('/app/boards') },
+    { href: '/app/insights/', label: t('nav.insights'), active: path.startsWith('/app/insights') },
     ...(person.role === 'admin' ? [{ href: '/app/admin/', label: t('nav.admin'), active: path.startsWith('/app/admin') }] : []),
   ];
   async function signOut(everywhere: boolean): Promise<void> {
@@ -130,6 +133,7 @@ function App() {
           <Route path="/app/boards/:board" component={BoardPage} me={person} setTitle={setTitle} />
           <Route path="/app/boards/:board/tasks/:task" component={BoardPage} me={person} setTitle={setTitle} />
           <Route path="/app/admin/:section*" component={Admin} me={person} setTitle={setTitle} />
+          <Route path="/app/insights" component={InsightsPage} setTitle={setTitle} />
           <Route default component={Today} me={person} setTitle={setTitle} onProfileSaved={loadMe} />
         </Router>
       </main>
