@@ -63,8 +63,8 @@ async function seedYear(db: Db, organizationUuid: string, checkinUuid: string, p
       });
     });
     await db.transaction(async (trx) => {
-      for (let i = 0; i < prompts.length; i += 100) await trx('checkin_prompts').insert(prompts.slice(i, i + 100));
-      for (let i = 0; i < responses.length; i += 100) await trx('checkin_responses').insert(responses.slice(i, i + 100));
+      await trx('checkin_prompts').insert(prompts);
+      for (let i = 0; i < responses.length; i += 50) await trx('checkin_responses').insert(responses.slice(i, i + 50));
     });
     answers += responses.length;
   }
