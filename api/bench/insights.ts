@@ -4,7 +4,7 @@
  * an admin one request at a time: p50, p99 and the CPU time of this process per request (the server and the
  * client share it; the client's part is small next to the read). Target: p99 < 100 ms on SQLite and PostgreSQL.
  *
- * On SQLite; on PostgreSQL too when TEST_DATABASE_URL names a server. `BENCH_ONLY=insights npm run bench -w api`,
+ * On SQLite; on PostgreSQL too when TEST_DATABASE_URL names a server (BENCH_INSIGHTS_ENGINES picks one). `BENCH_ONLY=insights npm run bench -w api`,
  * or alone: `node api/bench/insights.ts` (BENCH_INSIGHTS_REQUESTS, default 200).
  */
 import path from 'node:path';
@@ -124,9 +124,12 @@ export async function benchInsightsOn(engine: TestEngine, requests = Number(proc
   }
 }
 
+/** BENCH_INSIGHTS_ENGINES=sqlite or =postgres runs one engine (default: SQLite, and PostgreSQL with TEST_DATABASE_URL). */
 export async function benchInsights(options: { print?: boolean } = {}): Promise<InsightsBenchResult[]> {
-  const results = [await benchInsightsOn('sqlite')];
-  if (process.env.TEST_DATABASE_URL) results.push(await benchInsightsOn('postgres'));
+  const engines = (process.env.BENCH_INSIGHTS_ENGINES?.split(',') ?? ['sqlite', 'postgres']) as TestEngine[];
+  const results: InsightsBenchResult[] = [];
+  if (engines.includes('sqlite')) results.push(await benchInsightsOn('sqlite'));
+  if (engines.includes('postgres') && process.env.TEST_DATABASE_URL) results.push(await benchInsightsOn('postgres'));
   if (options.print) {
     for (const r of results) {
       const verdict = r.p99Ms < 100 ? 'OK' : 'TOO SLOW';

@@ -218,4 +218,17 @@ describe('Insights: GET …/checkins/{uuid}/insights/ and /v1/teams/{uuid}/insig
     const own = await t.request('GET', `/v1/followups/${checkin}/responses/export/?from=2026-03-09&to=2026-03-11`, { key: p.other.key });
     expect([own.status, own.text]).toEqual([200, header + otto]);
   });
+
+  it('answers junk periods and path parameters with a 4xx, never a 5xx', async () => {
+    const queries = ['from=%00', 'from=0000-01-01&to=0000-12-31', 'to=9999-12-31', 'to=0000-01-05', 'from=2026-03-10&from=2026-13-01', 'from[]=2026-03-10', 'from=2026-03-10T00:00:00Z', `to=${'9'.repeat(5000)}`, 'since=2026-03-01&from=2026-03-05'];
+    const paths = [`/v1/checkins/${checkin}/insights/`, `/v1/followups/${checkin}/responses/export/`, `/v1/teams/${team}/insights/`, '/v1/checkins/%00/insights/', '/v1/teams/not-a-uuid/insights/', `/v1/checkins/${'x'.repeat(300)}/responses/export/`];
+    const served: string[] = [];
+    for (const path of paths) {
+      for (const query of queries) {
+        const res = await t.request('GET', `${path}?${query}`, { key: p.manager.key });
+        if (res.status >= 500) served.push(`${path}?${query.slice(0, 40)}: ${res.status} ${res.text.slice(0, 120)}`);
+      }
+    }
+    expect(served).toEqual([]);
+  });
 });
