@@ -70,7 +70,8 @@ interface Item {
 /** Every day of the period, in order. */
 export function daysOf(period: Pick<Period, 'from' | 'to'>): string[] {
   const days: string[] = [];
-  for (let day = period.from; day <= period.to; day = addDays(day, 1)) days.push(day);
+  // Bounded whatever the strings: a period is at most a year (service.ts checks it before).
+  for (let day = period.from; day <= period.to && days.length <= 366; day = addDays(day, 1)) days.push(day);
   return days;
 }
 

@@ -1,7 +1,7 @@
 import type { Executor } from '../../db/connection.ts';
 import { badRequest } from '../../lib/errors.ts';
 import { bool, readJson } from '../../lib/json.ts';
-import { addDays, localDate, startOfLocalDay } from '../../lib/dates.ts';
+import { addDays, isCalendarDate, localDate, startOfLocalDay } from '../../lib/dates.ts';
 import type { Actor } from '../../auth/credentials.ts';
 import { insightsReadBy } from '../../auth/policy.ts';
 import type { CheckinRow, QuestionRow } from '../../db/tables.ts';
@@ -29,6 +29,8 @@ export function periodOf(input: PeriodInput, timeZone: string, now: Date): Perio
   const today = localDate(now, timeZone);
   const to = input.to ?? (input.from && addDays(input.from, DEFAULT_PERIOD_DAYS - 1) < today ? addDays(input.from, DEFAULT_PERIOD_DAYS - 1) : today);
   const from = input.from ?? addDays(to, -(DEFAULT_PERIOD_DAYS - 1));
+  // A default start before year 0001 (to=0000-01-05) is no day the API writes: refused, never walked.
+  if (!isCalendarDate(from) || !isCalendarDate(to)) throw badRequest('invalid_date_range', 'The period must lie within the years 0000 to 9999.', { parameter: isCalendarDate(from) ? 'to' : 'from' });
   if (from > to) throw badRequest('invalid_date_range', 'from is after to.', { parameter: 'from' });
   if (addDays(from, MAX_PERIOD_DAYS - 1) < to) throw badRequest('invalid_date_range', `The period is at most ${MAX_PERIOD_DAYS} days.`, { parameter: 'from' });
   return { from, to, today };
