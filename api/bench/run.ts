@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: every API benchmark in one run, each comparing against a baseline measured in the same run
- * and printing ratios. BENCH_SECONDS sets the /v1/me/ load phases; BENCH_ONLY=me,checkins,deliveries,agents,kudos,plan,tasks,sync,
- * backlog,scale-out,mcp,slack picks some (scale-out runs when TEST_DATABASE_URL names a PostgreSQL server). Each benchmark also runs alone: `node api/bench/<name>.ts`.
+ * and printing ratios. BENCH_SECONDS sets the /v1/me/ load phases; BENCH_ONLY=me,checkins,history,insights,deliveries,agents,kudos,plan,tasks,sync,
+ * backlog,scale-out,mcp,slack picks some (history: only the check-ins' history read with 10× the rows) (scale-out runs when TEST_DATABASE_URL names a PostgreSQL server). Each benchmark also runs alone: `node api/bench/<name>.ts`.
  */
 import os from 'node:os';
 import { benchMe, printMe } from './me.ts';
@@ -18,6 +18,7 @@ import { benchBacklog } from './backlog.ts';
 import { benchScaleOut } from './scale-out.ts';
 import { benchMcp } from './mcp.ts';
 import { benchSlack } from './slack.ts';
+import { benchInsights } from './insights.ts';
 
 const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
 const wanted = (name: string) => !only || only.includes(name);
@@ -30,6 +31,14 @@ if (wanted('checkins')) {
   console.log('-- the check-in loop: asking 10,000 people at once, then 10,000 web answers --');
   // Measures its own process's memory: a process of its own, as the deliveries phase (fresh-process.ts).
   await inFreshProcess<CheckinLoopResult>(new URL('./checkin-loop.ts', import.meta.url), 'benchCheckinLoop', { print: true });
+}
+if (wanted('history') && !wanted('checkins')) {
+  console.log('\n== check-in history read ==');
+  await benchCheckins({ log: (line) => console.log(line), historyOnly: true });
+}
+if (wanted('insights')) {
+  console.log('\n== insights ==');
+  await benchInsights({ print: true });
 }
 if (wanted('deliveries')) {
   console.log('\n== deliveries ==');

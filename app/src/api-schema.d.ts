@@ -181,6 +181,21 @@ export interface paths {
   "/v1/checkins/{uuid}/answer-link/": {
     post: operations["post_v1_checkins_uuid_answer_link"];
   };
+  "/v1/checkins/{uuid}/insights/": {
+    get: operations["get_v1_checkins_uuid_insights"];
+  };
+  "/v1/checkins/{uuid}/responses/export/": {
+    get: operations["get_v1_checkins_uuid_responses_export"];
+  };
+  "/v1/followups/{uuid}/insights/": {
+    get: operations["get_v1_followups_uuid_insights"];
+  };
+  "/v1/followups/{uuid}/responses/export/": {
+    get: operations["get_v1_followups_uuid_responses_export"];
+  };
+  "/v1/teams/{uuid}/insights/": {
+    get: operations["get_v1_teams_uuid_insights"];
+  };
   "/v1/templates/": {
     get: operations["get_v1_templates"];
   };
@@ -1398,6 +1413,110 @@ export interface components {
       url: string;
       /** Format: date-time */
       expires_at: string;
+    };
+    Insights: {
+      checkin: {
+        /** Format: uuid */
+        uuid: string;
+        /** Format: uuid */
+        id: string;
+        name: string;
+      };
+      team: {
+        /** Format: uuid */
+        uuid: string;
+        /** Format: uuid */
+        id: string;
+        name: string;
+      };
+      /** Format: date */
+      from: string;
+      /** Format: date */
+      to: string;
+      timezone: string;
+      /** @enum {unknown} */
+      scope: "all" | "own";
+      checkins: {
+          /** Format: uuid */
+          uuid: string;
+          /** Format: uuid */
+          id: string;
+          name: string;
+          timezone: string;
+          is_anonymous: boolean;
+        }[];
+      expected: number;
+      answered: number;
+      answered_on_time: number;
+      participation_rate: number | null;
+      on_time_rate: number | null;
+      average_minutes_to_answer: number | null;
+      days: ({
+          /** Format: date */
+          date: string;
+          expected: number;
+          answered: number;
+          answered_on_time: number;
+          participation_rate: number | null;
+          on_time_rate: number | null;
+          average_minutes_to_answer: number | null;
+          blockers_reported: number;
+        })[];
+      people: ({
+          user: components["schemas"]["UserRef"];
+          expected: number;
+          answered: number;
+          answered_on_time: number;
+          participation_rate: number | null;
+          on_time_rate: number | null;
+          average_minutes_to_answer: number | null;
+          current_streak: number;
+          longest_streak: number;
+        })[];
+      mood: {
+        /** @enum {unknown} */
+        source: "questions" | "tracked";
+        average: number | null;
+        count: number;
+        days: {
+            /** Format: date */
+            date: string;
+            average: number;
+            count: number;
+          }[];
+      };
+      blockers: {
+        /** @enum {unknown} */
+        source: "answers";
+        reported: number;
+        resolved: number | null;
+      };
+      questions: ({
+          /** Format: uuid */
+          uuid: string;
+          /** Format: uuid */
+          checkin_uuid: string;
+          index: number;
+          question: string;
+          /** @enum {unknown} */
+          question_type: "numeric" | "boolean" | "multiple_choice";
+          /** @enum {string|null} */
+          presentation: "scale" | "mood" | null;
+          answered: number;
+          mean: number | null;
+          min: number | null;
+          max: number | null;
+          distribution: {
+              value: unknown;
+              count: number;
+            }[] | null;
+          days: {
+              /** Format: date */
+              date: string;
+              mean: number;
+              count: number;
+            }[] | null;
+        })[];
     };
     Template: {
       /** Format: uuid */
@@ -6120,6 +6239,221 @@ export interface operations {
       201: {
         content: {
           "application/json": components["schemas"]["CheckinAnswerLink"];
+        };
+      };
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"] | components["schemas"]["FieldErrors"];
+        };
+      };
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  get_v1_checkins_uuid_insights: {
+    parameters: {
+      query?: {
+        from?: string;
+        to?: string;
+      };
+      path: {
+        uuid: string;
+      };
+    };
+    responses: {
+      200: {
+        content: {
+          "application/json": components["schemas"]["Insights"];
+        };
+      };
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"] | components["schemas"]["FieldErrors"];
+        };
+      };
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  get_v1_checkins_uuid_responses_export: {
+    parameters: {
+      query?: {
+        from?: string;
+        to?: string;
+      };
+      path: {
+        uuid: string;
+      };
+    };
+    responses: {
+      200: {
+        content: {
+          "text/csv": string;
+        };
+      };
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"] | components["schemas"]["FieldErrors"];
+        };
+      };
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  get_v1_followups_uuid_insights: {
+    parameters: {
+      query?: {
+        from?: string;
+        to?: string;
+      };
+      path: {
+        uuid: string;
+      };
+    };
+    responses: {
+      200: {
+        content: {
+          "application/json": components["schemas"]["Insights"];
+        };
+      };
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"] | components["schemas"]["FieldErrors"];
+        };
+      };
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  get_v1_followups_uuid_responses_export: {
+    parameters: {
+      query?: {
+        from?: string;
+        to?: string;
+      };
+      path: {
+        uuid: string;
+      };
+    };
+    responses: {
+      200: {
+        content: {
+          "text/csv": string;
+        };
+      };
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"] | components["schemas"]["FieldErrors"];
+        };
+      };
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  get_v1_teams_uuid_insights: {
+    parameters: {
+      query?: {
+        from?: string;
+        to?: string;
+      };
+      path: {
+        uuid: string;
+      };
+    };
+    responses: {
+      200: {
+        content: {
+          "application/json": components["schemas"]["Insights"];
         };
       };
       400: {

@@ -19,6 +19,8 @@ const Admin = lazy(() => import('./pages/admin.tsx').then((m) => m.Admin));
 const Checkins = lazy(() => import('./pages/checkins.tsx').then((m) => m.Checkins));
 const CheckinEdit = lazy(() => import('./pages/checkin-edit.tsx').then((m) => m.CheckinEdit));
 const Profile = lazy(() => import('./pages/profile.tsx').then((m) => m.Profile));
+// Insights carry the chart library (uPlot): their own chunk, loaded when the screen opens.
+const InsightsPage = lazy(() => import('./pages/insights.tsx').then((m) => m.InsightsPage));
 // The page an invitation e-mail links to: its own chunk, as only a newcomer opens it, once.
 const AcceptInvitation = lazy(() => import('./pages/invitation.tsx').then((m) => m.AcceptInvitation));
 const LinkAccount = lazy(() => import('./pages/link-account.tsx').then((m) => m.LinkAccount));
@@ -44,6 +46,7 @@ function Header({ person }: { person: Me }) {
     { href: '/app/', label: t('nav.today'), active: path === '/app' },
     { href: '/app/boards/', label: t('nav.boards'), active: path.startsWith('/app/boards') },
     ...(person.role === 'admin' || person.role === 'manager' ? [{ href: '/app/checkins', label: t('nav.checkins'), active: path.startsWith('/app/checkins') }] : []),
+    { href: '/app/insights/', label: t('nav.insights'), active: path.startsWith('/app/insights') },
     ...(person.role === 'admin' ? [{ href: '/app/admin/', label: t('nav.admin'), active: path.startsWith('/app/admin') }] : []),
   ];
   async function signOut(everywhere: boolean): Promise<void> {
@@ -144,6 +147,7 @@ function App() {
           <Route path="/app/admin/:section*" component={Admin} me={person} setTitle={setTitle} />
           <Route path="/app/link/:token?" component={LinkAccount} me={person} setTitle={setTitle} />
           <Route path="/app/profile" component={Profile} me={person} setTitle={setTitle} onSaved={loadMe} />
+          <Route path="/app/insights" component={InsightsPage} setTitle={setTitle} />
           <Route default component={Today} me={person} setTitle={setTitle} onProfileSaved={loadMe} />
         </Router>
       </main>

@@ -27,6 +27,7 @@ const SCREENS: { name: string; path: () => string; ready: string; signedIn: bool
   { name: 'list', path: () => `/app/boards/${ids.board}/?view=list`, ready: '.task-list tbody tr', signedIn: true },
   { name: 'task', path: () => `/app/boards/${ids.board}/tasks/SCR-2/`, ready: '.detail #task-title', signedIn: true },
   { name: 'admin', path: () => '/app/admin/', ready: '#keys-title', signedIn: true },
+  { name: 'insights', path: () => '/app/insights/', ready: '.insights-table, .insights .empty', signedIn: true },
 ];
 
 const LOOKS: { locale: string; colorScheme: 'light' | 'dark' }[] = [

@@ -149,7 +149,7 @@ export interface ScopeArea {
    * operation's tasks:read, tasks:write or tasks:admin; `any` for what every credential may call.
    */
   scope: AreaScope | 'tasks' | 'any';
-  /** Path prefixes, lower case; the longest matching one decides. */
+  /** Path prefixes, lower case; the longest matching one decides. `*` stands for one path segment (an id). */
   prefixes: readonly string[];
   /** Only GET (and HEAD) requests; the area's other methods fall to the next match, or to none. */
   readsOnly?: true;
@@ -164,7 +164,8 @@ export interface ScopeArea {
 export const SCOPE_AREAS: readonly ScopeArea[] = [
   { scope: 'tasks', prefixes: ['/v1/plan/'] },
   // Check-ins and what answers them: stand-up updates and the pending list of the terminal, templates, mood.
-  { scope: 'checkins', prefixes: ['/v1/checkins/', '/v1/followups/', '/v1/templates/', '/v1/cli/status/', '/v1/cli/updates/', '/v1/mood/'] },
+  // A team's insights are its check-ins' numbers: the check-ins' scope, not the directory's.
+  { scope: 'checkins', prefixes: ['/v1/checkins/', '/v1/followups/', '/v1/templates/', '/v1/cli/status/', '/v1/cli/updates/', '/v1/mood/', '/v1/teams/*/insights/'] },
   { scope: 'kudos', prefixes: ['/v1/kudos/', '/v1/company-values/'] },
   { scope: 'agents', prefixes: ['/v1/agent-reports/', '/v1/agent-health/', '/v1/agent/', '/v1/agent-messages/', '/v1/agent-webhook/'] },
   // Sending e-mail: an agent's from its inbox, and a person's own.
@@ -176,13 +177,20 @@ export const SCOPE_AREAS: readonly ScopeArea[] = [
   { scope: 'any', readsOnly: true, prefixes: ['/v1/organization/', '/v1/users/', '/v1/teams/', '/v1/report-channels/'] },
 ];
 
-const BY_PREFIX = SCOPE_AREAS.flatMap((area) => area.prefixes.map((prefix) => ({ prefix, area }))).sort((a, b) => b.prefix.length - a.prefix.length);
+/** Whether a lower-case path starts with `prefix`, whose `*` matches one path segment. */
+function prefixMatcher(prefix: string): (path: string) => boolean {
+  if (!prefix.includes('*')) return (path) => path.startsWith(prefix);
+  const pattern = new RegExp(`^${prefix.split('*').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[^/]+')}`);
+  return (path) => pattern.test(path);
+}
+
+const BY_PREFIX = SCOPE_AREAS.flatMap((area) => area.prefixes.map((prefix) => ({ prefix, area, matches: prefixMatcher(prefix) }))).sort((a, b) => b.prefix.length - a.prefix.length);
 
 /** The scope area of a request (any case), or null when none names it: then only a credential without scopes may call it. */
 export function scopeAreaOf(method: string, path: string): ScopeArea | null {
   const lower = path.toLowerCase();
   const read = method === 'GET' || method === 'HEAD';
-  for (const { prefix, area } of BY_PREFIX) if (lower.startsWith(prefix) && (read || !area.readsOnly)) return area;
+  for (const { matches, area } of BY_PREFIX) if (matches(lower) && (read || !area.readsOnly)) return area;
   return null;
 }
 

@@ -52,6 +52,7 @@ const RULES: [Action, boolean, boolean, boolean, boolean, 'any' | 'governs'][] =
   ['checkins.manage', true, true, false, false, 'any'],
   ['checkins.read_all_responses', true, true, false, false, 'any'],
   ['mood.see_summary', true, true, false, false, 'any'],
+  ['checkins.see_insights', true, true, false, false, 'any'],
   ['kudos.see_all', true, true, true, false, 'any'],
   ['kudos.see_organization', true, false, false, false, 'any'],
   ['kudos.manage_settings', true, false, false, false, 'governs'],

@@ -61,6 +61,8 @@ const ALLOWED = {
   // Responses: admins and managers read every check-in's; others as `responsesReadBy` says.
   'checkins.read_all_responses': { roles: MANAGERS, credential: ANY },
   'mood.see_summary': { roles: MANAGERS, credential: ANY },
+  // Insights (participation, streaks, aggregated answers): admins and managers see everyone's; others their own.
+  'checkins.see_insights': { roles: MANAGERS, credential: ANY },
   // Kudos: everyone but guests sees the organization's kudos (guests: those they gave or received); admins see
   // the organization list with giver filters, set the daily limit and keep the company values.
   'kudos.see_all': { roles: ['admin', 'manager', 'member'], credential: ANY },
@@ -158,6 +160,13 @@ export function responsesReadBy(actor: Actor, checkin: { privacy: string | null 
   if (can(actor, 'checkins.read_all_responses')) return 'all';
   return participant && checkin.privacy !== 'private' ? 'all' : 'own';
 }
+
+/**
+ * Whose numbers a check-in's or a team's insights (and its answers export) show the caller: admins and managers
+ * everyone's; anyone else only their own, whatever the check-in's privacy (a participant who reads the team's
+ * report still sees only their own participation and streaks).
+ */
+export const insightsReadBy = (actor: Actor): 'all' | 'own' => (can(actor, 'checkins.see_insights') ? 'all' : 'own');
 
 /**
  * Why the caller may not change `user`, or null: everyone edits their own profile (with a credential that acts

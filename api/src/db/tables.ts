@@ -1,5 +1,6 @@
 import type { AgentEmailRow, AgentRow, HealthCheckRow, MessageRow, RegistrationChallengeRow, ReportRow } from './tables/agents.ts';
 import type { AssistantSessionRow, AssistantTurnRow, AuditEventRow, CliSignInCodeRow, ExchangeTokenRow } from './tables/cli.ts';
+import type { AnswerValueRow } from './tables/checkins.ts';
 import type {
   AnswerTokenRow, ChatConversationRow, CheckinParticipantTeamRow, CheckinParticipantUserRow, CheckinReportRow, CheckinRow, MoodRow, PromptRow, PromptSlotRow, QuestionRow, ReplyKeyRow, ResponsePartRow, ResponseRow, TimeOffRow,
 } from './tables/checkins.ts';
@@ -73,6 +74,7 @@ declare module 'knex/types/tables.js' {
     checkin_participant_teams: CheckinParticipantTeamRow;
     checkin_responses: ResponseRow;
     checkin_response_parts: ResponsePartRow;
+    checkin_answer_values: AnswerValueRow;
     checkin_prompt_slots: PromptSlotRow;
     checkin_prompts: PromptRow;
     checkin_answer_tokens: AnswerTokenRow;

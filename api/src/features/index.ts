@@ -13,6 +13,7 @@ import { chatGoogle } from './chat/google-chat/feature.ts';
 import { chatDiscord } from './chat/discord/feature.ts';
 import { checkins } from './checkins/feature.ts';
 import { checkinRuns } from './checkin-runs/feature.ts';
+import { insights } from './insights/feature.ts';
 import { cli } from './cli/feature.ts';
 import { cliAuth } from './cli-auth/feature.ts';
 import { deliveries } from './deliveries/feature.ts';
@@ -73,6 +74,7 @@ export const features: Feature[] = [
   teams,
   checkins,
   checkinRuns,
+  insights,
   templates,
   mood,
   deliveries,

@@ -81,4 +81,5 @@ export const migrations: Migration[] = [
   { name: '1001_plan_organization_labels', load: () => import('./1001_plan_organization_labels.ts') },
   { name: '1010_chat_linked_accounts', load: () => import('./1010_chat_linked_accounts.ts') },
   { name: '1100_personal_settings', load: () => import('./1100_personal_settings.ts') },
+  { name: '1150_checkin_insights', load: () => import('./1150_checkin_insights.ts') },
 ];

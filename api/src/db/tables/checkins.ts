@@ -182,3 +182,15 @@ export interface ChatConversationRow {
   answers: string;
   updated_at: string;
 }
+
+/** One typed answer (a number, a yes/no as 1/0, a multiple-choice pick), kept by triggers on `checkin_responses` (1150). */
+export interface AnswerValueRow {
+  id: number | string;
+  response_uuid: string;
+  checkin_uuid: string;
+  user_uuid: string;
+  response_date: string;
+  question_uuid: string;
+  value_number: number | null;
+  value_text: string | null;
+}
