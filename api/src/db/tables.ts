@@ -1,7 +1,7 @@
 import type { AgentEmailRow, AgentRow, HealthCheckRow, MessageRow, RegistrationChallengeRow, ReportRow } from './tables/agents.ts';
 import type { AssistantSessionRow, AssistantTurnRow, AuditEventRow, CliSignInCodeRow, ExchangeTokenRow } from './tables/cli.ts';
 import type {
-  AnswerTokenRow, ChatConversationRow, CheckinParticipantTeamRow, CheckinParticipantUserRow, CheckinReportRow, CheckinRow, MoodRow, PromptRow, PromptSlotRow, QuestionRow, ReplyKeyRow, ResponsePartRow, ResponseRow, TimeOffRow,
+  AnswerTokenRow, BlockerRow, ChatConversationRow, CheckinParticipantTeamRow, CheckinParticipantUserRow, CheckinReportRow, CheckinRow, MoodRow, PromptRow, PromptSlotRow, QuestionRow, ReplyKeyRow, ResponsePartRow, ResponseRow, TimeOffRow,
 } from './tables/checkins.ts';
 import type { ChatConnectionRow, ChatMessageRow, ChatPersonRow, ChatRequestNonceRow, DeliveryAttemptRow, DeliveryRow, OrganizationEventRow, SubscriptionRow } from './tables/outbox.ts';
 import type {
@@ -64,6 +64,7 @@ declare module 'knex/types/tables.js' {
     chat_people: ChatPersonRow;
     chat_request_nonces: ChatRequestNonceRow;
     checkin_chat_conversations: ChatConversationRow;
+    checkin_blockers: BlockerRow;
     checkins: CheckinRow;
     checkin_questions: QuestionRow;
     checkin_participant_users: CheckinParticipantUserRow;

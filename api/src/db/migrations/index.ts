@@ -77,4 +77,5 @@ export const migrations: Migration[] = [
   { name: '0930_checkin_reply_order', load: () => import('./0930_checkin_reply_order.ts') },
   { name: '0950_chat_apps', load: () => import('./0950_chat_apps.ts') },
   { name: '0980_chat_bot_apps', load: () => import('./0980_chat_bot_apps.ts') },
+  { name: '1050_checkin_blockers', load: () => import('./1050_checkin_blockers.ts') },
 ];

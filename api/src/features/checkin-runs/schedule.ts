@@ -20,6 +20,8 @@ export interface LoopSettings {
   oneByOne: boolean;
   intro: string | null;
   outro: string | null;
+  /** Days a blocker stays open before the check-in's managers hear of it; null: never. */
+  blockerAlertDays: number | null;
 }
 
 export function loopSettings(row: Pick<CheckinRow, 'settings'>): LoopSettings {
@@ -35,6 +37,7 @@ export function loopSettings(row: Pick<CheckinRow, 'settings'>): LoopSettings {
     oneByOne: s.send_reports_one_by_one === true,
     intro: text(s.custom_template_intro),
     outro: text(s.custom_template_outro),
+    blockerAlertDays: s.blocker_alert_days === null ? null : Math.max(1, int(s.blocker_alert_days, 3)),
   };
 }
 

@@ -15,6 +15,7 @@ import type { EditResponseInput, ResponseInput } from './schema.ts';
 import { answersOf, dropParts, partsBasis, withParts } from './response-parts.ts';
 import type { Answer } from './response-parts.ts';
 import { applyAnswers, evaluate, requireAnswered } from './answer-rules.ts';
+import { dropBlockersOf, followBlockers } from './blockers.ts';
 import type { AnswerInput } from './answer-rules.ts';
 import type { CheckinRow, QuestionRow, ResponseRow } from '../../db/tables.ts';
 
@@ -107,6 +108,7 @@ export async function saveResponse(
     await db('checkin_responses').insert(row);
   }
   await recordResponseEvent(db, params.existing ? 'followups.response.updated' : 'followups.response.completed', params.checkin, row, now, params.author, params.answers);
+  await followBlockers(db, { checkin: params.checkin, questions: params.questions, row, answers: params.answers, author: params.author ?? null }, now);
   return row;
 }
 
@@ -213,6 +215,7 @@ export async function resetResponses(db: Executor, actor: Actor, checkinUuid: st
     for (const row of rows) {
       // The event first: its answers fold in the parts, which the delete removes with the row.
       await recordResponseEvent(trx, 'followups.response.deleted', checkin, row, now, actor.user, () => answersOf(trx, row));
+      await dropBlockersOf(trx, row.uuid);
       await trx('checkin_responses').where({ uuid: row.uuid }).delete();
     }
     return rows.length;
@@ -234,7 +237,7 @@ export interface HistoryFilters {
  * The check-in whose responses the caller reads: one they may see, or one they answered before they stopped
  * taking part in it (they still read their own answers there). Otherwise 404, as for an absent one.
  */
-async function readableCheckin(db: Executor, actor: Actor, checkinUuid: string): Promise<{ checkin: CheckinRow; participant: boolean }> {
+export async function readableCheckin(db: Executor, actor: Actor, checkinUuid: string): Promise<{ checkin: CheckinRow; participant: boolean }> {
   const managerView = can(actor, 'checkins.see_all');
   const visible: CheckinRow | undefined = await visibleCheckins(db, actor).andWhere('c.uuid', checkinUuid).first('c.*');
   // Others see only the check-ins they take part in.

@@ -9,7 +9,7 @@ import { likePattern } from '../../db/sql.ts';
 import { DEFAULT_TEMPLATE, findTemplate } from '../templates/catalog.ts';
 import { localDate } from '../../lib/dates.ts';
 import { parseDays } from './schedule-days.ts';
-import { questionColumns, settingsColumns } from './columns.ts';
+import { conditionProblems, questionColumns, settingsColumns } from './columns.ts';
 import { configuredParticipants, getVisibleCheckin, participantsOf, questionsOf, visibleCheckins } from './repository.ts';
 import type { ParticipantUser } from './repository.ts';
 import type { CheckinSettingsInput, CreateCheckinInput, QuestionInput, UpdateCheckinInput } from './schema.ts';
@@ -70,6 +70,7 @@ export async function createCheckin(db: Executor, actor: Actor, input: CreateChe
       Object.assign(problems, qp);
       return qc;
     });
+    Object.assign(problems, conditionProblems(questionRows, (i) => `questions.${i}.`));
     if (Object.keys(problems).length) throw new ValidationFailed(problems);
 
     const uuid = uuidv7(now.getTime());
@@ -125,6 +126,7 @@ export async function updateCheckin(db: Executor, actor: Actor, uuid: string, in
         return { uuid: current ? current.uuid : null, columns: qc };
       });
       if (questionPlan.length === 0) problems.questions = ['A check-in needs at least one question.'];
+      Object.assign(problems, conditionProblems(questionPlan.map((q) => q.columns as unknown as QuestionRow), (i) => `questions.${i}.`));
     }
     if (Object.keys(problems).length) throw new ValidationFailed(problems);
 
