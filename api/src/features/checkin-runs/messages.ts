@@ -4,6 +4,7 @@ import type { CheckinRow, QuestionRow } from '../../db/tables.ts';
 import type { LoopSettings } from './schedule.ts';
 import { escapeHtml } from '../../lib/html.ts';
 import type { ReportCard, ReportEntry } from '../chat-platform/platform.ts';
+import { questionWithHint } from '../checkins/question-kinds.ts';
 
 /**
  * What the loop says, in text and HTML: the prompt and its reminders, the note on how a reply was read, and
@@ -16,12 +17,15 @@ const paragraphs = (text: string) => text.split(/\n{2,}/).map((p) => `<p>${escap
 export interface PromptContent {
   checkin: Pick<CheckinRow, 'name'>;
   settings: Pick<LoopSettings, 'intro' | 'outro'>;
-  questions: Pick<QuestionRow, 'question'>[];
+  questions: QuestionRow[];
   date: string;
   url: string;
+  /** What the person's earlier days carry over: open blockers ("Still blocked by …?") and last time's answers (carry-over.ts). */
+  carry?: string[];
 }
 
-const questionLines = (questions: Pick<QuestionRow, 'question'>[]) => questions.map((q, i) => `${i + 1}. ${q.question}`);
+/** Each question numbered, with how to answer it and when it is asked. */
+const questionLines = (questions: QuestionRow[]) => questions.map((q, i) => `${i + 1}. ${questionWithHint(q, questions)}`);
 
 /** The text a prompt shows on every channel (e-mail body, Slack direct message). */
 export function promptText(p: PromptContent, reminder = false): string {
@@ -29,6 +33,7 @@ export function promptText(p: PromptContent, reminder = false): string {
     reminder ? `A reminder: ${p.checkin.name} for ${p.date} is waiting for your answers.` : `Time for ${p.checkin.name} (${p.date}).`,
     p.settings.intro,
     questionLines(p.questions).join('\n'),
+    p.carry?.length ? p.carry.join('\n') : '',
     `Answer on the web: ${p.url}`,
     p.settings.outro,
   ].filter((part): part is string => Boolean(part)).join('\n\n');
@@ -41,7 +46,8 @@ export function promptEmail(p: PromptContent & { to: string; replyTo: string; me
   const html = [
     `<p>${escapeHtml(reminder ? `A reminder: ${p.checkin.name} for ${p.date} is waiting for your answers.` : `Time for ${p.checkin.name} (${p.date}).`)}</p>`,
     p.settings.intro ? paragraphs(p.settings.intro) : '',
-    `<ol>${p.questions.map((q) => `<li>${escapeHtml(q.question)}</li>`).join('')}</ol>`,
+    `<ol>${p.questions.map((q) => `<li>${escapeHtml(questionWithHint(q, p.questions))}</li>`).join('')}</ol>`,
+    p.carry?.length ? `<p>${p.carry.map(escapeHtml).join('<br>')}</p>` : '',
     `<p><a href="${escapeHtml(p.url)}">Answer on the web</a></p>`,
     `<p>${escapeHtml(howToReply)}</p>`,
     p.settings.outro ? paragraphs(p.settings.outro) : '',

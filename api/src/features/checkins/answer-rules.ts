@@ -60,7 +60,7 @@ export function normalizeAnswer(q: QuestionFields, value: unknown): { value: Ans
       if (typeof value !== 'number' || !Number.isFinite(value)) return { problem: 'A numeric answer is a number.' };
       const { min, max, presentation } = kindOf(q);
       if (presentation && !Number.isInteger(value)) return { problem: `A whole number ${range(min, max)}.` };
-      if ((min !== null && value < min) || (max !== null && value > max)) return { problem: `A number ${range(min, max)}.` };
+      if ((min !== null && value < min) || (max !== null && value > max)) return { problem: `A ${presentation ? 'whole ' : ''}number ${range(min, max)}.` };
       // -0 is stored as 0: JSON has no negative zero.
       return { value: value === 0 ? 0 : value };
     }

@@ -119,3 +119,29 @@ export function answerWords(q: Pick<QuestionFields, 'question_type' | 'extras' |
 
 /** `required` as a boolean. */
 export const isRequired = (q: Pick<QuestionFields, 'required'>): boolean => bool(q.required);
+
+/** The question a condition waits for and the answer it waits for, in words ("only if "Blocked?" is Yes"), or null. */
+export function conditionWords(q: QuestionFields, questions: Pick<QuestionFields, 'position' | 'question' | 'question_type' | 'extras' | 'choices'>[]): string | null {
+  const { showIf } = kindOf(q);
+  const target = showIf ? questions.find((t) => t.position === showIf.question_index) : undefined;
+  if (!showIf || !target || target.position >= q.position) return null;
+  return `only if "${target.question}" is ${answerWords(target, target.question_type === 'multiple_choice' ? [showIf.equals] : showIf.equals)}`;
+}
+
+/** How to answer a question, in words (for prompts and the conversation): "yes or no", "1 = Rough … 5 = Great", the choices. */
+export function answerHint(q: QuestionFields): string {
+  const kind = kindOf(q);
+  if (q.question_type === 'boolean') return 'yes or no';
+  if (q.question_type === 'multiple_choice') return `${kind.multiple ? 'one or more of' : 'one of'}: ${choicesOf(q).map((c) => c.label).join(', ')}`;
+  if (q.question_type !== 'numeric') return '';
+  if (kind.presentation === 'mood') return `${MOOD.min} ${MOOD_FACES[0]} … ${MOOD.max} ${MOOD_FACES[4]}${kind.minLabel || kind.maxLabel ? ` (${kind.minLabel ?? ''} … ${kind.maxLabel ?? ''})` : ''}`;
+  if (kind.presentation === 'scale') return `${kind.min}${kind.minLabel ? ` = ${kind.minLabel}` : ''} … ${kind.max}${kind.maxLabel ? ` = ${kind.maxLabel}` : ''}`;
+  if (kind.min !== null || kind.max !== null) return `a number ${kind.min !== null && kind.max !== null ? `from ${kind.min} to ${kind.max}` : kind.min !== null ? `of at least ${kind.min}` : `of at most ${kind.max}`}`;
+  return 'a number';
+}
+
+/** The question with how to answer it and when it is asked: "Week? (1 = Rough … 5 = Great)". */
+export function questionWithHint(q: QuestionFields, questions: QuestionFields[]): string {
+  const notes = [answerHint(q), conditionWords(q, questions) ?? ''].filter(Boolean);
+  return notes.length ? `${q.question} (${notes.join('; ')})` : q.question;
+}

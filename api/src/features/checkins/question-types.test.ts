@@ -102,7 +102,7 @@ describe('Question types and conditions', () => {
     expect(bad.status).toBe(400);
     expect(bad.body).toEqual({
       'responses.0.response': ['A whole number from 0 to 10.'],
-      'responses.1.response': ['A number from 1 to 5.'],
+      'responses.1.response': ['A whole number from 1 to 5.'],
       'responses.2.response': ['A number from 0 to 12.'],
       'responses.3.response': ['Must be one of the choices: Home, Office, Cafe.'],
       'responses.4.response': ['Pick one of the choices: Core, Web.'],

@@ -39,7 +39,8 @@ export function promptBody(card: PromptCard, reminder: boolean): PlatformBody {
   }
   const lines = [`${reminder ? '⏰ A reminder: ' : ''}${title}`];
   if (card.intro) lines.push(md(card.intro));
-  lines.push(...card.questions.map((q, i) => `${i + 1}. ${md(q.text)}`));
+  lines.push(...card.questions.map((q, i) => `${i + 1}. ${md(q.text)}${q.hint ? ` _(${md(q.hint)})_` : ''}`));
+  if (card.carry?.length) lines.push('', ...card.carry.map(md));
   if (card.outro) lines.push(md(card.outro));
   return {
     message: cut(lines.join('\n')),

@@ -63,7 +63,8 @@ export function promptBody(card: PromptCard, text: string, reminder: boolean): P
     };
   }
   const blocks: Record<string, unknown>[] = [section(`${reminder ? '⏰ A reminder: ' : ''}${title}${card.intro ? `\n${esc(card.intro)}` : ''}`)];
-  blocks.push(section(card.questions.map((q, i) => `${i + 1}. ${esc(q.text)}`).join('\n')));
+  blocks.push(section(card.questions.map((q, i) => `${i + 1}. ${esc(q.text)}${q.hint ? ` _(${esc(q.hint)})_` : ''}`).join('\n')));
+  if (card.carry?.length) blocks.push(context(esc(card.carry.join('\n'))));
   blocks.push({ type: 'actions', elements: [button('Answer', value, true), { type: 'button', action_id: 'rollcall_web', text: plain('Answer on the web'), url: card.url }] });
   if (card.outro) blocks.push(section(esc(card.outro)));
   blocks.push(context('Or reply here, one message per question, starting with the first. `skip` skips a question, `edit` starts again.'));
