@@ -130,6 +130,12 @@ export interface paths {
     post: operations["post_v1_checkins_uuid_responses"];
     delete: operations["delete_v1_checkins_uuid_responses"];
   };
+  "/v1/checkins/{uuid}/blockers/": {
+    get: operations["get_v1_checkins_uuid_blockers"];
+  };
+  "/v1/checkins/{uuid}/blockers/{blocker}/resolve/": {
+    post: operations["post_v1_checkins_uuid_blockers_blocker_resolve"];
+  };
   "/v1/followups/": {
     get: operations["get_v1_followups"];
   };
@@ -165,6 +171,12 @@ export interface paths {
     put: operations["put_v1_followups_uuid_responses"];
     post: operations["post_v1_followups_uuid_responses"];
     delete: operations["delete_v1_followups_uuid_responses"];
+  };
+  "/v1/followups/{uuid}/blockers/": {
+    get: operations["get_v1_followups_uuid_blockers"];
+  };
+  "/v1/followups/{uuid}/blockers/{blocker}/resolve/": {
+    post: operations["post_v1_followups_uuid_blockers_blocker_resolve"];
   };
   "/checkins/answer/{token}": {
     get: operations["get_checkins_answer_token"];
@@ -1111,6 +1123,13 @@ export interface components {
         }[];
       variations: string[];
       logic: Record<string, unknown> | null;
+      multiple: boolean;
+      min: number | null;
+      max: number | null;
+      /** @enum {unknown} */
+      presentation: "scale" | "mood" | "";
+      min_label: string | null;
+      max_label: string | null;
     };
     CheckinListItem: {
       /** Format: uuid */
@@ -1187,6 +1206,7 @@ export interface components {
       is_smart_checkin: boolean;
       is_intelligence_enabled: boolean;
       max_clarifying_questions: number;
+      blocker_alert_days: number | null;
       frequency_advanced: Record<string, unknown> | null;
       frequency_cron: string | null;
       /** Format: date-time */
@@ -1236,6 +1256,31 @@ export interface components {
           question: string;
           response: unknown;
         }[];
+    };
+    CheckinBlocker: {
+      /** Format: uuid */
+      uuid: string;
+      /** Format: uuid */
+      id: string;
+      /** Format: uuid */
+      followup_uuid: string;
+      user: components["schemas"]["UserRef"] | null;
+      /** Format: uuid */
+      question_uuid: string;
+      question: string;
+      text: string;
+      /** @enum {unknown} */
+      state: "open" | "resolved";
+      /** Format: date */
+      opened_on: string;
+      /** Format: date-time */
+      opened_at: string;
+      /** Format: date */
+      resolved_on: string | null;
+      /** Format: date-time */
+      resolved_at: string | null;
+      resolved_by: components["schemas"]["UserRef"] | null;
+      days_open: number;
     };
     CheckinRunDay: {
       /** Format: date */
@@ -4120,6 +4165,13 @@ export interface operations {
               options?: string[];
               variations?: string[];
               logic?: Record<string, unknown> | null;
+              multiple?: boolean;
+              min?: number | null;
+              max?: number | null;
+              /** @enum {string|null} */
+              presentation?: "scale" | "mood";
+              min_label?: string | null;
+              max_label?: string | null;
             })[];
           schedule?: {
             days?: number[];
@@ -4156,6 +4208,7 @@ export interface operations {
           is_smart_checkin?: boolean;
           is_intelligence_enabled?: boolean;
           max_clarifying_questions?: number;
+          blocker_alert_days?: number | null;
           frequency_advanced?: Record<string, unknown> | null;
           frequency_cron?: string | null;
           /** Format: date */
@@ -4296,6 +4349,13 @@ export interface operations {
               options?: string[];
               variations?: string[];
               logic?: Record<string, unknown> | null;
+              multiple?: boolean;
+              min?: number | null;
+              max?: number | null;
+              /** @enum {string|null} */
+              presentation?: "scale" | "mood";
+              min_label?: string | null;
+              max_label?: string | null;
               uuid?: string;
             })[];
           schedule?: {
@@ -4333,6 +4393,7 @@ export interface operations {
           is_smart_checkin?: boolean;
           is_intelligence_enabled?: boolean;
           max_clarifying_questions?: number;
+          blocker_alert_days?: number | null;
           frequency_advanced?: Record<string, unknown> | null;
           frequency_cron?: string | null;
           /** Format: date */
@@ -4430,6 +4491,13 @@ export interface operations {
           options?: string[];
           variations?: string[];
           logic?: Record<string, unknown> | null;
+          multiple?: boolean;
+          min?: number | null;
+          max?: number | null;
+          /** @enum {string|null} */
+          presentation?: "scale" | "mood";
+          min_label?: string | null;
+          max_label?: string | null;
           index?: number;
         };
       };
@@ -4535,6 +4603,13 @@ export interface operations {
           options?: string[];
           variations?: string[];
           logic?: Record<string, unknown> | null;
+          multiple?: boolean;
+          min?: number | null;
+          max?: number | null;
+          /** @enum {string|null} */
+          presentation?: "scale" | "mood";
+          min_label?: string | null;
+          max_label?: string | null;
         };
       };
     };
@@ -4820,6 +4895,100 @@ export interface operations {
       };
     };
   };
+  get_v1_checkins_uuid_blockers: {
+    parameters: {
+      query?: {
+        state?: string;
+        user?: string;
+        page?: number;
+        page_size?: number;
+        limit?: number;
+        offset?: number;
+      };
+      path: {
+        uuid: string;
+      };
+    };
+    responses: {
+      200: {
+        content: {
+          "application/json": {
+            count: number;
+            /** Format: uri */
+            next: string | null;
+            /** Format: uri */
+            previous: string | null;
+            results: components["schemas"]["CheckinBlocker"][];
+          };
+        };
+      };
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"] | components["schemas"]["FieldErrors"];
+        };
+      };
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  post_v1_checkins_uuid_blockers_blocker_resolve: {
+    parameters: {
+      path: {
+        uuid: string;
+        blocker: string;
+      };
+    };
+    responses: {
+      200: {
+        content: {
+          "application/json": components["schemas"]["CheckinBlocker"];
+        };
+      };
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"] | components["schemas"]["FieldErrors"];
+        };
+      };
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
   get_v1_followups: {
     parameters: {
       query?: {
@@ -4890,6 +5059,13 @@ export interface operations {
               options?: string[];
               variations?: string[];
               logic?: Record<string, unknown> | null;
+              multiple?: boolean;
+              min?: number | null;
+              max?: number | null;
+              /** @enum {string|null} */
+              presentation?: "scale" | "mood";
+              min_label?: string | null;
+              max_label?: string | null;
             })[];
           schedule?: {
             days?: number[];
@@ -4926,6 +5102,7 @@ export interface operations {
           is_smart_checkin?: boolean;
           is_intelligence_enabled?: boolean;
           max_clarifying_questions?: number;
+          blocker_alert_days?: number | null;
           frequency_advanced?: Record<string, unknown> | null;
           frequency_cron?: string | null;
           /** Format: date */
@@ -5066,6 +5243,13 @@ export interface operations {
               options?: string[];
               variations?: string[];
               logic?: Record<string, unknown> | null;
+              multiple?: boolean;
+              min?: number | null;
+              max?: number | null;
+              /** @enum {string|null} */
+              presentation?: "scale" | "mood";
+              min_label?: string | null;
+              max_label?: string | null;
               uuid?: string;
             })[];
           schedule?: {
@@ -5103,6 +5287,7 @@ export interface operations {
           is_smart_checkin?: boolean;
           is_intelligence_enabled?: boolean;
           max_clarifying_questions?: number;
+          blocker_alert_days?: number | null;
           frequency_advanced?: Record<string, unknown> | null;
           frequency_cron?: string | null;
           /** Format: date */
@@ -5200,6 +5385,13 @@ export interface operations {
           options?: string[];
           variations?: string[];
           logic?: Record<string, unknown> | null;
+          multiple?: boolean;
+          min?: number | null;
+          max?: number | null;
+          /** @enum {string|null} */
+          presentation?: "scale" | "mood";
+          min_label?: string | null;
+          max_label?: string | null;
           index?: number;
         };
       };
@@ -5305,6 +5497,13 @@ export interface operations {
           options?: string[];
           variations?: string[];
           logic?: Record<string, unknown> | null;
+          multiple?: boolean;
+          min?: number | null;
+          max?: number | null;
+          /** @enum {string|null} */
+          presentation?: "scale" | "mood";
+          min_label?: string | null;
+          max_label?: string | null;
         };
       };
     };
@@ -5562,6 +5761,100 @@ export interface operations {
     responses: {
       204: {
         content: never;
+      };
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"] | components["schemas"]["FieldErrors"];
+        };
+      };
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  get_v1_followups_uuid_blockers: {
+    parameters: {
+      query?: {
+        state?: string;
+        user?: string;
+        page?: number;
+        page_size?: number;
+        limit?: number;
+        offset?: number;
+      };
+      path: {
+        uuid: string;
+      };
+    };
+    responses: {
+      200: {
+        content: {
+          "application/json": {
+            count: number;
+            /** Format: uri */
+            next: string | null;
+            /** Format: uri */
+            previous: string | null;
+            results: components["schemas"]["CheckinBlocker"][];
+          };
+        };
+      };
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"] | components["schemas"]["FieldErrors"];
+        };
+      };
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  post_v1_followups_uuid_blockers_blocker_resolve: {
+    parameters: {
+      path: {
+        uuid: string;
+        blocker: string;
+      };
+    };
+    responses: {
+      200: {
+        content: {
+          "application/json": components["schemas"]["CheckinBlocker"];
+        };
       };
       400: {
         content: {
@@ -8932,6 +9225,13 @@ export interface operations {
               options?: string[];
               variations?: string[];
               logic?: Record<string, unknown> | null;
+              multiple?: boolean;
+              min?: number | null;
+              max?: number | null;
+              /** @enum {string|null} */
+              presentation?: "scale" | "mood";
+              min_label?: string | null;
+              max_label?: string | null;
             })[];
           description?: string | null;
           /** @enum {string} */
@@ -9143,6 +9443,13 @@ export interface operations {
           options?: string[];
           variations?: string[];
           logic?: Record<string, unknown> | null;
+          multiple?: boolean;
+          min?: number | null;
+          max?: number | null;
+          /** @enum {string|null} */
+          presentation?: "scale" | "mood";
+          min_label?: string | null;
+          max_label?: string | null;
           index?: number;
         };
       };
@@ -9248,6 +9555,13 @@ export interface operations {
           options?: string[];
           variations?: string[];
           logic?: Record<string, unknown> | null;
+          multiple?: boolean;
+          min?: number | null;
+          max?: number | null;
+          /** @enum {string|null} */
+          presentation?: "scale" | "mood";
+          min_label?: string | null;
+          max_label?: string | null;
         };
       };
     };
