@@ -214,6 +214,8 @@ export interface ReportCard {
   away: ReportPerson[];
   /** Answers for the previous report's day given or changed after it went. */
   late?: { date: string; answered: ReportEntry[] };
+  /** The team's blockers still open (a team report), longest open first. */
+  blockers?: { person: ReportPerson; text: string; days: number }[];
 }
 
 /** A person's check-ins of today (the Slack App Home, `/rollcall status`). */

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { sendDuePrompts } from './feature.ts';
+import { sendDuePrompts, sendDueReports } from './feature.ts';
 import { createCheckin, linkIn, startLoopApp } from './loop-fixtures.ts';
 import type { LoopApp } from './loop-fixtures.ts';
 
@@ -78,5 +78,20 @@ describe('What a prompt carries over', () => {
     const bad = await t.request('POST', link, { raw: new URLSearchParams([['form_key', formKey], [q[0], 'Docs'], [q[1], '9'], [q[3], 'no']]).toString(), headers: { accept: 'text/html', 'content-type': 'application/x-www-form-urlencoded', cookie } });
     expect(bad.status).toBe(400);
     expect(bad.text).toContain('A whole number from 1 to 5.');
+  });
+
+  it('lists the team\'s open blockers in the report, with a scale\'s answer out of its top', async () => {
+    const { t, p, sink } = app;
+    const checkin = await createCheckin(t, p, { questions: QUESTIONS, time_for_report: '17:00' });
+    const path = `/v1/checkins/${checkin.uuid}/responses/`;
+    await t.request('POST', path, { key: p.member.key, body: { responses: [{ index: 0, response: 'Importer' }, { index: 1, response: 2 }, { index: 3, response: true }, { index: 4, response: 'Waiting for the API keys' }] } });
+    t.clock.set('2026-03-11T08:00:00.000Z');
+    await t.request('POST', path, { key: p.other.key, body: { responses: [{ index: 0, response: 'Docs' }, { index: 1, response: 5 }, { index: 3, response: false }] } });
+    t.clock.set('2026-03-11T16:00:00.000Z');
+    expect(await sendDueReports(t.deps)).toBe(1);
+    await t.deps.delivery.runDue();
+    const report = sink.messages.find((m) => m.subject === 'Daily report for 2026-03-11')!;
+    expect(report.text).toContain('Otto Member\nDone?\n  Docs\nWeek?\n  5/5\nBlocked?\n  No');
+    expect(report.text).toContain('Open blockers:\n- Mia Member: Waiting for the API keys (1 day)');
   });
 });

@@ -140,12 +140,17 @@ export function reportText(r: ReportContent): string {
   entries(r.answered);
   if (r.missing.length) lines.push('', r.anonymous ? `Not answered yet: ${r.missing.length}` : `Not answered yet: ${r.missing.map(fullName).join(', ')}`);
   if (r.away.length) lines.push('', r.anonymous ? `Away: ${r.away.length}` : `Away: ${r.away.map(fullName).join(', ')}`);
+  if (r.blockers?.length) lines.push('', 'Open blockers:', ...blockerLines(r));
   if (r.late) {
     lines.push('', `Answered for ${r.late.date} after that report:`);
     entries(r.late.answered);
   }
   return lines.join('\n');
 }
+
+/** Each open blocker of a report as one line: who (nobody on an anonymous check-in), what, for how long. */
+export const blockerLines = (r: ReportContent): string[] =>
+  (r.blockers ?? []).map((b) => `- ${r.anonymous ? '' : `${fullName(b.person)}: `}${b.text.replace(/\s+/g, ' ').slice(0, 300)} (${b.days === 1 ? '1 day' : `${b.days} days`})`);
 
 export function reportEmail(r: ReportContent, to: string[]): EmailMessage {
   const text = reportText(r);

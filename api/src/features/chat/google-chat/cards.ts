@@ -3,6 +3,7 @@ import { readJson } from '../../../lib/json.ts';
 import type { AnswerView } from '../../checkin-runs/answer-service.ts';
 import { RESOLVED } from '../../checkin-runs/answer-service.ts';
 import { questionNotes } from '../../checkin-runs/chat-answers.ts';
+import { blockerLines } from '../../checkin-runs/messages.ts';
 import { MOOD_FACES, kindOf, scaleSteps } from '../../checkins/question-kinds.ts';
 import type { ChatAnswerRef } from '../../checkin-runs/chat-answers.ts';
 import type { AnswerValue } from '../../checkins/response-parts.ts';
@@ -70,6 +71,7 @@ export function reportMessage(r: ReportCard, text: string): PlatformBody {
   const names = (people: ReportCard['missing']) => (r.anonymous ? String(people.length) : esc(people.map(fullName).join(', ')));
   if (r.missing.length) widgets.push(paragraph(`<b>Not answered yet:</b> ${names(r.missing)}`));
   if (r.away.length) widgets.push(paragraph(`<b>Away:</b> ${names(r.away)}`));
+  if (r.blockers?.length) widgets.push(paragraph(`<b>Open blockers</b><br>${blockerLines(r).map(esc).join('<br>')}`));
   const subtitle = r.single ? r.date : `${r.date} · ${r.answered.length} of ${total} answered${r.away.length ? `, ${r.away.length} away` : ''}`;
   return { text, cardsV2: [card('report', { title: r.checkinName, subtitle }, widgets.length ? widgets : [paragraph('Nobody has answered.')])] };
 }

@@ -1,4 +1,5 @@
 import { fullName } from '../../../lib/names.ts';
+import { blockerLines } from '../../checkin-runs/messages.ts';
 import type { ChatPost, PlatformBody, PromptCard, ReportCard, ReportEntry } from '../../chat-platform/platform.ts';
 
 /**
@@ -67,5 +68,6 @@ export function reportBody(r: ReportCard): PlatformBody {
   if (r.late) parts.push(`**Answered for ${r.late.date} after that report:**`, ...r.late.answered.map(named));
   if (r.missing.length) parts.push(`**Not answered yet:** ${names(r.missing)}`);
   if (r.away.length) parts.push(`**Away:** ${names(r.away)}`);
+  if (r.blockers?.length) parts.push(`**Open blockers**\n${blockerLines(r).map(md).join('\n')}`);
   return { message: cut(parts.join('\n\n')) };
 }

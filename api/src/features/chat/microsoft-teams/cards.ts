@@ -1,5 +1,6 @@
 import { fullName } from '../../../lib/names.ts';
 import type { ChatQuestion, PlatformBody, PromptCard, ReportCard, ReportEntry } from '../../chat-platform/platform.ts';
+import { blockerLines } from '../../checkin-runs/messages.ts';
 
 /**
  * Microsoft Teams messages of a bot: Adaptive Cards (version 1.4, what Teams renders) from the platform-neutral
@@ -99,5 +100,6 @@ export function reportCard(r: ReportCard, text: string): PlatformBody {
   const names = (people: ReportCard['missing']) => (r.anonymous ? String(people.length) : cut(people.map(fullName).join(', '), TEXT_MAX - 40));
   if (r.missing.length) body.push(block(`**Not answered yet:** ${names(r.missing)}`, { separator: true }));
   if (r.away.length) body.push(block(`**Away:** ${names(r.away)}`));
+  if (r.blockers?.length) body.push(block(`**Open blockers**\n\n${blockerLines(r).join('\n\n')}`, { separator: true }));
   return cardMessage(body, [], text);
 }

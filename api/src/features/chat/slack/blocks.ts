@@ -1,5 +1,6 @@
 import { fullName } from '../../../lib/names.ts';
 import type { ChatPost, HomeCard, PlatformBody, PromptCard, ReportCard, ReportEntry } from '../../chat-platform/platform.ts';
+import { blockerLines } from '../../checkin-runs/messages.ts';
 
 /**
  * Slack messages in Block Kit: the prompt direct message (and its "Answered ✓" state), the report, the App Home
@@ -107,6 +108,7 @@ export function reportBody(r: ReportCard, text: string): PlatformBody {
   const names = (people: ReportCard['missing']) => (r.anonymous ? String(people.length) : people.map((p) => esc(fullName(p))).join(', '));
   if (r.missing.length) tail.push(context(`*Not answered yet:* ${names(r.missing)}`));
   if (r.away.length) tail.push(context(`*Away:* ${names(r.away)}`));
+  if (r.blockers?.length) tail.push(section(`*Open blockers*\n${esc(blockerLines(r).join('\n'))}`));
   const late = r.late ? [`*Answered for ${r.late.date} after that report:*`, ...r.late.answered.map(named)] : [];
   const texts = [...r.answered.map(named), ...late];
   const room = MAX_BLOCKS - head.length - tail.length - (texts.length ? 1 : 0);
