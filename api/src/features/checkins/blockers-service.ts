@@ -2,12 +2,12 @@ import type { Knex } from 'knex';
 import type { Executor } from '../../db/connection.ts';
 import { forbidden, invalidFilter, notFound } from '../../lib/errors.ts';
 import type { PageRequest } from '../../lib/page.ts';
-import { bool, readJson } from '../../lib/json.ts';
+import { bool } from '../../lib/json.ts';
 import { localDate } from '../../lib/dates.ts';
 import type { Actor } from '../../auth/credentials.ts';
-import { can, responsesReadBy } from '../../auth/policy.ts';
+import { can } from '../../auth/policy.ts';
 import { getVisibleCheckin } from './repository.ts';
-import { readableCheckin } from './responses-service.ts';
+import { readableCheckin, readsEveryone } from './responses-service.ts';
 import { resolveBlockerRow } from './blockers.ts';
 import type { BlockerRow, CheckinRow } from '../../db/tables.ts';
 
@@ -42,8 +42,7 @@ export async function listBlockers(db: Executor, actor: Actor, checkinUuid: stri
   if (bool(checkin.is_anonymous) && filters.user && filters.user !== actor.user.uuid) {
     throw invalidFilter('user', 'This check-in is anonymous: blockers cannot be filtered by person.');
   }
-  const privacy = readJson<{ privacy?: string | null }>(checkin.settings, {}).privacy ?? null;
-  const readsAll = responsesReadBy(actor, { privacy }, participant) === 'all';
+  const readsAll = readsEveryone(actor, checkin, participant);
   if (!readsAll && filters.user && filters.user !== actor.user.uuid) return { checkin, count: 0, rows: [] as BlockerView[], today: localDate(now, checkin.timezone) };
   const userUuid = readsAll ? filters.user : actor.user.uuid;
   const narrowed = (q: Knex.QueryBuilder) => {
@@ -74,8 +73,7 @@ export async function resolveBlocker(db: Executor, actor: Actor, checkinUuid: st
     const { checkin, participant } = await readableCheckin(trx, actor, checkinUuid);
     const row: BlockerRow | undefined = await trx('checkin_blockers').where({ uuid: blockerUuid, checkin_uuid: checkinUuid }).first();
     const own = row?.user_uuid === actor.user.uuid;
-    const privacy = readJson<{ privacy?: string | null }>(checkin.settings, {}).privacy ?? null;
-    if (!row || (!own && responsesReadBy(actor, { privacy }, participant) !== 'all')) throw notFound();
+    if (!row || (!own && !readsEveryone(actor, checkin, participant))) throw notFound();
     if (!own && !can(actor, 'checkins.manage')) {
       // A participant who reads the team's blockers may not resolve another person's.
       await getVisibleCheckin(trx, actor, checkinUuid);

@@ -1,7 +1,7 @@
 import type { Executor } from '../../db/connection.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import { bool } from '../../lib/json.ts';
-import { addDays, localDate } from '../../lib/dates.ts';
+import { localDate } from '../../lib/dates.ts';
 import { iso } from '../../lib/time.ts';
 import { fullName } from '../../lib/names.ts';
 import { recordEvent } from '../webhooks/events.ts';
@@ -121,14 +121,6 @@ export async function followBlockers(
   }
 }
 
-/** The person's open blockers of a check-in reported before `date` (what their prompt of that day asks about), oldest first. */
-export async function openBlockersOf(db: Executor, checkinUuid: string, userUuid: string, date?: string): Promise<BlockerRow[]> {
-  const query = db('checkin_blockers').where({ checkin_uuid: checkinUuid, user_uuid: userUuid }).whereNull('resolved_at');
-  if (date) query.andWhere('opened_on', '<', date);
-  const rows: BlockerRow[] = await query;
-  return rows.sort((a, b) => (a.opened_at < b.opened_at ? -1 : a.opened_at > b.opened_at ? 1 : a.uuid < b.uuid ? -1 : 1));
-}
-
 /** The blockers among `uuids` that are the person's own and open in this check-in, resolved (the answer page and chat: "Resolved"). */
 export async function resolveOwnBlockers(trx: Executor, checkin: CheckinRow, person: ParticipantUser, uuids: string[], now: Date): Promise<number> {
   if (uuids.length === 0) return 0;
@@ -143,5 +135,3 @@ export async function dropBlockersOf(trx: Executor, responseUuid: string): Promi
   await trx('checkin_blockers').where({ response_uuid: responseUuid }).update({ response_uuid: null });
 }
 
-/** The day before `date`: a prompt of `date` asks about blockers reported up to then. */
-export const dayBefore = (date: string): string => addDays(date, -1);

@@ -250,6 +250,12 @@ export async function readableCheckin(db: Executor, actor: Actor, checkinUuid: s
   return { checkin: answered, participant: false };
 }
 
+/** Whether the caller reads everyone's responses (and blockers) of the check-in, or only their own (`responsesReadBy`). */
+export function readsEveryone(actor: Actor, checkin: CheckinRow, participant: boolean): boolean {
+  const privacy = readJson<{ privacy?: string | null }>(checkin.settings, {}).privacy ?? null;
+  return responsesReadBy(actor, { privacy }, participant) === 'all';
+}
+
 /** A check-in's responses, newest first, as far as the caller may read them (`responsesReadBy` in the policy). */
 export async function listResponses(db: Executor, actor: Actor, checkinUuid: string, filters: HistoryFilters, page: PageRequest) {
   const { checkin, participant } = await readableCheckin(db, actor, checkinUuid);
@@ -257,8 +263,7 @@ export async function listResponses(db: Executor, actor: Actor, checkinUuid: str
   if (anonymous && filters.user && filters.user !== actor.user.uuid) {
     throw invalidFilter('user', 'This check-in is anonymous: responses cannot be filtered by author.');
   }
-  const privacy = readJson<{ privacy?: string | null }>(checkin.settings, {}).privacy ?? null;
-  const readsAll = responsesReadBy(actor, { privacy }, participant) === 'all';
+  const readsAll = readsEveryone(actor, checkin, participant);
   const userUuid = readsAll ? filters.user : actor.user.uuid;
   if (!readsAll && filters.user && filters.user !== actor.user.uuid) {
     // Another person's responses are not visible to this caller: the filter matches nothing.
