@@ -150,10 +150,10 @@ export async function reportContent(db: Executor, checkin: CheckinRow, date: str
   };
 }
 
-/** The check-in's blockers still open on `date`, longest open first, with their people (an anonymous report names nobody: the renderers). */
+/** The check-in's blockers reported before `date` and still open (the day's own show in its answers), longest open first, with their people (an anonymous report names nobody: the renderers). */
 async function teamBlockers(db: Executor, checkin: CheckinRow, date: string): Promise<NonNullable<ReportContent['blockers']>> {
   const rows: (BlockerRow & ReportPerson)[] = await db('checkin_blockers as b').join('users as u', 'u.uuid', 'b.user_uuid')
-    .where('b.checkin_uuid', checkin.uuid).whereNull('b.resolved_at').andWhere('b.opened_on', '<=', date)
+    .where('b.checkin_uuid', checkin.uuid).whereNull('b.resolved_at').andWhere('b.opened_on', '<', date)
     .select('b.*', 'u.first_name', 'u.last_name', 'u.email');
   rows.sort((a, b) => (a.opened_at < b.opened_at ? -1 : a.opened_at > b.opened_at ? 1 : a.uuid < b.uuid ? -1 : 1));
   return rows.map((row) => ({ person: { uuid: row.user_uuid, first_name: row.first_name, last_name: row.last_name, email: row.email }, text: row.text, days: daysOpen(row, date) }));
