@@ -49,7 +49,7 @@ describe('docs/checkins.md', () => {
 
   it('asks, answers on the web and by e-mail reply, lists what is waiting, reports and shows the run, word for word', async () => {
     const blocks = [...DOC.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]);
-    expect(blocks.length).toBe(12);
+    expect(blocks.length).toBe(14);
     const script = blocks.join('\n').split('\n').filter((line) => !/^export (ROLLCALL|KEY|INBOUND)=/.test(line)).join('\n');
     const bash = spawn('bash', ['-euo', 'pipefail', '-c', script], {
       cwd: ROOT,
@@ -83,6 +83,10 @@ describe('docs/checkins.md', () => {
       '{"time_for_report":"00:00"}',
       'Daily stand-up — 2026-03-10\n2 of 2 answered.\n\nMia Lopes\nWhat did you do yesterday?\n  Shipped the importer\nWhat will you do today?\n  The exporter\n\nOtto Berg\nWhat did you do yesterday?\n  Reviewed the importer\nWhat will you do today?\n  The release notes',
       '{"date":"2026-03-10","asked":2,"answered":2,"prompts":[{"user":"Mia Lopes","answered":true,"reminders_sent":0},{"user":"Otto Berg","answered":true,"reminders_sent":0}],"reports":[["email:mia@example.com","email:otto@example.com"]]}',
+      '{"responses.0.response":["A whole number from 1 to 5."]}\n{"responses":["The required question at index 3 (\\"What blocks you?\\") has no answer."]}',
+      '{"has_issue":true,"responses":[4,["Home"],true,"Waiting for the staging database"]}',
+      '{"text":"Waiting for the staging database","state":"open","opened_on":"2026-03-10","days_open":0}',
+      '{"state":"resolved","resolved_on":"2026-03-10","days_open":0}',
       '{"expected":2,"answered":2,"participation_rate":1,"people":[{"user":"Mia Lopes","answered":1,"current_streak":1},{"user":"Otto Berg","answered":1,"current_streak":1}]}',
       'date,person,answered\n2026-03-10,Mia Lopes,yes\n2026-03-10,Otto Berg,yes',
       '{"timezone":"Europe/Lisbon","language":"pt","holiday_calendar":"PT","notifications":{"reminders":false,"report_emails":true}}',

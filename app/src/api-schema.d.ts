@@ -135,6 +135,12 @@ export interface paths {
     post: operations["post_v1_checkins_uuid_responses"];
     delete: operations["delete_v1_checkins_uuid_responses"];
   };
+  "/v1/checkins/{uuid}/blockers/": {
+    get: operations["get_v1_checkins_uuid_blockers"];
+  };
+  "/v1/checkins/{uuid}/blockers/{blocker}/resolve/": {
+    post: operations["post_v1_checkins_uuid_blockers_blocker_resolve"];
+  };
   "/v1/followups/": {
     get: operations["get_v1_followups"];
   };
@@ -170,6 +176,12 @@ export interface paths {
     put: operations["put_v1_followups_uuid_responses"];
     post: operations["post_v1_followups_uuid_responses"];
     delete: operations["delete_v1_followups_uuid_responses"];
+  };
+  "/v1/followups/{uuid}/blockers/": {
+    get: operations["get_v1_followups_uuid_blockers"];
+  };
+  "/v1/followups/{uuid}/blockers/{blocker}/resolve/": {
+    post: operations["post_v1_followups_uuid_blockers_blocker_resolve"];
   };
   "/checkins/answer/{token}": {
     get: operations["get_checkins_answer_token"];
@@ -1210,6 +1222,13 @@ export interface components {
         }[];
       variations: string[];
       logic: Record<string, unknown> | null;
+      multiple: boolean;
+      min: number | null;
+      max: number | null;
+      /** @enum {unknown} */
+      presentation: "scale" | "mood" | "";
+      min_label: string | null;
+      max_label: string | null;
     };
     CheckinListItem: {
       /** Format: uuid */
@@ -1291,6 +1310,7 @@ export interface components {
       is_smart_checkin: boolean;
       is_intelligence_enabled: boolean;
       max_clarifying_questions: number;
+      blocker_alert_days: number | null;
       frequency_advanced: Record<string, unknown> | null;
       frequency_cron: string | null;
       holiday_calendar: string | null;
@@ -1341,6 +1361,31 @@ export interface components {
           question: string;
           response: unknown;
         }[];
+    };
+    CheckinBlocker: {
+      /** Format: uuid */
+      uuid: string;
+      /** Format: uuid */
+      id: string;
+      /** Format: uuid */
+      followup_uuid: string;
+      user: components["schemas"]["UserRef"] | null;
+      /** Format: uuid */
+      question_uuid: string;
+      question: string;
+      text: string;
+      /** @enum {unknown} */
+      state: "open" | "resolved";
+      /** Format: date */
+      opened_on: string;
+      /** Format: date-time */
+      opened_at: string;
+      /** Format: date */
+      resolved_on: string | null;
+      /** Format: date-time */
+      resolved_at: string | null;
+      resolved_by: components["schemas"]["UserRef"] | null;
+      days_open: number;
     };
     CheckinRunDay: {
       /** Format: date */
@@ -4603,6 +4648,13 @@ export interface operations {
               options?: string[];
               variations?: string[];
               logic?: Record<string, unknown> | null;
+              multiple?: boolean;
+              min?: number | null;
+              max?: number | null;
+              /** @enum {string|null} */
+              presentation?: "scale" | "mood" | null;
+              min_label?: string | null;
+              max_label?: string | null;
             })[];
           schedule?: {
             days?: number[];
@@ -4639,6 +4691,7 @@ export interface operations {
           is_smart_checkin?: boolean;
           is_intelligence_enabled?: boolean;
           max_clarifying_questions?: number;
+          blocker_alert_days?: number | null;
           frequency_advanced?: Record<string, unknown> | null;
           frequency_cron?: string | null;
           /** Format: date */
@@ -4785,6 +4838,13 @@ export interface operations {
               options?: string[];
               variations?: string[];
               logic?: Record<string, unknown> | null;
+              multiple?: boolean;
+              min?: number | null;
+              max?: number | null;
+              /** @enum {string|null} */
+              presentation?: "scale" | "mood" | null;
+              min_label?: string | null;
+              max_label?: string | null;
               uuid?: string;
             })[];
           schedule?: {
@@ -4822,6 +4882,7 @@ export interface operations {
           is_smart_checkin?: boolean;
           is_intelligence_enabled?: boolean;
           max_clarifying_questions?: number;
+          blocker_alert_days?: number | null;
           frequency_advanced?: Record<string, unknown> | null;
           frequency_cron?: string | null;
           /** Format: date */
@@ -4925,6 +4986,13 @@ export interface operations {
           options?: string[];
           variations?: string[];
           logic?: Record<string, unknown> | null;
+          multiple?: boolean;
+          min?: number | null;
+          max?: number | null;
+          /** @enum {string|null} */
+          presentation?: "scale" | "mood" | null;
+          min_label?: string | null;
+          max_label?: string | null;
           index?: number;
         };
       };
@@ -5030,6 +5098,13 @@ export interface operations {
           options?: string[];
           variations?: string[];
           logic?: Record<string, unknown> | null;
+          multiple?: boolean;
+          min?: number | null;
+          max?: number | null;
+          /** @enum {string|null} */
+          presentation?: "scale" | "mood" | null;
+          min_label?: string | null;
+          max_label?: string | null;
         };
       };
     };
@@ -5315,6 +5390,100 @@ export interface operations {
       };
     };
   };
+  get_v1_checkins_uuid_blockers: {
+    parameters: {
+      query?: {
+        state?: string;
+        user?: string;
+        page?: number;
+        page_size?: number;
+        limit?: number;
+        offset?: number;
+      };
+      path: {
+        uuid: string;
+      };
+    };
+    responses: {
+      200: {
+        content: {
+          "application/json": {
+            count: number;
+            /** Format: uri */
+            next: string | null;
+            /** Format: uri */
+            previous: string | null;
+            results: components["schemas"]["CheckinBlocker"][];
+          };
+        };
+      };
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"] | components["schemas"]["FieldErrors"];
+        };
+      };
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  post_v1_checkins_uuid_blockers_blocker_resolve: {
+    parameters: {
+      path: {
+        uuid: string;
+        blocker: string;
+      };
+    };
+    responses: {
+      200: {
+        content: {
+          "application/json": components["schemas"]["CheckinBlocker"];
+        };
+      };
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"] | components["schemas"]["FieldErrors"];
+        };
+      };
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
   get_v1_followups: {
     parameters: {
       query?: {
@@ -5385,6 +5554,13 @@ export interface operations {
               options?: string[];
               variations?: string[];
               logic?: Record<string, unknown> | null;
+              multiple?: boolean;
+              min?: number | null;
+              max?: number | null;
+              /** @enum {string|null} */
+              presentation?: "scale" | "mood" | null;
+              min_label?: string | null;
+              max_label?: string | null;
             })[];
           schedule?: {
             days?: number[];
@@ -5421,6 +5597,7 @@ export interface operations {
           is_smart_checkin?: boolean;
           is_intelligence_enabled?: boolean;
           max_clarifying_questions?: number;
+          blocker_alert_days?: number | null;
           frequency_advanced?: Record<string, unknown> | null;
           frequency_cron?: string | null;
           /** Format: date */
@@ -5567,6 +5744,13 @@ export interface operations {
               options?: string[];
               variations?: string[];
               logic?: Record<string, unknown> | null;
+              multiple?: boolean;
+              min?: number | null;
+              max?: number | null;
+              /** @enum {string|null} */
+              presentation?: "scale" | "mood" | null;
+              min_label?: string | null;
+              max_label?: string | null;
               uuid?: string;
             })[];
           schedule?: {
@@ -5604,6 +5788,7 @@ export interface operations {
           is_smart_checkin?: boolean;
           is_intelligence_enabled?: boolean;
           max_clarifying_questions?: number;
+          blocker_alert_days?: number | null;
           frequency_advanced?: Record<string, unknown> | null;
           frequency_cron?: string | null;
           /** Format: date */
@@ -5707,6 +5892,13 @@ export interface operations {
           options?: string[];
           variations?: string[];
           logic?: Record<string, unknown> | null;
+          multiple?: boolean;
+          min?: number | null;
+          max?: number | null;
+          /** @enum {string|null} */
+          presentation?: "scale" | "mood" | null;
+          min_label?: string | null;
+          max_label?: string | null;
           index?: number;
         };
       };
@@ -5812,6 +6004,13 @@ export interface operations {
           options?: string[];
           variations?: string[];
           logic?: Record<string, unknown> | null;
+          multiple?: boolean;
+          min?: number | null;
+          max?: number | null;
+          /** @enum {string|null} */
+          presentation?: "scale" | "mood" | null;
+          min_label?: string | null;
+          max_label?: string | null;
         };
       };
     };
@@ -6069,6 +6268,100 @@ export interface operations {
     responses: {
       204: {
         content: never;
+      };
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"] | components["schemas"]["FieldErrors"];
+        };
+      };
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  get_v1_followups_uuid_blockers: {
+    parameters: {
+      query?: {
+        state?: string;
+        user?: string;
+        page?: number;
+        page_size?: number;
+        limit?: number;
+        offset?: number;
+      };
+      path: {
+        uuid: string;
+      };
+    };
+    responses: {
+      200: {
+        content: {
+          "application/json": {
+            count: number;
+            /** Format: uri */
+            next: string | null;
+            /** Format: uri */
+            previous: string | null;
+            results: components["schemas"]["CheckinBlocker"][];
+          };
+        };
+      };
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"] | components["schemas"]["FieldErrors"];
+        };
+      };
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  post_v1_followups_uuid_blockers_blocker_resolve: {
+    parameters: {
+      path: {
+        uuid: string;
+        blocker: string;
+      };
+    };
+    responses: {
+      200: {
+        content: {
+          "application/json": components["schemas"]["CheckinBlocker"];
+        };
       };
       400: {
         content: {
@@ -9707,6 +10000,13 @@ export interface operations {
               options?: string[];
               variations?: string[];
               logic?: Record<string, unknown> | null;
+              multiple?: boolean;
+              min?: number | null;
+              max?: number | null;
+              /** @enum {string|null} */
+              presentation?: "scale" | "mood" | null;
+              min_label?: string | null;
+              max_label?: string | null;
             })[];
           description?: string | null;
           /** @enum {string} */
@@ -9918,6 +10218,13 @@ export interface operations {
           options?: string[];
           variations?: string[];
           logic?: Record<string, unknown> | null;
+          multiple?: boolean;
+          min?: number | null;
+          max?: number | null;
+          /** @enum {string|null} */
+          presentation?: "scale" | "mood" | null;
+          min_label?: string | null;
+          max_label?: string | null;
           index?: number;
         };
       };
@@ -10023,6 +10330,13 @@ export interface operations {
           options?: string[];
           variations?: string[];
           logic?: Record<string, unknown> | null;
+          multiple?: boolean;
+          min?: number | null;
+          max?: number | null;
+          /** @enum {string|null} */
+          presentation?: "scale" | "mood" | null;
+          min_label?: string | null;
+          max_label?: string | null;
         };
       };
     };

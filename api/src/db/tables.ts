@@ -2,7 +2,7 @@ import type { AgentEmailRow, AgentRow, HealthCheckRow, MessageRow, RegistrationC
 import type { AssistantSessionRow, AssistantTurnRow, AuditEventRow, CliSignInCodeRow, ExchangeTokenRow } from './tables/cli.ts';
 import type { AnswerValueRow } from './tables/checkins.ts';
 import type {
-  AnswerTokenRow, ChatConversationRow, CheckinParticipantTeamRow, CheckinParticipantUserRow, CheckinReportRow, CheckinRow, MoodRow, PromptRow, PromptSlotRow, QuestionRow, ReplyKeyRow, ResponsePartRow, ResponseRow, TimeOffRow,
+  AnswerTokenRow, BlockerRow, ChatConversationRow, CheckinParticipantTeamRow, CheckinParticipantUserRow, CheckinReportRow, CheckinRow, MoodRow, PromptRow, PromptSlotRow, QuestionRow, ReplyKeyRow, ResponsePartRow, ResponseRow, TimeOffRow,
 } from './tables/checkins.ts';
 import type { ChatAnswerDraftRow, ChatConnectionRow, ChatLinkRequestRow, ChatLinkedAccountRow, ChatMessageRow, ChatPersonRow, ChatRequestNonceRow, DeliveryAttemptRow, DeliveryRow, OrganizationEventRow, SubscriptionRow } from './tables/outbox.ts';
 import type {
@@ -68,6 +68,7 @@ declare module 'knex/types/tables.js' {
     chat_linked_accounts: ChatLinkedAccountRow;
     chat_answer_drafts: ChatAnswerDraftRow;
     checkin_chat_conversations: ChatConversationRow;
+    checkin_blockers: BlockerRow;
     checkins: CheckinRow;
     checkin_questions: QuestionRow;
     checkin_participant_users: CheckinParticipantUserRow;

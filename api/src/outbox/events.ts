@@ -77,6 +77,8 @@ export const EVENTS = [
   'followups.response.deleted',
   'checkin.prompted',
   'checkin.report.sent',
+  'checkin.blocker.reported',
+  'checkin.blocker.resolved',
   'forms.response.created',
   'forms.response.updated',
   'forms.response.deleted',

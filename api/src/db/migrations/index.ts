@@ -82,4 +82,5 @@ export const migrations: Migration[] = [
   { name: '1010_chat_linked_accounts', load: () => import('./1010_chat_linked_accounts.ts') },
   { name: '1100_personal_settings', load: () => import('./1100_personal_settings.ts') },
   { name: '1150_checkin_insights', load: () => import('./1150_checkin_insights.ts') },
+  { name: '1050_checkin_blockers', load: () => import('./1050_checkin_blockers.ts') },
 ];

@@ -1,4 +1,4 @@
-/** Check-ins, their questions, participants and responses, and moods (migrations 0101–0106). */
+/** Check-ins, their questions, participants and responses, and moods (migrations 0101–0106; blockers 1050). */
 
 export const QUESTION_TYPES = ['text', 'multiple_choice', 'boolean', 'numeric'] as const;
 export type QuestionType = (typeof QUESTION_TYPES)[number];
@@ -193,4 +193,22 @@ export interface AnswerValueRow {
   question_uuid: string;
   value_number: number | null;
   value_text: string | null;
+}
+
+/** A blocker a person reported in a blocker question's answer (migration 1050), open until resolved. */
+export interface BlockerRow {
+  uuid: string;
+  organization_uuid: string;
+  checkin_uuid: string;
+  user_uuid: string;
+  question_uuid: string;
+  question: string;
+  response_uuid: string | null;
+  text: string;
+  opened_on: string;
+  opened_at: string;
+  resolved_on: string | null;
+  resolved_at: string | null;
+  resolved_by_uuid: string | null;
+  alerted_at: string | null;
 }

@@ -158,6 +158,14 @@ export interface ChatQuestion {
   type: QuestionType;
   required: boolean;
   choices: { label: string; value: string }[];
+  /** multiple_choice: several picks (check boxes) rather than one. Absent on cards written before. */
+  multiple?: boolean;
+  /** numeric: the bounds, and a scale's or mood's whole numbers (empty for a free number). */
+  min?: number | null;
+  max?: number | null;
+  steps?: number[];
+  /** How to answer and when it is asked, in words ("1 = Rough … 5 = Great; only if …"). */
+  hint?: string;
 }
 
 /** ask / remind: one person's prompt. */
@@ -171,6 +179,8 @@ export interface PromptCard {
   questions: ChatQuestion[];
   /** The web answer page (a link for those who prefer it). */
   url: string;
+  /** Lines the person's earlier days carry over: "Still blocked by …?" and last time's answers. */
+  carry?: string[];
   /** The prompt once answered: "Answered ✓", with a way to edit. */
   answered?: boolean;
   /** A test prompt from the admin screen: answering it saves nothing. */
@@ -206,6 +216,8 @@ export interface ReportCard {
   holiday?: ReportPerson[];
   /** Answers for the previous report's day given or changed after it went. */
   late?: { date: string; answered: ReportEntry[] };
+  /** The team's blockers still open (a team report), longest open first. */
+  blockers?: { person: ReportPerson; text: string; days: number }[];
 }
 
 /** A person's check-ins of today (the Slack App Home, `/rollcall status`). */

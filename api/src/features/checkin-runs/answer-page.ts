@@ -5,6 +5,9 @@ import { escapeHtml } from '../../lib/html.ts';
 import type { AnswerView } from './answer-service.ts';
 import { LANGUAGES } from '../../lib/personal-settings.ts';
 import type { Language } from '../../lib/personal-settings.ts';
+import { RESOLVED } from './answer-service.ts';
+import { MOOD_FACES, answerWords, kindOf, scaleSteps } from '../checkins/question-kinds.ts';
+import type { QuestionRow } from '../../db/tables.ts';
 
 /**
  * The web answer page: plain HTML that works without JavaScript, readable on a phone, in the reader's language
@@ -20,6 +23,7 @@ const TEXT = {
     closed: 'The report for this day has been sent, so these answers can no longer change here.', problems: 'Some answers could not be saved:',
     forgery: 'This form could not be checked (it may be old, or cookies are off). Open the link again and resend your answers.',
     yours: 'Your answers', from: 'Answering as', needed: 'Answer this required question:',
+    lastTime: 'Last time', onlyIf: 'Only if', is: 'is', stillBlocked: 'Still blocked?', resolved: 'Resolved', since: 'since',
   },
   es: {
     title: 'Check-in', for: 'del', hello: 'Hola', save: 'Guardar mis respuestas', saved: 'Guardado. Puedes cambiar tus respuestas hasta que se envíe el informe.',
@@ -28,6 +32,7 @@ const TEXT = {
     closed: 'El informe de este día ya se envió: estas respuestas ya no se pueden cambiar aquí.', problems: 'Algunas respuestas no se pudieron guardar:',
     forgery: 'No se pudo comprobar este formulario (puede ser antiguo, o las cookies están desactivadas). Abre el enlace de nuevo y vuelve a enviar tus respuestas.',
     yours: 'Tus respuestas', from: 'Respondes como', needed: 'Responde esta pregunta obligatoria:',
+    lastTime: 'La última vez', onlyIf: 'Solo si', is: 'es', stillBlocked: '¿Sigues bloqueado?', resolved: 'Resuelto', since: 'desde',
   },
   pt: {
     title: 'Check-in', for: 'de', hello: 'Olá', save: 'Salvar minhas respostas', saved: 'Salvo. Você pode alterar suas respostas até o relatório ser enviado.',
@@ -36,6 +41,7 @@ const TEXT = {
     closed: 'O relatório deste dia já foi enviado: estas respostas não podem mais ser alteradas aqui.', problems: 'Algumas respostas não puderam ser salvas:',
     forgery: 'Não foi possível verificar este formulário (pode ser antigo, ou os cookies estão desligados). Abra o link de novo e reenvie suas respostas.',
     yours: 'Suas respostas', from: 'Respondendo como', needed: 'Responda esta pergunta obrigatória:',
+    lastTime: 'Da última vez', onlyIf: 'Só se', is: 'for', stillBlocked: 'Ainda bloqueado?', resolved: 'Resolvido', since: 'desde',
   },
 } satisfies Record<Language, Record<string, string>>;
 
@@ -66,7 +72,9 @@ header{border-bottom:1px solid var(--line);padding:.75rem 1rem;font-weight:700}h
 legend{font-weight:600;padding:0 .25rem}textarea,input[type=number]{width:100%;font:inherit;padding:.5rem;border:1px solid var(--muted);border-radius:4px;background:var(--bg);color:var(--fg)}
 textarea{min-height:6rem}label.choice{display:block;padding:.2rem 0}button{font:inherit;font-weight:600;padding:.6rem 1.2rem;border-radius:6px;border:1px solid var(--accent);background:var(--accent);color:var(--on-accent);cursor:pointer}
 :focus-visible{outline:3px solid var(--focus);outline-offset:2px}.note{background:var(--notice);border-radius:6px;padding:.75rem 1rem;margin:1rem 0}
-.answer{white-space:pre-wrap;background:var(--soft);border-radius:4px;padding:.5rem .75rem}`;
+.answer{white-space:pre-wrap;background:var(--soft);border-radius:4px;padding:.5rem .75rem}
+.scale{display:flex;flex-wrap:wrap;gap:.25rem 1rem;align-items:center}.scale label.choice{display:inline-block}.ends{display:flex;justify-content:space-between;font-size:.9rem}
+p.hint{margin:.25rem 0;font-size:.95rem}`;
 
 /** The Content-Security-Policy of every answer page: its one inline style sheet, forms to itself, no script, no framing. */
 export const ANSWER_PAGE_CSP = [
@@ -119,6 +127,12 @@ export interface FormState {
   submitted?: Map<string, string[]>;
 }
 
+/** An answer in the reader's words: yes and no in their language, choices by label, a scale's number. */
+function words(t: { yes: string; no: string }, q: QuestionRow, value: unknown): string {
+  if (typeof value === 'boolean') return value ? t.yes : t.no;
+  return answerWords(q, value);
+}
+
 /** The questions, the person's answers so far, and the form (or, once reported, the answers as text). */
 export function answerPage(lang: Language, view: AnswerView, formKey: string, state: FormState = {}): string {
   const t = TEXT[lang];
@@ -154,30 +168,52 @@ export function answerPage(lang: Language, view: AnswerView, formKey: string, st
       parts.push(`<h3>${escapeHtml(q.question)}</h3>\n<p class="answer">${escapeHtml(value === 'yes' ? t.yes : value === 'no' ? t.no : value || t.unanswered)}</p>`);
     }
   } else {
+    const byPosition = new Map(view.questions.map((q) => [q.position, q]));
     const fields = view.questions.map((q, i) => {
       const name = `q.${q.uuid}`;
       const id = `q${i}`;
       const values = valueOf(q.uuid);
-      const required = bool(q.required);
-      const label = `${escapeHtml(q.question)}${required ? ` <span class="muted">(${escapeHtml(t.required)})</span>` : ''}`;
+      const kind = kindOf(q);
+      const target = kind.showIf ? byPosition.get(kind.showIf.question_index) : undefined;
+      const conditional = target !== undefined && target.position < q.position;
+      // A question shown on a condition is required only once shown: the server asks for it then, not the browser.
+      const required = bool(q.required) && !conditional;
+      const label = `${escapeHtml(q.question)}${bool(q.required) ? ` <span class="muted">(${escapeHtml(t.required)})</span>` : ''}`;
+      const notes: string[] = [];
+      if (conditional) notes.push(`${t.onlyIf} "${target.question}" ${t.is} ${words(t, target, target.question_type === 'multiple_choice' ? [kind.showIf!.equals] : kind.showIf!.equals)}`);
+      const last = view.carry.previous?.answers.get(q.uuid);
+      if (last !== undefined) notes.push(`${t.lastTime} (${view.carry.previous!.date}): ${words(t, q, last)}`);
+      const hints = notes.map((n) => `<p class="hint muted">${escapeHtml(n)}</p>`).join('\n');
       // The browser asks for a required answer before sending (JavaScript or not); the server refuses a blank one.
       const mark = `${required ? ' required' : ''}${unanswered.has(q.uuid) ? ' aria-invalid="true"' : ''}`;
-      if (q.question_type === 'multiple_choice' || q.question_type === 'boolean') {
+      const steps = scaleSteps(q);
+      if (q.question_type === 'multiple_choice' || q.question_type === 'boolean' || steps.length) {
         const choices = q.question_type === 'boolean'
           ? [{ label: t.yes, value: 'yes' }, { label: t.no, value: 'no' }]
-          : readJson<{ label: string; value: string }[]>(q.choices, []);
-        const type = q.question_type === 'boolean' ? 'radio' : 'checkbox';
+          : steps.length
+            ? steps.map((n) => ({ label: kind.presentation === 'mood' ? `${MOOD_FACES[n - 1]} ${n}` : String(n), value: String(n) }))
+            : readJson<{ label: string; value: string }[]>(q.choices, []);
+        const type = q.question_type === 'multiple_choice' && kind.multiple ? 'checkbox' : 'radio';
         // A required radio group needs one choice; checkboxes cannot say "at least one" in HTML (the server does).
         const groupMark = type === 'radio' ? mark : '';
         const inputs = choices.map((c, j) =>
           `<label class="choice" for="${id}-${j}"><input type="${type}" id="${id}-${j}" name="${escapeHtml(name)}" value="${escapeHtml(c.value)}"${values.includes(c.value) ? ' checked' : ''}${groupMark}> ${escapeHtml(c.label)}</label>`).join('\n');
-        return `<fieldset><legend>${label}</legend>\n${inputs}\n</fieldset>`;
+        const ends = steps.length && (kind.minLabel || kind.maxLabel)
+          ? `\n<div class="ends muted"><span>${escapeHtml(`${steps[0]}: ${kind.minLabel ?? ''}`)}</span><span>${escapeHtml(`${steps[steps.length - 1]}: ${kind.maxLabel ?? ''}`)}</span></div>`
+          : '';
+        return `<fieldset><legend>${label}</legend>\n${hints}${hints ? '\n' : ''}${steps.length ? `<div class="scale">\n${inputs}\n</div>` : inputs}${ends}\n</fieldset>`;
       }
+      const bounds = `${kind.min !== null ? ` min="${kind.min}"` : ''}${kind.max !== null ? ` max="${kind.max}"` : ''}`;
       const control = q.question_type === 'numeric'
-        ? `<input type="number" step="any" inputmode="decimal" id="${id}" name="${escapeHtml(name)}" value="${escapeHtml(values[0] ?? '')}"${mark}>`
+        ? `<input type="number" step="any" inputmode="decimal" id="${id}" name="${escapeHtml(name)}" value="${escapeHtml(values[0] ?? '')}"${bounds}${mark}>`
         : `<textarea id="${id}" name="${escapeHtml(name)}" rows="4"${mark}>${escapeHtml(values[0] ?? '')}</textarea>`;
-      return `<fieldset><legend><label for="${id}">${label}</label></legend>\n${control}\n</fieldset>`;
+      return `<fieldset><legend><label for="${id}">${label}</label></legend>\n${hints}${hints ? '\n' : ''}${control}\n</fieldset>`;
     });
+    if (view.carry.blockers.length) {
+      const boxes = view.carry.blockers.map((b, j) =>
+        `<label class="choice" for="blocker-${j}"><input type="checkbox" id="blocker-${j}" name="${RESOLVED}" value="${escapeHtml(b.uuid)}"> ${escapeHtml(`${t.resolved}: "${b.text}" (${t.since} ${b.opened_on})`)}</label>`).join('\n');
+      fields.unshift(`<fieldset><legend>${escapeHtml(t.stillBlocked)}</legend>\n${boxes}\n</fieldset>`);
+    }
     parts.push(`<form method="post">\n<input type="hidden" name="form_key" value="${escapeHtml(formKey)}">\n${fields.join('\n')}\n<button type="submit">${escapeHtml(t.save)}</button>\n</form>`);
   }
   if (outro) parts.push(`<p class="intro">${escapeHtml(outro)}</p>`);

@@ -11,6 +11,9 @@ import type { ParticipantUser } from '../checkins/repository.ts';
 import { reportedWith } from './edit-window.ts';
 import { grantOf } from './tokens.ts';
 import { markPromptAnswered } from './chat-cards.ts';
+import { carryOverOf } from './carry-over.ts';
+import type { CarryOver } from './carry-over.ts';
+import { resolveOwnBlockers } from '../checkins/blockers.ts';
 import type { AnswerTokenRow, CheckinRow, QuestionRow } from '../../db/tables.ts';
 
 /**
@@ -31,6 +34,8 @@ export interface AnswerView {
   answered: boolean;
   /** False once the day's report went out with an answer in it: the answer can no longer change here. */
   editable: boolean;
+  /** The person's answers of the last day they answered before, and their blockers still open (carry-over.ts). */
+  carry: CarryOver;
 }
 
 export type AnswerLookup = { state: 'invalid' } | { state: 'ok'; view: AnswerView };
@@ -45,7 +50,8 @@ export async function viewOf(db: Executor, grant: Pick<AnswerTokenRow, 'checkin_
   const answers = new Map(response ? (await answersOf(db, response)).map((a) => [a.uuid, a.response]) : []);
   const reported = response ? await reportedWith(db, checkin.uuid, grant.run_date, person.uuid) : false;
   const { is_active: _active, organization_uuid: _org, ...who } = person;
-  return { state: 'ok', view: { checkin, person: who, questions, date: grant.run_date, answers, answered: bool(response?.response_completed), editable: !reported } };
+  const carry = await carryOverOf(db, checkin.uuid, person.uuid, grant.run_date);
+  return { state: 'ok', view: { checkin, person: who, questions, date: grant.run_date, answers, answered: bool(response?.response_completed), editable: !reported, carry } };
 }
 
 /** What the link at `token` shows. */
@@ -54,8 +60,11 @@ export async function openAnswer(db: Db, token: string, now: Date): Promise<Answ
   return grant ? viewOf(db, grant) : { state: 'invalid' };
 }
 
-/** A form's values: one per question (`q.<uuid>`), several for a multiple-choice question. */
+/** A form's values: one per question (`q.<uuid>`), several for a multiple-choice question; `resolved`: blockers resolved. */
 export type FormValues = Map<string, string[]>;
+
+/** The form field of the open blockers the person marks resolved (their uuids). */
+export const RESOLVED = 'resolved';
 
 /** The form's values as answers of each question's type; a question left empty is not answered. */
 export function formAnswers(questions: QuestionRow[], form: FormValues): { uuid: string; response: unknown }[] {
@@ -108,10 +117,11 @@ export async function saveAnswer(db: Db, config: Config, token: string, form: Fo
     try {
       const responses = formAnswers(view.questions, form);
       const { row } = await answerForDay(trx, { checkin: view.checkin, questions: view.questions, author: view.person, date: view.date, responses }, now);
+      await resolveOwnBlockers(trx, view.checkin, view.person, form.get(RESOLVED) ?? [], now);
       await markPromptAnswered(trx, config, { checkin: view.checkin, person: view.person, date: view.date }, now);
       // The saved answers are the whole response now (a full write folds and drops any parts).
       const answers = new Map(readJson<Answer[]>(row.answers, []).map((a) => [a.uuid, a.response]));
-      return { state: 'saved', view: { ...view, answers, answered: true } } as const;
+      return { state: 'saved', view: { ...view, answers, answered: true, carry: await carryOverOf(trx, view.checkin.uuid, view.person.uuid, view.date) } } as const;
     } catch (err) {
       if (err instanceof IncompleteAnswer) return { state: 'refused', view, problems: {}, unanswered: err.questions.map((q) => q.uuid) } as const;
       if (err instanceof ValidationFailed) return { state: 'refused', view, problems: err.fields, unanswered: [] } as const;

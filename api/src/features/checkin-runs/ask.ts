@@ -11,6 +11,7 @@ import { awayOn } from '../../db/time-off.ts';
 import { answeredOn } from './people.ts';
 import type { Participant } from '../checkins/repository.ts';
 import { promptEmail, promptText } from './messages.ts';
+import { carryOverLines, openBlockers, previousAnswers } from './carry-over.ts';
 import { dueAsking, holidayOf, loopSettings, remindUntil } from './schedule.ts';
 import type { LoopSettings } from './schedule.ts';
 import { answerUrl, newAnswerToken, newReplyIdentity, storeAnswerTokens, storeReplyKeys } from './tokens.ts';
@@ -123,6 +124,8 @@ export async function writePrompts(trx: Executor, config: Config, batch: PromptB
   const mails: NewDelivery[] = [];
   const direct: PromptMessage[] = [];
   const platform = await directMessagePlatform(trx, checkin.organization_uuid);
+  const uuids = batch.people.map((p) => p.uuid);
+  const [previous, blockers] = [await previousAnswers(trx, checkin.uuid, uuids, date), await openBlockers(trx, checkin.uuid, uuids, date)];
   for (const person of batch.people) {
     const { token, row } = newAnswerToken({ checkinUuid: checkin.uuid, userUuid: person.uuid, date, timeZone: timezone }, now);
     const promptUuid = uuidv7(now.getTime());
@@ -145,12 +148,13 @@ export async function writePrompts(trx: Executor, config: Config, batch: PromptB
     prompts.push(prompt);
     tokens.push(row);
     const url = answerUrl(config, token);
-    const content = { checkin, settings, questions, date, url, lang: languageOf(person) };
+    const carry = carryOverLines(questions, { previous: previous.get(person.uuid) ?? null, blockers: blockers.get(person.uuid) ?? [] });
+    const content = { checkin, settings, questions, date, url, lang: languageOf(person), carry };
     if (person.email) {
       const message = promptEmail({ ...content, to: person.email, replyTo: reply.address, messageId: reply.messageId });
       mails.push({ organizationUuid: checkin.organization_uuid, channel: 'email', kind: 'checkin.prompt', destination: person.email, payload: message, webhookId: null, subjectUuid: prompt.uuid });
     }
-    if (platform) direct.push({ platform, prompt, person, card: promptCard({ promptUuid: prompt.uuid, checkin, questions, date, url }), text: promptText(content) });
+    if (platform) direct.push({ platform, prompt, person, card: promptCard({ promptUuid: prompt.uuid, checkin, questions, date, url, carry }), text: promptText(content) });
   }
   for (let i = 0; i < prompts.length; i += 50) await trx('checkin_prompts').insert(prompts.slice(i, i + 50));
   await storeAnswerTokens(trx, tokens);

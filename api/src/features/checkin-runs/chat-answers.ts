@@ -7,12 +7,15 @@ import { isParticipant, participatingCheckinUuids } from '../checkins/repository
 import { answerForDay } from '../checkins/responses-service.ts';
 import { IncompleteAnswer } from '../checkins/answer-rules.ts';
 import { bool } from '../../lib/json.ts';
-import { formAnswers, viewOf } from './answer-service.ts';
+import { RESOLVED, formAnswers, viewOf } from './answer-service.ts';
+import { resolveOwnBlockers } from '../checkins/blockers.ts';
 import type { AnswerView, FormValues } from './answer-service.ts';
 import { markPromptAnswered } from './chat-cards.ts';
 import { reportedWith } from './edit-window.ts';
 import { loopSettings, runsOn } from './schedule.ts';
-import type { CheckinRow, PromptRow, UserRow } from '../../db/tables.ts';
+import { lastTime } from './carry-over.ts';
+import { answerHint, conditionWords } from '../checkins/question-kinds.ts';
+import type { CheckinRow, PromptRow, QuestionRow, UserRow } from '../../db/tables.ts';
 
 /**
  * Answering through a chat platform (the "receive" half of chat-platform/platform.ts): what a platform's request
@@ -69,6 +72,17 @@ export async function openChatAnswer(db: Executor, person: UserRow, from: { prom
   return { state: 'ok', view: found.view, ref };
 }
 
+/**
+ * What a chat form says under a question: how to answer it, when it is asked, and what the person answered last
+ * time; and whether the form may require it (a question shown on a condition may not: every question is shown).
+ */
+export function questionNotes(view: AnswerView, q: QuestionRow): { hint: string; required: boolean } {
+  const condition = conditionWords(q, view.questions);
+  const said = lastTime(q, view.carry.previous);
+  const hint = [answerHint(q), condition ?? '', said !== null ? `last time (${view.carry.previous!.date}): ${said}` : ''].filter(Boolean).join('; ');
+  return { hint: hint ? hint[0].toUpperCase() + hint.slice(1) : '', required: bool(q.required) && !condition };
+}
+
 export type ChatAnswerSave =
   | { state: 'invalid' }
   | { state: 'not_yours' }
@@ -91,6 +105,7 @@ export async function saveChatAnswer(trx: Executor, config: Config, person: User
   try {
     responses = formAnswers(view.questions, form);
     await answerForDay(trx, { checkin: view.checkin, questions: view.questions, author: view.person, date: view.date, responses }, now);
+    await resolveOwnBlockers(trx, view.checkin, view.person, form.get(RESOLVED) ?? [], now);
   } catch (err) {
     if (!(err instanceof ValidationFailed)) throw err;
     const problems = new Map<string, string>();

@@ -7,6 +7,7 @@ import { enqueueChatPost } from '../chat-platform/enqueue.ts';
 import type { ChatQuestion, PromptCard } from '../chat-platform/platform.ts';
 import { questionsOf } from '../checkins/repository.ts';
 import { loopSettings } from './schedule.ts';
+import { answerHint, conditionWords, kindOf, scaleSteps } from '../checkins/question-kinds.ts';
 import { answerUrl, newAnswerToken, storeAnswerTokens } from './tokens.ts';
 import type { CheckinRow, Platform, PromptRow, QuestionRow } from '../../db/tables.ts';
 
@@ -16,15 +17,25 @@ import type { CheckinRow, Platform, PromptRow, QuestionRow } from '../../db/tabl
  * answered (in chat, on the web page, by e-mail).
  */
 
-export const chatQuestion = (q: QuestionRow): ChatQuestion => ({
-  uuid: q.uuid,
-  text: q.question,
-  type: q.question_type,
-  required: bool(q.required),
-  choices: readJson<{ label: string; value: string }[]>(q.choices, []),
-});
+export function chatQuestion(q: QuestionRow, questions: QuestionRow[] = [q]): ChatQuestion {
+  const kind = kindOf(q);
+  const condition = conditionWords(q, questions);
+  return {
+    uuid: q.uuid,
+    text: q.question,
+    type: q.question_type,
+    // A question shown on a condition cannot be required in a form that shows every question at once.
+    required: bool(q.required) && !condition,
+    choices: readJson<{ label: string; value: string }[]>(q.choices, []),
+    multiple: kind.multiple,
+    min: kind.min,
+    max: kind.max,
+    steps: scaleSteps(q),
+    hint: [answerHint(q), condition ?? ''].filter(Boolean).join('; '),
+  };
+}
 
-export function promptCard(p: { promptUuid: string; checkin: CheckinRow; questions: QuestionRow[]; date: string; url: string; answered?: boolean }): PromptCard {
+export function promptCard(p: { promptUuid: string; checkin: CheckinRow; questions: QuestionRow[]; date: string; url: string; answered?: boolean; carry?: string[] }): PromptCard {
   const settings = loopSettings(p.checkin);
   return {
     prompt_uuid: p.promptUuid,
@@ -32,8 +43,9 @@ export function promptCard(p: { promptUuid: string; checkin: CheckinRow; questio
     date: p.date,
     intro: settings.intro,
     outro: settings.outro,
-    questions: p.questions.map(chatQuestion),
+    questions: p.questions.map((q) => chatQuestion(q, p.questions)),
     url: p.url,
+    ...(p.carry?.length ? { carry: p.carry } : {}),
     ...(p.answered ? { answered: true } : {}),
   };
 }

@@ -10,6 +10,8 @@ import { viewOf } from './answer-service.ts';
 import type { AnswerView } from './answer-service.ts';
 import { directMessagePlatform, markPromptAnswered } from './chat-cards.ts';
 import { typed } from './email-replies.ts';
+import { lastTime } from './carry-over.ts';
+import { answerHint, visibleQuestions } from '../checkins/question-kinds.ts';
 import type { ChatConversationRow, CheckinRow, PromptRow, QuestionRow, ResponseRow, UserRow } from '../../db/tables.ts';
 
 /**
@@ -25,10 +27,20 @@ const SKIP = 'skip';
 const EDIT = 'edit';
 
 function hint(q: QuestionRow): string {
-  if (q.question_type === 'boolean') return ' (yes or no)';
-  if (q.question_type === 'numeric') return ' (a number)';
-  if (q.question_type === 'multiple_choice') return ` (${readJson<{ label: string }[]>(q.choices, []).map((c) => c.label).join(', ')})`;
-  return '';
+  const words = answerHint(q);
+  return words ? ` (${words})` : '';
+}
+
+/**
+ * The first question from `position` on that is asked, given the answers so far (the day's saved ones, then the
+ * conversation's): a question whose condition hides it is passed over. The questions' length when none is left.
+ */
+function nextAsked(view: AnswerView, given: Record<string, unknown>, position: number): number {
+  const answers = new Map(merged(view, given).map((a) => [a.uuid, a.response as AnswerValue]));
+  const shown = new Set(visibleQuestions(view.questions, answers).map((q) => q.uuid));
+  let next = position;
+  while (next < view.questions.length && !shown.has(view.questions[next].uuid)) next++;
+  return next;
 }
 
 const shown = (value: AnswerValue): string => (Array.isArray(value) ? value.join(', ') : typeof value === 'boolean' ? (value ? 'yes' : 'no') : String(value));
@@ -36,7 +48,9 @@ const shown = (value: AnswerValue): string => (Array.isArray(value) ? value.join
 function questionText(view: AnswerView, position: number): string {
   const q = view.questions[position];
   const now = view.answers.get(q.uuid);
-  return `${position + 1}/${view.questions.length} · ${q.question}${hint(q)}${isAnswered(now) ? `\nNow: ${shown(now!).slice(0, 300)} (\`skip\` keeps it)` : ''}`;
+  const said = lastTime(q, view.carry.previous);
+  const last = said !== null && !isAnswered(now) ? `\nLast time (${view.carry.previous!.date}): ${said}` : '';
+  return `${position + 1}/${view.questions.length} · ${q.question}${hint(q)}${isAnswered(now) ? `\nNow: ${shown(now!).slice(0, 300)} (\`skip\` keeps it)` : ''}${last}`;
 }
 
 interface Turn {
@@ -149,6 +163,8 @@ export async function conversationReply(trx: Executor, config: Config, person: U
       position++;
     }
   }
+  // A question its condition hides (given the answers so far) is not asked.
+  if (position > row.position) position = nextAsked(view, given, position);
   const updated = { ...row, position, answers: writeJson(given), updated_at: now.toISOString() };
   if (position >= view.questions.length) {
     const problem = await save(trx, config, updated, view, now);

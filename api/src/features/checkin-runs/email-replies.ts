@@ -10,6 +10,7 @@ import { questionsOf } from '../checkins/repository.ts';
 import { answerForDay } from '../checkins/responses-service.ts';
 import { IncompleteAnswer } from '../checkins/answer-rules.ts';
 import { incompleteReplyEmail, unsplitReplyEmail } from './messages.ts';
+import { MOOD_FACES, kindOf } from '../checkins/question-kinds.ts';
 import { markPromptAnswered } from './chat-cards.ts';
 import { reportedWith } from './edit-window.ts';
 import { answerUrl, messageKey, newAnswerToken, newReplyIdentity, replyKeyOf, storeAnswerTokens, storeReplyKeys } from './tokens.ts';
@@ -54,8 +55,12 @@ export function typed(q: QuestionRow, text: string): unknown {
     case 'boolean':
       return YES.test(text) ? true : NO.test(text) ? false : undefined;
     case 'numeric': {
-      const n = Number(text.replace(',', '.'));
-      return text !== '' && Number.isFinite(n) ? n : undefined;
+      // A mood's face stands for its number; "4/5" or "4 out of 5" on a scale is its first number.
+      const face = MOOD_FACES.findIndex((f) => text.trim() === f);
+      if (face >= 0 && kindOf(q).presentation === 'mood') return face + 1;
+      const scored = /^\s*(-?\d+(?:[.,]\d+)?)\s*(?:\/|out of|de|of)\s*\d+\s*$/i.exec(text);
+      const n = Number((scored ? scored[1] : text).replace(',', '.'));
+      return text.trim() !== '' && Number.isFinite(n) ? n : undefined;
     }
     case 'multiple_choice': {
       const choices = readJson<{ label: string; value: string }[]>(q.choices, []);

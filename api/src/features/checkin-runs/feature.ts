@@ -8,6 +8,7 @@ import { reportDue } from './report.ts';
 import { runRoutes } from './runs-routes.ts';
 import { pruneAnswerTokens } from './tokens.ts';
 import { pruneConversations } from './chat-conversation.ts';
+import { alertForgottenBlockers } from './blocker-alerts.ts';
 
 /** Every minute: the prompts now due (each person once a day), then the worker is woken. */
 export async function sendDuePrompts(deps: Deps): Promise<number> {
@@ -30,6 +31,13 @@ export async function sendDueReports(deps: Deps): Promise<number> {
   return sent;
 }
 
+/** Every hour: blockers open past the check-in's blocker_alert_days, told once to its managers. */
+export async function sendBlockerAlerts(deps: Deps): Promise<number> {
+  const told = await alertForgottenBlockers(deps.db, deps.config, deps.clock.now());
+  if (told) deps.delivery.kick();
+  return told;
+}
+
 /**
  * Check-ins that run themselves: asking each participant at their time, reminders, answering on the web page
  * and by e-mail reply, the report, each day's run (GET /v1/checkins/{uuid}/runs/) and answer links.
@@ -46,6 +54,7 @@ export const checkinRuns: Feature = {
     { name: 'checkin-reminders', schedule: '* * * * *', run: sendDueReminders },
     { name: 'checkin-reports', schedule: '* * * * *', run: sendDueReports },
     { name: 'prune-checkin-answer-tokens', schedule: '29 * * * *', run: (deps) => pruneAnswerTokens(deps.db, deps.clock.now()) },
+    { name: 'checkin-blocker-alerts', schedule: '7 * * * *', run: sendBlockerAlerts },
     { name: 'prune-checkin-chat-conversations', schedule: '31 * * * *', run: (deps) => pruneConversations(deps.db, deps.clock.now()) },
   ],
 };

@@ -6,6 +6,7 @@ import { escapeHtml } from '../../lib/html.ts';
 import type { ReportCard, ReportEntry } from '../chat-platform/platform.ts';
 import type { Language } from '../../lib/personal-settings.ts';
 import { say } from './message-texts.ts';
+import { questionWithHint } from '../checkins/question-kinds.ts';
 
 /**
  * What the loop says, in text and HTML: the prompt and its reminders, the note on how a reply was read, and
@@ -18,14 +19,17 @@ const paragraphs = (text: string) => text.split(/\n{2,}/).map((p) => `<p>${escap
 export interface PromptContent {
   checkin: Pick<CheckinRow, 'name'>;
   settings: Pick<LoopSettings, 'intro' | 'outro'>;
-  questions: Pick<QuestionRow, 'question'>[];
+  questions: QuestionRow[];
   date: string;
   url: string;
   /** The person's language (PATCH /v1/me/); English when absent. */
   lang?: Language;
+  /** What the person's earlier days carry over: open blockers ("Still blocked by …?") and last time's answers (carry-over.ts). */
+  carry?: string[];
 }
 
-const questionLines = (questions: Pick<QuestionRow, 'question'>[]) => questions.map((q, i) => `${i + 1}. ${q.question}`);
+/** Each question numbered, with how to answer it and when it is asked. */
+const questionLines = (questions: QuestionRow[]) => questions.map((q, i) => `${i + 1}. ${questionWithHint(q, questions)}`);
 
 const opening = (p: PromptContent, reminder: boolean) => say(p.lang ?? 'en', reminder ? 'reminder' : 'prompt', { name: p.checkin.name, date: p.date });
 
@@ -35,6 +39,7 @@ export function promptText(p: PromptContent, reminder = false): string {
     opening(p, reminder),
     p.settings.intro,
     questionLines(p.questions).join('\n'),
+    p.carry?.length ? p.carry.join('\n') : '',
     `${say(p.lang ?? 'en', 'answerOnWeb')}: ${p.url}`,
     p.settings.outro,
   ].filter((part): part is string => Boolean(part)).join('\n\n');
@@ -48,7 +53,8 @@ export function promptEmail(p: PromptContent & { to: string; replyTo: string; me
   const html = [
     `<p>${escapeHtml(opening(p, reminder))}</p>`,
     p.settings.intro ? paragraphs(p.settings.intro) : '',
-    `<ol>${p.questions.map((q) => `<li>${escapeHtml(q.question)}</li>`).join('')}</ol>`,
+    `<ol>${p.questions.map((q) => `<li>${escapeHtml(questionWithHint(q, p.questions))}</li>`).join('')}</ol>`,
+    p.carry?.length ? `<p>${p.carry.map(escapeHtml).join('<br>')}</p>` : '',
     `<p><a href="${escapeHtml(p.url)}">${escapeHtml(say(lang, 'answerOnWeb'))}</a></p>`,
     `<p>${escapeHtml(howToReply)}</p>`,
     p.settings.outro ? paragraphs(p.settings.outro) : '',
@@ -153,12 +159,17 @@ export function reportText(r: ReportContent, lang: Language = 'en'): string {
   list('notAnswered', r.missing);
   list('awayList', r.away);
   list('holidayList', holiday);
+  if (r.blockers?.length) lines.push('', `${say(lang, 'openBlockers')}:`, ...blockerLines(r));
   if (r.late) {
     lines.push('', say(lang, 'late', { date: r.late.date }));
     entries(r.late.answered);
   }
   return lines.join('\n');
 }
+
+/** Each open blocker of a report as one line: who (nobody on an anonymous check-in), what, for how long. */
+export const blockerLines = (r: ReportContent): string[] =>
+  (r.blockers ?? []).map((b) => `- ${r.anonymous ? '' : `${fullName(b.person)}: `}${b.text.replace(/\s+/g, ' ').slice(0, 300)} (${b.days === 1 ? '1 day' : `${b.days} days`})`);
 
 /** The team report as an e-mail to its recipients, in their language. */
 export function reportEmail(r: ReportContent, to: string[], lang: Language = 'en'): EmailMessage {

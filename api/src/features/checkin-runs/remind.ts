@@ -5,6 +5,7 @@ import { enqueueMany } from '../../outbox/deliveries.ts';
 import type { NewDelivery } from '../../outbox/deliveries.ts';
 import { questionsOf } from '../checkins/repository.ts';
 import { promptEmail, promptText } from './messages.ts';
+import { carryOverLines, carryOverOf } from './carry-over.ts';
 import { directMessagePlatform, enqueueReminder, promptCard } from './chat-cards.ts';
 import { loopSettings } from './schedule.ts';
 import { answerUrl, newAnswerToken, newReplyIdentity, storeAnswerTokens, storeReplyKeys } from './tokens.ts';
@@ -73,14 +74,15 @@ async function remindBatch(trx: Trx, config: Config, due: PromptRow[], now: Date
     // A reply address and Message-ID of its own, which find the same prompt.
     const reply = newReplyIdentity(config.inboundEmailDomain, prompt.uuid);
     keys.push(...reply.keys);
-    const content = { checkin, settings, questions: questions.get(checkin.uuid)!, date: prompt.run_date, url: answerUrl(config, token), lang: languageOf(user) };
+    const carry = carryOverLines(questions.get(checkin.uuid)!, await carryOverOf(trx, checkin.uuid, prompt.user_uuid, prompt.run_date));
+    const content = { checkin, settings, questions: questions.get(checkin.uuid)!, date: prompt.run_date, url: answerUrl(config, token), lang: languageOf(user), carry };
     const message = promptEmail({ ...content, to: user.email, replyTo: reply.address, messageId: reply.messageId, inReplyTo: prompt.message_id }, true);
     mails.push({ organizationUuid: prompt.organization_uuid, channel: 'email', kind: 'checkin.reminder', destination: user.email, payload: message, webhookId: null, subjectUuid: prompt.uuid });
     // And a direct message where the chat platform has them, whose "Answer" answers the same prompt.
     if (!platforms.has(prompt.organization_uuid)) platforms.set(prompt.organization_uuid, await directMessagePlatform(trx, prompt.organization_uuid));
     const platform = platforms.get(prompt.organization_uuid);
     if (platform) {
-      const card = promptCard({ promptUuid: prompt.uuid, checkin, questions: content.questions, date: prompt.run_date, url: content.url });
+      const card = promptCard({ promptUuid: prompt.uuid, checkin, questions: content.questions, date: prompt.run_date, url: content.url, carry });
       await enqueueReminder(trx, { platform, prompt, person: user, card, text: promptText(content, true) }, now);
     }
     sent++;

@@ -8,8 +8,10 @@ import { enqueueMany } from '../../outbox/deliveries.ts';
 import { platformName, sendsDirectMessages } from '../chat-platform/connection.ts';
 import { enqueueChatPost } from '../chat-platform/enqueue.ts';
 import { ORGANIZATION_EVENTS } from '../webhooks/events.ts';
-import { participantsOf } from '../checkins/repository.ts';
+import { participantsOf, questionsOf } from '../checkins/repository.ts';
 import type { Participant } from '../checkins/repository.ts';
+import { answerWords, kindOf } from '../checkins/question-kinds.ts';
+import { daysOpen } from '../checkins/blockers.ts';
 import { withParts } from '../checkins/response-parts.ts';
 import type { Answer } from '../checkins/response-parts.ts';
 import { liveCheckins } from './ask.ts';
@@ -19,7 +21,7 @@ import type { ReportContent, ReportEntry, ReportPerson } from './messages.ts';
 import { holidayOf, loopSettings, reportInstant, runsOn } from './schedule.ts';
 import { saveConversationsOf } from './chat-conversation.ts';
 import { TEAM } from './edit-window.ts';
-import type { CheckinReportRow, CheckinRow, ResponseRow } from '../../db/tables.ts';
+import type { BlockerRow, CheckinReportRow, CheckinRow, ResponseRow } from '../../db/tables.ts';
 import { byFullName } from '../../lib/names.ts';
 import { languageOf, notificationsOf } from '../../lib/personal-settings.ts';
 
@@ -96,10 +98,16 @@ async function reportEntries(db: Executor, checkin: CheckinRow, where: (q: Knex.
   const query = db('checkin_responses as r').join('users as u', 'u.uuid', 'r.user_uuid').where('r.checkin_uuid', checkin.uuid).modify(where);
   const rows = await withParts(db, (await query.select('r.*', 'u.first_name', 'u.last_name', 'u.email')) as (ResponseRow & ReportPerson)[]);
   rows.sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : 0));
+  const questions = new Map((await questionsOf(db, checkin.uuid)).map((q) => [q.uuid, q]));
+  // A scale's or mood's number reads with its top (4/5, 🙂 4/5); other answers as they are.
+  const shown = (a: Answer) => {
+    const q = questions.get(a.uuid);
+    return q && q.question_type === 'numeric' && typeof a.response === 'number' && kindOf(q).presentation ? answerWords(q, a.response) : a.response;
+  };
   return rows
     .map((row) => ({
       person: { uuid: row.user_uuid, first_name: row.first_name, last_name: row.last_name, email: row.email },
-      answers: readJson<Answer[]>(row.answers, []).map((a) => ({ question: a.question, response: a.response })),
+      answers: readJson<Answer[]>(row.answers, []).map((a) => ({ question: a.question, response: shown(a) })),
       hasIssue: bool(row.has_issue),
       complete: bool(row.response_completed),
     }))
@@ -145,12 +153,22 @@ export async function reportContent(db: Executor, checkin: CheckinRow, date: str
     away: pending.filter((p) => away.has(p.uuid)).map(reportPerson),
     holiday: pending.filter((p) => onHoliday.has(p.uuid)).map(reportPerson),
     ...(late ? { late } : {}),
+    ...(!only ? { blockers: await teamBlockers(db, checkin, date) } : {}),
     recipients: people,
   };
 }
 
 /** What a report (and its chat payload) carries of a person. */
 const reportPerson = ({ uuid, first_name, last_name, email }: Participant): ReportPerson => ({ uuid, first_name, last_name, email });
+
+/** The check-in's blockers reported before `date` and still open (the day's own show in its answers), longest open first, with their people (an anonymous report names nobody: the renderers). */
+async function teamBlockers(db: Executor, checkin: CheckinRow, date: string): Promise<NonNullable<ReportContent['blockers']>> {
+  const rows: (BlockerRow & ReportPerson)[] = await db('checkin_blockers as b').join('users as u', 'u.uuid', 'b.user_uuid')
+    .where('b.checkin_uuid', checkin.uuid).whereNull('b.resolved_at').andWhere('b.opened_on', '<', date)
+    .select('b.*', 'u.first_name', 'u.last_name', 'u.email');
+  rows.sort((a, b) => (a.opened_at < b.opened_at ? -1 : a.opened_at > b.opened_at ? 1 : a.uuid < b.uuid ? -1 : 1));
+  return rows.map((row) => ({ person: { uuid: row.user_uuid, first_name: row.first_name, last_name: row.last_name, email: row.email }, text: row.text, days: daysOpen(row, date) }));
+}
 
 /** Writes one report (team, or one person's answer) once: false when it had been sent. */
 async function sendReport(trx: Executor, config: Config, checkin: CheckinRow, date: string, only: string | null, now: Date): Promise<boolean> {

@@ -74,7 +74,7 @@ describe('GET /v1/checkins/{uuid}/runs/ and POST …/answer-link/', () => {
 
   it('answers on the web page through the harness, and closes the answer once the day\'s report is sent (409)', async () => {
     const { t, p } = app;
-    const checkin = await createCheckin(t, p, { time_for_report: '17:00', questions: [{ question_type: 'text', question: 'Done?' }, { question_type: 'boolean', question: 'On track?' }, { question_type: 'numeric', question: 'Hours?' }, { question_type: 'multiple_choice', question: 'Mood?', options: ['Good', 'Tired'] }] });
+    const checkin = await createCheckin(t, p, { time_for_report: '17:00', questions: [{ question_type: 'text', question: 'Done?' }, { question_type: 'boolean', question: 'On track?' }, { question_type: 'numeric', question: 'Hours?' }, { question_type: 'multiple_choice', question: 'Mood?', options: ['Good', 'Tired'], multiple: true }] });
     const link = (await t.request('POST', `/v1/checkins/${checkin.uuid}/answer-link/`, { key: p.member.key })).body.url.replace('http://rollcall.example.com', '');
     const page = await t.request('GET', link, { headers: { accept: 'text/html' }, example: true });
     expect(page.status).toBe(200);

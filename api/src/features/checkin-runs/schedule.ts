@@ -23,6 +23,8 @@ export interface LoopSettings {
   outro: string | null;
   /** Public holidays nobody is asked on (lib/holidays.ts); a participant's own calendar wins. */
   holidayCalendar: string | null;
+  /** Days a blocker stays open before the check-in's managers hear of it; null: never. */
+  blockerAlertDays: number | null;
 }
 
 export function loopSettings(row: Pick<CheckinRow, 'settings'>): LoopSettings {
@@ -39,6 +41,7 @@ export function loopSettings(row: Pick<CheckinRow, 'settings'>): LoopSettings {
     intro: text(s.custom_template_intro),
     outro: text(s.custom_template_outro),
     holidayCalendar: text(s.holiday_calendar),
+    blockerAlertDays: s.blocker_alert_days === null ? null : Math.max(1, int(s.blocker_alert_days, 3)),
   };
 }
 

@@ -1,7 +1,8 @@
 import { ValidationFailed } from '../../lib/errors.ts';
-import { bool, readJson } from '../../lib/json.ts';
+import { bool } from '../../lib/json.ts';
 import type { QuestionFields } from '../../db/tables.ts';
 import type { Answer, AnswerValue } from './response-parts.ts';
+import { choicesOf, kindOf, visibleQuestions } from './question-kinds.ts';
 
 /*
  * What an answer is worth, without the database: whether a value answers its question (blank text and an empty
@@ -34,27 +35,47 @@ export function signalsIssue(value: AnswerValue | undefined): boolean {
 /** `completed`: every required question is answered (the day counts as answered); `hasIssue`: a blocker answer says so. */
 export function evaluate(questions: QuestionFields[], answers: Answer[]): { completed: boolean; hasIssue: boolean } {
   const byUuid = new Map(answers.map((a) => [a.uuid, a.response]));
+  const asked = visibleQuestions(questions, byUuid);
   return {
-    completed: questions.every((q) => !bool(q.required) || isAnswered(byUuid.get(q.uuid))),
-    hasIssue: questions.some((q) => bool(q.is_blocker) && signalsIssue(byUuid.get(q.uuid))),
+    completed: asked.every((q) => !bool(q.required) || isAnswered(byUuid.get(q.uuid))),
+    hasIssue: asked.some((q) => bool(q.is_blocker) && signalsIssue(byUuid.get(q.uuid))),
   };
 }
 
-function checkType(q: QuestionFields, value: unknown): string | null {
+const range = (min: number | null, max: number | null) =>
+  min !== null && max !== null ? `from ${min} to ${max}` : min !== null ? `of at least ${min}` : `of at most ${max}`;
+
+/**
+ * The value a question keeps for an answer, or what is wrong with it: text as given; a yes/no; a number within
+ * `min`…`max` (a whole one on a scale or mood); one choice's value as a string, or with `multiple` the picked
+ * values as an array in the choices' order (one value alone is taken as a one-item pick either way).
+ */
+export function normalizeAnswer(q: QuestionFields, value: unknown): { value: AnswerValue } | { problem: string } {
   switch (q.question_type) {
     case 'text':
-      return typeof value === 'string' && value.length <= 10_000 ? null : 'A text answer is a string of at most 10000 characters.';
+      return typeof value === 'string' && value.length <= 10_000 ? { value } : { problem: 'A text answer is a string of at most 10000 characters.' };
     case 'boolean':
-      return typeof value === 'boolean' ? null : 'A yes/no answer is true or false.';
-    case 'numeric':
-      return typeof value === 'number' && Number.isFinite(value) ? null : 'A numeric answer is a number.';
+      return typeof value === 'boolean' ? { value } : { problem: 'A yes/no answer is true or false.' };
+    case 'numeric': {
+      if (typeof value !== 'number' || !Number.isFinite(value)) return { problem: 'A numeric answer is a number.' };
+      const { min, max, presentation } = kindOf(q);
+      if (presentation && !Number.isInteger(value)) return { problem: `A whole number ${range(min, max)}.` };
+      if ((min !== null && value < min) || (max !== null && value > max)) return { problem: `A ${presentation ? 'whole ' : ''}number ${range(min, max)}.` };
+      // -0 is stored as 0: JSON has no negative zero.
+      return { value: value === 0 ? 0 : value };
+    }
     case 'multiple_choice': {
-      const allowed = new Set(readJson<{ label: string; value: string }[]>(q.choices, []).map((c) => c.value));
+      const choices = choicesOf(q).map((c) => c.value);
+      const { multiple } = kindOf(q);
       const values = Array.isArray(value) ? value : [value];
-      return values.every((v) => typeof v === 'string' && allowed.has(v)) ? null : `Must be one of the choices: ${[...allowed].join(', ')}.`;
+      // No pick is no answer (a required question names it as unanswered).
+      if (values.length === 0) return { value: [] };
+      if (!values.every((v) => typeof v === 'string' && choices.includes(v))) return { problem: `Must be one of the choices: ${choices.join(', ')}.` };
+      if (!multiple) return values.length === 1 ? { value: values[0] as string } : { problem: `Pick one of the choices: ${choices.join(', ')}.` };
+      return { value: choices.filter((c) => values.includes(c)) };
     }
     default:
-      return 'Unknown question type.';
+      return { problem: 'Unknown question type.' };
   }
 }
 
@@ -86,12 +107,13 @@ export function applyAnswers(questions: QuestionFields[], existing: Answer[], in
       values.delete(q.uuid);
       return;
     }
-    const problem = checkType(q, input.response);
-    if (problem) problems[`responses.${i}.response`] = [problem];
-    else values.set(q.uuid, input.response as AnswerValue);
+    const normalized = normalizeAnswer(q, input.response);
+    if ('problem' in normalized) problems[`responses.${i}.response`] = [normalized.problem];
+    else values.set(q.uuid, normalized.value);
   });
   if (Object.keys(problems).length) throw new ValidationFailed(problems);
-  return questions
+  // A question its condition hides keeps no answer: it was not asked.
+  return visibleQuestions(questions, values)
     .filter((q) => values.has(q.uuid))
     .map((q) => ({ uuid: q.uuid, index: q.position, question: q.question, response: values.get(q.uuid)! }));
 }
@@ -120,7 +142,7 @@ export class IncompleteAnswer extends ValidationFailed {
  */
 export function requireAnswered(questions: QuestionFields[], answers: Answer[], inputs: AnswerInput[], upTo: number | null): void {
   const given = new Map(answers.map((a) => [a.uuid, a.response]));
-  const missing = questions.filter((q) => bool(q.required) && (upTo === null || q.position <= upTo) && !isAnswered(given.get(q.uuid)));
+  const missing = visibleQuestions(questions, given).filter((q) => bool(q.required) && (upTo === null || q.position <= upTo) && !isAnswered(given.get(q.uuid)));
   if (missing.length === 0) return;
   const byUuid = new Map(questions.map((q) => [q.uuid, q]));
   const byIndex = new Map(questions.map((q) => [q.position, q]));

@@ -32,7 +32,12 @@ export const schemas: Record<string, JsonSchema> = {
       uuid, id: uuid, index: { type: 'integer' }, question: str, short_question: { type: ['string', 'null'] },
       question_type: { enum: ['text', 'multiple_choice', 'boolean', 'numeric'] }, required: bool, is_blocker: bool,
       choices: { type: 'array', items: { type: 'object', properties: { label: str, value: str } } },
-      variations: { type: 'array', items: str }, logic: { type: ['object', 'null'] },
+      variations: { type: 'array', items: str },
+      logic: { type: ['object', 'null'], description: '{"show_if": {"question_index": N, "equals": value}}: asked only when question N was answered with value (one of the picks, for multiple choice)' },
+      multiple: { type: 'boolean', description: 'multiple_choice: several picks (an array of choice values) instead of one (a string)' },
+      min: { type: ['number', 'null'], description: 'numeric: the lowest answer taken' }, max: { type: ['number', 'null'], description: 'numeric: the highest answer taken' },
+      presentation: { enum: ['scale', 'mood', null], description: 'numeric: asked as a scale of whole numbers from min to max (default 1–5), or a mood from 1 to 5' },
+      min_label: { type: ['string', 'null'], description: 'scale or mood: the word at the low end' }, max_label: { type: ['string', 'null'], description: 'scale or mood: the word at the high end' },
     },
   },
   CheckinListItem: {
@@ -76,6 +81,17 @@ export const schemas: Record<string, JsonSchema> = {
       responses: { type: 'array', items: { type: 'object', properties: { uuid, index: { type: 'integer' }, question: str, response: {} } } },
     },
   },
+  CheckinBlocker: {
+    type: 'object',
+    description: 'A blocker reported in the answer to a blocker question (is_blocker), open until resolved.',
+    properties: {
+      uuid, id: uuid, followup_uuid: uuid, user: { oneOf: [ref('UserRef'), { type: 'null' }], description: 'null on anonymous check-ins' },
+      question_uuid: uuid, question: str, text: { type: 'string', description: 'what the person said blocks them' },
+      state: { enum: ['open', 'resolved'] }, opened_on: date, opened_at: dateTime,
+      resolved_on: { type: ['string', 'null'], format: 'date' }, resolved_at: { type: ['string', 'null'], format: 'date-time' },
+      resolved_by: { oneOf: [ref('UserRef'), { type: 'null' }] }, days_open: { type: 'integer', description: 'whole days from opened_on to resolved_on, or to today in the check-in\'s time zone' },
+    },
+  },
 };
 
 const tag = 'Check-ins';
@@ -110,6 +126,15 @@ function operationsFor(base: string): Operation[] {
     { method: 'post', path: `${base}/:uuid/responses/`, tag, scope: 'writes', summary: `Answer for today or response_date (one per day, check-in time zone)${alias}`, body: responseSchema, responses: { 201: 'CheckinResponse' } },
     { method: 'put', path: `${base}/:uuid/responses/`, tag, scope: 'writes', summary: `Edit your response for today or response_date${alias}`, body: editResponseSchema, responses: { 200: 'CheckinResponse' } },
     { method: 'delete', path: `${base}/:uuid/responses/`, tag, scope: 'writes', summary: `Reset your responses for date_start…date_end (default today)${alias}`, query: RANGE, responses: { 204: null } },
+    {
+      method: 'get', path: `${base}/:uuid/blockers/`, tag, scope: 'reads', summary: `Blockers reported in answers, open ones longest open first${alias}`,
+      description: 'Whose blockers come back is whose responses the caller reads (GET …/responses/). An anonymous check-in never names the person.',
+      query: [q('state', 'open or resolved (default both)'), q('user', "A user uuid: that person's blockers, when the caller reads them")], responses: { 200: page('CheckinBlocker') },
+    },
+    {
+      method: 'post', path: `${base}/:uuid/blockers/:blocker/resolve/`, tag, scope: 'writes', summary: `Resolve a blocker (the person blocked, an admin or a manager)${alias}`,
+      description: 'Fires checkin.blocker.resolved. Resolving a blocker already resolved answers it as it is.', responses: { 200: 'CheckinBlocker' },
+    },
   ];
 }
 

@@ -3,6 +3,9 @@ import { iso } from '../../lib/time.ts';
 import { userRef } from '../users/presenter.ts';
 import { isoToSundayZero, parseDays } from './schedule-days.ts';
 import { STORED_SETTINGS } from './schema.ts';
+import { kindOf } from './question-kinds.ts';
+import { daysOpen } from './blockers.ts';
+import type { BlockerView } from './blockers-service.ts';
 import type { Answer, ResponseView } from './responses-service.ts';
 import type { ReportChannel } from './columns.ts';
 import type { CheckinDetail, CheckinListItem } from './service.ts';
@@ -11,6 +14,7 @@ import type { CheckinRow, QuestionFields, QuestionRow } from '../../db/tables.ts
 /** CONTRACT §7 question: `{uuid, index, question, question_type, required, is_blocker, choices}` and more. */
 export function presentQuestion(row: QuestionFields) {
   const extras = readJson<{ variations?: string[]; logic?: unknown }>(row.extras, {});
+  const kind = kindOf(row);
   return {
     uuid: row.uuid,
     id: row.uuid,
@@ -23,6 +27,12 @@ export function presentQuestion(row: QuestionFields) {
     choices: readJson<{ label: string; value: string }[]>(row.choices, []),
     variations: extras.variations ?? [],
     logic: extras.logic ?? null,
+    multiple: kind.multiple,
+    min: kind.min,
+    max: kind.max,
+    presentation: kind.presentation,
+    min_label: kind.minLabel,
+    max_label: kind.maxLabel,
   };
 }
 
@@ -106,3 +116,26 @@ export function presentCheckinListItem(item: CheckinListItem, include: { summary
 
 /** PUT …/questions/reorder/: the questions in their new order. */
 export const presentQuestions = (rows: QuestionFields[]) => ({ questions: rows.map(presentQuestion) });
+
+/** A blocker (GET …/blockers/): the person (null on anonymous check-ins), the words, when it opened and closed. */
+export function presentBlocker(checkin: CheckinRow, row: BlockerView, today: string) {
+  const anonymous = bool(checkin.is_anonymous);
+  return {
+    uuid: row.uuid,
+    id: row.uuid,
+    followup_uuid: row.checkin_uuid,
+    user: anonymous ? null : userRef({ uuid: row.user_uuid, first_name: row.first_name, last_name: row.last_name, email: row.email }),
+    question_uuid: row.question_uuid,
+    question: row.question,
+    text: row.text,
+    state: row.resolved_at ? 'resolved' : 'open',
+    opened_on: row.opened_on,
+    opened_at: iso(row.opened_at),
+    resolved_on: row.resolved_on ?? null,
+    resolved_at: iso(row.resolved_at),
+    resolved_by: row.resolved_by_uuid && row.resolver_first_name !== null && !(anonymous && row.resolved_by_uuid === row.user_uuid)
+      ? userRef({ uuid: row.resolved_by_uuid, first_name: row.resolver_first_name, last_name: row.resolver_last_name ?? '', email: row.resolver_email ?? '' })
+      : null,
+    days_open: daysOpen(row, today),
+  };
+}

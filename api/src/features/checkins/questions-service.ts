@@ -6,7 +6,9 @@ import type { Actor } from '../../auth/credentials.ts';
 import { assertCan } from '../../auth/policy.ts';
 import { CHECKIN_QUESTIONS, getVisibleCheckin, questionsIn } from './repository.ts';
 import type { QuestionStore } from './repository.ts';
-import { questionColumns } from './columns.ts';
+import { conditionProblems, questionColumns } from './columns.ts';
+import { kindOf } from './question-kinds.ts';
+import { readJson, writeJson } from '../../lib/json.ts';
 import type { AddQuestionInput, ReorderQuestionsInput, UpdateQuestionInput } from './schema.ts';
 import type { QuestionFields, QuestionRow } from '../../db/tables.ts';
 
@@ -38,6 +40,36 @@ async function renumber(db: Executor, store: QuestionStore, uuids: string[], sta
   }
 }
 
+/**
+ * Conditions name the question they wait for by its index (CONTRACT's `logic.show_if.question_index`): when
+ * questions move (one added before, a reorder, a deletion) each condition follows the question it named.
+ */
+async function followConditions(db: Executor, store: QuestionStore, parentUuid: string, before: string[], stamp: string): Promise<void> {
+  const questions = await questionsIn(db, store, parentUuid);
+  const after = new Map(questions.map((q) => [q.uuid, q.position]));
+  for (const q of questions) {
+    const { showIf } = kindOf(q);
+    const target = showIf ? before[showIf.question_index] : undefined;
+    const moved = target !== undefined ? after.get(target) : undefined;
+    if (!showIf || moved === undefined || moved === showIf.question_index) continue;
+    const extras = readJson<Record<string, unknown>>(q.extras, {});
+    extras.logic = { ...(extras.logic as object), show_if: { ...showIf, question_index: moved } };
+    await db(store.table).where({ uuid: q.uuid }).update({ extras: writeJson(extras), updated_at: stamp });
+  }
+}
+
+/**
+ * Every condition of the list as it now stands names an earlier question and a value it can take; otherwise 400,
+ * each problem under `pathOf(question)` (the body's own fields for the question being edited).
+ */
+async function assertConditions(db: Executor, store: QuestionStore, parentUuid: string, pathOf: (q: QuestionFields) => string): Promise<void> {
+  const questions = await questionsIn(db, store, parentUuid);
+  const problems = conditionProblems(questions, (i) => pathOf(questions[i]));
+  if (Object.keys(problems).length) throw new ValidationFailed(problems);
+}
+
+const ownOrListed = (uuid: string) => (q: QuestionFields) => (q.uuid === uuid ? '' : `questions.${q.position}.`);
+
 export async function addQuestionIn<T extends QuestionFields>(trx: Executor, store: QuestionStore, parentUuid: string, input: AddQuestionInput, now: Date): Promise<T> {
   await lockList(trx, store, parentUuid);
   const { columns, problems } = questionColumns(input, '');
@@ -50,6 +82,8 @@ export async function addQuestionIn<T extends QuestionFields>(trx: Executor, sto
   const order = existing.map((q) => q.uuid);
   order.splice(at, 0, uuid);
   await renumber(trx, store, order, stamp);
+  await followConditions(trx, store, parentUuid, existing.map((q) => q.uuid), stamp);
+  await assertConditions(trx, store, parentUuid, ownOrListed(uuid));
   await trx(store.parentTable).where({ uuid: parentUuid }).update({ updated_at: stamp });
   return question<T>(trx, store, parentUuid, uuid);
 }
@@ -60,6 +94,7 @@ export async function updateQuestionIn<T extends QuestionFields>(trx: Executor, 
   const { columns, problems } = questionColumns(input, '', current);
   if (Object.keys(problems).length) throw new ValidationFailed(problems);
   await trx(store.table).where({ uuid }).update({ ...columns, updated_at: now.toISOString() });
+  await assertConditions(trx, store, parentUuid, ownOrListed(uuid));
   return question<T>(trx, store, parentUuid, uuid);
 }
 
@@ -68,8 +103,15 @@ export async function deleteQuestionIn(trx: Executor, store: QuestionStore, pare
   await question(trx, store, parentUuid, uuid);
   const remaining = (await questionsIn(trx, store, parentUuid)).filter((q) => q.uuid !== uuid);
   if (remaining.length === 0) throw badRequest('last_question', `A ${noun(store)} keeps at least one question.`);
+  const all = await questionsIn(trx, store, parentUuid);
+  const gone = all.find((q) => q.uuid === uuid)!;
+  const waiting = remaining.filter((q) => kindOf(q).showIf?.question_index === gone.position);
+  if (waiting.length) {
+    throw badRequest('question_in_condition', `${waiting.length > 1 ? 'Questions' : 'Question'} ${waiting.map((q) => q.position).join(', ')} ${waiting.length > 1 ? 'are' : 'is'} shown only after an answer to this one: change ${waiting.length > 1 ? 'their' : 'its'} logic first.`, { questions: waiting.map((q) => q.uuid) });
+  }
   await trx(store.table).where({ uuid }).delete();
   await renumber(trx, store, remaining.map((q) => q.uuid), now.toISOString());
+  await followConditions(trx, store, parentUuid, all.map((q) => q.uuid), now.toISOString());
 }
 
 /** `question_uuids` (or `order`) must name every question exactly once. */
@@ -84,6 +126,10 @@ export async function reorderQuestionsIn<T extends QuestionFields>(trx: Executor
     throw new ValidationFailed({ [field]: [`Name every question of the ${noun(store)} exactly once.`] });
   }
   await renumber(trx, store, order, now.toISOString());
+  await followConditions(trx, store, parentUuid, existing.map((q) => q.uuid), now.toISOString());
+  await assertConditions(trx, store, parentUuid, () => '').catch((err: unknown) => {
+    throw err instanceof ValidationFailed ? new ValidationFailed({ [field]: ['A question would come before the question its logic.show_if waits for.'] }) : err;
+  });
   return questionsIn<T>(trx, store, parentUuid);
 }
 

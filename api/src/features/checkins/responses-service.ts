@@ -15,6 +15,7 @@ import type { EditResponseInput, ResponseInput } from './schema.ts';
 import { answersOf, dropParts, partsBasis, withParts } from './response-parts.ts';
 import type { Answer } from './response-parts.ts';
 import { applyAnswers, evaluate, requireAnswered } from './answer-rules.ts';
+import { dropBlockersOf, followBlockers } from './blockers.ts';
 import type { AnswerInput } from './answer-rules.ts';
 import type { CheckinRow, QuestionRow, ResponseRow } from '../../db/tables.ts';
 
@@ -107,6 +108,7 @@ export async function saveResponse(
     await db('checkin_responses').insert(row);
   }
   await recordResponseEvent(db, params.existing ? 'followups.response.updated' : 'followups.response.completed', params.checkin, row, now, params.author, params.answers);
+  await followBlockers(db, { checkin: params.checkin, questions: params.questions, row, answers: params.answers, author: params.author ?? null }, now);
   return row;
 }
 
@@ -213,6 +215,7 @@ export async function resetResponses(db: Executor, actor: Actor, checkinUuid: st
     for (const row of rows) {
       // The event first: its answers fold in the parts, which the delete removes with the row.
       await recordResponseEvent(trx, 'followups.response.deleted', checkin, row, now, actor.user, () => answersOf(trx, row));
+      await dropBlockersOf(trx, row.uuid);
       await trx('checkin_responses').where({ uuid: row.uuid }).delete();
     }
     return rows.length;
@@ -234,7 +237,7 @@ export interface HistoryFilters {
  * The check-in whose responses the caller reads: one they may see, or one they answered before they stopped
  * taking part in it (they still read their own answers there). Otherwise 404, as for an absent one.
  */
-async function readableCheckin(db: Executor, actor: Actor, checkinUuid: string): Promise<{ checkin: CheckinRow; participant: boolean }> {
+export async function readableCheckin(db: Executor, actor: Actor, checkinUuid: string): Promise<{ checkin: CheckinRow; participant: boolean }> {
   const managerView = can(actor, 'checkins.see_all');
   const visible: CheckinRow | undefined = await visibleCheckins(db, actor).andWhere('c.uuid', checkinUuid).first('c.*');
   // Others see only the check-ins they take part in.
@@ -247,6 +250,12 @@ async function readableCheckin(db: Executor, actor: Actor, checkinUuid: string):
   return { checkin: answered, participant: false };
 }
 
+/** Whether the caller reads everyone's responses (and blockers) of the check-in, or only their own (`responsesReadBy`). */
+export function readsEveryone(actor: Actor, checkin: CheckinRow, participant: boolean): boolean {
+  const privacy = readJson<{ privacy?: string | null }>(checkin.settings, {}).privacy ?? null;
+  return responsesReadBy(actor, { privacy }, participant) === 'all';
+}
+
 /** A check-in's responses, newest first, as far as the caller may read them (`responsesReadBy` in the policy). */
 export async function listResponses(db: Executor, actor: Actor, checkinUuid: string, filters: HistoryFilters, page: PageRequest) {
   const { checkin, participant } = await readableCheckin(db, actor, checkinUuid);
@@ -254,8 +263,7 @@ export async function listResponses(db: Executor, actor: Actor, checkinUuid: str
   if (anonymous && filters.user && filters.user !== actor.user.uuid) {
     throw invalidFilter('user', 'This check-in is anonymous: responses cannot be filtered by author.');
   }
-  const privacy = readJson<{ privacy?: string | null }>(checkin.settings, {}).privacy ?? null;
-  const readsAll = responsesReadBy(actor, { privacy }, participant) === 'all';
+  const readsAll = readsEveryone(actor, checkin, participant);
   const userUuid = readsAll ? filters.user : actor.user.uuid;
   if (!readsAll && filters.user && filters.user !== actor.user.uuid) {
     // Another person's responses are not visible to this caller: the filter matches nothing.

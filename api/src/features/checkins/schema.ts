@@ -1,6 +1,7 @@
 import * as yup from 'yup';
 import { dateField, holidayCalendarField, jsonObjectField, timezoneField, uuidField } from '../../http/fields.ts';
 import { QUESTION_TYPES } from '../../db/tables.ts';
+import { PRESENTATIONS } from './question-kinds.ts';
 
 const TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
 const timeField = () => yup.string().matches(TIME, { message: 'Must be a time as HH:MM (24-hour).' });
@@ -14,6 +15,12 @@ const questionFields = {
   options: yup.array(yup.string().min(1).max(200).required()).max(50),
   variations: yup.array(yup.string().max(2000).required()).max(20),
   logic: jsonObjectField().nullable().default(undefined),
+  multiple: yup.boolean(),
+  min: yup.number().min(-1_000_000_000).max(1_000_000_000).nullable(),
+  max: yup.number().min(-1_000_000_000).max(1_000_000_000).nullable(),
+  presentation: yup.string().oneOf(PRESENTATIONS).nullable(),
+  min_label: yup.string().max(100).nullable(),
+  max_label: yup.string().max(100).nullable(),
 };
 
 /** A question in a create body (CONTRACT §12); `options` are plain strings stored as choices. */
@@ -77,6 +84,7 @@ export const settingsFields = {
   is_smart_checkin: yup.boolean(),
   is_intelligence_enabled: yup.boolean(),
   max_clarifying_questions: yup.number().integer().min(0).max(10),
+  blocker_alert_days: yup.number().integer().min(1).max(90).nullable(),
   frequency_advanced: jsonObjectField().nullable().default(undefined),
   frequency_cron: yup.string().max(100).nullable(),
   start_on: dateField().nullable(),
@@ -104,6 +112,7 @@ export const STORED_SETTINGS: Record<string, unknown> = {
   is_smart_checkin: false,
   is_intelligence_enabled: false,
   max_clarifying_questions: 0,
+  blocker_alert_days: 3,
   frequency_advanced: null,
   frequency_cron: null,
   holiday_calendar: null,

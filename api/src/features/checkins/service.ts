@@ -13,7 +13,7 @@ import { byFullName } from '../../lib/names.ts';
 import { awayOn } from '../../db/time-off.ts';
 import { readJson } from '../../lib/json.ts';
 import { parseDays } from './schedule-days.ts';
-import { questionColumns, settingsColumns } from './columns.ts';
+import { conditionProblems, questionColumns, settingsColumns } from './columns.ts';
 import { configuredParticipants, getVisibleCheckin, participantsOf, questionsOf, visibleCheckins } from './repository.ts';
 import type { Participant, ParticipantUser } from './repository.ts';
 import type { CheckinSettingsInput, CreateCheckinInput, QuestionInput, UpdateCheckinInput } from './schema.ts';
@@ -103,6 +103,7 @@ export async function createCheckin(db: Executor, actor: Actor, body: CreateChec
       Object.assign(problems, qp);
       return qc;
     });
+    Object.assign(problems, conditionProblems(questionRows, (i) => `questions.${i}.`));
     if (Object.keys(problems).length) throw new ValidationFailed(problems);
     await assertNameFree(trx, actor.organization.uuid, input.name, null);
 
@@ -159,6 +160,7 @@ export async function updateCheckin(db: Executor, actor: Actor, uuid: string, in
         return { uuid: current ? current.uuid : null, columns: qc };
       });
       if (questionPlan.length === 0) problems.questions = ['A check-in needs at least one question.'];
+      Object.assign(problems, conditionProblems(questionPlan.map((q) => q.columns as unknown as QuestionRow), (i) => `questions.${i}.`));
     }
     if (Object.keys(problems).length) throw new ValidationFailed(problems);
     if (input.name !== undefined && !bool(current.is_archived)) await assertNameFree(trx, actor.organization.uuid, input.name, uuid);

@@ -100,6 +100,14 @@ export function sampleBody(event: string): Record<string, unknown> {
   if (event === 'checkin.prompted') {
     return { sample: true, uuid: id, followup: { uuid: id, id, name: 'Daily stand-up' }, user, response_date: '2026-01-15', prompted_at: at };
   }
+  if (event.startsWith('checkin.blocker.')) {
+    const resolved = event === 'checkin.blocker.resolved';
+    return {
+      sample: true, uuid: id, id, followup: { uuid: id, id, name: 'Daily stand-up' }, is_anonymous: false, user, question: { uuid: id, question: 'What is blocking you?' },
+      text: 'Waiting for review', state: resolved ? 'resolved' : 'open', opened_on: '2026-01-13', opened_at: '2026-01-13T09:00:00.000Z',
+      resolved_on: resolved ? '2026-01-15' : null, resolved_at: resolved ? at : null, days_open: 2,
+    };
+  }
   if (event === 'checkin.report.sent') {
     return {
       sample: true, uuid: id, followup: { uuid: id, id, name: 'Daily stand-up' }, report_date: '2026-01-15', one_by_one: false, destinations: ['slack:channel:C0123456'],

@@ -1,6 +1,10 @@
 import { fullName } from '../../../lib/names.ts';
 import { readJson } from '../../../lib/json.ts';
 import type { AnswerView } from '../../checkin-runs/answer-service.ts';
+import { RESOLVED } from '../../checkin-runs/answer-service.ts';
+import { questionNotes } from '../../checkin-runs/chat-answers.ts';
+import { blockerLines } from '../../checkin-runs/messages.ts';
+import { MOOD_FACES, kindOf, scaleSteps } from '../../checkins/question-kinds.ts';
 import type { ChatAnswerRef } from '../../checkin-runs/chat-answers.ts';
 import type { AnswerValue } from '../../checkins/response-parts.ts';
 import type { PlatformBody, PromptCard, ReportCard, ReportEntry } from '../../chat-platform/platform.ts';
@@ -41,7 +45,8 @@ export function promptMessage(prompt: PromptCard, text: string, reminder: boolea
   }
   const widgets: Record<string, unknown>[] = [];
   if (prompt.intro) widgets.push(paragraph(esc(prompt.intro)));
-  widgets.push(paragraph(prompt.questions.map((q, i) => `${i + 1}. ${esc(q.text)}`).join('<br>')));
+  widgets.push(paragraph(prompt.questions.map((q, i) => `${i + 1}. ${esc(q.text)}${q.hint ? ` <i>(${esc(q.hint)})</i>` : ''}`).join('<br>')));
+  if (prompt.carry?.length) widgets.push(paragraph(`<i>${prompt.carry.map(esc).join('<br>')}</i>`));
   widgets.push({ buttonList: { buttons: [answer('Answer'), web('Answer on the web')] } });
   if (prompt.outro) widgets.push(paragraph(esc(prompt.outro)));
   return { text, cardsV2: [card('prompt', { title, subtitle: prompt.date }, widgets)] };
@@ -67,26 +72,42 @@ export function reportMessage(r: ReportCard, text: string): PlatformBody {
   if (r.missing.length) widgets.push(paragraph(`<b>Not answered yet:</b> ${names(r.missing)}`));
   if (r.away.length) widgets.push(paragraph(`<b>Away:</b> ${names(r.away)}`));
   if (r.holiday?.length) widgets.push(paragraph(`<b>Holiday:</b> ${names(r.holiday)}`));
+  if (r.blockers?.length) widgets.push(paragraph(`<b>Open blockers</b><br>${blockerLines(r).map(esc).join('<br>')}`));
   const subtitle = r.single ? r.date : `${r.date} · ${r.answered.length} of ${total} answered${r.away.length ? `, ${r.away.length} away` : ''}`;
   return { text, cardsV2: [card('report', { title: r.checkinName, subtitle }, widgets.length ? widgets : [paragraph('Nobody has answered.')])] };
 }
 
-function input(q: QuestionRow, value: AnswerValue | undefined): Record<string, unknown> {
+function inputs(view: AnswerView, q: QuestionRow, value: AnswerValue | undefined): Record<string, unknown>[] {
   const name = `q.${q.uuid}`;
   const label = cut(q.question, 200);
-  if (q.question_type === 'multiple_choice' || q.question_type === 'boolean') {
-    const choices = q.question_type === 'boolean' ? [{ label: 'Yes', value: 'yes' }, { label: 'No', value: 'no' }] : readJson<{ label: string; value: string }[]>(q.choices, []);
-    const chosen = (c: { value: string }) => (q.question_type === 'boolean' ? typeof value === 'boolean' && (value ? 'yes' : 'no') === c.value : Array.isArray(value) && value.includes(c.value));
-    return { selectionInput: { name, label, type: q.question_type === 'boolean' ? 'RADIO_BUTTON' : 'CHECK_BOX', items: choices.slice(0, 100).map((c) => ({ text: cut(c.label, 200), value: c.value, selected: chosen(c) })) } };
+  const { hint } = questionNotes(view, q);
+  const kind = kindOf(q);
+  const steps = scaleSteps(q);
+  if (q.question_type === 'multiple_choice' || q.question_type === 'boolean' || steps.length) {
+    const choices = q.question_type === 'boolean' ? [{ label: 'Yes', value: 'yes' }, { label: 'No', value: 'no' }]
+      : steps.length ? steps.map((n) => ({ label: kind.presentation === 'mood' ? `${MOOD_FACES[n - 1]} ${n}` : String(n), value: String(n) }))
+        : readJson<{ label: string; value: string }[]>(q.choices, []);
+    const picked = (v: unknown) => (typeof v === 'boolean' ? (v ? 'yes' : 'no') : String(v));
+    const chosen = (c: { value: string }) => (Array.isArray(value) ? value.includes(c.value) : value !== undefined && picked(value) === c.value);
+    const type = q.question_type === 'multiple_choice' && kind.multiple ? 'CHECK_BOX' : 'RADIO_BUTTON';
+    // A selection input has no hint text: a paragraph above it says how to answer.
+    return [
+      ...(hint ? [paragraph(`<i>${esc(hint)}</i>`)] : []),
+      { selectionInput: { name, label, type, items: choices.slice(0, 100).map((c) => ({ text: cut(c.label, 200), value: c.value, selected: chosen(c) })) } },
+    ];
   }
   const text = typeof value === 'string' || typeof value === 'number' ? String(value).slice(0, TEXT_MAX) : undefined;
-  return { textInput: { name, label, type: q.question_type === 'numeric' ? 'SINGLE_LINE' : 'MULTIPLE_LINE', ...(text ? { value: text } : {}) } };
+  return [{ textInput: { name, label, type: q.question_type === 'numeric' ? 'SINGLE_LINE' : 'MULTIPLE_LINE', ...(text ? { value: text } : {}), ...(hint ? { hintText: cut(hint, 200) } : {}) } }];
 }
 
 /** The dialog of one check-in's day: an input per question, filled with the day's answers, and "Save". */
 export function answerDialog(view: AnswerView, ref: ChatAnswerRef): Record<string, unknown> {
   const widgets: Record<string, unknown>[] = [paragraph(`<b>${esc(view.checkin.name)}</b> — ${view.date}${view.answered ? ' · you answered; saving changes it' : ''}`)];
-  widgets.push(...view.questions.slice(0, 90).map((q) => input(q, view.answers.get(q.uuid))));
+  if (view.carry.blockers.length) {
+    const items = view.carry.blockers.slice(0, 20).map((b) => ({ text: cut(`Resolved: ${b.text} (since ${b.opened_on})`, 200), value: b.uuid, selected: false }));
+    widgets.push({ selectionInput: { name: RESOLVED, label: 'Still blocked?', type: 'CHECK_BOX', items } });
+  }
+  widgets.push(...view.questions.slice(0, 90).flatMap((q) => inputs(view, q, view.answers.get(q.uuid))));
   const save = { text: 'Save', onClick: { action: { function: SAVE_ANSWER, parameters: params({ c: ref.checkin, d: ref.date, ...(ref.prompt ? { p: ref.prompt } : {}) }) } } };
   return dialog({ sections: [{ widgets }], fixedFooter: { primaryButton: save } });
 }

@@ -6,6 +6,7 @@ import { conversationReply } from '../../checkin-runs/chat-conversation.ts';
 import { openChatAnswer, saveChatAnswer } from '../../checkin-runs/chat-answers.ts';
 import type { ChatAnswerRef } from '../../checkin-runs/chat-answers.ts';
 import type { FormValues } from '../../checkin-runs/answer-service.ts';
+import { RESOLVED } from '../../checkin-runs/answer-service.ts';
 import type { UserRow } from '../../../db/tables.ts';
 import { OPEN_ANSWER, SAVE_ANSWER, answerDialog, dialogStatus, testDialog } from './cards.ts';
 import type { GoogleChatDeps, VerifiedEvent } from './requests.ts';
@@ -53,7 +54,7 @@ export function formValuesOf(event: Record<string, unknown>): FormValues {
   const values: FormValues = new Map();
   const inputs = isObject(event.common) && isObject(event.common.formInputs) ? event.common.formInputs : {};
   for (const [id, input] of Object.entries(inputs)) {
-    if (!id.startsWith('q.') || !isObject(input) || !isObject(input.stringInputs) || !Array.isArray(input.stringInputs.value)) continue;
+    if ((!id.startsWith('q.') && id !== RESOLVED) || !isObject(input) || !isObject(input.stringInputs) || !Array.isArray(input.stringInputs.value)) continue;
     values.set(id, input.stringInputs.value.filter((v): v is string => typeof v === 'string' && !v.includes('\u0000')));
   }
   return values;

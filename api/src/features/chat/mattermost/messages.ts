@@ -1,4 +1,5 @@
 import { fullName } from '../../../lib/names.ts';
+import { blockerLines } from '../../checkin-runs/messages.ts';
 import type { ChatPost, PlatformBody, PromptCard, ReportCard, ReportEntry } from '../../chat-platform/platform.ts';
 
 /**
@@ -39,7 +40,8 @@ export function promptBody(card: PromptCard, reminder: boolean): PlatformBody {
   }
   const lines = [`${reminder ? '⏰ A reminder: ' : ''}${title}`];
   if (card.intro) lines.push(md(card.intro));
-  lines.push(...card.questions.map((q, i) => `${i + 1}. ${md(q.text)}`));
+  lines.push(...card.questions.map((q, i) => `${i + 1}. ${md(q.text)}${q.hint ? ` _(${md(q.hint)})_` : ''}`));
+  if (card.carry?.length) lines.push('', ...card.carry.map(md));
   if (card.outro) lines.push(md(card.outro));
   return {
     message: cut(lines.join('\n')),
@@ -67,5 +69,6 @@ export function reportBody(r: ReportCard): PlatformBody {
   if (r.missing.length) parts.push(`**Not answered yet:** ${names(r.missing)}`);
   if (r.away.length) parts.push(`**Away:** ${names(r.away)}`);
   if (r.holiday?.length) parts.push(`**Holiday:** ${names(r.holiday)}`);
+  if (r.blockers?.length) parts.push(`**Open blockers**\n${blockerLines(r).map(md).join('\n')}`);
   return { message: cut(parts.join('\n\n')) };
 }

@@ -1,4 +1,5 @@
 import { ApiError, badRequest, unauthorized } from '../../../lib/errors.ts';
+import { kindOf } from '../../checkins/question-kinds.ts';
 import { activeUserByEmail, rememberPerson, userOfAccount } from '../../chat-platform/people.ts';
 import { takeNonce } from '../../chat-platform/nonces.ts';
 import { enqueueChatPost } from '../../chat-platform/enqueue.ts';
@@ -85,7 +86,7 @@ async function submit(deps: TeamsDeps, v: VerifiedActivity, value: Record<string
   // Read first: a submission through another person's prompt is refused before anything is recorded.
   const opened = person && prompt ? await openChatAnswer(deps.db, person, { prompt }, now) : null;
   if (opened?.state === 'not_yours') throw new ApiError(403, 'not_your_prompt', 'This prompt is another person\'s.');
-  const multi = new Set(opened?.state === 'ok' ? opened.view.questions.filter((q) => q.question_type === 'multiple_choice').map((q) => `q.${q.uuid}`) : []);
+  const multi = new Set(opened?.state === 'ok' ? opened.view.questions.filter((q) => q.question_type === 'multiple_choice' && kindOf(q).multiple).map((q) => `q.${q.uuid}`) : []);
   const outcome = await deps.db.transaction(async (trx): Promise<Outcome> => {
     if (!(await takeNonce(trx, nonce, now))) return 'replayed' as const;
     if (!person) return tell(trx, deps, v, null, NOT_KNOWN, now).then(() => 'done' as const);

@@ -1,5 +1,6 @@
 import { fullName } from '../../../lib/names.ts';
 import type { ChatQuestion, PlatformBody, PromptCard, ReportCard, ReportEntry } from '../../chat-platform/platform.ts';
+import { blockerLines } from '../../checkin-runs/messages.ts';
 
 /**
  * Microsoft Teams messages of a bot: Adaptive Cards (version 1.4, what Teams renders) from the platform-neutral
@@ -31,12 +32,17 @@ export function cardMessage(body: Record<string, unknown>[], actions: Record<str
 
 /** A question's input: several lines of text, a choice set (several for multiple choice; Yes/No), a number. */
 export function questionInput(q: ChatQuestion): Record<string, unknown> {
-  const common = { id: `q.${q.uuid}`, label: cut(q.text, 2000), isRequired: q.required, ...(q.required ? { errorMessage: 'An answer is required.' } : {}) };
+  const label = cut(q.hint ? `${q.text} (${q.hint})` : q.text, 2000);
+  const common = { id: `q.${q.uuid}`, label, isRequired: q.required, ...(q.required ? { errorMessage: 'An answer is required.' } : {}) };
   if (q.type === 'multiple_choice') {
-    return { type: 'Input.ChoiceSet', ...common, isMultiSelect: true, style: 'expanded', choices: q.choices.slice(0, 100).map((c) => ({ title: cut(c.label, 200), value: c.value })) };
+    // Cards written before `multiple` existed took several picks.
+    return { type: 'Input.ChoiceSet', ...common, isMultiSelect: q.multiple ?? true, style: 'expanded', choices: q.choices.slice(0, 100).map((c) => ({ title: cut(c.label, 200), value: c.value })) };
   }
   if (q.type === 'boolean') return { type: 'Input.ChoiceSet', ...common, style: 'expanded', choices: [{ title: 'Yes', value: 'yes' }, { title: 'No', value: 'no' }] };
-  if (q.type === 'numeric') return { type: 'Input.Number', ...common };
+  if (q.type === 'numeric' && q.steps?.length) {
+    return { type: 'Input.ChoiceSet', ...common, style: 'expanded', choices: q.steps.map((n) => ({ title: String(n), value: String(n) })) };
+  }
+  if (q.type === 'numeric') return { type: 'Input.Number', ...common, ...(q.min !== null && q.min !== undefined ? { min: q.min } : {}), ...(q.max !== null && q.max !== undefined ? { max: q.max } : {}) };
   return { type: 'Input.Text', ...common, isMultiline: true, maxLength: TEXT_MAX };
 }
 
@@ -63,6 +69,7 @@ export function promptCard(card: PromptCard, text: string, reminder: boolean): P
   const body: Record<string, unknown>[] = [title];
   if (card.intro) body.push(block(card.intro));
   body.push(...inputs);
+  if (card.carry?.length) body.push(block(card.carry.join('\n\n'), { isSubtle: true, size: 'Small' }));
   if (card.outro) body.push(block(card.outro, { isSubtle: true }));
   return cardMessage(body, [save, { type: 'Action.OpenUrl', title: 'Answer on the web', url: card.url }], text);
 }
@@ -94,5 +101,6 @@ export function reportCard(r: ReportCard, text: string): PlatformBody {
   if (r.missing.length) body.push(block(`**Not answered yet:** ${names(r.missing)}`, { separator: true }));
   if (r.away.length) body.push(block(`**Away:** ${names(r.away)}`));
   if (r.holiday?.length) body.push(block(`**Holiday:** ${names(r.holiday)}`));
+  if (r.blockers?.length) body.push(block(`**Open blockers**\n\n${blockerLines(r).join('\n\n')}`, { separator: true }));
   return cardMessage(body, [], text);
 }

@@ -76,8 +76,8 @@ describe('Microsoft Teams bot: answering a check-in in an Adaptive Card', () => 
     const prompt = await app.promptOf(p.member.user.uuid);
     const inputs = card(app.posted(`a:personal-${people.mia.aadObjectId}`)[0]).body.slice(1, 3);
     expect(inputs).toEqual([
-      { type: 'Input.Number', id: `q.${hours.uuid}`, label: 'Hours worked?', isRequired: true, errorMessage: 'An answer is required.' },
-      { type: 'Input.ChoiceSet', id: `q.${blocked.uuid}`, label: 'Blocked?', isRequired: true, errorMessage: 'An answer is required.', style: 'expanded', choices: [{ title: 'Yes', value: 'yes' }, { title: 'No', value: 'no' }] },
+      { type: 'Input.Number', id: `q.${hours.uuid}`, label: 'Hours worked? (a number)', isRequired: true, errorMessage: 'An answer is required.' },
+      { type: 'Input.ChoiceSet', id: `q.${blocked.uuid}`, label: 'Blocked? (yes or no)', isRequired: true, errorMessage: 'An answer is required.', style: 'expanded', choices: [{ title: 'Yes', value: 'yes' }, { title: 'No', value: 'no' }] },
     ]);
     const res = await app.submit(people.mia, { rollcall: 'rollcall_answer', p: prompt, [`q.${hours.uuid}`]: 'many', [`q.${blocked.uuid}`]: 'no' });
     expect(res.status).toBe(200);

@@ -1,5 +1,6 @@
 import { fullName } from '../../../lib/names.ts';
 import type { ChatPost, HomeCard, PlatformBody, PromptCard, ReportCard, ReportEntry } from '../../chat-platform/platform.ts';
+import { blockerLines } from '../../checkin-runs/messages.ts';
 
 /**
  * Slack messages in Block Kit: the prompt direct message (and its "Answered ✓" state), the report, the App Home
@@ -63,7 +64,8 @@ export function promptBody(card: PromptCard, text: string, reminder: boolean): P
     };
   }
   const blocks: Record<string, unknown>[] = [section(`${reminder ? '⏰ A reminder: ' : ''}${title}${card.intro ? `\n${esc(card.intro)}` : ''}`)];
-  blocks.push(section(card.questions.map((q, i) => `${i + 1}. ${esc(q.text)}`).join('\n')));
+  blocks.push(section(card.questions.map((q, i) => `${i + 1}. ${esc(q.text)}${q.hint ? ` _(${esc(q.hint)})_` : ''}`).join('\n')));
+  if (card.carry?.length) blocks.push(context(esc(card.carry.join('\n'))));
   blocks.push({ type: 'actions', elements: [button('Answer', value, true), { type: 'button', action_id: 'rollcall_web', text: plain('Answer on the web'), url: card.url }] });
   if (card.outro) blocks.push(section(esc(card.outro)));
   blocks.push(context('Or reply here, one message per question, starting with the first. `skip` skips a question, `edit` starts again.'));
@@ -107,6 +109,7 @@ export function reportBody(r: ReportCard, text: string): PlatformBody {
   if (r.missing.length) tail.push(context(`*Not answered yet:* ${names(r.missing)}`));
   if (r.away.length) tail.push(context(`*Away:* ${names(r.away)}`));
   if (r.holiday?.length) tail.push(context(`*Holiday:* ${names(r.holiday)}`));
+  if (r.blockers?.length) tail.push(section(`*Open blockers*\n${esc(blockerLines(r).join('\n'))}`));
   const late = r.late ? [`*Answered for ${r.late.date} after that report:*`, ...r.late.answered.map(named)] : [];
   const texts = [...r.answered.map(named), ...late];
   const room = MAX_BLOCKS - head.length - tail.length - (texts.length ? 1 : 0);

@@ -1,5 +1,8 @@
 import { readJson } from '../../../lib/json.ts';
 import type { AnswerView, FormValues } from '../../checkin-runs/answer-service.ts';
+import { RESOLVED } from '../../checkin-runs/answer-service.ts';
+import { questionNotes } from '../../checkin-runs/chat-answers.ts';
+import { MOOD_FACES, kindOf, scaleSteps } from '../../checkins/question-kinds.ts';
 import type { ChatAnswerRef } from '../../checkin-runs/chat-answers.ts';
 import type { AnswerValue } from '../../checkins/response-parts.ts';
 import type { QuestionRow } from '../../../db/tables.ts';
@@ -33,21 +36,38 @@ export function subjectOf(metadata: unknown): ModalSubject | null {
 const metadataOf = (subject: ModalSubject): string =>
   JSON.stringify('test' in subject ? { t: subject.test } : { c: subject.ref.checkin, d: subject.ref.date, ...(subject.ref.prompt ? { p: subject.ref.prompt } : {}) });
 
+/** One pick among options: radio buttons for up to 10, else a menu. */
+function single(options: { text: unknown; value: string }[], chosen: { text: unknown; value: string } | undefined): Record<string, unknown> {
+  return options.length <= 10
+    ? { type: 'radio_buttons', action_id: INPUT, options, ...(chosen ? { initial_option: chosen } : {}) }
+    : { type: 'static_select', action_id: INPUT, placeholder: plain('Choose', 150), options: options.slice(0, 100), ...(chosen ? { initial_option: chosen } : {}) };
+}
+
 function element(q: QuestionRow, value: AnswerValue | undefined): Record<string, unknown> {
   const choices = readJson<{ label: string; value: string }[]>(q.choices, []);
   const option = (c: { label: string; value: string }) => ({ text: plain(c.label, 75), value: c.value.slice(0, 150) });
+  const kind = kindOf(q);
+  if (q.question_type === 'multiple_choice' && !kind.multiple) return single(choices.map(option), choices.filter((c) => c.value === value || (Array.isArray(value) && value[0] === c.value)).map(option)[0]);
   if (q.question_type === 'multiple_choice') {
     const chosen = choices.filter((c) => Array.isArray(value) && value.includes(c.value)).map(option);
     return choices.length <= 10
       ? { type: 'checkboxes', action_id: INPUT, options: choices.map(option), ...(chosen.length ? { initial_options: chosen } : {}) }
       : { type: 'multi_static_select', action_id: INPUT, placeholder: plain('Choose', 150), options: choices.slice(0, 100).map(option), ...(chosen.length ? { initial_options: chosen } : {}) };
   }
+  const steps = scaleSteps(q);
+  if (steps.length) {
+    const options = steps.map((n) => ({ text: plain(kind.presentation === 'mood' ? `${MOOD_FACES[n - 1]} ${n}` : String(n), 75), value: String(n) }));
+    return single(options, options.find((o) => o.value === String(value)));
+  }
   if (q.question_type === 'boolean') {
     const options = [{ text: plain('Yes', 75), value: 'yes' }, { text: plain('No', 75), value: 'no' }];
     return { type: 'radio_buttons', action_id: INPUT, options, ...(typeof value === 'boolean' ? { initial_option: options[value ? 0 : 1] } : {}) };
   }
   if (q.question_type === 'numeric') {
-    return { type: 'number_input', action_id: INPUT, is_decimal_allowed: true, ...(typeof value === 'number' ? { initial_value: String(value) } : {}) };
+    return {
+      type: 'number_input', action_id: INPUT, is_decimal_allowed: true, ...(typeof value === 'number' ? { initial_value: String(value) } : {}),
+      ...(kind.min !== null ? { min_value: String(kind.min) } : {}), ...(kind.max !== null ? { max_value: String(kind.max) } : {}),
+    };
   }
   const text = typeof value === 'string' ? value.slice(0, TEXT_MAX) : undefined;
   return { type: 'plain_text_input', action_id: INPUT, multiline: true, max_length: TEXT_MAX, ...(text ? { initial_value: text } : {}) };
@@ -56,8 +76,16 @@ function element(q: QuestionRow, value: AnswerValue | undefined): Record<string,
 /** The modal of one check-in's day: its questions as inputs, filled with what the person answered that day. */
 export function answerModal(view: AnswerView, ref: ChatAnswerRef): Record<string, unknown> {
   const blocks: Record<string, unknown>[] = [{ type: 'context', elements: [{ type: 'mrkdwn', text: `${view.date}${view.answered ? ' · you answered; saving changes it' : ''}` }] }];
+  if (view.carry.blockers.length) {
+    const options = view.carry.blockers.slice(0, 10).map((b) => ({ text: plain(`Resolved: ${b.text} (since ${b.opened_on})`, 75), value: b.uuid }));
+    blocks.push({ type: 'input', block_id: RESOLVED, optional: true, label: plain('Still blocked?', 2000), element: { type: 'checkboxes', action_id: INPUT, options } });
+  }
   for (const q of view.questions.slice(0, 90)) {
-    blocks.push({ type: 'input', block_id: blockId(q.uuid), optional: !Number(q.required), label: plain(q.question, 2000), element: element(q, view.answers.get(q.uuid)) });
+    const { hint, required } = questionNotes(view, q);
+    blocks.push({
+      type: 'input', block_id: blockId(q.uuid), optional: !required, label: plain(q.question, 2000), element: element(q, view.answers.get(q.uuid)),
+      ...(hint ? { hint: plain(hint, 2000) } : {}),
+    });
   }
   return {
     type: 'modal',
@@ -99,7 +127,7 @@ export function formValuesOf(state: unknown): FormValues {
   const blocks = (state as { values?: unknown })?.values;
   if (typeof blocks !== 'object' || blocks === null) return values;
   for (const [id, actions] of Object.entries(blocks)) {
-    if (!id.startsWith('q.') || typeof actions !== 'object' || actions === null || !Object.hasOwn(actions, INPUT)) continue;
+    if ((!id.startsWith('q.') && id !== RESOLVED) || typeof actions !== 'object' || actions === null || !Object.hasOwn(actions, INPUT)) continue;
     const input = (actions as Record<string, unknown>)[INPUT] as Record<string, unknown> | null;
     if (!input || typeof input !== 'object') continue;
     const list: string[] = [];
