@@ -86,12 +86,12 @@ describe('The prompts job across daylight-saving transitions in six zones', () =
     const every = { days: [0, 1, 2, 3, 4, 5, 6], timezone: c.zone };
     const mia = { user_uuids: [p.member.user.uuid] };
     const checkins = [
-      { time: oddTime, uuid: (await createCheckin(t, p, { name: `${c.zone} odd`, schedule: { ...every, time: oddTime }, participants: mia, start_on: first, end_on: last })).uuid },
-      { time: '00:00', uuid: (await createCheckin(t, p, { name: `${c.zone} midnight`, schedule: { ...every, time: '00:00' }, participants: mia, start_on: first, end_on: last })).uuid },
-      { time: '09:00', uuid: (await createCheckin(t, p, { name: `${c.zone} nine`, schedule: { ...every, time: '09:00' }, participants: mia, start_on: first, end_on: last })).uuid },
+      { time: oddTime, uuid: (await createCheckin(t, p, { name: `${c.zone} ${day} odd`, schedule: { ...every, time: oddTime }, participants: mia, start_on: first, end_on: last })).uuid },
+      { time: '00:00', uuid: (await createCheckin(t, p, { name: `${c.zone} ${day} midnight`, schedule: { ...every, time: '00:00' }, participants: mia, start_on: first, end_on: last })).uuid },
+      { time: '09:00', uuid: (await createCheckin(t, p, { name: `${c.zone} ${day} nine`, schedule: { ...every, time: '09:00' }, participants: mia, start_on: first, end_on: last })).uuid },
     ];
     const personal = await createCheckin(t, p, {
-      name: `${c.zone} personal`, schedule: { days: every.days, time: oddTime, timezone: 'UTC' }, use_participant_timezone: true, start_on: first, end_on: last,
+      name: `${c.zone} ${day} personal`, schedule: { days: every.days, time: oddTime, timezone: 'UTC' }, use_participant_timezone: true, start_on: first, end_on: last,
     });
     // The job every 15 minutes from an hour before the first local day starts until an hour after the last ends.
     const localMidnight = (date: string) => Date.parse(`${date}T00:00:00.000Z`) - offsetAt(Date.parse(`${date}T00:00:00.000Z`), c.zone) * MINUTE;
