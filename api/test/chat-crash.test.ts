@@ -13,7 +13,7 @@ import { serveProcess } from './serve-process.ts';
 import { PROJECT, SERVICE_ACCOUNT, clickEvent, startGoogleChatStandIn } from './google-chat-stand-in.ts';
 import { MM_COMMAND_TOKEN, MM_TOKEN, actionBody, dialogBody, dmChannel, startMattermostStandIn } from './mattermost-stand-in.ts';
 import { APP_ID, APP_PASSWORD, TENANT, activity, installedInTeam, startTeamsStandIn } from './teams-stand-in.ts';
-import { killed } from './processes.ts';
+import { acknowledgedBeforeKill, killed } from './processes.ts';
 
 const PEOPLE = 30;
 
@@ -179,14 +179,7 @@ describe.runIf(process.env.ROLLCALL_TEST_ENGINE !== 'postgres').each([
 
   it('every submission acknowledged before the kill is saved, and its "Answered ✓" goes out after the restart', async () => {
     const first = await serve();
-    const acknowledged: Person[] = [];
-    const wave = (group: Person[]) => Promise.all(group.map(async (person) => void ((await submit(first.url, person)) && acknowledged.push(person))));
-    await wave(people.slice(0, 10));
-    await wave(people.slice(10, 20));
-    const inFlight = wave(people.slice(20));
-    await new Promise((resolve) => setTimeout(resolve, 15));
-    await killed(first.child);
-    await inFlight;
+    const acknowledged = await acknowledgedBeforeKill(first.child, people, (person) => submit(first.url, person));
     expect(acknowledged.length).toBeGreaterThanOrEqual(20);
     expect(acknowledged.length, 'the last wave ended before the kill').toBeLessThan(PEOPLE);
 
