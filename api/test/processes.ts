@@ -99,3 +99,21 @@ export function killed(child: ChildProcess): Promise<void> {
     child.kill('SIGKILL');
   });
 }
+
+/**
+ * Store first, then acknowledge: `items` submitted to a server in three waves, the server killed (SIGKILL) 15 ms
+ * into the last. Answers the items whose submission was acknowledged (`submit` resolved true) before it died;
+ * a submission whose connection died with the process is not.
+ */
+export async function acknowledgedBeforeKill<T>(child: ChildProcess, items: T[], submit: (item: T) => Promise<boolean>): Promise<T[]> {
+  const acknowledged: T[] = [];
+  const third = Math.floor(items.length / 3);
+  const wave = (group: T[]) => Promise.all(group.map(async (item) => void ((await submit(item).catch(() => false)) && acknowledged.push(item))));
+  await wave(items.slice(0, third));
+  await wave(items.slice(third, 2 * third));
+  const inFlight = wave(items.slice(2 * third));
+  await new Promise((resolve) => setTimeout(resolve, 15));
+  await killed(child);
+  await inFlight;
+  return acknowledged;
+}

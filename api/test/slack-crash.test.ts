@@ -8,7 +8,7 @@ import { CERT_FILE, TEST_CA } from './receivers.ts';
 import { serveProcess } from './serve-process.ts';
 import { SIGNING_SECRET, SLACK_TOKEN, interactionBody, slackHeaders, startSlackStandIn, submitPayload, textValue } from './slack-stand-in.ts';
 import type { SlackStandIn } from './slack-stand-in.ts';
-import { killed } from './processes.ts';
+import { acknowledgedBeforeKill, killed } from './processes.ts';
 
 const PEOPLE = 60;
 
@@ -74,14 +74,7 @@ describe.runIf(process.env.ROLLCALL_TEST_ENGINE !== 'postgres')('Crash safety of
 
   it('every submission acknowledged before the kill is saved, and its "Answered ✓" goes to Slack after the restart', async () => {
     const first = await serve();
-    const acknowledged: typeof people = [];
-    const wave = (group: typeof people) => Promise.all(group.map(async (person) => void ((await submit(first.url, person)) && acknowledged.push(person))));
-    await wave(people.slice(0, 20));
-    await wave(people.slice(20, 40));
-    const inFlight = wave(people.slice(40));
-    await new Promise((resolve) => setTimeout(resolve, 15));
-    await killed(first.child);
-    await inFlight;
+    const acknowledged = await acknowledgedBeforeKill(first.child, people, (person) => submit(first.url, person));
     expect(acknowledged.length).toBeGreaterThanOrEqual(40);
     expect(acknowledged.length, 'the last wave ended before the kill').toBeLessThan(PEOPLE);
 

@@ -183,6 +183,11 @@ export interface PromptCard {
   carry?: string[];
   /** The prompt once answered: "Answered ✓", with a way to edit. */
   answered?: boolean;
+  /**
+   * On an answered prompt, the person's answers of the day by question uuid: a card that shows its inputs again
+   * (Teams' "Change my answers") fills them, so saving does not wipe what was there.
+   */
+  answers?: Record<string, string | number | boolean | string[]>;
   /** A test prompt from the admin screen: answering it saves nothing. */
   test?: boolean;
 }

@@ -6,6 +6,7 @@ import { platformName, sendsDirectMessages } from '../chat-platform/connection.t
 import { enqueueChatPost } from '../chat-platform/enqueue.ts';
 import type { ChatQuestion, PromptCard } from '../chat-platform/platform.ts';
 import { questionsOf } from '../checkins/repository.ts';
+import { answersOf } from '../checkins/response-parts.ts';
 import { loopSettings } from './schedule.ts';
 import { answerHint, conditionWords, kindOf, scaleSteps } from '../checkins/question-kinds.ts';
 import { answerUrl, newAnswerToken, storeAnswerTokens } from './tokens.ts';
@@ -35,7 +36,7 @@ export function chatQuestion(q: QuestionRow, questions: QuestionRow[] = [q]): Ch
   };
 }
 
-export function promptCard(p: { promptUuid: string; checkin: CheckinRow; questions: QuestionRow[]; date: string; url: string; answered?: boolean; carry?: string[] }): PromptCard {
+export function promptCard(p: { promptUuid: string; checkin: CheckinRow; questions: QuestionRow[]; date: string; url: string; answered?: boolean; carry?: string[]; answers?: PromptCard['answers'] }): PromptCard {
   const settings = loopSettings(p.checkin);
   return {
     prompt_uuid: p.promptUuid,
@@ -47,6 +48,7 @@ export function promptCard(p: { promptUuid: string; checkin: CheckinRow; questio
     url: p.url,
     ...(p.carry?.length ? { carry: p.carry } : {}),
     ...(p.answered ? { answered: true } : {}),
+    ...(p.answers ? { answers: p.answers } : {}),
   };
 }
 
@@ -81,7 +83,7 @@ export const enqueueReminder = (trx: Executor, m: PromptMessage, now: Date) =>
 
 /**
  * After a person's answer of `date` was saved: their prompt's direct message (when one was sent) becomes
- * "Answered ✓" with a way to edit, in the transaction that saved it.
+ * "Answered ✓" with a way to edit, holding the answers as saved (to pre-fill inputs), in the transaction that saved it.
  */
 export async function markPromptAnswered(
   trx: Executor, config: Config, p: { checkin: CheckinRow; person: { uuid: string; email: string; first_name: string; last_name: string }; date: string }, now: Date,
@@ -93,7 +95,9 @@ export async function markPromptAnswered(
   const { token, row } = newAnswerToken({ checkinUuid: p.checkin.uuid, userUuid: p.person.uuid, date: p.date, timeZone: prompt.timezone }, now);
   await storeAnswerTokens(trx, [row]);
   const questions = await questionsOf(trx, p.checkin.uuid);
-  const card = promptCard({ promptUuid: prompt.uuid, checkin: p.checkin, questions, date: p.date, url: answerUrl(config, token), answered: true });
+  const response = await trx('checkin_responses').where({ checkin_uuid: p.checkin.uuid, user_uuid: p.person.uuid, response_date: p.date }).first('uuid', 'answers');
+  const answers = response ? Object.fromEntries((await answersOf(trx, response)).map((a) => [a.uuid, a.response])) : {};
+  const card = promptCard({ promptUuid: prompt.uuid, checkin: p.checkin, questions, date: p.date, url: answerUrl(config, token), answered: true, answers });
   await enqueueChatPost(trx, {
     organizationUuid: prompt.organization_uuid, platform: message.platform, botMessageId: prompt.uuid, edit: true, text: `${p.checkin.name} (${p.date}): answered ✓`,
     message: { kind: 'prompt', prompt: card }, channels: [], users: [p.person], kind: 'checkin.answered', subjectUuid: prompt.uuid,

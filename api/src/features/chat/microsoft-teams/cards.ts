@@ -30,10 +30,29 @@ export function cardMessage(body: Record<string, unknown>[], actions: Record<str
   };
 }
 
-/** A question's input: several lines of text, a choice set (several for multiple choice; Yes/No), a number. */
-export function questionInput(q: ChatQuestion): Record<string, unknown> {
+type Answer = NonNullable<PromptCard['answers']>[string];
+
+/** The value an input shows for a saved answer, as Teams posts it back (formValuesOf reads it the same way). */
+function inputValue(q: ChatQuestion, answer: Answer | undefined): string | number | undefined {
+  if (answer === undefined || answer === null) return undefined;
+  if (q.type === 'multiple_choice') {
+    if (Array.isArray(answer)) return answer.length ? answer.join(',') : undefined;
+    return typeof answer === 'string' && answer ? answer : undefined;
+  }
+  if (q.type === 'boolean') return typeof answer === 'boolean' ? (answer ? 'yes' : 'no') : undefined;
+  // A scale is a choice set: its value is the step as text.
+  if (q.type === 'numeric') return typeof answer === 'number' ? (q.steps?.length ? String(answer) : answer) : undefined;
+  return typeof answer === 'string' && answer ? answer.slice(0, TEXT_MAX) : undefined;
+}
+
+/**
+ * A question's input: several lines of text, a choice set (several for multiple choice; Yes/No), a number;
+ * holding `answer` (the saved one) when given.
+ */
+export function questionInput(q: ChatQuestion, answer?: Answer): Record<string, unknown> {
   const label = cut(q.hint ? `${q.text} (${q.hint})` : q.text, 2000);
-  const common = { id: `q.${q.uuid}`, label, isRequired: q.required, ...(q.required ? { errorMessage: 'An answer is required.' } : {}) };
+  const value = inputValue(q, answer);
+  const common = { id: `q.${q.uuid}`, label, isRequired: q.required, ...(q.required ? { errorMessage: 'An answer is required.' } : {}), ...(value !== undefined ? { value } : {}) };
   if (q.type === 'multiple_choice') {
     // Cards written before `multiple` existed took several picks.
     return { type: 'Input.ChoiceSet', ...common, isMultiSelect: q.multiple ?? true, style: 'expanded', choices: q.choices.slice(0, 100).map((c) => ({ title: cut(c.label, 200), value: c.value })) };
@@ -50,11 +69,12 @@ const submitData = (card: PromptCard) => ({ rollcall: SUBMIT_MARK, ...(card.test
 
 /**
  * The prompt: the check-in and day, the questions as inputs, "Save" and a link to the web page. Once answered,
- * it says so, with "Change my answers" showing the inputs again (Action.ShowCard: no call to Rollcall).
+ * it says so, with "Change my answers" showing the inputs again, filled with the saved answers (Action.ShowCard:
+ * no call to Rollcall).
  */
 export function promptCard(card: PromptCard, text: string, reminder: boolean): PlatformBody {
   const title = block(`${reminder ? '⏰ A reminder: ' : ''}**${card.checkin_name}** — ${card.date}`, { size: 'Medium', weight: 'Bolder' });
-  const inputs = card.questions.slice(0, 50).map(questionInput);
+  const inputs = card.questions.slice(0, 50).map((q) => questionInput(q, card.answers?.[q.uuid]));
   const save = { type: 'Action.Submit', title: 'Save', style: 'positive', data: submitData(card) };
   if (card.answered) {
     return cardMessage(

@@ -90,6 +90,45 @@ describe('Microsoft Teams bot: answering a check-in in an Adaptive Card', () => 
     expect((await responsesOf(p.member.key))[0].responses.map((r: { response: unknown }) => r.response)).toEqual([7.5, false]);
   });
 
+  it('"Change my answers" holds the saved answers, of every type; saving it unchanged keeps them; an answer from the web fills it too', async () => {
+    await app.close();
+    app = await startTeamsApp({
+      questions: [
+        { question_type: 'text', question: 'What did you do?' }, { question_type: 'numeric', question: 'Hours worked?' },
+        { question_type: 'boolean', question: 'Blocked?', is_blocker: true }, { question_type: 'multiple_choice', question: 'Areas?', options: ['api', 'web', 'docs'] },
+        { question_type: 'text', question: 'Notes?', required: false },
+      ],
+    });
+    const { t, p, people, checkin } = app;
+    const [text, hours, blocked, areas, notes] = checkin.questions.map((q) => `q.${q.uuid}`);
+    const prompted = card(app.posted(`a:personal-${people.mia.aadObjectId}`)[0]);
+    const [api, , docs] = prompted.body.find((b: { id: string }) => b.id === areas).choices.map((c: { value: string }) => c.value);
+    const data = prompted.actions[0].data;
+    expect((await app.submit(people.mia, { ...data, [text]: 'Shipped the importer', [hours]: '7.5', [blocked]: 'yes', [areas]: `${api},${docs}`, [notes]: '' })).status).toBe(200);
+    await t.deps.delivery.runDue();
+    const inputs = () => {
+      const shown = card(app.teams.calls('PUT', /\/activities\//).at(-1)!).actions[0];
+      expect(shown).toMatchObject({ type: 'Action.ShowCard', title: 'Change my answers' });
+      return Object.fromEntries(shown.card.body.map((input: { id: string; value?: unknown }) => [input.id, input.value]));
+    };
+    expect(inputs()).toEqual({ [text]: 'Shipped the importer', [hours]: 7.5, [blocked]: 'yes', [areas]: `${api},${docs}`, [notes]: undefined });
+    // Saved again as shown (Teams posts the inputs' values as they are): the same answers.
+    const before = (await t.request('GET', `/v1/checkins/${checkin.uuid}/responses/`, { key: p.member.key })).body.results[0].responses;
+    expect((await app.submit(people.mia, { ...data, [text]: 'Shipped the importer', [hours]: '7.5', [blocked]: 'yes', [areas]: `${api},${docs}` })).status).toBe(200);
+    expect((await t.request('GET', `/v1/checkins/${checkin.uuid}/responses/`, { key: p.member.key })).body.results[0].responses).toEqual(before);
+    // Changed on the web answer page: the card shows the web's answers.
+    const link = (await t.request('POST', `/v1/checkins/${checkin.uuid}/answer-link/`, { key: p.member.key })).body.url.replace('https://rollcall.example.com', t.url);
+    const opened = await fetch(link);
+    const formKey = /name="form_key" value="([0-9a-f]+)"/.exec(await opened.text())![1];
+    const changed = await fetch(link, {
+      method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: opened.headers.get('set-cookie')!.split(';')[0] },
+      body: new URLSearchParams([['form_key', formKey], [text, 'Fixed the build'], [hours, '3'], [blocked, 'no'], [areas, docs]]).toString(),
+    });
+    expect(changed.status).toBe(200);
+    await t.deps.delivery.runDue();
+    expect(inputs()).toEqual({ [text]: 'Fixed the build', [hours]: 3, [blocked]: 'no', [areas]: docs, [notes]: undefined });
+  });
+
   it('answers in the chat, one question at a time, as in Slack', async () => {
     const { t, p, people, checkin } = app;
     const say = async (text: string) => {
