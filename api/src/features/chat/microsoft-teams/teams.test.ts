@@ -95,7 +95,7 @@ describe('Microsoft Teams bot: answering a check-in in an Adaptive Card', () => 
     app = await startTeamsApp({
       questions: [
         { question_type: 'text', question: 'What did you do?' }, { question_type: 'numeric', question: 'Hours worked?' },
-        { question_type: 'boolean', question: 'Blocked?', is_blocker: true }, { question_type: 'multiple_choice', question: 'Areas?', options: ['api', 'web', 'docs'] },
+        { question_type: 'boolean', question: 'Blocked?', is_blocker: true }, { question_type: 'multiple_choice', question: 'Areas?', options: ['api', 'web', 'docs'], multiple: true },
         { question_type: 'text', question: 'Notes?', required: false },
       ],
     });
