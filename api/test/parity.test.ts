@@ -33,6 +33,11 @@ async function seed(t: TestApp): Promise<ParityWorld> {
   const questions = async (uuid: string) => (await t.request('GET', `/v1/checkins/${uuid}/detail/`, { key })).body.questions.map((q: { uuid: string }) => q.uuid);
   const [dq1, dq2, dq3] = await questions(daily.uuid);
   const [wq1, wq2, wq3] = await questions(weekly.uuid);
+  // A blocker to list and resolve (issue 36), on a check-in of its own, and the answers insights count.
+  const blocked = await checkin('Blocked');
+  const [bq1, bq2, bq3] = await questions(blocked.uuid);
+  await post(`/v1/checkins/${blocked.uuid}/responses/`, { responses: [{ uuid: bq1, response: 'Shipped' }, { uuid: bq2, response: 'Docs' }, { uuid: bq3, response: 'Waiting on review' }] });
+  const blocker = (await t.request('GET', `/v1/checkins/${blocked.uuid}/blockers/?state=open`, { key })).body.results[0];
   const templates = await t.request('GET', '/v1/templates/', { key });
   await post('/v1/agent-health/', { agent_name: 'deploy-bot', ok: true });
   const message = await post('/v1/agent-messages/', { agent_name: 'deploy-bot', content: 'Deploy when green' });
@@ -62,7 +67,7 @@ async function seed(t: TestApp): Promise<ParityWorld> {
     token,
     ids: {
       admin: acme.admin.uuid, mia: mia.user.uuid, otto: otto.user.uuid, core: core.uuid, old: old.uuid, spare: spare.uuid, doomed: doomed.uuid,
-      daily: daily.uuid, dq1, dq2, dq3, weekly: weekly.uuid, wq1, wq2, wq3,
+      daily: daily.uuid, dq1, dq2, dq3, weekly: weekly.uuid, wq1, wq2, wq3, blocked: blocked.uuid, blocker: blocker.uuid,
       template: (templates.body.results ?? templates.body)[0].uuid, message: message.uuid, delivery: delivery.uuid, hook: hook.hook_id,
       value: value.uuid, doomedValue: doomedValue.uuid, kudos: kudos.uuid, form: form.uuid, fq1, fq2, formResponse: formResponse.uuid,
       doomedResponse: doomedResponse.uuid, workflow: workflow.uuid, doomedWorkflow: doomedWorkflow.uuid, run: run.uuid, invitation: revocable.uuid,
@@ -247,6 +252,16 @@ function checkinSteps(base: string, c: string, [q1, q2, q3]: string[]): ParityRe
   ];
 }
 
+/** A check-in's blockers (listed, resolved, resolved again: unchanged), its insights and answers as CSV, a team's insights. */
+function insightSteps(ids: Record<string, string>): ParityRequest[] {
+  return ['/v1/checkins', '/v1/followups'].flatMap((base) => [
+    { method: 'GET', path: `${base}/${ids.blocked}/blockers/?state=open` },
+    { method: 'POST', path: `${base}/${ids.blocked}/blockers/${ids.blocker}/resolve/` },
+    { method: 'GET', path: `${base}/${ids.blocked}/insights/` },
+    { method: 'GET', path: `${base}/${ids.blocked}/responses/export/` },
+  ]).concat([{ method: 'GET', path: `/v1/teams/${ids.core}/insights/` }]);
+}
+
 /** Kudos and company values, forms and their responses, workflows and their runs. */
 function teamFeatureSteps(ids: Record<string, string>): ParityRequest[] {
   const form = `/v1/forms/${ids.form}`;
@@ -329,6 +344,7 @@ function steps({ ids }: ParityWorld, planWork: ParityRequest[]): ParityRequest[]
     { method: 'GET', path: `/v1/templates/${ids.template}/` },
     ...checkinSteps('/v1/checkins', ids.daily, [ids.dq1, ids.dq2, ids.dq3]),
     ...checkinSteps('/v1/followups', ids.weekly, [ids.wq1, ids.wq2, ids.wq3]),
+    ...insightSteps(ids),
     { method: 'GET', path: '/v1/mood/track/' },
     { method: 'POST', path: '/v1/mood/track/', body: { score: 4 } },
     { method: 'GET', path: '/v1/deliveries/?page_size=2' },
