@@ -5,6 +5,7 @@ import type { Me } from '../api.ts';
 import { formatDate, localDay, t } from '../i18n.ts';
 import { Empty, ErrorNote, Loading, Markdown } from '../ui.tsx';
 import { answered } from './checkin-answer.tsx';
+import { TeamBlockers } from './team-blockers.tsx';
 
 const shift = (day: string, by: number) => {
   const d = new Date(`${day}T12:00:00Z`);
@@ -75,6 +76,7 @@ export function Standups({ me }: { me: Me }) {
       ) : null}
       <ErrorNote message={error} />
       {chosen ? <TeamDay checkin={chosen} day={day} saved={saved} /> : null}
+      {chosen ? <TeamBlockers checkin={chosen} canResolve={readsEveryCheckin} saved={saved} /> : null}
       {answers && answers.length === 0 ? <Empty>{t('standups.nobody', { day: formatDate(day) })}</Empty> : null}
       <ul class="plain standups">
         {answers?.map((r) => (
