@@ -10,11 +10,11 @@ const age = (days: number) =>
   days === 0 ? t('teamblockers.today') : days === 1 ? t('teamblockers.oneday') : t('teamblockers.days', { days });
 
 /**
- * The chosen check-in's open blockers (who, what, for how long), read from the public API like everything else;
+ * Beside the team's stand-ups, the chosen check-in's open blockers (who, what, for how long), read from the public API like everything else;
  * admins and managers may resolve anyone's, so only they get a Resolve button. Someone the API does not let read
  * the check-in's blockers (403) simply sees no list.
  */
-export function TeamBlockers({ checkin, canResolve, saved }: { checkin: string; canResolve: boolean; saved: unknown }) {
+export function TeamBlockers({ checkin, name, canResolve, saved }: { checkin: string; name: string; canResolve: boolean; saved: unknown }) {
   const [blockers, setBlockers] = useState<Blocker[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [note, setNote] = useState<string | null>(null);
@@ -42,8 +42,8 @@ export function TeamBlockers({ checkin, canResolve, saved }: { checkin: string; 
 
   if (blockers === null && !error) return null;
   return (
-    <section aria-labelledby="team-blockers-title" class="team-blockers">
-      <h3 id="team-blockers-title">{t('teamblockers.title')}</h3>
+    <section aria-labelledby="team-blockers-title" class="card team-blockers">
+      <h2 id="team-blockers-title">{t('teamblockers.title', { name })}</h2>
       <ErrorNote message={error} />
       {note ? <p class="ok" role="status">{note}</p> : null}
       {blockers?.length === 0 ? <Empty>{t('teamblockers.none')}</Empty> : null}

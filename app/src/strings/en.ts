@@ -74,7 +74,7 @@ export const en = {
   'standups.ownonly': "This check-in is private: you see your own answers; admins and managers see the whole team's.",
   'standups.blocked': 'Blocker',
   'standups.coauthored': 'Co-authored with {agent}',
-  'teamblockers.title': 'Open blockers',
+  'teamblockers.title': 'Open blockers in {name}',
   'teamblockers.none': 'No open blockers.',
   'teamblockers.today': 'opened today',
   'teamblockers.oneday': 'open for 1 day',

@@ -75,7 +75,7 @@ export const es: Record<keyof typeof en, string> = {
   'standups.ownonly': 'Este check-in es privado: ves tus propias respuestas; los administradores y responsables ven las de todo el equipo.',
   'standups.blocked': 'Bloqueo',
   'standups.coauthored': 'Coescrito con {agent}',
-  'teamblockers.title': 'Bloqueos abiertos',
+  'teamblockers.title': 'Bloqueos abiertos en {name}',
   'teamblockers.none': 'No hay bloqueos abiertos.',
   'teamblockers.today': 'abierto hoy',
   'teamblockers.oneday': 'abierto hace 1 día',

@@ -75,7 +75,7 @@ export const pt: Record<keyof typeof en, string> = {
   'standups.ownonly': 'Este check-in é privado: você vê suas próprias respostas; administradores e gestores veem as de toda a equipe.',
   'standups.blocked': 'Bloqueio',
   'standups.coauthored': 'Coescrito com {agent}',
-  'teamblockers.title': 'Bloqueios em aberto',
+  'teamblockers.title': 'Bloqueios em aberto em {name}',
   'teamblockers.none': 'Nenhum bloqueio em aberto.',
   'teamblockers.today': 'aberto hoje',
   'teamblockers.oneday': 'aberto há 1 dia',
