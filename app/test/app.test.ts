@@ -127,6 +127,13 @@ describe('the web app', () => {
     await hers.locator('.coauthored', { hasText: 'Deployed v2 to production' }).getByText('Co-authored with deploy-bot').waitFor();
     const stored = await server.api('GET', `/v1/checkins/${ids.checkin}/responses/?user=${ids.ada}`);
     expect(stored.results[0].responses.map((r: { response: string }) => r.response)).toEqual(['Reviewed the **release** notes', 'Waiting on the design review']);
+    // Beside the stand-ups, the check-in's open blockers: who, what, for how long; an admin gets a Resolve button.
+    const blockers = adaPage.getByRole('region', { name: 'Open blockers in Daily' });
+    const adaBlocker = blockers.getByRole('listitem').filter({ hasText: 'Ada Admin' });
+    await adaBlocker.getByText('Waiting on the design review').waitFor();
+    await adaBlocker.getByText('(opened today)').waitFor();
+    const resolveAda = blockers.getByRole('button', { name: 'Resolve the blocker “Waiting on the design review” (Ada Admin)' });
+    await resolveAda.waitFor();
     expect(await axe(adaPage)).toEqual([]);
 
     // Mia, in Spanish at 390 px: the agent's report already answered her day, marked as its part. A member who
@@ -137,6 +144,11 @@ describe('the web app', () => {
     await herStandups.getByText('Coescrito con deploy-bot').first().waitFor();
     await herStandups.getByText('Waiting on the design review').waitFor();
     expect(await herStandups.getByText('Este check-in es privado').count()).toBe(0);
+    // A member reads the team's open blockers too, but only admins and managers resolve someone else's.
+    const herBlockers = miaPage.getByRole('region', { name: 'Bloqueos abiertos en Daily' });
+    await herBlockers.getByRole('listitem').filter({ hasText: 'Ada Admin' }).getByText('Waiting on the design review').waitFor();
+    await herBlockers.getByText('(abierto hoy)').waitFor();
+    expect(await herBlockers.getByRole('button').count()).toBe(0);
     expect(await axe(miaPage)).toEqual([]);
     await shot(miaPage, 'today-es-390');
 
@@ -146,7 +158,16 @@ describe('the web app', () => {
     await herStandups.getByText('Este check-in es privado').waitFor();
     await herStandups.getByText('Coescrito con deploy-bot').first().waitFor();
     expect(await herStandups.getByText('Waiting on the design review').count()).toBe(0);
+    await herBlockers.getByText('No hay bloqueos abiertos.').waitFor();
     await server.api('PATCH', `/v1/checkins/${ids.checkin}/config/`, { privacy: null });
+
+    // Ada resolves her blocker from the list: it leaves it, and the API has it resolved by her.
+    await resolveAda.click();
+    await blockers.getByRole('status').getByText('Blocker “Waiting on the design review” resolved.').waitFor();
+    await blockers.getByText('No open blockers.').waitFor();
+    const resolved = await server.api('GET', `/v1/checkins/${ids.checkin}/blockers/?state=resolved`);
+    expect(resolved.results.map((b: { text: string; resolved_by: { uuid: string } }) => [b.text, b.resolved_by.uuid])).toEqual([['Waiting on the design review', ids.ada]]);
+    expect(await axe(adaPage)).toEqual([]);
   });
 
   it('gives kudos with a company value', async () => {

@@ -5,6 +5,7 @@ import type { Me } from '../api.ts';
 import { formatDate, localDay, t } from '../i18n.ts';
 import { Empty, ErrorNote, Loading, Markdown } from '../ui.tsx';
 import { answered } from './checkin-answer.tsx';
+import { TeamBlockers } from './team-blockers.tsx';
 
 const shift = (day: string, by: number) => {
   const d = new Date(`${day}T12:00:00Z`);
@@ -51,50 +52,54 @@ export function Standups({ me }: { me: Me }) {
     );
   }, [chosen, readsEveryCheckin]);
 
+  const chosenName = checkins?.find((c) => c.uuid === chosen)?.name ?? '';
   return (
-    <section aria-labelledby="standups-title" class="card">
-      <h2 id="standups-title">{t('standups.title')}</h2>
-      {ownOnly ? <p class="muted">{t('standups.ownonly')}</p> : null}
-      {checkins === null && !error ? <Loading /> : null}
-      {checkins?.length === 0 ? <Empty>{t('standups.none')}</Empty> : null}
-      {checkins && checkins.length > 0 ? (
-        <div class="toolbar">
-          <label>
-            {t('standups.checkin')}{' '}
-            <select value={chosen} onChange={(e) => setChosen((e.target as HTMLSelectElement).value)}>
-              {checkins.map((c) => <option key={c.uuid} value={c.uuid}>{c.name}</option>)}
-            </select>
-          </label>
-          <button type="button" onClick={() => setDay(shift(day, -1))} aria-label={t('standups.previous')}>‹</button>
-          <label>
-            <span class="sr-only">{t('standups.day')}</span>
-            <input type="date" value={day} max={localDay()} onChange={(e) => (e.target as HTMLInputElement).value && setDay((e.target as HTMLInputElement).value)} />
-          </label>
-          <button type="button" onClick={() => setDay(shift(day, 1))} disabled={day >= localDay()} aria-label={t('standups.next')}>›</button>
-        </div>
-      ) : null}
-      <ErrorNote message={error} />
-      {chosen ? <TeamDay checkin={chosen} day={day} saved={saved} /> : null}
-      {answers && answers.length === 0 ? <Empty>{t('standups.nobody', { day: formatDate(day) })}</Empty> : null}
-      <ul class="plain standups">
-        {answers?.map((r) => (
-          <li key={r.uuid} class="standup">
-            <h3>
-              {r.user?.full_name ?? t('standups.anonymous')}
-              {r.has_issue ? <span class="badge warn">{t('standups.blocked')}</span> : null}
-            </h3>
-            <dl>
-              {r.responses.map((a) => (
-                <div key={a.uuid}>
-                  <dt>{a.question}</dt>
-                  <dd><Answer value={a.response} /></dd>
-                </div>
-              ))}
-            </dl>
-          </li>
-        ))}
-      </ul>
-    </section>
+    <>
+      <section aria-labelledby="standups-title" class="card">
+        <h2 id="standups-title">{t('standups.title')}</h2>
+        {ownOnly ? <p class="muted">{t('standups.ownonly')}</p> : null}
+        {checkins === null && !error ? <Loading /> : null}
+        {checkins?.length === 0 ? <Empty>{t('standups.none')}</Empty> : null}
+        {checkins && checkins.length > 0 ? (
+          <div class="toolbar">
+            <label>
+              {t('standups.checkin')}{' '}
+              <select value={chosen} onChange={(e) => setChosen((e.target as HTMLSelectElement).value)}>
+                {checkins.map((c) => <option key={c.uuid} value={c.uuid}>{c.name}</option>)}
+              </select>
+            </label>
+            <button type="button" onClick={() => setDay(shift(day, -1))} aria-label={t('standups.previous')}>‹</button>
+            <label>
+              <span class="sr-only">{t('standups.day')}</span>
+              <input type="date" value={day} max={localDay()} onChange={(e) => (e.target as HTMLInputElement).value && setDay((e.target as HTMLInputElement).value)} />
+            </label>
+            <button type="button" onClick={() => setDay(shift(day, 1))} disabled={day >= localDay()} aria-label={t('standups.next')}>›</button>
+          </div>
+        ) : null}
+        <ErrorNote message={error} />
+        {chosen ? <TeamDay checkin={chosen} day={day} saved={saved} /> : null}
+        {answers && answers.length === 0 ? <Empty>{t('standups.nobody', { day: formatDate(day) })}</Empty> : null}
+        <ul class="plain standups">
+          {answers?.map((r) => (
+            <li key={r.uuid} class="standup">
+              <h3>
+                {r.user?.full_name ?? t('standups.anonymous')}
+                {r.has_issue ? <span class="badge warn">{t('standups.blocked')}</span> : null}
+              </h3>
+              <dl>
+                {r.responses.map((a) => (
+                  <div key={a.uuid}>
+                    <dt>{a.question}</dt>
+                    <dd><Answer value={a.response} /></dd>
+                  </div>
+                ))}
+              </dl>
+            </li>
+          ))}
+        </ul>
+      </section>
+      {chosen ? <TeamBlockers checkin={chosen} name={chosenName} canResolve={readsEveryCheckin} saved={saved} /> : null}
+    </>
   );
 }
 
