@@ -87,8 +87,10 @@ describe('Chat platforms (CONTRACT §7, §10, §12)', () => {
     expect(res.body).toMatchObject({ bot_message_id: expect.stringMatching(/^[0-9a-f-]{36}$/), thread_responses: ['Changelog: …'], targets: 2 });
     await t.deps.delivery.runDue();
 
-    const posts = slackCalls('chat.postMessage');
-    expect(posts).toHaveLength(4);
+    expect(slackCalls('chat.postMessage')).toHaveLength(4);
+    // The channel's post and the direct message are separate deliveries, which may go in either order; within the
+    // channel the reply follows its post (it needs the post's ts).
+    const posts = [...slackCalls('chat.postMessage').filter((c) => c.json.channel === 'C1'), ...slackCalls('chat.postMessage').filter((c) => c.json.channel !== 'C1')];
     expect(posts[0].headers['content-type']).toBe('application/json; charset=utf-8');
     expect(posts[0].json).toEqual({
       channel: 'C1',
