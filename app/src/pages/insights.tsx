@@ -35,7 +35,7 @@ function DaysChart({ insights }: { insights: Insights }) {
     const axis = { stroke: text, grid: { stroke: cssVar('--line') }, ticks: { stroke: cssVar('--line') } };
     const chart = new uPlot(
       {
-        width: Math.max(280, el.clientWidth),
+        width: Math.max(160, el.clientWidth),
         height: 220,
         legend: { show: true },
         cursor: { drag: { x: false, y: false } },
@@ -50,7 +50,7 @@ function DaysChart({ insights }: { insights: Insights }) {
       [x, participation, mood],
       el,
     );
-    const resize = new ResizeObserver(() => chart.setSize({ width: Math.max(280, el.clientWidth), height: 220 }));
+    const resize = new ResizeObserver(() => chart.setSize({ width: Math.max(160, el.clientWidth), height: 220 }));
     resize.observe(el);
     return () => {
       resize.disconnect();
