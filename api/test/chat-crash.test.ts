@@ -181,9 +181,8 @@ describe.runIf(process.env.ROLLCALL_TEST_ENGINE !== 'postgres').each([
     const first = await serve();
     const acknowledged = await acknowledgedBeforeKill(first.child, people, (person) => submit(first.url, person));
     expect(acknowledged.length).toBeGreaterThanOrEqual(20);
-    // Usually the kill cuts the last wave short; on a quick machine every answer may be in before it, which
-    // still tests the restart (nothing acknowledged may be lost either way).
-    expect(acknowledged.length).toBeLessThanOrEqual(PEOPLE);
+    // No upper bound: usually the kill cuts the last wave short, but on a quick machine every answer may be in
+    // before it, and the restart below is tested either way (nothing acknowledged may be lost).
 
     // Saved: each acknowledged answer is in the database the process left, as it was sent.
     const saved = new Map((await t.db('checkin_responses').where({ checkin_uuid: day.checkin }).select('user_uuid', 'answers')).map((r) => [r.user_uuid, String(r.answers)]));

@@ -80,7 +80,7 @@ async function assertNameFree(db: Executor, organizationUuid: string, name: stri
  */
 function withDefaultSchedule(input: CreateCheckinInput): CreateCheckinInput {
   const template = input.template_uuid ? findTemplate(input.template_uuid) : undefined;
-  const fallback = template && !input.frequency_type ? template.schedule : defaultSchedule(input.frequency_type ?? template?.frequency_type);
+  const fallback = template && !input.frequency_type ? template.schedule : defaultSchedule(input.frequency_type);
   const daysGiven = input.schedule?.days !== undefined || input.frequency_on_days !== undefined;
   return {
     ...input,
